@@ -1,0 +1,144 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# pmusim: one entry point. `make help` lists the targets.
+#
+# Builds in the tree, or out of it with O=DIR: the .config, the generated
+# headers and every object then live under DIR. SANITIZE=address,undefined
+# (or thread) builds with those sanitizers.
+
+srctree := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+ifeq ($(O),)
+objtree := $(srctree)
+else
+objtree := $(abspath $(O))
+endif
+export srctree
+
+CC ?= cc
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+CFLAGS ?= -O2 -g
+PMUSIM_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers \
+	-I$(srctree) -I$(srctree)/include -I$(objtree)/include -MMD -MP
+LDLIBS_TEST := -lcmocka
+LDLIBS := -lcyaml -lm -lpthread
+ifneq ($(SANITIZE),)
+PMUSIM_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=$(SANITIZE)
+endif
+ifneq ($(COVERAGE),)
+PMUSIM_CFLAGS += --coverage -O0
+LDFLAGS += --coverage
+endif
+
+KCONFIG_CONFIG := $(objtree)/.config
+AUTOCONF := $(objtree)/include/generated/autoconf.h
+KCONF_ENV := srctree=$(srctree) KCONFIG_CONFIG=$(KCONFIG_CONFIG) \
+	KCONFIG_AUTOHEADER=$(AUTOCONF) \
+	KCONFIG_AUTOCONFIG=$(objtree)/include/config/auto.conf
+KCONF_DIRS := mkdir -p $(objtree)/include/generated $(objtree)/include/config && cd $(objtree)
+
+# ---- sources ---------------------------------------------------------------
+LIB_SRCS := $(sort $(wildcard $(srctree)/core/*.c $(srctree)/core/x86/*.c \
+	$(srctree)/model/*.c $(filter-out $(srctree)/sim/pmusim.c,$(wildcard $(srctree)/sim/*.c))))
+LIB_OBJS := $(patsubst $(srctree)/%.c,$(objtree)/%.o,$(LIB_SRCS))
+LIB := $(objtree)/libpmusim.a
+PMUSIM := $(objtree)/pmusim
+
+TEST_MAINS := $(sort $(wildcard $(srctree)/tests/*/test_*.c $(srctree)/tests/*/*/test_*.c))
+TEST_BINS := $(patsubst $(srctree)/%.c,$(objtree)/%,$(TEST_MAINS))
+# tests/DIR/test_NAME.c links with its helpers tests/DIR/NAME_*.c
+test_helpers = $(wildcard $(dir $(1))$(patsubst test_%,%,$(notdir $(1)))_*.c)
+
+DEPS := $(LIB_OBJS:.o=.d) $(addsuffix .d,$(TEST_BINS)) $(objtree)/sim/pmusim.d
+
+.PHONY: all
+all: $(PMUSIM) $(TEST_BINS)
+
+# ---- configuration ---------------------------------------------------------
+$(KCONFIG_CONFIG):
+	@echo "  CONFIG  no .config: using defconfig"
+	@$(KCONF_DIRS) && $(KCONF_ENV) kconfig-conf --defconfig=$(srctree)/kconfig/configs/defconfig $(srctree)/Kconfig >/dev/null
+
+$(AUTOCONF): $(KCONFIG_CONFIG) $(wildcard $(srctree)/Kconfig $(srctree)/kconfig/Kconfig.*)
+	@$(KCONF_DIRS) && $(KCONF_ENV) kconfig-conf --silentoldconfig $(srctree)/Kconfig </dev/null
+	@touch $@
+
+.PHONY: defconfig allnoconfig allyesconfig randconfig olddefconfig oldconfig menuconfig savedefconfig %_defconfig
+defconfig:
+	@$(KCONF_DIRS) && $(KCONF_ENV) kconfig-conf --defconfig=$(srctree)/kconfig/configs/defconfig $(srctree)/Kconfig
+%_defconfig:
+	@$(KCONF_DIRS) && $(KCONF_ENV) kconfig-conf --defconfig=$(srctree)/kconfig/configs/$@ $(srctree)/Kconfig
+allnoconfig allyesconfig randconfig olddefconfig oldconfig:
+	@$(KCONF_DIRS) && $(KCONF_ENV) kconfig-conf --$@ $(srctree)/Kconfig
+menuconfig:
+	@$(KCONF_DIRS) && $(KCONF_ENV) kconfig-mconf $(srctree)/Kconfig
+savedefconfig:
+	@$(KCONF_DIRS) && $(KCONF_ENV) kconfig-conf --savedefconfig=$(objtree)/defconfig $(srctree)/Kconfig
+
+# ---- build -----------------------------------------------------------------
+$(objtree)/%.o: $(srctree)/%.c $(AUTOCONF)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $*.o"
+	@$(CC) $(PMUSIM_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(LIB): $(LIB_OBJS)
+	@echo "  AR      libpmusim.a"
+	@rm -f $@ && ar rcs $@ $^
+
+$(PMUSIM): $(objtree)/sim/pmusim.o $(LIB)
+	@echo "  LD      pmusim"
+	@$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+.SECONDEXPANSION:
+$(TEST_BINS): $(objtree)/%: $(srctree)/%.c $$(call test_helpers,$(srctree)/%.c) $(LIB) $(AUTOCONF)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $*"
+	@$(CC) $(PMUSIM_CFLAGS) $(CFLAGS) -MF $@.d -o $@ $(filter %.c,$^) $(LIB) $(LDFLAGS) $(LDLIBS_TEST) $(LDLIBS)
+
+-include $(DEPS)
+
+# ---- tests -----------------------------------------------------------------
+# `make test` runs this build's tests; `make check` runs the whole matrix
+# (defconfig, allnoconfig, fixed randconfig seeds) under ASan+UBSan.
+.PHONY: test check
+test: all
+	@$(srctree)/scripts/run-tests.sh $(objtree)
+
+CHECK_SEEDS ?= 0x1 0x2a 0x1234
+check:
+	@$(srctree)/scripts/install-deps.sh check
+	@$(srctree)/scripts/check.sh $(CHECK_SEEDS)
+
+# ---- run -------------------------------------------------------------------
+.PHONY: run
+run:
+	@$(srctree)/scripts/install-deps.sh run
+	@$(MAKE) --no-print-directory -f $(srctree)/Makefile O=$(objtree) $(PMUSIM)
+	@mkdir -p $(srctree)/out
+	$(PMUSIM) run $(srctree)/scenarios/default.yaml -o $(srctree)/out/perf.data
+
+# ---- install ---------------------------------------------------------------
+PREFIX ?= /usr/local
+.PHONY: install
+install: $(PMUSIM)
+	install -D -m 755 $(PMUSIM) $(DESTDIR)$(PREFIX)/bin/pmusim
+	install -D -m 644 $(srctree)/Documentation/pmusim.1 $(DESTDIR)$(PREFIX)/share/man/man1/pmusim.1
+
+# ---- clean -----------------------------------------------------------------
+.PHONY: clean mrproper
+clean:
+	@for d in core model sim tests fuzz; do \
+		[ -d $(objtree)/$$d ] && find $(objtree)/$$d \( -name '*.o' -o -name '*.d' -o -name '*.gcda' -o -name '*.gcno' \) -delete; \
+	done; rm -f $(LIB) $(PMUSIM) $(TEST_BINS); rm -rf $(srctree)/build
+mrproper: clean
+	@rm -rf $(objtree)/.config $(objtree)/.config.old $(objtree)/include/generated $(objtree)/include/config
+
+.PHONY: help
+help:
+	@echo "Configuration: defconfig v6.12_defconfig allnoconfig allyesconfig randconfig olddefconfig menuconfig savedefconfig"
+	@echo "Build:         all (default), O=DIR for out of tree, SANITIZE=address,undefined|thread"
+	@echo "Test:          check (full matrix, ASan+UBSan), test (this build)"
+	@echo "Use:           run (default scenario to out/perf.data), install PREFIX=..."
+	@echo "Clean:         clean, mrproper"

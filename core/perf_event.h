@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * perf_event.h - the kernel-internal perf types (the counterpart of
+ * include/linux/perf_event.h): struct perf_event, hw_perf_event, struct
+ * pmu, the output handle and the sample data, and the functions the
+ * pieces of core/ call in each other.
+ *
+ * Only what pmusim models is here; names and meanings are the kernel's.
+ */
+#ifndef PMUSIM_CORE_PERF_EVENT_H
+#define PMUSIM_CORE_PERF_EVENT_H
+
+#include "kernel.h"
+#include "sched.h"
+#include <pmusim/perf_event.h>
+
+struct perf_event;
+struct perf_buffer;
+struct perf_sample_data;
+
+/* The register state an interrupt saw: enough for IP, misc and callchains. */
+struct pt_regs {
+	u64 ip;
+	u64 sp;
+	bool user;		/* CPL > 0 at the interrupt */
+	bool exact;		/* ip is the exact instruction (PEBS-like) */
+};
+#define user_mode(regs)			((regs)->user)
+#define instruction_pointer(regs)	((regs)->ip)
+#define perf_misc_flags(regs) \
+	(user_mode(regs) ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL)
+
+struct perf_callchain_entry {
+	u64 nr;
+	u64 ip[];		/* PERF_MAX_STACK_DEPTH entries at most */
+};
+
+struct perf_branch_stack {
+	u64 nr;
+	u64 hw_idx;
+	struct perf_branch_entry entries[];
+};
+
+/* hw_perf_event::state */
+#define PERF_HES_STOPPED	0x01	/* the counter is stopped */
+#define PERF_HES_UPTODATE	0x02	/* event->count up to date */
+#define PERF_HES_ARCH		0x04
+
+/* pmu::start/stop/add flags */
+#define PERF_EF_START		0x01
+#define PERF_EF_RELOAD		0x02
+#define PERF_EF_UPDATE		0x04
+
+/* hw_perf_event::interrupts value while throttled */
+#define MAX_INTERRUPTS		(~0ULL)
+
+struct hw_perf_event {
+	u64 config;			/* the event select the driver built */
+	u64 last_tag;
+	unsigned long config_base;	/* MSR of the event select */
+	unsigned long event_base;	/* MSR of the counter */
+	int event_base_rdpmc;
+	int idx;			/* counter index, -1 when not scheduled */
+	int last_cpu;
+	int flags;
+	int state;			/* PERF_HES_* */
+	local64_t prev_count;		/* last counter value read */
+	u64 sample_period;
+	u64 last_period;
+	local64_t period_left;
+	u64 interrupts_seq;
+	u64 interrupts;
+	u64 freq_time_stamp;
+	u64 freq_count_stamp;
+	/* RFC: alternating periods; true while alternative_sample_period runs */
+	bool using_alternative_sample_period;
+	u64 branch_reg_config;		/* LBR_SELECT value for this event */
+};
+
+/* pmu::capabilities */
+#define PERF_PMU_CAP_NO_INTERRUPT	0x0001
+#define PERF_PMU_CAP_NO_NMI		0x0002
+#define PERF_PMU_CAP_EXCLUSIVE		0x0010
+
+struct perf_event_pmu_context;
+
+struct pmu {
+	const char *name;
+	int type;
+	int capabilities;
+	int (*event_init)(struct perf_event *event);
+	int (*add)(struct perf_event *event, int flags);
+	void (*del)(struct perf_event *event, int flags);
+	void (*start)(struct perf_event *event, int flags);
+	void (*stop)(struct perf_event *event, int flags);
+	void (*read)(struct perf_event *event);
+	void (*pmu_enable)(struct pmu *pmu);
+	void (*pmu_disable)(struct pmu *pmu);
+	int (*event_idx)(struct perf_event *event);
+	/* context switch: save/restore per-task state such as LBR call stacks */
+	void (*sched_task)(struct perf_event_pmu_context *pmu_ctx,
+			   struct task_struct *task, bool sched_in);
+	size_t task_ctx_size;		/* bytes of per-task PMU data */
+	void *priv;
+};
+
+enum perf_event_state {
+	PERF_EVENT_STATE_DEAD		= -4,
+	PERF_EVENT_STATE_EXIT		= -3,
+	PERF_EVENT_STATE_ERROR		= -2,
+	PERF_EVENT_STATE_OFF		= -1,
+	PERF_EVENT_STATE_INACTIVE	=  0,
+	PERF_EVENT_STATE_ACTIVE		=  1,
+};
+
+typedef void (*perf_overflow_handler_t)(struct perf_event *event,
+					struct perf_sample_data *data,
+					struct pt_regs *regs);
+
+/* POLL_* codes for event->pending_kill, as <signal.h> numbers them */
+#ifndef POLL_IN
+#define POLL_IN		1
+#define POLL_HUP	6
+#endif
+#define EPOLLIN		0x001
+#define EPOLLRDNORM	0x040
+#define EPOLLHUP	0x010
+
+struct perf_event {
+	struct perf_event_attr attr;
+	u16 header_size;		/* fixed part of a sample beyond the header */
+	u16 id_header_size;		/* sample_id trailer of non-sample records */
+	u16 read_size;			/* PERF_SAMPLE_READ payload */
+	struct hw_perf_event hw;
+	struct pmu *pmu;
+	enum perf_event_state state;
+	local64_t count;
+	atomic64_t child_count;
+	u64 total_time_enabled;
+	u64 total_time_running;
+	u64 tstamp;
+
+	struct perf_event *group_leader;
+	struct perf_event **siblings;	/* group members other than the leader */
+	int nr_siblings;
+	struct perf_event *parent;
+
+	int cpu;			/* -1 for a per-task event on any CPU */
+	int pid;			/* -1 for a system-wide event */
+	u64 id;
+	u64 stream_id;			/* the parent's id, or id */
+	atomic64_t lost_samples;
+
+	struct perf_buffer *rb;		/* the buffer its records go to */
+	struct perf_event *output_event;/* PERF_EVENT_IOC_SET_OUTPUT target */
+	int pending_kill;		/* POLL_IN, POLL_HUP, ... for user space */
+	int pending_wakeup;
+	int pending_disable;
+	atomic_t event_limit;		/* PERF_EVENT_IOC_REFRESH budget */
+	perf_overflow_handler_t overflow_handler;
+	void *overflow_handler_context;
+	u64 (*clock)(void);
+
+	void *pmu_private;		/* the driver's per-event data */
+};
+
+static inline bool is_write_backward(struct perf_event *event)
+{
+	return !!event->attr.write_backward;
+}
+
+static inline bool is_sampling_event(struct perf_event *event)
+{
+	return event->attr.sample_period != 0;
+}
+
+static inline bool has_branch_stack(struct perf_event *event)
+{
+	return event->attr.sample_type & PERF_SAMPLE_BRANCH_STACK;
+}
+
+static inline bool branch_sample_hw_index(const struct perf_event *event)
+{
+	return event->attr.branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX;
+}
+
+/* ---- output (core/ring_buffer.c) ----------------------------------------- */
+
+struct perf_output_handle {
+	struct perf_event *event;
+	struct perf_buffer *rb;
+	unsigned long wakeup;		/* rb->wakeup when the handle was taken */
+	unsigned long size;		/* bytes left in the current page */
+	u64 flags;
+	void *addr;			/* where the next byte goes */
+	int page;
+};
+
+int perf_output_begin(struct perf_output_handle *handle,
+		      struct perf_sample_data *data,
+		      struct perf_event *event, unsigned int size);
+int perf_output_begin_forward(struct perf_output_handle *handle,
+			      struct perf_sample_data *data,
+			      struct perf_event *event, unsigned int size);
+int perf_output_begin_backward(struct perf_output_handle *handle,
+			       struct perf_sample_data *data,
+			       struct perf_event *event, unsigned int size);
+void perf_output_end(struct perf_output_handle *handle);
+unsigned int perf_output_copy(struct perf_output_handle *handle,
+			      const void *buf, unsigned int len);
+unsigned int perf_output_skip(struct perf_output_handle *handle,
+			      unsigned int len);
+#define perf_output_put(handle, x) perf_output_copy((handle), &(x), sizeof(x))
+
+/* ---- samples and the sample_id trailer ------------------------------------ */
+
+struct perf_sample_data {
+	u64 sample_flags;		/* which fields below are filled */
+	u64 period;
+	u64 dyn_size;			/* callchain, branch stack, ... bytes */
+
+	u64 type;
+	struct {
+		u32 pid;
+		u32 tid;
+	} tid_entry;
+	u64 time;
+	u64 id;
+	struct {
+		u32 cpu;
+		u32 reserved;
+	} cpu_entry;
+
+	u64 ip;
+	struct perf_callchain_entry *callchain;
+	struct perf_branch_stack *br_stack;
+	u64 stream_id;
+	u64 addr;
+};
+
+static inline void perf_sample_data_init(struct perf_sample_data *data,
+					 u64 addr, u64 period)
+{
+	data->sample_flags = PERF_SAMPLE_PERIOD;
+	data->period = period;
+	data->dyn_size = 0;
+	if (addr) {
+		data->addr = addr;
+		data->sample_flags |= PERF_SAMPLE_ADDR;
+	}
+}
+
+#endif /* PMUSIM_CORE_PERF_EVENT_H */

@@ -1,0 +1,42 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Install the Debian packages pmusim needs, saying what it installs, and
+# doing nothing when they are all present. Called by `make check` and
+# `make run`; PURPOSE (check, run, fuzz, coverage, bench) picks the set.
+set -e
+purpose=${1:-check}
+
+# command-or-file:package
+need="gcc:gcc make:make kconfig-conf:kconfig-frontends
+/usr/include/cmocka.h:libcmocka-dev /usr/include/cyaml/cyaml.h:libcyaml-dev
+perf:linux-perf valgrind:valgrind"
+case $purpose in
+fuzz|check) need="$need clang:clang afl-clang-fast:afl++ /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev" ;;
+esac
+case $purpose in
+coverage|check) need="$need lcov:lcov" ;;
+esac
+
+missing=
+for item in $need; do
+	what=${item%%:*}
+	pkg=${item#*:}
+	case $what in
+	/*) [ -e "$what" ] && continue ;;
+	*) command -v "$what" >/dev/null 2>&1 && continue ;;
+	esac
+	case " $missing " in *" $pkg "*) ;; *) missing="$missing $pkg" ;; esac
+done
+[ -z "$missing" ] && exit 0
+
+echo "install-deps: installing Debian packages:$missing"
+if [ "$(id -u)" != 0 ]; then
+	echo "install-deps: not root; install them with: apt-get install$missing" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null
+echo "install-deps: done"
