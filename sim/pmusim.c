@@ -1,24 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* pmusim: the command. Subcommands live in sim/cmd_*.c. */
+/*
+ * pmusim: the command. Each subcommand is cmd_NAME() in sim/cmd_NAME.c,
+ * declared in sim/commands.h and listed once in the table below.
+ */
 #include <stdio.h>
 #include <string.h>
 
+#include "sim/commands.h"
+
+static const struct pmusim_command commands[] = {
+	PMUSIM_COMMANDS
+};
+
 static void usage(FILE *f)
 {
-	fputs("usage: pmusim <command> [options]\n"
-	      "\n"
-	      "commands:\n"
-	      "  ringbuf   replay a ring-buffer script on the model or the host kernel\n"
-	      "\n"
-	      "pmusim <command> --help for a command's options.\n", f);
+	fputs("usage: pmusim <command> [options]\n\ncommands:\n", f);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fputs("\npmusim <command> --help gives a command's options.\n", f);
 }
 
 int main(int argc, char **argv)
 {
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
 	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
 	fprintf(stderr, "pmusim: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return 2;

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The pmusim subcommands. Each gets argv with argv[0] = its own name and
+ * returns the exit status: 0 success, 1 failure, 2 bad usage or input,
+ * 77 skipped (the host cannot do it).
+ */
+#ifndef PMUSIM_SIM_COMMANDS_H
+#define PMUSIM_SIM_COMMANDS_H
+
+struct pmusim_command {
+	const char *name;
+	const char *summary;
+	int (*fn)(int argc, char **argv);
+};
+
+int cmd_version(int argc, char **argv);
+
+/* One line per command; keep the list sorted by name. */
+#define PMUSIM_COMMANDS							\
+	{ "version", "print the version and the configuration", cmd_version },
+
+#endif
