@@ -680,7 +680,7 @@ static u64 perf_event_next_id(void)
 	return (u64)__atomic_add_fetch(&perf_event_id.a, 1, __ATOMIC_RELAXED);
 }
 
-u64 primary_event_id(struct perf_event *event)
+static u64 primary_event_id(struct perf_event *event)
 {
 	return event->parent ? event->parent->id : event->id;
 }
@@ -841,7 +841,8 @@ struct perf_event *perf_event_create_kernel_counter(struct perf_event_attr *attr
 	perf_event__header_size(event);
 	perf_event__id_header_size(event);
 	perf_install_in_context(ctx, event);
-	return event;
+	err = 0;
+	goto out;
 
 err_free:
 	__free_event(event);

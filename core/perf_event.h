@@ -161,6 +161,7 @@ struct perf_event {
 	struct perf_buffer *rb;		/* the buffer its records go to */
 	struct perf_event *output_event;/* PERF_EVENT_IOC_SET_OUTPUT target */
 	int pending_kill;		/* POLL_IN, POLL_HUP, ... for user space */
+	bool fasync;			/* O_ASYNC set: wakeups also send SIGIO */
 	int pending_wakeup;
 	int pending_disable;
 	atomic_t event_limit;		/* PERF_EVENT_IOC_REFRESH budget */
@@ -265,6 +266,40 @@ static inline void perf_sample_data_init(struct perf_sample_data *data,
 		data->sample_flags |= PERF_SAMPLE_ADDR;
 	}
 }
+
+/*
+ * The sample_id trailer of non-sample records (core/sample_id.c): the
+ * PERF_SAMPLE_ID_ALL fields of attr.sample_type, appended when
+ * attr.sample_id_all is set.
+ */
+#define PERF_SAMPLE_ID_ALL  (PERF_SAMPLE_TID | PERF_SAMPLE_TIME |	\
+			     PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |	\
+			     PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
+
+/* Set event->id_header_size from attr.sample_type. */
+void perf_event__id_header_size(struct perf_event *event);
+/*
+ * With attr.sample_id_all: grow header->size by the trailer and fill the
+ * trailer's fields of @data from the running task, the clock and the CPU.
+ */
+void perf_event_header__init_id(struct perf_event_header *header,
+				 struct perf_sample_data *data,
+				 struct perf_event *event);
+/* Set type, misc and size, then perf_event_header__init_id(). */
+void perf_event_header__init(struct perf_event_header *header,
+			     struct perf_sample_data *data,
+			     u32 type, u16 misc, u16 size,
+			     struct perf_event *event);
+/* With attr.sample_id_all: write the trailer that init_id prepared. */
+void perf_event__output_id_sample(struct perf_event *event,
+				  struct perf_output_handle *handle,
+				  struct perf_sample_data *data);
+
+/* ---- sample sizes and output (core/sample.c) ------------------------------ */
+
+int __perf_event_read_size(u64 read_format, int nr_siblings);
+/* Sets event->read_size and event->header_size from the attr and group. */
+void perf_event__header_size(struct perf_event *event);
 
 /* ---- events: open, controls, contexts (core/event.c, core/attr.c) ------- */
 
@@ -377,7 +412,6 @@ int perf_event_refresh(struct perf_event *event, int refresh);
 int perf_event_period(struct perf_event *event, u64 value);
 int perf_event_set_output(struct perf_event *event, struct perf_event *output_event);
 u64 perf_event_read_value(struct perf_event *event, u64 *enabled, u64 *running);
-u64 primary_event_id(struct perf_event *event);
 
 /*
  * Irq work of this CPU: the disables perf_event_disable_inatomic() left
@@ -401,10 +435,7 @@ void perf_adjust_period(struct perf_event *event, u64 nsec, u64 count, bool disa
 /* The scheduler tick on this CPU (smp_processor_id()): unthrottle, freq. */
 void perf_event_task_tick(void);
 
-/* Written elsewhere, used here. */
-void perf_event__header_size(struct perf_event *event);
-void perf_event__id_header_size(struct perf_event *event);
-int __perf_event_read_size(u64 read_format, int nr_siblings);
+/* Written elsewhere (core/sideband.c, core/sample.c), used here. */
 void perf_log_throttle(struct perf_event *event, int enable);
 void perf_event_output_forward(struct perf_event *event, struct perf_sample_data *data,
 			       struct pt_regs *regs);
