@@ -11,6 +11,7 @@
  */
 #include "core/perf_event.h"
 #include "core/internal.h"
+#include "core/sideband.h"
 
 struct perf_cpu_context perf_cpu_context[CONFIG_MODEL_MAX_CPUS];
 static struct perf_event_context *task_contexts;
@@ -774,6 +775,11 @@ perf_event_alloc(struct perf_event_attr *attr, int cpu, struct task_struct *task
 	/* inherited PERF_SAMPLE_READ needs per-thread samples */
 	err = -EINVAL;
 	if (has_inherit_and_sample_read(attr) && !(attr->sample_type & PERF_SAMPLE_TID))
+		goto err;
+
+	/* valid for the kernel, but core/sample.c cannot write them */
+	err = -EOPNOTSUPP;
+	if (attr->sample_type & ~PERF_SAMPLE_PMUSIM_MASK)
 		goto err;
 
 	if (!has_branch_stack(event))

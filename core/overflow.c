@@ -7,6 +7,7 @@
  * the alternation between two sample periods.
  */
 #include "core/perf_event.h"
+#include "core/sideband.h"
 
 int sysctl_perf_event_sample_rate = CONFIG_PERF_SAMPLE_MAX_RATE;
 int max_samples_per_tick = (CONFIG_PERF_SAMPLE_MAX_RATE + HZ - 1) / HZ;

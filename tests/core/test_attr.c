@@ -169,11 +169,24 @@ static void test_every_attr_rule_accepts_and_refuses_with_the_kernel_errno(void 
 
 	(void)state;
 	for (i = 0; i < ARRAY_SIZE(rules); i++) {
+		struct perf_event_attr src, copy;
 		struct perf_event *ev;
-		int err = open_rule(&rules[i], &ev);
+		int err = open_rule(&rules[i], &ev), want = rules[i].err;
 
-		if (err != rules[i].err || (!err) != (ev != NULL)) {
-			printf("# rule '%s': got %d, want %d\n", rules[i].what, err, rules[i].err);
+		/*
+		 * A kernel-valid sample_type that pmusim's output cannot
+		 * write: the attr rule passes, open then says EOPNOTSUPP.
+		 */
+		if (!want && (rules[i].attr.sample_type & ~PERF_SAMPLE_PMUSIM_MASK)) {
+			src = rules[i].attr;
+			if (perf_copy_attr(&src, sizeof(src), &copy, NULL)) {
+				printf("# rule '%s': perf_copy_attr refused it\n", rules[i].what);
+				bad++;
+			}
+			want = -EOPNOTSUPP;
+		}
+		if (err != want || (!err) != (ev != NULL)) {
+			printf("# rule '%s': got %d, want %d\n", rules[i].what, err, want);
 			bad++;
 		}
 		perf_event_release_kernel(ev);
