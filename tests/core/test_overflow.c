@@ -5,6 +5,7 @@
  * periods, frequency mode converging on its rate.
  */
 #include "core/perf_event.h"
+#include "core/internal.h"
 #include "tests/lib/test_pmu.h"
 #include "tests/test.h"
 
@@ -134,8 +135,13 @@ static void test_throttled_at_max_samples_per_tick_and_unthrottled_by_the_tick(v
 	struct perf_event *ev;
 	u64 budget = (u64)max_samples_per_tick;
 
+	struct perf_buffer *rb = rb_alloc(1, 0, 0, RING_BUFFER_WRITABLE);
+	struct perf_event_header *rec;
+
 	(void)state;
 	ev = open_counter(&attr);
+	assert_non_null(rb);
+	ring_buffer_attach(ev, rb);	/* the handler counts; side-band goes here */
 	tick();		/* a fresh tick: interrupts count from here */
 	test_pmu_clear_log(&tp);
 
@@ -147,6 +153,8 @@ static void test_throttled_at_max_samples_per_tick_and_unthrottled_by_the_tick(v
 	assert_int_equal(tp.calls[tp.nr_calls - 1].op, TP_STOP);
 	assert_int_equal(tp.calls[tp.nr_calls - 1].flags, 0);
 	assert_int_equal(perf_event_read_value(ev, NULL, NULL), budget);
+	rec = rb->data_pages[0];
+	assert_int_equal(rec->type, PERF_RECORD_THROTTLE);
 
 	/* stopped: events go uncounted until the tick */
 	test_pmu_advance(ev, 10);
@@ -158,6 +166,8 @@ static void test_throttled_at_max_samples_per_tick_and_unthrottled_by_the_tick(v
 	assert_int_equal(test_pmu_count(&tp, TP_START, ev), 1);
 	assert_int_equal(tp.calls[0].flags, 0);
 	assert_false(ev->hw.state & PERF_HES_STOPPED);
+	rec = (struct perf_event_header *)((char *)rb->data_pages[0] + rec->size);
+	assert_int_equal(rec->type, PERF_RECORD_UNTHROTTLE);
 
 	/* one under the budget per tick never throttles */
 	nr_samples = 0;
