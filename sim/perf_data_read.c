@@ -179,11 +179,15 @@ static int read_features(struct perf_data_file *f)
 	u64 table = f->header.data.offset + f->header.data.size;
 	int feat, nr = 0;
 
+	for (feat = 1; feat < HEADER_FEAT_BITS; feat++)
+		nr += perf_data_file__has_feat(f, feat);
+	if (!in_file(f, table, (u64)nr * sizeof(sec)))
+		return file_error(f, "feature table truncated (%d sections at offset %llu, file %zu bytes)",
+				  nr, (unsigned long long)table, f->size);
+	nr = 0;
 	for (feat = 1; feat < HEADER_FEAT_BITS; feat++) {
 		if (!perf_data_file__has_feat(f, feat))
 			continue;
-		if (!in_file(f, table + (u64)nr * sizeof(sec), sizeof(sec)))
-			return file_error(f, "feature table truncated at feature %s", feat_name(feat));
 		memcpy(&sec, f->buf + table + (u64)nr * sizeof(sec), sizeof(sec));
 		nr++;
 		if (!in_file(f, sec.offset, sec.size))
