@@ -373,8 +373,8 @@ static void corrupt_files_refused_with_their_reason(void **state)
 		{ m_feat_oob, "x.data: feature HOSTNAME: section out of bounds" },
 		{ m_feat_table, "x.data: feature table truncated" },
 		{ m_feat_contents, "x.data: feature HOSTNAME: corrupt contents" },
-		{ m_rec_small, "record at offset 256: size 4 < 8" },
-		{ m_rec_past, "record at offset 256: size 32760 past the end of the data section" },
+		{ m_rec_small, "x.data: record at offset 416: size 4 < 8" },
+		{ m_rec_past, "x.data: record at offset 416: size 32760 past the end of the data section" },
 	};
 	struct perf_data_file f;
 	char path[128];
