@@ -125,7 +125,7 @@ int lbr_chain__write(const struct lbr_chain *c, char *err, size_t errlen)
 	};
 	struct synth_sample_id sid = { .pid = c->pid, .tid = c->pid, .id = 1 };
 	struct perf_map_sym syms[128];
-	char names[128][8];
+	char names[128][12];
 	struct chain_thread *threads;
 	struct chain_out o = { .c = c };
 	uint8_t rec[SYNTH_RECORD_MAX];
