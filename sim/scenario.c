@@ -408,6 +408,10 @@ static int check(struct checker *c)
 				return fail(c, path, "CPU model '%s' has no LBR call-stack mode",
 					    m->cpu);
 		}
+		if (m->cpus < 64 && e->cpu_mask >> m->cpus) {
+			snprintf(path, sizeof(path), "events.%u", i);
+			return fail(c, path, "a CPU of -C is not in the machine (cpus: %u)", m->cpus);
+		}
 		if ((e->sample_type & PERF_SAMPLE_BRANCH_STACK) && !e->branch_filter) {
 			snprintf(path, sizeof(path), "events.%u.branch_filter", i);
 			return fail(c, path, "branch_stack needs a branch filter");

@@ -50,6 +50,7 @@ struct scn_event {
 	enum scn_scope scope;
 	bool write_backward;
 	bool context_switch;		/* attr.context_switch: SWITCH records */
+	uint64_t cpu_mask;		/* system scope: these CPUs only (0: all); perf -C */
 	/* resolved by scenario_load() */
 	uint32_t type;
 	uint64_t config;
