@@ -279,4 +279,10 @@ void perf_event__output_id_sample(struct perf_event *event,
 				  struct perf_output_handle *handle,
 				  struct perf_sample_data *data);
 
+/* ---- sample sizes and output (core/sample.c) ------------------------------ */
+
+int __perf_event_read_size(u64 read_format, int nr_siblings);
+/* Sets event->read_size and event->header_size from the attr and group. */
+void perf_event__header_size(struct perf_event *event);
+
 #endif /* PMUSIM_CORE_PERF_EVENT_H */
