@@ -411,10 +411,10 @@ static void test_record_larger_than_the_buffer_wraps_onto_itself_in_overwrite_mo
 			perf_output_put(&h, b);
 		}
 		perf_output_end(&h);
-		assert_int_equal(rbt_read_head(&v), dir ? (u64)-size : size);
+		assert_int_equal(rbt_read_head(&v), dir ? -(u64)size : size);
 
 		/* each offset holds the last byte written to it */
-		start = dir ? (u64)-size : 0;
+		start = dir ? -(u64)size : 0;
 		for (i = size - 4096; i < size; i++)
 			assert_int_equal(v.data[(start + i) & 4095], (u8)(i * 7 + 3));
 		rb_teardown(&ev);
