@@ -299,8 +299,9 @@ static void build_attr(const struct run *r, const struct scn_event *e, bool trac
 	} else {
 		attr->wakeup_events = s->buffer->wakeup_events;
 	}
-	if (IS_ENABLED(CONFIG_PERF_ALT_SAMPLE_PERIOD))
-		attr->alternative_sample_period = e->alternative_period;
+#ifdef CONFIG_PERF_ALT_SAMPLE_PERIOD
+	attr->alternative_sample_period = e->alternative_period;
+#endif
 }
 
 static int add_buf(struct run *r, struct perf_event *event, bool backward, int cpu)
@@ -725,6 +726,9 @@ static void teardown(struct run *r)
 	if (r->m)
 		for (unsigned int c = 0; c < r->m->cfg.nr_cpus; c++)
 			x86_pmu_attach_cpu((int)c, NULL);
+	/* the tasks end with the run: what the driver kept for them goes */
+	for (unsigned int t = 0; r->m && t < r->m->nr_tasks; t++)
+		perf_ctx_data_exit(&r->m->tasks[t]->task);
 	perf_ctx_data_set_task_iter(&none);
 	x86_branch_text_reset();
 	perf_find_task_by_vpid = NULL;
