@@ -688,6 +688,9 @@ static bool has_inherit_and_sample_read(struct perf_event_attr *attr)
 
 static void __free_event(struct perf_event *event)
 {
+	/* the driver's half first: it may hold per-task data (LBR call stacks) */
+	if (event->destroy)
+		event->destroy(event);
 	exclusive_event_destroy(event);
 	if (event->rb)
 		ring_buffer_attach(event, NULL);
