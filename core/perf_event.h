@@ -289,6 +289,22 @@ static inline void perf_sample_data_init(struct perf_sample_data *data,
 			     PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |	\
 			     PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
 
+/* The id user space knows the event by: an inherited event reports its parent's. */
+static inline u64 primary_event_id(struct perf_event *event)
+{
+	return event->parent ? event->parent->id : event->id;
+}
+
+/* The event's clock (attr.use_clockid), else perf time. */
+static inline u64 perf_event_clock(struct perf_event *event)
+{
+	return event->clock ? event->clock() : perf_clock();
+}
+
+/* Fill @data's sample_id fields named in @sample_type from the running context. */
+void __perf_event_header__init_id(struct perf_sample_data *data,
+				  struct perf_event *event, u64 sample_type);
+
 /* Set event->id_header_size from attr.sample_type. */
 void perf_event__id_header_size(struct perf_event *event);
 /*

@@ -65,44 +65,6 @@ void perf_event__header_size(struct perf_event *event)
 	__perf_event_header_size(event, event->attr.sample_type);
 }
 
-static u64 primary_event_id(struct perf_event *event)
-{
-	return event->parent ? event->parent->id : event->id;
-}
-
-static u64 perf_event_clock(struct perf_event *event)
-{
-	return event->clock ? event->clock() : perf_clock();
-}
-
-/*
- * The sample_id fields of @sample_type (core/sample_id.c fills the same
- * set for non-sample records; samples need only those the driver left).
- */
-static void perf_sample_init_id(struct perf_sample_data *data,
-				struct perf_event *event, u64 sample_type)
-{
-	struct task_struct *task = current;
-
-	data->type = event->attr.sample_type;
-	data->sample_flags |= data->type & PERF_SAMPLE_ID_ALL;
-
-	if (sample_type & PERF_SAMPLE_TID) {
-		data->tid_entry.pid = task ? (u32)task->pid : 0;
-		data->tid_entry.tid = task ? (u32)task->tid : 0;
-	}
-	if (sample_type & PERF_SAMPLE_TIME)
-		data->time = perf_event_clock(event);
-	if (sample_type & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER))
-		data->id = primary_event_id(event);
-	if (sample_type & PERF_SAMPLE_STREAM_ID)
-		data->stream_id = event->id;
-	if (sample_type & PERF_SAMPLE_CPU) {
-		data->cpu_entry.cpu = smp_processor_id();
-		data->cpu_entry.reserved = 0;
-	}
-}
-
 static bool perf_sample_hw_time(struct perf_event *event)
 {
 #ifdef CONFIG_PERF_HW_TIME
@@ -148,7 +110,7 @@ void perf_prepare_sample(struct perf_sample_data *data,
 		return;
 	}
 
-	perf_sample_init_id(data, event, todo);
+	__perf_event_header__init_id(data, event, todo);
 
 	/*
 	 * RFC hw_time: only samples carry the raw hardware time; the

@@ -49,16 +49,6 @@ static u32 perf_event_tid(struct perf_event *event, struct task_struct *p)
 	return p ? (u32)p->tid : 0;
 }
 
-static u64 primary_event_id(struct perf_event *event)
-{
-	return event->parent ? event->parent->id : event->id;
-}
-
-static u64 perf_event_clock(struct perf_event *event)
-{
-	return event->clock ? event->clock() : perf_clock();
-}
-
 /* ---- COMM ------------------------------------------------------------------ */
 
 struct perf_comm_event {
