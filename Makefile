@@ -50,7 +50,7 @@ TEST_MAINS := $(sort $(wildcard $(srctree)/tests/*/test_*.c $(srctree)/tests/*/*
 TEST_BINS := $(patsubst $(srctree)/%.c,$(objtree)/%,$(TEST_MAINS))
 # tests/DIR/test_NAME.c links with its helpers tests/DIR/NAME_*.c and with
 # the shared test support in tests/lib/ (a test PMU, trace printers, ...).
-test_helpers = $(wildcard $(dir $(1))$(patsubst test_%,%,$(notdir $(1)))_*.c)
+test_helpers = $(wildcard $(dir $(1))$(patsubst test_%,%,$(notdir $(basename $(1))))_*.c)
 TESTLIB_SRCS := $(sort $(wildcard $(srctree)/tests/lib/*.c))
 TESTLIB_OBJS := $(patsubst $(srctree)/%.c,$(objtree)/%.o,$(TESTLIB_SRCS))
 
@@ -96,7 +96,7 @@ $(PMUSIM): $(objtree)/sim/pmusim.o $(LIB)
 	@$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 .SECONDEXPANSION:
-$(TEST_BINS): $(objtree)/%: $(srctree)/%.c $$(call test_helpers,$(srctree)/%.c) $(TESTLIB_OBJS) $(LIB) $(AUTOCONF)
+$(TEST_BINS): $(objtree)/%: $(srctree)/%.c $$(call test_helpers,$(srctree)/$$*.c) $(TESTLIB_OBJS) $(LIB) $(AUTOCONF)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $*"
 	@$(CC) $(PMUSIM_CFLAGS) $(CFLAGS) -MF $@.d -o $@ $(filter %.c,$^) $(TESTLIB_OBJS) $(LIB) $(LDFLAGS) $(LDLIBS_TEST) $(LDLIBS)

@@ -13,17 +13,30 @@
 #ifndef PMUSIM_CORE_INTERLEAVE_H
 #define PMUSIM_CORE_INTERLEAVE_H
 
+/*
+ * The ring-buffer points follow the writer through perf_output_begin(),
+ * perf_output_copy() and perf_output_end() (core/ring_buffer.c); each
+ * says what the writer has done and what it has not done yet.
+ */
 #define PERF_INTERLEAVE_POINTS(P)					\
 	P(PI_OUTPUT_BEGIN_ENTER)	/* before anything is read */	\
+	P(PI_OUTPUT_BEGIN_NOT_PAUSED)	/* paused read as 0, lost not sampled */ \
+	P(PI_OUTPUT_BEGIN_READ_LOST)	/* lost sampled, nest not taken */ \
 	P(PI_OUTPUT_BEGIN_GOT_HANDLE)	/* nest taken, head not read */	\
-	P(PI_OUTPUT_BEGIN_READ_TAIL)	/* data_tail read, before the space check */ \
-	P(PI_OUTPUT_BEGIN_CMPXCHG)	/* before the head cmpxchg */	\
-	P(PI_OUTPUT_BEGIN_RESERVED)	/* head moved, lost record not written */ \
-	P(PI_OUTPUT_COPY)		/* between chunks of a record's copy */ \
+	P(PI_OUTPUT_BEGIN_READ_TAIL)	/* head, data_tail read; before the space check */ \
+	P(PI_OUTPUT_BEGIN_CMPXCHG)	/* space checked, before the head cmpxchg */ \
+	P(PI_OUTPUT_BEGIN_RESERVED)	/* head moved, wakeup stamp not checked */ \
+	P(PI_OUTPUT_BEGIN_WAKEUP_CHECKED) /* stamp checked, lost not taken */ \
+	P(PI_OUTPUT_BEGIN_LOST_TAKEN)	/* lost taken, LOST record not written */ \
+	P(PI_OUTPUT_BEGIN_FAILED)	/* no room: lost not counted, nest held */ \
+	P(PI_OUTPUT_COPY)		/* after each chunk of a copy or skip */ \
+	P(PI_OUTPUT_SAMPLE_EVENTS)	/* sample counted, wakeup stamp not bumped */ \
 	P(PI_OUTPUT_END_ENTER)		/* record written, not published */ \
+	P(PI_PUT_HANDLE_READ_NEST)	/* nest read, not changed; head not read */ \
 	P(PI_PUT_HANDLE_READ_HEAD)	/* outermost: head read, data_head not written */ \
 	P(PI_PUT_HANDLE_PUBLISHED)	/* data_head written, nest not yet 0 */ \
 	P(PI_PUT_HANDLE_NEST_CLEARED)	/* nest 0, head not re-checked */ \
+	P(PI_PUT_HANDLE_DONE)		/* head re-checked, wakeup not compared */ \
 	P(PI_OVERFLOW_ENTER)		/* perf_event_overflow entry */	\
 	P(PI_OVERFLOW_OUTPUT)		/* before the overflow handler */
 

@@ -154,6 +154,7 @@ struct perf_event {
 	struct perf_buffer *rb;		/* the buffer its records go to */
 	struct perf_event *output_event;/* PERF_EVENT_IOC_SET_OUTPUT target */
 	int pending_kill;		/* POLL_IN, POLL_HUP, ... for user space */
+	bool fasync;			/* O_ASYNC set: wakeups also send SIGIO */
 	int pending_wakeup;
 	int pending_disable;
 	atomic_t event_limit;		/* PERF_EVENT_IOC_REFRESH budget */
@@ -249,5 +250,39 @@ static inline void perf_sample_data_init(struct perf_sample_data *data,
 		data->sample_flags |= PERF_SAMPLE_ADDR;
 	}
 }
+
+/*
+ * The sample_id trailer of non-sample records (core/sample_id.c): the
+ * PERF_SAMPLE_ID_ALL fields of attr.sample_type, appended when
+ * attr.sample_id_all is set.
+ */
+#define PERF_SAMPLE_ID_ALL  (PERF_SAMPLE_TID | PERF_SAMPLE_TIME |	\
+			     PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |	\
+			     PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
+
+/* Set event->id_header_size from attr.sample_type. */
+void perf_event__id_header_size(struct perf_event *event);
+/*
+ * With attr.sample_id_all: grow header->size by the trailer and fill the
+ * trailer's fields of @data from the running task, the clock and the CPU.
+ */
+void perf_event_header__init_id(struct perf_event_header *header,
+				 struct perf_sample_data *data,
+				 struct perf_event *event);
+/* Set type, misc and size, then perf_event_header__init_id(). */
+void perf_event_header__init(struct perf_event_header *header,
+			     struct perf_sample_data *data,
+			     u32 type, u16 misc, u16 size,
+			     struct perf_event *event);
+/* With attr.sample_id_all: write the trailer that init_id prepared. */
+void perf_event__output_id_sample(struct perf_event *event,
+				  struct perf_output_handle *handle,
+				  struct perf_sample_data *data);
+
+/* ---- sample sizes and output (core/sample.c) ------------------------------ */
+
+int __perf_event_read_size(u64 read_format, int nr_siblings);
+/* Sets event->read_size and event->header_size from the attr and group. */
+void perf_event__header_size(struct perf_event *event);
 
 #endif /* PMUSIM_CORE_PERF_EVENT_H */

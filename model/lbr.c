@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Last Branch Records: the legacy, model-specific LBR (DEBUGCTL.LBR,
+ * LBR_SELECT, LBR_TOS, FROM/TO/INFO at the model's bases) and the
+ * Architectural LBR (ARCH_LBR_CTL, ARCH_LBR_DEPTH, no TOS).
+ *
+ * Both are one ring of lbr_depth slots holding the MSR encodings.  The
+ * legacy MSRs expose the slots as they are, with lbr_tos pointing at the
+ * newest; Arch LBR shows entry i as slot (lbr_tos - i) mod depth, so that
+ * entry 0 is always the newest and a new record moves the others down.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "model/internal.h"
+#include "model/msr-index.h"
+
+#define ALL_BRANCH_TYPES	((1u << MODEL_BR__NR) - 1)
+
+/* LBR_SELECT suppress bit (legacy) and ARCH_LBR_CTL capture bit per type */
+static const uint64_t lbr_select_bit[MODEL_BR__NR] = {
+	[MODEL_BR_JCC] = LBR_JCC,
+	[MODEL_BR_NEAR_REL_JMP] = LBR_REL_JMP,
+	[MODEL_BR_NEAR_IND_JMP] = LBR_IND_JMP,
+	[MODEL_BR_NEAR_REL_CALL] = LBR_REL_CALL,
+	[MODEL_BR_NEAR_IND_CALL] = LBR_IND_CALL,
+	[MODEL_BR_NEAR_RET] = LBR_RETURN,
+	[MODEL_BR_FAR] = LBR_FAR,
+};
+
+static const uint64_t arch_lbr_ctl_bit[MODEL_BR__NR] = {
+	[MODEL_BR_JCC] = ARCH_LBR_JCC,
+	[MODEL_BR_NEAR_REL_JMP] = ARCH_LBR_REL_JMP,
+	[MODEL_BR_NEAR_IND_JMP] = ARCH_LBR_IND_JMP,
+	[MODEL_BR_NEAR_REL_CALL] = ARCH_LBR_REL_CALL,
+	[MODEL_BR_NEAR_IND_CALL] = ARCH_LBR_IND_CALL,
+	[MODEL_BR_NEAR_RET] = ARCH_LBR_RETURN,
+	[MODEL_BR_FAR] = ARCH_LBR_OTHER_BRANCH,
+};
+
+static const uint8_t arch_lbr_br_type[MODEL_BR__NR] = {
+	[MODEL_BR_JCC] = ARCH_LBR_BR_TYPE_JCC,
+	[MODEL_BR_NEAR_REL_JMP] = ARCH_LBR_BR_TYPE_NEAR_REL_JMP,
+	[MODEL_BR_NEAR_IND_JMP] = ARCH_LBR_BR_TYPE_NEAR_IND_JMP,
+	[MODEL_BR_NEAR_REL_CALL] = ARCH_LBR_BR_TYPE_NEAR_REL_CALL,
+	[MODEL_BR_NEAR_IND_CALL] = ARCH_LBR_BR_TYPE_NEAR_IND_CALL,
+	[MODEL_BR_NEAR_RET] = ARCH_LBR_BR_TYPE_NEAR_RET,
+	[MODEL_BR_FAR] = ARCH_LBR_BR_TYPE_OTHER,
+};
+
+#define ARCH_LBR_CTL_BITS	(ARCH_LBR_CTL_LBREN | ARCH_LBR_CTL_CPL | ARCH_LBR_CTL_STACK | \
+				 ARCH_LBR_CTL_FILTER)
+
+static void model_lbr_clear(struct model_cpu *cpu)
+{
+	memset(cpu->lbr_from, 0, sizeof(cpu->lbr_from));
+	memset(cpu->lbr_to, 0, sizeof(cpu->lbr_to));
+	memset(cpu->lbr_info, 0, sizeof(cpu->lbr_info));
+	cpu->lbr_tos = 0;
+	cpu->lbr_cycles = 0;
+	cpu->lbr_cyc_valid = false;
+}
+
+void model_lbr_reset(struct model_cpu *cpu)
+{
+	model_lbr_clear(cpu);
+	cpu->lbr_depth = cpu->desc->lbr_nr;	/* ARCH_LBR_DEPTH resets to the maximum */
+	cpu->lbr_select = 0;
+	cpu->arch_lbr_ctl = 0;
+}
+
+static bool model_lbr_frozen(const struct model_cpu *cpu)
+{
+	return cpu->desc->pmu_version >= 4 &&
+	       (cpu->global_status & GLOBAL_STATUS_LBRS_FROZEN);
+}
+
+void model_lbr_update(struct model_cpu *cpu)
+{
+	const struct model_cpu_desc *d = cpu->desc;
+	unsigned int types = 0;
+
+	cpu->lbr_capture[0] = cpu->lbr_capture[1] = 0;
+	cpu->lbr_call_stack = false;
+	if (!d->lbr_nr || model_lbr_frozen(cpu))
+		return;
+
+	if (d->arch_lbr) {
+		uint64_t ctl = cpu->arch_lbr_ctl;
+
+		if (!(ctl & ARCH_LBR_CTL_LBREN))
+			return;
+		/* Positive sense: no type bit set records nothing. */
+		for (unsigned int t = 0; t < MODEL_BR__NR; t++)
+			if (ctl & arch_lbr_ctl_bit[t])
+				types |= 1u << t;
+		cpu->lbr_capture[0] = ctl & ARCH_LBR_KERNEL ? types : 0;
+		cpu->lbr_capture[1] = ctl & ARCH_LBR_USER ? types : 0;
+		cpu->lbr_call_stack = ctl & ARCH_LBR_CTL_STACK;
+		return;
+	}
+
+	/* DEBUGCTL.LBR is ignored on Arch LBR parts, required here. */
+	if (!(cpu->debugctl & DEBUGCTLMSR_LBR))
+		return;
+	if (!d->has_lbr_select) {
+		cpu->lbr_capture[0] = cpu->lbr_capture[1] = ALL_BRANCH_TYPES;
+		return;
+	}
+	for (unsigned int t = 0; t < MODEL_BR__NR; t++)
+		if (!(cpu->lbr_select & lbr_select_bit[t]))
+			types |= 1u << t;
+	cpu->lbr_capture[0] = cpu->lbr_select & LBR_KERNEL ? 0 : types;
+	cpu->lbr_capture[1] = cpu->lbr_select & LBR_USER ? 0 : types;
+	cpu->lbr_call_stack = d->has_lbr_callstack && (cpu->lbr_select & LBR_CALL_STACK);
+}
+
+/*
+ * Called from the retire path for a branch that passed the filter.
+ * In call-stack mode a near return pops: the newest record is cleared
+ * (FROM == 0 is where the driver stops reading) and TOS steps back; a push
+ * beyond the depth overwrites the oldest frame without a trace.
+ */
+void model_lbr_record(struct model_cpu *cpu, uint64_t from, uint64_t to,
+		      enum model_branch_type type, bool mispred)
+{
+	unsigned int depth = cpu->lbr_depth;
+	unsigned int slot = cpu->lbr_tos;
+	uint64_t cycles = cpu->lbr_cycles < LBR_INFO_CYCLES ? cpu->lbr_cycles : LBR_INFO_CYCLES;
+	uint64_t mis = mispred ? 1 : 0;
+	uint64_t info = 0;
+
+	cpu->lbr_cycles = 0;
+	if (cpu->lbr_call_stack && type == MODEL_BR_NEAR_RET) {
+		cpu->lbr_from[slot] = cpu->lbr_to[slot] = cpu->lbr_info[slot] = 0;
+		cpu->lbr_tos = slot ? slot - 1 : depth - 1;
+		return;
+	}
+
+	slot = slot + 1 == depth ? 0 : slot + 1;
+	cpu->lbr_tos = slot;
+
+	switch (cpu->desc->lbr_format) {
+	case LBR_FORMAT_32:
+		from = (to & 0xffffffffULL) << 32 | (from & 0xffffffffULL);
+		to &= 0xffffffffULL;
+		break;
+	case LBR_FORMAT_EIP_FLAGS:
+		from = (from & ~(1ULL << 63)) | mis << 63;
+		break;
+	case LBR_FORMAT_EIP_FLAGS2:
+		from = (from & ~(7ULL << 61)) | mis << 63;	/* no TSX: IN_TX = ABORT = 0 */
+		break;
+	case LBR_FORMAT_TIME:
+		from = (from & ~(1ULL << 63)) | mis << 63;
+		to = (to & 0xffffffffffffULL) | cycles << 48;
+		break;
+	case LBR_FORMAT_INFO:
+	case LBR_FORMAT_INFO2:
+		info = mis << 63 | cycles;
+		break;
+	case LBR_FORMAT_ARCH_LBR:
+		info = mis << 63 | cycles | (uint64_t)arch_lbr_br_type[type] << LBR_INFO_BR_TYPE_OFFSET |
+		       (cpu->lbr_cyc_valid ? LBR_INFO_CYC_CNT_VALID : 0);
+		cpu->lbr_cyc_valid = true;
+		break;
+	default:	/* LIP, EIP: plain addresses */
+		break;
+	}
+	cpu->lbr_from[slot] = from;
+	cpu->lbr_to[slot] = to;
+	cpu->lbr_info[slot] = info;
+}
+
+/* ---- MSRs ---------------------------------------------------------------- */
+
+/*
+ * The ring slot behind a FROM/TO/INFO MSR, or -1.  *array receives which
+ * of the three it is.
+ */
+static int model_lbr_entry_msr(struct model_cpu *cpu, uint32_t msr, uint64_t **array)
+{
+	const struct model_cpu_desc *d = cpu->desc;
+	uint32_t from = d->lbr_from, to = d->lbr_to, info = MSR_LBR_INFO_0;
+	unsigned int nr = d->lbr_nr;
+	unsigned int i;
+
+	if (d->arch_lbr) {
+		from = MSR_ARCH_LBR_FROM_0;
+		to = MSR_ARCH_LBR_TO_0;
+		info = MSR_ARCH_LBR_INFO_0;
+		nr = cpu->lbr_depth;	/* entries beyond the current depth #GP */
+	} else if (!nr) {
+		return -1;
+	}
+
+	if (msr >= from && msr < from + nr) {
+		*array = cpu->lbr_from;
+		i = msr - from;
+	} else if (msr >= to && msr < to + nr) {
+		*array = cpu->lbr_to;
+		i = msr - to;
+	} else if ((d->has_lbr_info || d->arch_lbr) && msr >= info && msr < info + nr) {
+		*array = cpu->lbr_info;
+		i = msr - info;
+	} else {
+		return -1;
+	}
+	if (d->arch_lbr)
+		i = cpu->lbr_tos >= i ? cpu->lbr_tos - i : cpu->lbr_tos + nr - i;
+	return (int)i;
+}
+
+int model_lbr_rdmsr(struct model_cpu *cpu, uint32_t msr, uint64_t *val)
+{
+	const struct model_cpu_desc *d = cpu->desc;
+	uint64_t *array;
+	int slot;
+
+	slot = model_lbr_entry_msr(cpu, msr, &array);
+	if (slot >= 0) {
+		*val = array[slot];
+		return 0;
+	}
+	switch (msr) {
+	case MSR_LBR_SELECT:
+		if (!d->has_lbr_select)
+			return -EIO;
+		*val = cpu->lbr_select;
+		return 0;
+	case MSR_LBR_TOS:
+		if (d->arch_lbr || !d->lbr_nr)
+			return -EIO;
+		*val = cpu->lbr_tos;
+		return 0;
+	case MSR_ARCH_LBR_CTL:
+		if (!d->arch_lbr)
+			return -EIO;
+		*val = cpu->arch_lbr_ctl;
+		return 0;
+	case MSR_ARCH_LBR_DEPTH:
+		if (!d->arch_lbr)
+			return -EIO;
+		*val = cpu->lbr_depth;
+		return 0;
+	default:
+		return -EIO;
+	}
+}
+
+int model_lbr_wrmsr(struct model_cpu *cpu, uint32_t msr, uint64_t val)
+{
+	const struct model_cpu_desc *d = cpu->desc;
+	uint64_t *array;
+	int slot;
+
+	slot = model_lbr_entry_msr(cpu, msr, &array);
+	if (slot >= 0) {
+		/* Context-switch restore writes entries back as they were read. */
+		array[slot] = val;
+		return 0;
+	}
+	switch (msr) {
+	case MSR_LBR_SELECT: {
+		uint64_t bits = LBR_KERNEL | LBR_USER | LBR_JCC | LBR_REL_CALL | LBR_IND_CALL |
+				LBR_RETURN | LBR_IND_JMP | LBR_REL_JMP | LBR_FAR;
+
+		if (d->has_lbr_callstack)
+			bits |= LBR_CALL_STACK;
+		if (!d->has_lbr_select || (val & ~bits))
+			return -EIO;
+		cpu->lbr_select = val;
+		model_lbr_update(cpu);
+		return 0;
+	}
+	case MSR_LBR_TOS:
+		/* Writable where call-stack contexts are restored (HSW+). */
+		if (d->arch_lbr || !d->has_lbr_callstack || val >= d->lbr_nr)
+			return -EIO;
+		cpu->lbr_tos = (unsigned int)val;
+		return 0;
+	case MSR_ARCH_LBR_CTL:
+		if (!d->arch_lbr || (val & ~ARCH_LBR_CTL_BITS))
+			return -EIO;
+		if ((val & ARCH_LBR_CTL_LBREN) && !(cpu->arch_lbr_ctl & ARCH_LBR_CTL_LBREN)) {
+			cpu->lbr_cycles = 0;
+			cpu->lbr_cyc_valid = false;
+		}
+		cpu->arch_lbr_ctl = val;
+		model_lbr_update(cpu);
+		return 0;
+	case MSR_ARCH_LBR_DEPTH:
+		if (!d->arch_lbr || !val || val % 8 || val > d->lbr_nr)
+			return -EIO;
+		model_lbr_clear(cpu);
+		cpu->lbr_depth = (unsigned int)val;
+		return 0;
+	default:
+		return -EIO;
+	}
+}

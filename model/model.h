@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The model Intel CPU: PMU counters, PMI, LBR.  This is the hardware side of
+ * pmusim.  Three kinds of callers:
+ *
+ *   the x86 driver (core/)  - model_rdmsr(), model_wrmsr(), model_cpuid(), and
+ *                             the PMI callback it registers; nothing else;
+ *   the simulator (sim/)    - creates CPUs, retires work on them
+ *                             (model_retire_branch/insns/idle), reads the TSC;
+ *   tests and ground truth  - the getters at the end.
+ *
+ * Time: every retire call carries the core cycles it took.  The model TSC
+ * advances by cycles * tsc_khz / core_khz (exact, remainder carried), with
+ * tsc_khz = CONFIG_MODEL_TSC_KHZ and core_khz equal to it unless changed by
+ * model_cpu_set_core_khz(); so by default TSC == unhalted core cycles.
+ * Reference cycles (fixed counter 2, event 0x3c/0x01) count at the TSC rate.
+ */
+#ifndef PMUSIM_MODEL_MODEL_H
+#define PMUSIM_MODEL_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct model_cpu;
+
+/* One row of the CPU model table (model/cpu_models.c). */
+struct model_cpu_desc {
+	const char *name;		/* "core2", "nehalem", "skylake", ... */
+	unsigned int family, model, stepping;	/* CPUID leaf 1 */
+	unsigned int pmu_version;	/* CPUID.0AH:EAX[7:0] */
+	unsigned int nr_gp, gp_width;
+	unsigned int nr_fixed, fixed_width;
+	unsigned int lbr_nr;		/* legacy depth, or Arch LBR maximum depth */
+	unsigned int lbr_format;	/* LBR_FORMAT_*; what PERF_CAPABILITIES[5:0] says */
+	uint32_t lbr_from, lbr_to;	/* legacy FROM/TO MSR bases; 0 with Arch LBR */
+	bool has_perf_capabilities;	/* CPUID.1:ECX.PDCM; MSR 0x345 faults without */
+	bool has_lbr_select;		/* MSR_LBR_SELECT exists (Nehalem+) */
+	bool has_lbr_callstack;		/* LBR_SELECT.EN_CALLSTACK, writable TOS (HSW+) */
+	bool has_lbr_info;		/* MSR_LBR_INFO_x (Skylake+) */
+	bool arch_lbr;			/* Architectural LBR instead of the above */
+	bool fw_write;			/* PERF_CAPABILITIES.FW_WRITE: A_PMCx aliases */
+	uint64_t perf_capabilities;	/* the MSR's value (LBR format, FW_WRITE) */
+	unsigned int slots_per_cycle;	/* fixed counter 3 (TOPDOWN.SLOTS), if present */
+};
+
+/* NULL if the name is unknown. */
+const struct model_cpu_desc *model_cpu_desc_lookup(const char *name);
+/* The Kconfig choice MODEL_CPU_*. */
+const struct model_cpu_desc *model_cpu_desc_default(void);
+/* The table, for iteration: *nr receives its length. */
+const struct model_cpu_desc *model_cpu_desc_table(unsigned int *nr);
+
+/* NULL on allocation failure.  Registers come up in their reset state. */
+struct model_cpu *model_cpu_create(const struct model_cpu_desc *desc, int cpu_id);
+void model_cpu_destroy(struct model_cpu *cpu);
+
+/* ---- the driver's side --------------------------------------------------- */
+
+/*
+ * 0, or -EIO where the hardware raises #GP (what rdmsr_safe/wrmsr_safe see):
+ * an MSR the CPU model does not have, a reserved bit set, a write to a
+ * read-only MSR.  A failed write changes nothing.
+ */
+int model_rdmsr(struct model_cpu *cpu, uint32_t msr, uint64_t *val);
+int model_wrmsr(struct model_cpu *cpu, uint32_t msr, uint64_t val);
+
+/* CPUID as the kernel reads it: leaves 0, 1, 7, 0xA, 0x1C; others read 0. */
+void model_cpuid(const struct model_cpu *cpu, uint32_t leaf, uint32_t subleaf,
+		 uint32_t regs[4] /* eax, ebx, ecx, edx */);
+
+/*
+ * The PMI (an NMI on real hardware).  Called synchronously from inside a
+ * retire call, after that call's whole state update (counters, LBR,
+ * GLOBAL_STATUS, freeze), once per retire call in which at least one
+ * counter with PMI enabled wrapped.  Retire calls made from inside the
+ * callback do not nest a second PMI; it is delivered after the callback
+ * returns (NMIs are blocked while one is handled).
+ */
+typedef void (*model_pmi_fn)(void *ctx, int cpu_id);
+void model_cpu_set_pmi(struct model_cpu *cpu, model_pmi_fn pmi, void *ctx);
+
+/* ---- the workload's side ------------------------------------------------- */
+
+enum model_branch_type {
+	MODEL_BR_JCC,		/* conditional, taken */
+	MODEL_BR_NEAR_REL_JMP,
+	MODEL_BR_NEAR_IND_JMP,
+	MODEL_BR_NEAR_REL_CALL,
+	MODEL_BR_NEAR_IND_CALL,
+	MODEL_BR_NEAR_RET,
+	MODEL_BR_FAR,		/* far call/jmp/ret, syscall, sysret, interrupts */
+	MODEL_BR__NR
+};
+
+/*
+ * One retired taken branch: counts as one instruction, one branch (and one
+ * mispredicted branch if mispred), and `cycles` core cycles (which include
+ * the branch; they feed LBR_INFO's cycle count too).  `user` is CPL > 0.
+ */
+void model_retire_branch(struct model_cpu *cpu, uint64_t from, uint64_t to,
+			 enum model_branch_type type, bool user, bool mispred,
+			 unsigned int cycles);
+/* n non-branch instructions retired over `cycles` core cycles. */
+void model_retire_insns(struct model_cpu *cpu, uint64_t n, uint64_t cycles, bool user);
+/* The CPU is halted for `cycles` core-clock periods: only the TSC moves. */
+void model_cpu_idle(struct model_cpu *cpu, uint64_t cycles);
+/* Core clock (turbo); the TSC keeps CONFIG_MODEL_TSC_KHZ.  0 = back to TSC rate. */
+void model_cpu_set_core_khz(struct model_cpu *cpu, uint32_t khz);
+
+/* The model TSC (what rdtsc and MSR_IA32_TSC read). */
+uint64_t model_cpu_tsc(const struct model_cpu *cpu);
+
+/* ---- ground truth for the simulator and tests; the driver must not use ---- */
+
+int model_cpu_id(const struct model_cpu *cpu);
+const struct model_cpu_desc *model_cpu_get_desc(const struct model_cpu *cpu);
+/* Unhalted core cycles retired since creation. */
+uint64_t model_cpu_cycles(const struct model_cpu *cpu);
+/* Number of PMIs delivered since creation. */
+uint64_t model_cpu_nr_pmis(const struct model_cpu *cpu);
+
+#endif /* PMUSIM_MODEL_MODEL_H */

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The MSR file of a model CPU: rdmsr/wrmsr as the driver sees them.  Each
+ * register lives with the unit that owns it (pmu.c, lbr.c); this file only
+ * routes, and turns "nobody has it" into the #GP of a missing MSR.
+ */
+#include <errno.h>
+
+#include "model/internal.h"
+
+int model_rdmsr(struct model_cpu *cpu, uint32_t msr, uint64_t *val)
+{
+	int ret = model_pmu_rdmsr(cpu, msr, val);
+
+	if (ret == -ENOENT)
+		ret = model_lbr_rdmsr(cpu, msr, val);
+	return ret;
+}
+
+int model_wrmsr(struct model_cpu *cpu, uint32_t msr, uint64_t val)
+{
+	int ret = model_pmu_wrmsr(cpu, msr, val);
+
+	if (ret == -ENOENT)
+		ret = model_lbr_wrmsr(cpu, msr, val);
+	return ret;
+}
