@@ -50,6 +50,8 @@ static const char *const op_names[] = {
 struct fz_rec {
 	u64 pos;
 	u32 size;
+	u64 resv_end;		/* end of its reservation (a LOST shares one) */
+	u64 guard;		/* the far end of the bytes written after it */
 	bool lost_rec;		/* PERF_RECORD_LOST */
 	bool complete;		/* its writer has finished copying */
 	bool lost_known;	/* LOST: the count is taken */
@@ -64,6 +66,7 @@ struct fz_writer {
 	bool not_paused, got_handle, failed, reserved, have_lost;
 	bool fail_pending, events_pending, wm_pending;
 	unsigned long written;			/* bytes written once it reserved */
+	u64 resv_start, resv_end;
 	unsigned long head_seen, tail_seen;	/* at its last READ_TAIL */
 	unsigned long stamp_at_get;
 	unsigned long publish_head;
@@ -90,8 +93,12 @@ static struct {
 	unsigned char *data;
 	/* the model */
 	unsigned long head;		/* reservations so far */
-	unsigned long wm_stamp;		/* bytes the watermark has stepped to */
-	unsigned long stamp;		/* changes of the wakeup stamp */
+	/*
+	 * The wakeup stamp, one number for both rules as in the kernel: the
+	 * watermark steps it by watermark bytes, wakeup_events by one (so
+	 * sample wakeups shift the byte comparison a little).
+	 */
+	unsigned long stamp;
 	long events;
 	long lost;			/* records dropped, not yet in a LOST */
 	unsigned int nest;
@@ -197,12 +204,18 @@ static void copy_out(u64 pos, void *dst, size_t len)
 	}
 }
 
-/* Is the record's every byte outside what later reservations took? */
+/*
+ * Is no byte of the record where a later byte went? Bytes written after
+ * it: later reservations, the rest of its own (a record can exceed the
+ * buffer in overwrite mode) and what the writers it interrupted copy
+ * after it; r->guard is the far end of the last two, set when it
+ * completes.
+ */
 static bool rec_intact(const struct fz_rec *r)
 {
 	if (!fz.backward)
-		return (u64)(fz.head - r->pos) <= fz.size;
-	return (u64)(r->pos + r->size - fz.head) <= fz.size;
+		return (u64)(fz.head - r->guard) <= fz.size;
+	return (u64)(r->guard - fz.head) <= fz.size;
 }
 
 static bool rec_published(const struct fz_rec *r, u64 data_head)
@@ -458,6 +471,29 @@ static void reader_window(void)
 
 static void run_op(u8 b0, u8 arg, int point);
 
+/* @w finished copying: its records are whole until bytes written later reach them. */
+static void complete(struct fz_writer *w)
+{
+	u64 guard = fz.backward ? w->resv_end : w->resv_start;
+
+	for (int i = 1; i < fz.depth; i++) {
+		struct fz_writer *o = fz.stack[i];
+
+		if (!o->reserved)
+			continue;
+		if (!fz.backward && (s64)(o->resv_start - guard) < 0)
+			guard = o->resv_start;
+		if (fz.backward && (s64)(o->resv_end - guard) > 0)
+			guard = o->resv_end;
+	}
+	fz.recs[w->rec].complete = true;
+	fz.recs[w->rec].guard = guard;
+	if (w->rec_lost >= 0) {
+		fz.recs[w->rec_lost].complete = true;
+		fz.recs[w->rec_lost].guard = guard;
+	}
+}
+
 static void writer(u32 size, bool sample)
 {
 	struct perf_event_header h = { .type = FZ_TYPE, .misc = 0, .size = (u16)size };
@@ -489,9 +525,7 @@ static void writer(u32 size, bool sample)
 				chunk[k] = payload_byte(w.seq, size, i + k);
 			perf_output_copy(&handle, chunk, n);
 		}
-		fz.recs[w.rec].complete = true;
-		if (w.rec_lost >= 0)
-			fz.recs[w.rec_lost].complete = true;
+		complete(&w);
 		if (sample)
 			perf_output_sample_wakeup(&handle);
 		perf_output_end(&handle);
@@ -550,10 +584,8 @@ static void model_point(struct fz_writer *w, enum perf_interleave_point point)
 	if (w->wm_pending) {
 		/* one watermark step per reservation, however large */
 		w->wm_pending = false;
-		if (w->written - fz.wm_stamp > fz.watermark) {
-			fz.wm_stamp += fz.watermark;
-			fz.stamp++;
-		}
+		if (w->written - fz.stamp > fz.watermark)
+			fz.stamp += fz.watermark;
 	}
 
 	switch (point) {
@@ -590,16 +622,21 @@ static void model_point(struct fz_writer *w, enum perf_interleave_point point)
 			 w->seq, w->head_seen, fz.head);
 		fz_check(fz.nr_recs + 2 <= FZ_MAX_RECS, "model: too many records");
 		start = fz.backward ? fz.head - need : fz.head;
+		w->resv_start = start;
+		w->resv_end = start + need;
 		fz.head = fz.backward ? fz.head - need : fz.head + need;
 		if (w->have_lost) {
 			w->rec_lost = fz.nr_recs;
 			fz.recs[fz.nr_recs++] = (struct fz_rec){
 				.pos = start, .size = lost_rec_size(), .lost_rec = true,
+				.resv_end = start + need,
 			};
 			start += lost_rec_size();
 		}
 		w->rec = fz.nr_recs;
-		fz.recs[fz.nr_recs++] = (struct fz_rec){ .pos = start, .size = w->size, .seq = w->seq };
+		fz.recs[fz.nr_recs++] = (struct fz_rec){
+			.pos = start, .size = w->size, .seq = w->seq, .resv_end = start + w->size,
+		};
 		if (fz.backward) {
 			/* keep recs[] in reservation order: the LOST is the newer-positioned one */
 			if (w->have_lost) {
