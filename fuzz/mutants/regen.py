@@ -43,6 +43,7 @@ MUTANTS = [
 ]
 # have-lost-after-reserve also samples it after the cmpxchg loop:
 EXTRA = {
+    "no-head-recheck": ("again:\n", ""),
     "have-lost-after-reserve": ("\tperf_interleave(PI_OUTPUT_BEGIN_RESERVED, rb);\n",
                                 "\thave_lost = local_read(&rb->lost);\n"
                                 "\tperf_interleave(PI_OUTPUT_BEGIN_RESERVED, rb);\n"),
