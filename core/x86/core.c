@@ -597,13 +597,6 @@ static void x86_pmu_read(struct perf_event *event)
 	x86_perf_event_update(event);
 }
 
-static int x86_pmu_check_period(struct perf_event *event, u64 value)
-{
-	(void)event;
-	/* A period the counter cannot hold would be cut to max_period. */
-	return value > x86_pmu.max_period ? -EINVAL : 0;
-}
-
 static void x86_pmu_sched_task(struct perf_event_pmu_context *pmu_ctx,
 			       struct task_struct *task, bool sched_in)
 {
@@ -625,7 +618,6 @@ struct pmu pmu = {
 	.start		= x86_pmu_start,
 	.stop		= x86_pmu_stop,
 	.read		= x86_pmu_read,
-	.check_period	= x86_pmu_check_period,
 	.pmu_enable	= x86_pmu_enable,
 	.pmu_disable	= x86_pmu_disable,
 	.event_idx	= x86_pmu_event_idx,
