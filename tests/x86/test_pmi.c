@@ -21,6 +21,7 @@ static struct perf_event *open_insns_on(int idx, u64 period, struct perf_event *
 	int err;
 
 	*nfill = 0;
+	a.exclude_user = 1;	/* the fillers only hold counters: they never overflow here */
 	if (idx < INTEL_PMC_IDX_FIXED) {
 		fill[(*nfill)++] = xt_open(&a, 0, NULL, &err);
 		a.config = PERF_COUNT_HW_BRANCH_MISSES;
@@ -28,6 +29,7 @@ static struct perf_event *open_insns_on(int idx, u64 period, struct perf_event *
 			fill[(*nfill)++] = xt_open(&a, 0, NULL, &err);
 		a.config = PERF_COUNT_HW_INSTRUCTIONS;
 	}
+	a.exclude_user = 0;
 	a.sample_period = period;
 	e = xt_open(&a, 0, NULL, &err);
 	assert_non_null(e);
@@ -42,11 +44,14 @@ static void close_all(struct perf_event *e, struct perf_event **fill, int nfill)
 		perf_event_release_kernel(fill[nfill]);
 }
 
-/* Retire @n instructions in one call per 2^32 at most. */
+/*
+ * Retire @n instructions, in calls of at most max_period so that no call
+ * runs past a PMI the driver programs (a longer call would overshoot).
+ */
 static void retire(u64 n)
 {
 	while (n) {
-		u64 chunk = n > (1ULL << 32) ? 1ULL << 32 : n;
+		u64 chunk = n > x86_pmu.max_period ? x86_pmu.max_period : n;
 
 		model_retire_insns(xt.cpu[0], chunk, chunk, true);
 		n -= chunk;
