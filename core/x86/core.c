@@ -295,7 +295,9 @@ static int x86_pmu_event_init(struct perf_event *event)
 	 * PERF_ATTACH_TASK_DATA events; pmusim's event core leaves it to
 	 * the driver, and event->destroy gives it back.
 	 */
-	if (!err && (event->attach_state & PERF_ATTACH_TASK_DATA)) {
+	if (err)
+		event->attach_state &= ~PERF_ATTACH_TASK_DATA;	/* nothing attached yet */
+	else if (event->attach_state & PERF_ATTACH_TASK_DATA) {
 		if (IS_ENABLED(CONFIG_PERF_TASK_CTX_DATA))
 			err = attach_perf_ctx_data(event, intel_pmu_lbr_task_ctx_size());
 		else
