@@ -119,7 +119,7 @@ check:
 # `make bench` builds bench_defconfig (no test hooks) out of tree in
 # build/bench, runs every bench/bench_*.c program and scripts/bench.d/*.sh,
 # prints the table and writes out/bench.json.
-BENCH_SRCS := $(sort $(wildcard $(srctree)/bench/bench_*.c))
+BENCH_SRCS := $(sort $(wildcard $(srctree)/bench/*.c))
 BENCH_BINS := $(patsubst $(srctree)/%.c,$(objtree)/%,$(BENCH_SRCS))
 DEPS += $(addsuffix .d,$(BENCH_BINS))
 
@@ -135,6 +135,16 @@ bench:
 	@[ -f $(srctree)/build/bench/.config ] || $(MAKE) --no-print-directory -f $(srctree)/Makefile O=$(srctree)/build/bench bench_defconfig >/dev/null
 	@$(MAKE) --no-print-directory -f $(srctree)/Makefile O=$(srctree)/build/bench -j2 bench-build
 	@$(srctree)/scripts/bench.sh $(srctree)/build/bench $(srctree)/out/bench.json
+
+# ---- ab --------------------------------------------------------------------
+# `make ab BASE=REV`: the working tree against REV, on behaviour and on
+# instruction counts (callgrind). Exit 0 when nothing differs and the cost
+# grew by no more than AB_MAX_COST (default 1%).
+.PHONY: ab
+ab:
+	@[ -n "$(BASE)" ] || { echo "make ab: BASE=REV is required" >&2; exit 2; }
+	@$(srctree)/scripts/install-deps.sh bench
+	@AB_MAX_COST=$(AB_MAX_COST) $(srctree)/scripts/ab.sh $(BASE)
 
 # ---- run -------------------------------------------------------------------
 .PHONY: run

@@ -28,8 +28,6 @@ int perf_reg_validate(u64 mask)
 	return 0;
 }
 
-int sysctl_perf_event_max_stack = PERF_MAX_STACK_DEPTH;
-
 /*
  * copy_struct_from_user(): a shorter caller's struct is zero-extended; a
  * longer one is fine as long as everything we do not know is zero.

@@ -680,11 +680,6 @@ static u64 perf_event_next_id(void)
 	return (u64)__atomic_add_fetch(&perf_event_id.a, 1, __ATOMIC_RELAXED);
 }
 
-static u64 primary_event_id(struct perf_event *event)
-{
-	return event->parent ? event->parent->id : event->id;
-}
-
 static bool has_inherit_and_sample_read(struct perf_event_attr *attr)
 {
 	return attr->inherit && (attr->sample_type & PERF_SAMPLE_READ);

@@ -24,6 +24,15 @@ struct pt_regs {
 	u64 sp;
 	bool user;		/* CPL > 0 at the interrupt */
 	bool exact;		/* ip is the exact instruction (PEBS-like) */
+	/*
+	 * What an unwinder finds above ip: the return addresses, innermost
+	 * first (a kernel walk stops at a 0). For kernel-mode regs,
+	 * user_regs is the task's user state at kernel entry (the kernel's
+	 * task_pt_regs()), NULL in a kernel thread.
+	 */
+	const u64 *callers;
+	unsigned int nr_callers;
+	struct pt_regs *user_regs;
 };
 #define user_mode(regs)			((regs)->user)
 #define instruction_pointer(regs)	((regs)->ip)
@@ -120,6 +129,8 @@ struct pmu {
 	void (*pmu_disable)(struct pmu *pmu);
 	int (*event_idx)(struct perf_event *event);
 	/* context switch: save/restore per-task state such as LBR call stacks */
+	u16 pmc_width;			/* counter bits, for the user page */
+	bool cap_user_rdpmc;		/* user space may rdpmc its counters */
 	void (*sched_task)(struct perf_event_pmu_context *pmu_ctx,
 			   struct task_struct *task, bool sched_in);
 	size_t task_ctx_size;		/* bytes of per-task PMU data */
@@ -269,6 +280,8 @@ struct perf_sample_data {
 
 	u64 ip;
 	struct perf_callchain_entry *callchain;
+	/* where perf_callchain() builds this sample's chain */
+	u64 callchain_buf[1 + PERF_MAX_STACK_DEPTH + PERF_MAX_CONTEXTS_PER_STACK];
 	struct perf_branch_stack *br_stack;
 	u64 stream_id;
 	u64 addr;
@@ -294,6 +307,22 @@ static inline void perf_sample_data_init(struct perf_sample_data *data,
 #define PERF_SAMPLE_ID_ALL  (PERF_SAMPLE_TID | PERF_SAMPLE_TIME |	\
 			     PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |	\
 			     PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
+
+/* The id user space knows the event by: an inherited event reports its parent's. */
+static inline u64 primary_event_id(struct perf_event *event)
+{
+	return event->parent ? event->parent->id : event->id;
+}
+
+/* The event's clock (attr.use_clockid), else perf time. */
+static inline u64 perf_event_clock(struct perf_event *event)
+{
+	return event->clock ? event->clock() : perf_clock();
+}
+
+/* Fill @data's sample_id fields named in @sample_type from the running context. */
+void __perf_event_header__init_id(struct perf_sample_data *data,
+				  struct perf_event *event, u64 sample_type);
 
 /* Set event->id_header_size from attr.sample_type. */
 void perf_event__id_header_size(struct perf_event *event);
@@ -461,5 +490,74 @@ void perf_event_output_forward(struct perf_event *event, struct perf_sample_data
 			       struct pt_regs *regs);
 void perf_event_output_backward(struct perf_event *event, struct perf_sample_data *data,
 				struct pt_regs *regs);
+/* The sample_type bits pmusim fills; perf_event_open() refuses the rest. */
+#define PERF_SAMPLE_PMUSIM_MASK						\
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |		\
+	 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |		\
+	 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |	\
+	 PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_BRANCH_STACK)
+
+/*
+ * Fill what @data lacks for event->attr.sample_type (the driver may have
+ * filled some: data->sample_flags), sizing the variable parts.
+ */
+void perf_prepare_sample(struct perf_sample_data *data,
+			 struct perf_event *event, struct pt_regs *regs);
+void perf_prepare_header(struct perf_event_header *header,
+			 struct perf_sample_data *data,
+			 struct perf_event *event, struct pt_regs *regs);
+/* Write a prepared sample between perf_output_begin*() and _end(). */
+void perf_output_sample(struct perf_output_handle *handle,
+			struct perf_event_header *header,
+			struct perf_sample_data *data,
+			struct perf_event *event);
+/* The read_format block of @event (a group's, with PERF_FORMAT_GROUP). */
+void perf_output_read(struct perf_output_handle *handle,
+		      struct perf_event *event);
+/* Overflow handlers: prepare, reserve, write, publish one sample. */
+void perf_event_output_forward(struct perf_event *event,
+			       struct perf_sample_data *data,
+			       struct pt_regs *regs);
+void perf_event_output_backward(struct perf_event *event,
+				struct perf_sample_data *data,
+				struct pt_regs *regs);
+/* Returns 0, or the error of perf_output_begin() (-ENOSPC: lost). */
+int perf_event_output(struct perf_event *event,
+		      struct perf_sample_data *data,
+		      struct pt_regs *regs);
+/* A driver that took the branch stack itself (hw_idx, entries). */
+void perf_sample_save_brstack(struct perf_sample_data *data,
+			      struct perf_event *event,
+			      struct perf_branch_stack *brs);
+
+/*
+ * attr.hw_time (CONFIG_PERF_HW_TIME): the clock a sample's TIME field
+ * reads instead of perf time. core/x86/tsc.c points it at rdtsc(), the
+ * model TSC; a driver with its own time stamps may replace it.
+ */
+extern u64 (*perf_hw_time)(void);
+
+/* ---- callchains (core/callchain.c) ---------------------------------------- */
+
+extern int sysctl_perf_event_max_stack;
+extern int sysctl_perf_event_max_contexts_per_stack;
+/*
+ * The chain for a sample at @regs into @entry (room for
+ * PERF_MAX_STACK_DEPTH + PERF_MAX_CONTEXTS_PER_STACK ips): context
+ * markers, kernel then user frames, as the attr allows.
+ */
+struct perf_callchain_entry *
+perf_callchain(struct perf_event *event, struct pt_regs *regs,
+	       struct perf_callchain_entry *entry);
+
+/* ---- the user page (core/user_page.c, core/x86/userpage.c) ---------------- */
+
+/* Enabled and running time of @event up to *now = perf_clock(). */
+void calc_timer_values(struct perf_event *event, u64 *now,
+		       u64 *enabled, u64 *running);
+/* Rewrite the self-monitoring fields of event->rb's user page. */
+void perf_event_update_userpage(struct perf_event *event);
+void arch_perf_update_userpage(struct perf_event *event,
+			       struct perf_event_mmap_page *userpg, u64 now);
 
 #endif /* PMUSIM_CORE_PERF_EVENT_H */

@@ -13,10 +13,12 @@ struct pmusim_command {
 	int (*fn)(int argc, char **argv);
 };
 
+int cmd_stitch(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
 /* One line per command; keep the list sorted by name. */
 #define PMUSIM_COMMANDS							\
+	{ "stitch", "print a perf.data's call stacks, LBR stitched", cmd_stitch }, \
 	{ "version", "print the version and the configuration", cmd_version },
 
 #endif
