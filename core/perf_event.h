@@ -63,6 +63,13 @@ struct perf_branch_stack {
 /* hw_perf_event::interrupts value while throttled */
 #define MAX_INTERRUPTS		(~0ULL)
 
+/* An extra register an event programs: x86's LBR_SELECT. */
+struct hw_perf_event_extra {
+	u64 config;			/* the register's value */
+	unsigned int reg;		/* x86: the X86_BR_* software filter */
+	int idx;
+};
+
 struct hw_perf_event {
 	u64 config;			/* the event select the driver built */
 	u64 last_tag;
@@ -83,7 +90,7 @@ struct hw_perf_event {
 	u64 freq_count_stamp;
 	/* RFC: alternating periods; true while alternative_sample_period runs */
 	bool using_alternative_sample_period;
-	u64 branch_reg_config;		/* LBR_SELECT value for this event */
+	struct hw_perf_event_extra branch_reg;	/* LBR_SELECT / ARCH_LBR_CTL */
 };
 
 /* pmu::capabilities */
@@ -95,7 +102,16 @@ struct hw_perf_event {
 #define PERF_PMU_CAP_AUX_OUTPUT		0x0080
 #define PERF_PMU_CAP_AUX_PAUSE		0x0200
 
-struct perf_event_pmu_context;
+/*
+ * The events of one context on one PMU; for a per-task context it holds
+ * the PMU's per-task data (v6.12: x86 keeps the LBR call stack there).
+ */
+struct perf_event_pmu_context {
+	struct pmu *pmu;
+	struct task_struct *task;	/* NULL for a CPU's context */
+	void *task_ctx_data;
+	refcount_t refcount;
+};
 
 struct pmu {
 	const char *name;
@@ -181,6 +197,9 @@ struct perf_event {
 	u64 (*clock)(void);
 
 	void *pmu_private;		/* the driver's per-event data */
+	struct perf_event_pmu_context *pmu_ctx;	/* set by the driver that needs one */
+	/* the driver's release, run by free_event when set */
+	void (*destroy)(struct perf_event *event);
 
 	/* core/event.c: where the event lives and runs */
 	struct perf_event_context *ctx;	/* per-CPU or per-task context */
@@ -410,6 +429,7 @@ void arch_perf_update_userpage(struct perf_event *event,
 #define PERF_ATTACH_GROUP	0x02
 #define PERF_ATTACH_TASK	0x04
 #define PERF_ATTACH_EXCLUSIVE	0x08
+#define PERF_ATTACH_TASK_DATA	0x10	/* needs per-task PMU data (LBR call stack) */
 
 /*
  * The events of one CPU (cpu >= 0, pid -1) or of one task (pid >= 0). A

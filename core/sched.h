@@ -12,6 +12,7 @@
 #define TASK_COMM_LEN 16
 
 struct perf_ctx_data;
+struct perf_event_pmu_context;
 
 struct task_struct {
 	int pid;			/* the kernel's tgid: the process */
@@ -21,6 +22,8 @@ struct task_struct {
 	int on_rq;			/* runnable: a switch-out is a preemption */
 	struct perf_ctx_data *perf_ctx_data;	/* RFC: per-task PMU data */
 	void *sim;			/* the simulator's own state */
+	/* v6.12: the task context's part on the x86 PMU (LBR call stack) */
+	struct perf_event_pmu_context *perf_event_pmu_ctx;
 };
 
 /*
