@@ -46,7 +46,8 @@ LIB_OBJS := $(patsubst $(srctree)/%.c,$(objtree)/%.o,$(LIB_SRCS))
 LIB := $(objtree)/libpmusim.a
 PMUSIM := $(objtree)/pmusim
 
-TEST_MAINS := $(sort $(wildcard $(srctree)/tests/*/test_*.c $(srctree)/tests/*/*/test_*.c))
+# tests/lib/ is support code, whatever its files are called
+TEST_MAINS := $(filter-out $(srctree)/tests/lib/%,$(sort $(wildcard $(srctree)/tests/*/test_*.c $(srctree)/tests/*/*/test_*.c)))
 TEST_BINS := $(patsubst $(srctree)/%.c,$(objtree)/%,$(TEST_MAINS))
 # tests/DIR/test_NAME.c links with its helpers tests/DIR/NAME_*.c and with
 # the shared test support in tests/lib/ (a test PMU, trace printers, ...).
@@ -56,8 +57,9 @@ TESTLIB_OBJS := $(patsubst $(srctree)/%.c,$(objtree)/%.o,$(TESTLIB_SRCS))
 
 DEPS := $(LIB_OBJS:.o=.d) $(TESTLIB_OBJS:.o=.d) $(addsuffix .d,$(TEST_BINS)) $(objtree)/sim/pmusim.d
 
-.PHONY: all
+.PHONY: all lib
 all: $(PMUSIM) $(TEST_BINS)
+lib: $(LIB)
 
 # ---- configuration ---------------------------------------------------------
 $(KCONFIG_CONFIG):
@@ -114,6 +116,37 @@ check:
 	@$(srctree)/scripts/install-deps.sh check
 	@$(srctree)/scripts/check.sh $(CHECK_SEEDS)
 
+# ---- bench -----------------------------------------------------------------
+# `make bench` builds bench_defconfig (no test hooks) out of tree in
+# build/bench, runs every bench/bench_*.c program and scripts/bench.d/*.sh,
+# prints the table and writes out/bench.json.
+BENCH_SRCS := $(sort $(wildcard $(srctree)/bench/*.c))
+BENCH_BINS := $(patsubst $(srctree)/%.c,$(objtree)/%,$(BENCH_SRCS))
+DEPS += $(addsuffix .d,$(BENCH_BINS))
+
+$(BENCH_BINS): $(objtree)/%: $(srctree)/%.c $(LIB) $(AUTOCONF)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $*"
+	@$(CC) $(PMUSIM_CFLAGS) $(CFLAGS) -MF $@.d -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
+
+.PHONY: bench bench-build
+bench-build: $(BENCH_BINS) $(PMUSIM)
+bench:
+	@$(srctree)/scripts/install-deps.sh bench
+	@[ -f $(srctree)/build/bench/.config ] || $(MAKE) --no-print-directory -f $(srctree)/Makefile O=$(srctree)/build/bench bench_defconfig >/dev/null
+	@$(MAKE) --no-print-directory -f $(srctree)/Makefile O=$(srctree)/build/bench -j2 bench-build
+	@$(srctree)/scripts/bench.sh $(srctree)/build/bench $(srctree)/out/bench.json
+
+# ---- ab --------------------------------------------------------------------
+# `make ab BASE=REV`: the working tree against REV, on behaviour and on
+# instruction counts (callgrind). Exit 0 when nothing differs and the cost
+# grew by no more than AB_MAX_COST (default 1%).
+.PHONY: ab
+ab:
+	@[ -n "$(BASE)" ] || { echo "make ab: BASE=REV is required" >&2; exit 2; }
+	@$(srctree)/scripts/install-deps.sh bench
+	@AB_MAX_COST=$(AB_MAX_COST) $(srctree)/scripts/ab.sh $(BASE)
+
 # ---- run -------------------------------------------------------------------
 .PHONY: run
 run:
@@ -121,6 +154,8 @@ run:
 	@$(MAKE) --no-print-directory -f $(srctree)/Makefile O=$(objtree) $(PMUSIM)
 	@mkdir -p $(srctree)/out
 	$(PMUSIM) run $(srctree)/scenarios/default.yaml -o $(srctree)/out/perf.data
+
+include $(srctree)/fuzz/Makefile.fuzz
 
 # ---- install ---------------------------------------------------------------
 PREFIX ?= /usr/local
@@ -143,5 +178,6 @@ help:
 	@echo "Configuration: defconfig v6.12_defconfig allnoconfig allyesconfig randconfig olddefconfig menuconfig savedefconfig"
 	@echo "Build:         all (default), O=DIR for out of tree, SANITIZE=address,undefined|thread"
 	@echo "Test:          check (full matrix, ASan+UBSan), test (this build)"
+	@echo "Fuzz:          fuzz FUZZER=NAME [TIME=s] [JOBS=n], fuzz-all, fuzz-replay, mutants"
 	@echo "Use:           run (default scenario to out/perf.data), install PREFIX=..."
 	@echo "Clean:         clean, mrproper"

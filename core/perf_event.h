@@ -24,6 +24,15 @@ struct pt_regs {
 	u64 sp;
 	bool user;		/* CPL > 0 at the interrupt */
 	bool exact;		/* ip is the exact instruction (PEBS-like) */
+	/*
+	 * What an unwinder finds above ip: the return addresses, innermost
+	 * first (a kernel walk stops at a 0). For kernel-mode regs,
+	 * user_regs is the task's user state at kernel entry (the kernel's
+	 * task_pt_regs()), NULL in a kernel thread.
+	 */
+	const u64 *callers;
+	unsigned int nr_callers;
+	struct pt_regs *user_regs;
 };
 #define user_mode(regs)			((regs)->user)
 #define instruction_pointer(regs)	((regs)->ip)
@@ -80,7 +89,11 @@ struct hw_perf_event {
 /* pmu::capabilities */
 #define PERF_PMU_CAP_NO_INTERRUPT	0x0001
 #define PERF_PMU_CAP_NO_NMI		0x0002
+#define PERF_PMU_CAP_EXTENDED_REGS	0x0008
 #define PERF_PMU_CAP_EXCLUSIVE		0x0010
+#define PERF_PMU_CAP_NO_EXCLUDE		0x0040
+#define PERF_PMU_CAP_AUX_OUTPUT		0x0080
+#define PERF_PMU_CAP_AUX_PAUSE		0x0200
 
 struct perf_event_pmu_context;
 
@@ -94,14 +107,19 @@ struct pmu {
 	void (*start)(struct perf_event *event, int flags);
 	void (*stop)(struct perf_event *event, int flags);
 	void (*read)(struct perf_event *event);
+	/* may the event run with this period? non-zero refuses (NULL: yes) */
+	int (*check_period)(struct perf_event *event, u64 value);
 	void (*pmu_enable)(struct pmu *pmu);
 	void (*pmu_disable)(struct pmu *pmu);
 	int (*event_idx)(struct perf_event *event);
 	/* context switch: save/restore per-task state such as LBR call stacks */
+	u16 pmc_width;			/* counter bits, for the user page */
+	bool cap_user_rdpmc;		/* user space may rdpmc its counters */
 	void (*sched_task)(struct perf_event_pmu_context *pmu_ctx,
 			   struct task_struct *task, bool sched_in);
 	size_t task_ctx_size;		/* bytes of per-task PMU data */
 	void *priv;
+	atomic_t exclusive_cnt;		/* PERF_PMU_CAP_EXCLUSIVE: <0 cpu-wide, >0 per-task events */
 };
 
 enum perf_event_state {
@@ -163,6 +181,15 @@ struct perf_event {
 	u64 (*clock)(void);
 
 	void *pmu_private;		/* the driver's per-event data */
+
+	/* core/event.c: where the event lives and runs */
+	struct perf_event_context *ctx;	/* per-CPU or per-task context */
+	struct perf_event *ctx_next;	/* ctx->event_list */
+	struct perf_event *active_next;	/* perf_cpu_context::active_list */
+	int oncpu;			/* CPU it is added on, -1 when not */
+	int attach_state;		/* PERF_ATTACH_* */
+	int nr_siblings_max;		/* room in siblings[] */
+	struct task_struct *target;	/* the kernel's hw.target: the task watched */
 };
 
 static inline bool is_write_backward(struct perf_event *event)
@@ -234,6 +261,8 @@ struct perf_sample_data {
 
 	u64 ip;
 	struct perf_callchain_entry *callchain;
+	/* where perf_callchain() builds this sample's chain */
+	u64 callchain_buf[1 + PERF_MAX_STACK_DEPTH + PERF_MAX_CONTEXTS_PER_STACK];
 	struct perf_branch_stack *br_stack;
 	u64 stream_id;
 	u64 addr;
@@ -260,6 +289,22 @@ static inline void perf_sample_data_init(struct perf_sample_data *data,
 			     PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |	\
 			     PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
 
+/* The id user space knows the event by: an inherited event reports its parent's. */
+static inline u64 primary_event_id(struct perf_event *event)
+{
+	return event->parent ? event->parent->id : event->id;
+}
+
+/* The event's clock (attr.use_clockid), else perf time. */
+static inline u64 perf_event_clock(struct perf_event *event)
+{
+	return event->clock ? event->clock() : perf_clock();
+}
+
+/* Fill @data's sample_id fields named in @sample_type from the running context. */
+void __perf_event_header__init_id(struct perf_sample_data *data,
+				  struct perf_event *event, u64 sample_type);
+
 /* Set event->id_header_size from attr.sample_type. */
 void perf_event__id_header_size(struct perf_event *event);
 /*
@@ -284,5 +329,208 @@ void perf_event__output_id_sample(struct perf_event *event,
 int __perf_event_read_size(u64 read_format, int nr_siblings);
 /* Sets event->read_size and event->header_size from the attr and group. */
 void perf_event__header_size(struct perf_event *event);
+
+/* The sample_type bits pmusim fills; perf_event_open() refuses the rest. */
+#define PERF_SAMPLE_PMUSIM_MASK						\
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |		\
+	 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |		\
+	 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |	\
+	 PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_BRANCH_STACK)
+
+/*
+ * Fill what @data lacks for event->attr.sample_type (the driver may have
+ * filled some: data->sample_flags), sizing the variable parts.
+ */
+void perf_prepare_sample(struct perf_sample_data *data,
+			 struct perf_event *event, struct pt_regs *regs);
+void perf_prepare_header(struct perf_event_header *header,
+			 struct perf_sample_data *data,
+			 struct perf_event *event, struct pt_regs *regs);
+/* Write a prepared sample between perf_output_begin*() and _end(). */
+void perf_output_sample(struct perf_output_handle *handle,
+			struct perf_event_header *header,
+			struct perf_sample_data *data,
+			struct perf_event *event);
+/* The read_format block of @event (a group's, with PERF_FORMAT_GROUP). */
+void perf_output_read(struct perf_output_handle *handle,
+		      struct perf_event *event);
+/* Overflow handlers: prepare, reserve, write, publish one sample. */
+void perf_event_output_forward(struct perf_event *event,
+			       struct perf_sample_data *data,
+			       struct pt_regs *regs);
+void perf_event_output_backward(struct perf_event *event,
+				struct perf_sample_data *data,
+				struct pt_regs *regs);
+/* Returns 0, or the error of perf_output_begin() (-ENOSPC: lost). */
+int perf_event_output(struct perf_event *event,
+		      struct perf_sample_data *data,
+		      struct pt_regs *regs);
+/* A driver that took the branch stack itself (hw_idx, entries). */
+void perf_sample_save_brstack(struct perf_sample_data *data,
+			      struct perf_event *event,
+			      struct perf_branch_stack *brs);
+
+/*
+ * attr.hw_time (CONFIG_PERF_HW_TIME): the clock a sample's TIME field
+ * reads instead of perf time. core/x86/tsc.c points it at rdtsc(), the
+ * model TSC; a driver with its own time stamps may replace it.
+ */
+extern u64 (*perf_hw_time)(void);
+
+/* ---- callchains (core/callchain.c) ---------------------------------------- */
+
+extern int sysctl_perf_event_max_stack;
+extern int sysctl_perf_event_max_contexts_per_stack;
+/*
+ * The chain for a sample at @regs into @entry (room for
+ * PERF_MAX_STACK_DEPTH + PERF_MAX_CONTEXTS_PER_STACK ips): context
+ * markers, kernel then user frames, as the attr allows.
+ */
+struct perf_callchain_entry *
+perf_callchain(struct perf_event *event, struct pt_regs *regs,
+	       struct perf_callchain_entry *entry);
+
+/* ---- the user page (core/user_page.c, core/x86/userpage.c) ---------------- */
+
+/* Enabled and running time of @event up to *now = perf_clock(). */
+void calc_timer_values(struct perf_event *event, u64 *now,
+		       u64 *enabled, u64 *running);
+/* Rewrite the self-monitoring fields of event->rb's user page. */
+void perf_event_update_userpage(struct perf_event *event);
+void arch_perf_update_userpage(struct perf_event *event,
+			       struct perf_event_mmap_page *userpg, u64 now);
+
+/* ---- events: open, controls, contexts (core/event.c, core/attr.c) ------- */
+
+#define PERF_FLAG_ALL	(PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT | \
+			 PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC)
+
+/* perf_event::attach_state */
+#define PERF_ATTACH_CONTEXT	0x01
+#define PERF_ATTACH_GROUP	0x02
+#define PERF_ATTACH_TASK	0x04
+#define PERF_ATTACH_EXCLUSIVE	0x08
+
+/*
+ * The events of one CPU (cpu >= 0, pid -1) or of one task (pid >= 0). A
+ * task's context runs on at most one CPU at a time: oncpu.
+ */
+struct perf_event_context {
+	int cpu;			/* per-CPU context: its CPU; else -1 */
+	int pid;			/* per-task context: the thread's tid; else -1 */
+	int oncpu;			/* CPU the context is scheduled on, -1 */
+	struct perf_event *event_list;	/* every event, through ctx_next */
+	int nr_events;
+	struct perf_event_context *next;/* the list of task contexts */
+};
+
+/* Per CPU: its own context and what runs there now. */
+struct perf_cpu_context {
+	struct perf_event_context ctx;
+	struct perf_event_context *task_ctx;	/* current task's, if scheduled */
+	struct perf_event *active_list;	/* events added to a PMU on this CPU */
+	int throttled_count;		/* perf_throttled_count */
+	u64 throttled_seq;		/* perf_throttled_seq: one per tick */
+};
+
+extern struct perf_cpu_context perf_cpu_context[CONFIG_MODEL_MAX_CPUS];
+
+/* sysctls: kernel.perf_event_max_sample_rate and friends. */
+extern int sysctl_perf_event_sample_rate;
+extern int max_samples_per_tick;
+/* Set the sample-rate sysctl: the tick budget follows, as the handler does. */
+int perf_event_max_sample_rate_set(int rate);
+
+#define NSEC_PER_SEC	1000000000ULL
+#define HZ		CONFIG_HZ
+#define TICK_NSEC	((NSEC_PER_SEC + HZ / 2) / HZ)
+
+/* Clock ids for attr.clockid (Linux's numbers). */
+#define PERF_CLOCK_REALTIME		0
+#define PERF_CLOCK_MONOTONIC		1
+#define PERF_CLOCK_MONOTONIC_RAW	4
+#define PERF_CLOCK_BOOTTIME		7
+#define PERF_CLOCK_TAI			11
+
+/*
+ * perf_copy_attr - copy and check @size bytes of a user attr at @uattr
+ * (size 0 means PERF_ATTR_SIZE_VER0; the caller passes attr.size as the
+ * syscall reads it). 0 or -E2BIG/-EINVAL/-EFAULT. On -E2BIG the size the
+ * kernel writes back into uattr->size goes to *@size_ret when non-NULL.
+ */
+int perf_copy_attr(const void *uattr, u32 size, struct perf_event_attr *attr,
+		   u32 *size_ret);
+/* perf_reg_validate - x86-64 sample_regs mask check: 0 or -EINVAL. */
+int perf_reg_validate(u64 mask);
+
+/*
+ * The PMU registry: perf_init_event() finds a PMU by attr.type;
+ * PERF_TYPE_HARDWARE and PERF_TYPE_HW_CACHE go to PERF_TYPE_RAW's PMU.
+ * 0, -EINVAL for a bad type, -EEXIST for a type taken.
+ */
+int perf_pmu_register(struct pmu *pmu, const char *name, int type);
+void perf_pmu_unregister(struct pmu *pmu);
+
+/*
+ * The task with this pid (0: current), or NULL. sim/ installs it; unset,
+ * only tasks running on some CPU are found.
+ */
+extern struct task_struct *(*perf_find_task_by_vpid)(int pid);
+
+/*
+ * perf_event_open_attr - the perf_event_open() syscall. @pmu NULL picks
+ * the PMU by attr.type from the registry. @group_leader stands for
+ * group_fd (NULL for -1). 0 and the event in *@out, or a negative errno.
+ */
+int perf_event_open_attr(const void *uattr, size_t size, int pid, int cpu,
+			 struct perf_event *group_leader, unsigned long flags,
+			 struct pmu *pmu, struct perf_event **out);
+/* close(): removes the event (and a leader's group ties) and frees it */
+void perf_event_release_kernel(struct perf_event *event);
+
+/*
+ * perf_event_create_kernel_counter - an in-kernel counter with its own
+ * overflow handler (no attr copy, no syscall checks).
+ */
+struct perf_event *perf_event_create_kernel_counter(struct perf_event_attr *attr,
+		int cpu, struct task_struct *task,
+		perf_overflow_handler_t overflow_handler, void *context,
+		struct pmu *pmu, int *err);
+
+/*
+ * perf_ioctl - PERF_EVENT_IOC_*; @arg is a u64 * for PERIOD and ID, a
+ * struct perf_event * (or NULL) for SET_OUTPUT, an int otherwise.
+ * 0 or the kernel's errno (-EINVAL, -EFAULT, -ENOTTY, ...).
+ */
+int perf_ioctl(struct perf_event *event, unsigned int cmd, unsigned long arg);
+void perf_event_enable(struct perf_event *event);
+void perf_event_disable(struct perf_event *event);
+void perf_event_disable_inatomic(struct perf_event *event);
+int perf_event_refresh(struct perf_event *event, int refresh);
+int perf_event_period(struct perf_event *event, u64 value);
+int perf_event_set_output(struct perf_event *event, struct perf_event *output_event);
+u64 perf_event_read_value(struct perf_event *event, u64 *enabled, u64 *running);
+
+/*
+ * Irq work of this CPU: the disables perf_event_disable_inatomic() left
+ * pending. sim/ runs it after each PMI; the tick runs it too.
+ */
+void perf_event_irq_work_run(void);
+
+/* Context switch on this CPU: @task's events go on / come off the PMU. */
+void perf_event_sched_in(int cpu, struct task_struct *task);
+void perf_event_sched_out(int cpu, struct task_struct *task);
+
+/* ---- overflow (core/overflow.c) ------------------------------------------ */
+
+int perf_event_overflow(struct perf_event *event, struct perf_sample_data *data,
+			struct pt_regs *regs);
+int __perf_event_overflow(struct perf_event *event, int throttle,
+			  struct perf_sample_data *data, struct pt_regs *regs);
+int perf_event_account_interrupt(struct perf_event *event);
+u64 perf_calculate_period(struct perf_event *event, u64 nsec, u64 count);
+void perf_adjust_period(struct perf_event *event, u64 nsec, u64 count, bool disable);
+/* The scheduler tick on this CPU (smp_processor_id()): unthrottle, freq. */
+void perf_event_task_tick(void);
 
 #endif /* PMUSIM_CORE_PERF_EVENT_H */

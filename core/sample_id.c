@@ -31,20 +31,9 @@ void perf_event__id_header_size(struct perf_event *event)
 	event->id_header_size = size;
 }
 
-/* The id user space knows the event by: an inherited event reports its parent's. */
-static u64 primary_event_id(struct perf_event *event)
-{
-	return event->parent ? event->parent->id : event->id;
-}
-
-static u64 perf_event_clock(struct perf_event *event)
-{
-	return event->clock ? event->clock() : perf_clock();
-}
-
-static void __perf_event_header__init_id(struct perf_sample_data *data,
-					 struct perf_event *event,
-					 u64 sample_type)
+void __perf_event_header__init_id(struct perf_sample_data *data,
+				  struct perf_event *event,
+				  u64 sample_type)
 {
 	struct task_struct *task = current;
 

@@ -18,6 +18,7 @@ struct task_struct {
 	int tid;			/* the kernel's pid: the thread */
 	char comm[TASK_COMM_LEN];
 	struct task_struct *real_parent;
+	int on_rq;			/* runnable: a switch-out is a preemption */
 	struct perf_ctx_data *perf_ctx_data;	/* RFC: per-task PMU data */
 	void *sim;			/* the simulator's own state */
 };
