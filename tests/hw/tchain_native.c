@@ -217,7 +217,7 @@ struct tally {
 	u64 over_frames;		/* plain LBR frames > max_lbr + 1 */
 	u64 hw_idx_none;		/* hw_idx == -1ULL */
 	u64 hw_idx_high;		/* hw_idx >= max_lbr */
-	u64 hw_idx_moved;		/* (hw_idx - level) mod max_lbr changed */
+	u64 hw_idx_moved;		/* (hw_idx - level) mod max_lbr not the first's */
 	u64 hw_idx_checked;
 	bool have_residue;
 	u64 residue;
@@ -275,10 +275,12 @@ static void check_sample(struct recorder *r, const struct perf_sample *s)
 			u64 res = (s->hw_idx + r->max_lbr - (u64)k % r->max_lbr) % r->max_lbr;
 
 			t->hw_idx_checked++;
-			if (t->have_residue && res != t->residue)
+			if (!t->have_residue) {
+				t->residue = res;
+				t->have_residue = true;
+			} else if (res != t->residue) {
 				t->hw_idx_moved++;
-			t->residue = res;
-			t->have_residue = true;
+			}
 		}
 	}
 
