@@ -57,8 +57,9 @@ TESTLIB_OBJS := $(patsubst $(srctree)/%.c,$(objtree)/%.o,$(TESTLIB_SRCS))
 
 DEPS := $(LIB_OBJS:.o=.d) $(TESTLIB_OBJS:.o=.d) $(addsuffix .d,$(TEST_BINS)) $(objtree)/sim/pmusim.d
 
-.PHONY: all
+.PHONY: all lib
 all: $(PMUSIM) $(TEST_BINS)
+lib: $(LIB)
 
 # ---- configuration ---------------------------------------------------------
 $(KCONFIG_CONFIG):
@@ -172,6 +173,8 @@ run:
 	@mkdir -p $(srctree)/out
 	$(PMUSIM) run $(srctree)/scenarios/default.yaml -o $(srctree)/out/perf.data
 
+include $(srctree)/fuzz/Makefile.fuzz
+
 # ---- install ---------------------------------------------------------------
 PREFIX ?= /usr/local
 .PHONY: install
@@ -193,5 +196,6 @@ help:
 	@echo "Configuration: defconfig v6.12_defconfig allnoconfig allyesconfig randconfig olddefconfig menuconfig savedefconfig"
 	@echo "Build:         all (default), O=DIR for out of tree, SANITIZE=address,undefined|thread"
 	@echo "Test:          check (full matrix, ASan+UBSan), test (this build), hwcheck (against the host PMU)"
+	@echo "Fuzz:          fuzz FUZZER=NAME [TIME=s] [JOBS=n], fuzz-all, fuzz-replay, mutants"
 	@echo "Use:           run (default scenario to out/perf.data), install PREFIX=..."
 	@echo "Clean:         clean, mrproper"
