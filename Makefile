@@ -22,7 +22,7 @@ CFLAGS ?= -O2 -g
 PMUSIM_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers \
 	-I$(srctree) -I$(srctree)/include -I$(objtree)/include -MMD -MP
 LDLIBS_TEST := -lcmocka
-LDLIBS := -lcyaml -lm -lpthread
+LDLIBS := -lcyaml -lyaml -lm -lpthread
 ifneq ($(SANITIZE),)
 PMUSIM_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=$(SANITIZE)

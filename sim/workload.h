@@ -6,6 +6,15 @@
  * instructions to a sink (the model CPU, in the simulator), and keeps the
  * ground truth: instructions retired per function and the true call
  * stack, against which samples and stitched stacks are judged.
+ *
+ * Code layout: every op occupies fixed bytes (INSNS 4 per instruction,
+ * CALL 5, RCALL 7 = a 2-byte jcc over a 5-byte call, END and COND 2, RET 1,
+ * LOOP 0), functions follow each other from code_base, 16-byte aligned.
+ * A return address is therefore the pc of the op after the call.
+ *
+ * Not-taken conditional branches retire as ordinary instructions: the
+ * model's per-branch call reports taken branches only, so "branches" in
+ * the ground truth means taken branches, as the LBR sees them.
  */
 #ifndef PMUSIM_SIM_WORKLOAD_H
 #define PMUSIM_SIM_WORKLOAD_H
@@ -16,30 +25,37 @@
 #include "model/model.h"
 
 enum wl_kind {
-	WL_TCHAIN,	/* f1 -> f2 -> ... -> fDEPTH, like the stitching seed's tchain_edit */
+	WL_TCHAIN,	/* main -> f01 -> ... -> fDEPTH, like the stitching seed's tchain_edit */
 	WL_RECURSION,	/* one function calling itself DEPTH deep, then unwinding */
-	WL_RANDOM,	/* a seeded random call graph (a DAG, so it terminates) */
+	WL_RANDOM,	/* a seeded random call graph (a DAG, so every call returns) */
 };
 
 struct wl_params {
 	enum wl_kind kind;
 	unsigned int depth;		/* tchain and recursion depth; random: functions */
-	unsigned int leaf_loops;	/* iterations of the leaf's loop */
-	unsigned int mid_loops;		/* iterations of the loops on the way down */
-	unsigned int mispredict_permille; /* conditional branches that mispredict */
+	unsigned int leaf_loops;	/* tchain: iterations of the leaf's loop (f43: 10000) */
+	unsigned int mid_loops;		/* tchain: f32..f42's loops (100); recursion: per level;
+					 * random: the largest loop count */
+	unsigned int outer_loops;	/* tchain: f31's loop around the call of f32 (10000) */
+	unsigned int cond_permille;	/* forward conditional branches taken, per mille */
+	unsigned int mispredict_permille; /* taken conditional branches that mispredict */
+	unsigned int mispredict_penalty;/* extra cycles of a mispredicted branch */
 	uint64_t code_base;		/* address of the first function */
-	uint64_t seed;
+	uint64_t seed;			/* random: the call graph's shape */
 };
 
-/* Defaults: tchain of depth 43 with the seed's loop counts. */
+/* Defaults: tchain of depth 43 with the seed's loop counts; the others alike. */
 void wl_params_default(struct wl_params *p, enum wl_kind kind);
 
 enum wl_op_kind {
 	WL_OP_INSNS,		/* arg non-branch instructions, one cycle each */
 	WL_OP_CALL,		/* call function arg */
-	WL_OP_LOOP,		/* loop arg times over the ops up to the matching END */
+	WL_OP_RCALL,		/* call function arg while the stack is shallower than
+				 * params.depth + 1, else jump over the call */
+	WL_OP_LOOP,		/* run the ops up to the matching END arg times (0: forever) */
 	WL_OP_END,		/* loop back-edge: a conditional branch */
-	WL_OP_COND,		/* a forward conditional branch, taken with arg/1000 */
+	WL_OP_COND,		/* a forward conditional branch over the next op, taken
+				 * with arg/1000 */
 	WL_OP_RET,		/* return to the caller */
 };
 
@@ -47,7 +63,7 @@ struct wl_op {
 	uint8_t kind;
 	uint32_t arg;
 	uint32_t pc;		/* offset of the op's instruction in its function */
-	uint32_t match;		/* LOOP <-> END: index of the other */
+	uint32_t match;		/* LOOP <-> END: index of the other; COND: its target op */
 };
 
 struct wl_func {
@@ -60,17 +76,17 @@ struct wl_func {
 
 struct workload {
 	struct wl_params params;
-	struct wl_func *funcs;		/* funcs[0] is main, the entry */
+	struct wl_func *funcs;		/* funcs[0] is main, the entry; sorted by address */
 	uint32_t nr_funcs;
 };
 
-/* NULL on bad parameters (errno EINVAL) or allocation failure. */
+/* NULL on bad parameters (errno EINVAL) or allocation failure (ENOMEM). */
 struct workload *workload_build(const struct wl_params *params);
 void workload_free(struct workload *wl);
 /* The function containing addr, or NULL. */
 const struct wl_func *workload_func_at(const struct workload *wl, uint64_t addr);
 
-/* Where the executor sends what it retires. */
+/* Where the executor sends what it retires. All of it is user code. */
 struct wl_sink {
 	void (*branch)(void *ctx, uint64_t from, uint64_t to,
 		       enum model_branch_type type, bool mispred, unsigned int cycles);
@@ -78,33 +94,43 @@ struct wl_sink {
 	void *ctx;
 };
 
-#define WL_MAX_DEPTH 512
+#define WL_MAX_DEPTH	512
+#define WL_MAX_LOOPS	8	/* loops nested in one function */
 
 struct wl_frame {
 	uint32_t func;
 	uint32_t op;			/* next op to execute */
-	uint32_t loop_left[8];		/* iterations left, innermost last */
 	uint32_t nr_loops;
+	uint32_t loop_left[WL_MAX_LOOPS];	/* iterations left, innermost last */
 };
 
 struct wl_exec {
 	const struct workload *wl;
 	uint64_t rng;
-	struct wl_frame stack[WL_MAX_DEPTH];
 	uint32_t depth;			/* frames on the stack */
+	uint32_t max_depth;		/* deepest stack seen */
 	uint64_t *self_insns;		/* ground truth: instructions per function */
-	uint64_t insns, branches, calls;
-	uint64_t ip;			/* address of the next instruction */
+	uint64_t insns, branches, calls, mispredicts;
+	uint64_t cycles;		/* core cycles retired */
+	struct wl_frame stack[WL_MAX_DEPTH];
 };
 
+/* 0, or -ENOMEM. */
 int wl_exec_init(struct wl_exec *x, const struct workload *wl, uint64_t seed);
 void wl_exec_fini(struct wl_exec *x);
 /*
- * Run until at least @budget instructions have retired (the last op may
- * overshoot by its block). Returns the instructions retired.
+ * Run until at least @budget core cycles have retired (the last op may
+ * overshoot by its block). Returns the cycles retired. The executor's
+ * state (stack, ip) is up to date whenever a sink callback runs, so a PMI
+ * taken inside it sees where the program is.
  */
 uint64_t wl_exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink);
-/* The true call stack, innermost first, as return addresses. */
+/* Address of the next instruction to retire. */
+uint64_t wl_exec_ip(const struct wl_exec *x);
+/*
+ * The true call stack, innermost first: the ip, then the return address
+ * of each frame (main has none). Returns the number of entries written.
+ */
 unsigned int wl_exec_callstack(const struct wl_exec *x, uint64_t *ips, unsigned int max);
 
 #endif /* PMUSIM_SIM_WORKLOAD_H */

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The simulator's one source of randomness: splitmix64 (Steele, Lea and
+ * Flood), a 64-bit state that a scenario's seed starts. Every random
+ * decision of a run draws from a generator derived from that seed, so a
+ * run is a function of its configuration, scenario and seed.
+ */
+#ifndef PMUSIM_SIM_PRNG_H
+#define PMUSIM_SIM_PRNG_H
+
+#include <stdint.h>
+
+static inline uint64_t prng_next(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Uniform in [0, n) without division (Lemire's multiply-shift). */
+static inline uint32_t prng_below(uint64_t *state, uint32_t n)
+{
+	return (uint32_t)(((prng_next(state) >> 32) * (uint64_t)n) >> 32);
+}
+
+/* A generator for a sub-stream (a task, a CPU) that does not overlap its parent's draws. */
+static inline uint64_t prng_split(uint64_t seed, uint64_t stream)
+{
+	uint64_t s = seed ^ (stream * 0xd1342543de82ef95ULL);
+
+	return prng_next(&s);
+}
+
+#endif /* PMUSIM_SIM_PRNG_H */

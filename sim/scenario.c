@@ -1,0 +1,577 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Scenario files: the libcyaml schema, defaults and checks. libcyaml's own
+ * errors arrive through its log callback with a backtrace that carries the
+ * line; errors found after loading take their line from the libyaml index
+ * (sim/scenario_lines.c).
+ */
+#include <cyaml/cyaml.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/kernel.h"
+#include "include/pmusim/perf_event.h"
+#include "model/model.h"
+#include "sim/scenario.h"
+#include "sim/scenario_lines.h"
+
+/* ---- the schema ----------------------------------------------------------- */
+
+static const cyaml_strval_t kinds[] = {
+	{ "tchain", WL_TCHAIN }, { "recursion", WL_RECURSION }, { "random", WL_RANDOM },
+};
+static const cyaml_strval_t scopes[] = {
+	{ "task", SCN_SCOPE_TASK }, { "system", SCN_SCOPE_SYSTEM },
+};
+static const cyaml_strval_t call_graphs[] = {
+	{ "none", SCN_CG_NONE }, { "lbr", SCN_CG_LBR },
+};
+static const cyaml_strval_t sample_bits[] = {
+	{ "ip", PERF_SAMPLE_IP }, { "tid", PERF_SAMPLE_TID }, { "time", PERF_SAMPLE_TIME },
+	{ "addr", PERF_SAMPLE_ADDR }, { "read", PERF_SAMPLE_READ },
+	{ "callchain", PERF_SAMPLE_CALLCHAIN }, { "id", PERF_SAMPLE_ID },
+	{ "cpu", PERF_SAMPLE_CPU }, { "period", PERF_SAMPLE_PERIOD },
+	{ "stream_id", PERF_SAMPLE_STREAM_ID }, { "branch_stack", PERF_SAMPLE_BRANCH_STACK },
+	{ "identifier", PERF_SAMPLE_IDENTIFIER },
+};
+static const cyaml_strval_t branch_bits[] = {
+	{ "user", PERF_SAMPLE_BRANCH_USER }, { "kernel", PERF_SAMPLE_BRANCH_KERNEL },
+	{ "hv", PERF_SAMPLE_BRANCH_HV }, { "any", PERF_SAMPLE_BRANCH_ANY },
+	{ "any_call", PERF_SAMPLE_BRANCH_ANY_CALL },
+	{ "any_return", PERF_SAMPLE_BRANCH_ANY_RETURN },
+	{ "ind_call", PERF_SAMPLE_BRANCH_IND_CALL }, { "cond", PERF_SAMPLE_BRANCH_COND },
+	{ "call_stack", PERF_SAMPLE_BRANCH_CALL_STACK },
+	{ "ind_jump", PERF_SAMPLE_BRANCH_IND_JUMP }, { "call", PERF_SAMPLE_BRANCH_CALL },
+	{ "no_flags", PERF_SAMPLE_BRANCH_NO_FLAGS }, { "no_cycles", PERF_SAMPLE_BRANCH_NO_CYCLES },
+	{ "type_save", PERF_SAMPLE_BRANCH_TYPE_SAVE }, { "hw_index", PERF_SAMPLE_BRANCH_HW_INDEX },
+};
+#define NR(a) (sizeof(a) / sizeof((a)[0]))
+
+static const cyaml_schema_field_t machine_fields[] = {
+	CYAML_FIELD_STRING_PTR("cpu", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
+			       struct scn_machine, cpu, 1, 31),
+	CYAML_FIELD_UINT("cpus", CYAML_FLAG_OPTIONAL, struct scn_machine, cpus),
+	CYAML_FIELD_UINT("hz", CYAML_FLAG_OPTIONAL, struct scn_machine, hz),
+	CYAML_FIELD_UINT("timeslice", CYAML_FLAG_OPTIONAL, struct scn_machine, timeslice),
+	CYAML_FIELD_UINT("quantum", CYAML_FLAG_OPTIONAL, struct scn_machine, quantum),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t workload_fields[] = {
+	CYAML_FIELD_ENUM("kind", CYAML_FLAG_DEFAULT, struct scn_workload, kind, kinds, NR(kinds)),
+	CYAML_FIELD_UINT("depth", CYAML_FLAG_OPTIONAL, struct scn_workload, depth),
+	CYAML_FIELD_UINT("leaf_loops", CYAML_FLAG_OPTIONAL, struct scn_workload, leaf_loops),
+	CYAML_FIELD_UINT("mid_loops", CYAML_FLAG_OPTIONAL, struct scn_workload, mid_loops),
+	CYAML_FIELD_UINT("outer_loops", CYAML_FLAG_OPTIONAL, struct scn_workload, outer_loops),
+	CYAML_FIELD_UINT("cond_permille", CYAML_FLAG_OPTIONAL, struct scn_workload, cond_permille),
+	CYAML_FIELD_UINT("mispredict_permille", CYAML_FLAG_OPTIONAL, struct scn_workload,
+			 mispredict_permille),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t cpu_entry = {
+	CYAML_VALUE_UINT(CYAML_FLAG_DEFAULT, uint32_t),
+};
+
+static const cyaml_schema_field_t task_fields[] = {
+	CYAML_FIELD_STRING_PTR("name", CYAML_FLAG_POINTER, struct scn_task, name, 1, 15),
+	CYAML_FIELD_UINT("count", CYAML_FLAG_OPTIONAL, struct scn_task, count),
+	CYAML_FIELD_UINT("threads", CYAML_FLAG_OPTIONAL, struct scn_task, threads),
+	CYAML_FIELD_MAPPING_PTR("workload", CYAML_FLAG_POINTER, struct scn_task, workload,
+				workload_fields),
+	CYAML_FIELD_SEQUENCE("cpus", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct scn_task,
+			     cpus, &cpu_entry, 1, CONFIG_MODEL_MAX_CPUS),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t task_entry = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct scn_task, task_fields),
+};
+
+static const cyaml_schema_field_t event_fields[] = {
+	CYAML_FIELD_STRING_PTR("event", CYAML_FLAG_POINTER, struct scn_event, event, 1, 63),
+	CYAML_FIELD_UINT("period", CYAML_FLAG_OPTIONAL, struct scn_event, period),
+	CYAML_FIELD_UINT("freq", CYAML_FLAG_OPTIONAL, struct scn_event, freq),
+	CYAML_FIELD_UINT("alternative_period", CYAML_FLAG_OPTIONAL, struct scn_event,
+			 alternative_period),
+	CYAML_FIELD_FLAGS("sample_type", CYAML_FLAG_OPTIONAL, struct scn_event, sample_type,
+			  sample_bits, NR(sample_bits)),
+	CYAML_FIELD_FLAGS("branch_filter", CYAML_FLAG_OPTIONAL, struct scn_event,
+			  branch_filter, branch_bits, NR(branch_bits)),
+	CYAML_FIELD_ENUM("call_graph", CYAML_FLAG_OPTIONAL, struct scn_event, call_graph,
+			 call_graphs, NR(call_graphs)),
+	CYAML_FIELD_ENUM("scope", CYAML_FLAG_OPTIONAL, struct scn_event, scope, scopes,
+			 NR(scopes)),
+	CYAML_FIELD_BOOL("write_backward", CYAML_FLAG_OPTIONAL, struct scn_event, write_backward),
+	CYAML_FIELD_BOOL("context_switch", CYAML_FLAG_OPTIONAL, struct scn_event, context_switch),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t event_entry = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct scn_event, event_fields),
+};
+
+static const cyaml_schema_field_t buffer_fields[] = {
+	CYAML_FIELD_UINT("pages", CYAML_FLAG_OPTIONAL, struct scn_buffer, pages),
+	CYAML_FIELD_BOOL("overwrite", CYAML_FLAG_OPTIONAL, struct scn_buffer, overwrite),
+	CYAML_FIELD_UINT("watermark", CYAML_FLAG_OPTIONAL, struct scn_buffer, watermark),
+	CYAML_FIELD_UINT("wakeup_events", CYAML_FLAG_OPTIONAL, struct scn_buffer, wakeup_events),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t consumer_fields[] = {
+	CYAML_FIELD_UINT("interval", CYAML_FLAG_OPTIONAL, struct scn_consumer, interval),
+	CYAML_FIELD_BOOL("pause", CYAML_FLAG_OPTIONAL, struct scn_consumer, pause),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t scenario_fields[] = {
+	CYAML_FIELD_UINT("seed", CYAML_FLAG_OPTIONAL, struct scenario, seed),
+	CYAML_FIELD_UINT("duration", CYAML_FLAG_DEFAULT, struct scenario, duration),
+	CYAML_FIELD_MAPPING_PTR("machine", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
+				struct scenario, machine, machine_fields),
+	CYAML_FIELD_SEQUENCE("tasks", CYAML_FLAG_POINTER, struct scenario, tasks, &task_entry,
+			     1, 1024),
+	CYAML_FIELD_SEQUENCE("events", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct scenario,
+			     events, &event_entry, 0, 16),
+	CYAML_FIELD_MAPPING_PTR("buffer", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
+				struct scenario, buffer, buffer_fields),
+	CYAML_FIELD_MAPPING_PTR("consumer", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
+				struct scenario, consumer, consumer_fields),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t scenario_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct scenario, scenario_fields),
+};
+
+/* ---- libcyaml's errors as one line ---------------------------------------- */
+
+struct cy_log {
+	char msg[256];			/* the first error */
+	char field[64];			/* the innermost field of its backtrace */
+	unsigned int line;
+	bool have_trace;
+};
+
+static void cy_log_fn(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
+{
+	struct cy_log *log = ctx;
+	char buf[256];
+	const char *s, *q;
+
+	if (level < CYAML_LOG_ERROR)
+		return;
+	vsnprintf(buf, sizeof(buf), fmt, args);
+	buf[strcspn(buf, "\n")] = 0;
+	s = buf;
+	while (*s == ' ')
+		s++;
+	if (!strncmp(s, "Load: ", 6))
+		s += 6;
+	if (!strncmp(s, "Backtrace:", 10))
+		return;
+	if (!strncmp(s, "in ", 3)) {
+		if (log->have_trace)
+			return;
+		log->have_trace = true;
+		q = strstr(s, "line: ");
+		if (q)
+			log->line = (unsigned int)strtoul(q + 6, NULL, 10);
+		q = strchr(s, '\'');
+		if (q) {
+			size_t n = strcspn(q + 1, "'");
+
+			snprintf(log->field, sizeof(log->field), "%.*s", (int)n, q + 1);
+		}
+		return;
+	}
+	if (!log->msg[0])
+		snprintf(log->msg, sizeof(log->msg), "%s", s);
+}
+
+/* Turn libcyaml's wording into FILE:LINE: field: problem. */
+static void cy_error(const struct cy_log *log, const struct yaml_lines *yl, const char *file,
+		     char *err, size_t errlen)
+{
+	const char *msg = log->msg[0] ? log->msg : "invalid scenario";
+	const char *field = log->field[0] ? log->field : "scenario";
+	unsigned int line = log->line ? log->line : 1;
+	static const char unexpected[] = "Unexpected key: ";
+	static const char missing[] = "Missing required mapping field: ";
+	static const char seen[] = "Mapping field already seen: ";
+
+	if (!strncmp(msg, unexpected, sizeof(unexpected) - 1)) {
+		const char *key = msg + sizeof(unexpected) - 1;
+		unsigned int at = yaml_lines_find_key(yl, key, line, NULL);
+
+		snprintf(err, errlen, "%s:%u: %s: unknown field", file, at ? at : line, key);
+	} else if (!strncmp(msg, missing, sizeof(missing) - 1)) {
+		snprintf(err, errlen, "%s:%u: %s: missing required field", file,
+			 log->have_trace ? line : 1, msg + sizeof(missing) - 1);
+	} else if (!strncmp(msg, seen, sizeof(seen) - 1)) {
+		snprintf(err, errlen, "%s:%u: %s: given twice", file, line,
+			 msg + sizeof(seen) - 1);
+	} else {
+		snprintf(err, errlen, "%s:%u: %s: %c%s", file, line, field,
+			 msg[0] >= 'A' && msg[0] <= 'Z' ? msg[0] - 'A' + 'a' : msg[0], msg + 1);
+	}
+}
+
+/* ---- events --------------------------------------------------------------- */
+
+uint64_t scenario_sample_bit(const char *name)
+{
+	for (size_t i = 0; i < NR(sample_bits); i++)
+		if (!strcmp(sample_bits[i].str, name))
+			return (uint64_t)sample_bits[i].val;
+	return 0;
+}
+
+uint64_t scenario_branch_bit(const char *name)
+{
+	for (size_t i = 0; i < NR(branch_bits); i++)
+		if (!strcmp(branch_bits[i].str, name))
+			return (uint64_t)branch_bits[i].val;
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	uint64_t config;
+} hw_events[] = {
+	{ "cycles", PERF_COUNT_HW_CPU_CYCLES }, { "cpu-cycles", PERF_COUNT_HW_CPU_CYCLES },
+	{ "instructions", PERF_COUNT_HW_INSTRUCTIONS },
+	{ "branches", PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-instructions", PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-misses", PERF_COUNT_HW_BRANCH_MISSES },
+	{ "ref-cycles", PERF_COUNT_HW_REF_CPU_CYCLES },
+};
+
+int scenario_parse_event(struct scn_event *ev, const char *name)
+{
+	char base[64];
+	const char *colon = strchr(name, ':');
+	size_t len = colon ? (size_t)(colon - name) : strlen(name);
+
+	if (!len || len >= sizeof(base))
+		return -1;
+	memcpy(base, name, len);
+	base[len] = 0;
+	ev->exclude_kernel = ev->exclude_user = false;
+	if (colon) {
+		const char *m = colon + 1;
+		bool u = strchr(m, 'u'), k = strchr(m, 'k');
+
+		if (!*m || strspn(m, "uk") != strlen(m))
+			return -1;
+		ev->exclude_kernel = u && !k;
+		ev->exclude_user = k && !u;
+	}
+	for (size_t i = 0; i < NR(hw_events); i++) {
+		if (!strcmp(hw_events[i].name, base)) {
+			ev->type = PERF_TYPE_HARDWARE;
+			ev->config = hw_events[i].config;
+			return 0;
+		}
+	}
+	if (base[0] == 'r' && base[1] && strspn(base + 1, "0123456789abcdefABCDEF") == len - 1 &&
+	    len - 1 <= 16) {
+		ev->type = PERF_TYPE_RAW;
+		ev->config = strtoull(base + 1, NULL, 16);
+		return 0;
+	}
+	return -1;
+}
+
+/* ---- defaults and checks -------------------------------------------------- */
+
+void scenario_wl_params(const struct scenario *s, const struct scn_task *t, struct wl_params *p)
+{
+	const struct scn_workload *w = t->workload;
+
+	wl_params_default(p, w->kind);
+	if (w->depth)
+		p->depth = w->depth;
+	if (w->leaf_loops)
+		p->leaf_loops = w->leaf_loops;
+	if (w->mid_loops)
+		p->mid_loops = w->mid_loops;
+	if (w->outer_loops)
+		p->outer_loops = w->outer_loops;
+	if (w->cond_set)
+		p->cond_permille = w->cond_permille;
+	if (w->mispredict_set)
+		p->mispredict_permille = w->mispredict_permille;
+	p->seed = s->seed;
+}
+
+struct checker {
+	const struct scenario *s;
+	const struct yaml_lines *yl;
+	char *err;
+	size_t errlen;
+};
+
+static int fail(struct checker *c, const char *path, const char *fmt, ...)
+{
+	char problem[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(problem, sizeof(problem), fmt, ap);
+	va_end(ap);
+	snprintf(c->err, c->errlen, "%s:%u: %s: %s", c->s->file,
+		 c->yl ? yaml_lines_find(c->yl, path) : 1, path, problem);
+	return -1;
+}
+
+static bool is_pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+static int check(struct checker *c)
+{
+	const struct scenario *s = c->s;
+	const struct scn_machine *m = s->machine;
+	const struct model_cpu_desc *desc = model_cpu_desc_lookup(m->cpu);
+	char path[64];
+
+	if (!s->duration)
+		return fail(c, "duration", "must be at least 1 cycle");
+	if (!desc)
+		return fail(c, "machine.cpu", "unknown CPU model '%s'", m->cpu);
+	if (!m->cpus || m->cpus > CONFIG_MODEL_MAX_CPUS)
+		return fail(c, "machine.cpus", "must be 1..%d (CONFIG_MODEL_MAX_CPUS)",
+			    CONFIG_MODEL_MAX_CPUS);
+	if (m->hz < 100 || m->hz > 10000)
+		return fail(c, "machine.hz", "must be 100..10000");
+	if (!m->quantum || m->quantum > m->timeslice)
+		return fail(c, "machine.quantum", "must be 1..timeslice (%llu)",
+			    (unsigned long long)m->timeslice);
+	for (uint32_t i = 0; i < s->tasks_count; i++) {
+		const struct scn_task *t = &s->tasks[i];
+		struct wl_params p;
+		struct workload *wl;
+
+		if (!t->count || t->count > 256) {
+			snprintf(path, sizeof(path), "tasks.%u.count", i);
+			return fail(c, path, "must be 1..256");
+		}
+		if (!t->threads || t->threads > 64) {
+			snprintf(path, sizeof(path), "tasks.%u.threads", i);
+			return fail(c, path, "must be 1..64");
+		}
+		for (uint32_t k = 0; k < t->cpus_count; k++) {
+			if (t->cpus[k] >= m->cpus) {
+				snprintf(path, sizeof(path), "tasks.%u.cpus.%u", i, k);
+				return fail(c, path, "CPU %u is not in the machine (cpus: %u)",
+					    t->cpus[k], m->cpus);
+			}
+		}
+		scenario_wl_params(s, t, &p);
+		wl = workload_build(&p);
+		if (!wl) {
+			snprintf(path, sizeof(path), "tasks.%u.workload", i);
+			return fail(c, path, "invalid parameters (depth 1..%d, loops >= 1, "
+				    "permille <= 1000; random: depth >= 2)", WL_MAX_DEPTH - 2);
+		}
+		workload_free(wl);
+	}
+	for (uint32_t i = 0; i < s->events_count; i++) {
+		struct scn_event *e = &s->events[i];
+
+		snprintf(path, sizeof(path), "events.%u.event", i);
+		if (scenario_parse_event(e, e->event))
+			return fail(c, path, "unknown event '%s' (cycles, instructions, branches, "
+				    "branch-misses, ref-cycles, rHEX; :u :k)", e->event);
+		snprintf(path, sizeof(path), "events.%u.period", i);
+		if (e->period && e->freq)
+			return fail(c, path, "period and freq exclude each other");
+		if (!e->period && !e->freq)
+			return fail(c, path, "give a period or a freq");
+		if (e->period >> 63)
+			return fail(c, path, "too large");
+		snprintf(path, sizeof(path), "events.%u.alternative_period", i);
+		if (e->alternative_period && !IS_ENABLED(CONFIG_PERF_ALT_SAMPLE_PERIOD))
+			return fail(c, path, "this build has no CONFIG_PERF_ALT_SAMPLE_PERIOD");
+		if (e->alternative_period && e->freq)
+			return fail(c, path, "not with freq (the RFC refuses it)");
+		if (e->alternative_period >> 63)
+			return fail(c, path, "too large");
+		if (e->call_graph == SCN_CG_LBR) {
+			snprintf(path, sizeof(path), "events.%u.call_graph", i);
+			if (!desc->has_lbr_callstack && !desc->arch_lbr)
+				return fail(c, path, "CPU model '%s' has no LBR call-stack mode",
+					    m->cpu);
+		}
+		if (m->cpus < 64 && e->cpu_mask >> m->cpus) {
+			snprintf(path, sizeof(path), "events.%u", i);
+			return fail(c, path, "a CPU of -C is not in the machine (cpus: %u)", m->cpus);
+		}
+		if ((e->sample_type & PERF_SAMPLE_BRANCH_STACK) && !e->branch_filter) {
+			snprintf(path, sizeof(path), "events.%u.branch_filter", i);
+			return fail(c, path, "branch_stack needs a branch filter");
+		}
+	}
+	if (!is_pow2(s->buffer->pages) || s->buffer->pages > 4096)
+		return fail(c, "buffer.pages", "must be a power of two, 1..4096");
+	if (s->buffer->watermark && s->buffer->watermark >= s->buffer->pages * 4096u)
+		return fail(c, "buffer.watermark", "must be below the buffer size");
+	return 0;
+}
+
+int scenario_check(struct scenario *s, char *err, size_t errlen)
+{
+	struct checker c = { .s = s, .yl = s->lines, .err = err, .errlen = errlen };
+
+	return check(&c);
+}
+
+/* perf record --call-graph lbr: what it sets in the attr. */
+#define LBR_CALL_GRAPH_FILTER	(PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK | \
+				 PERF_SAMPLE_BRANCH_NO_FLAGS | PERF_SAMPLE_BRANCH_NO_CYCLES | \
+				 PERF_SAMPLE_BRANCH_HW_INDEX)
+
+static int apply_defaults(struct scenario *s)
+{
+	if (!s->machine) {
+		s->machine = calloc(1, sizeof(*s->machine));
+		if (!s->machine)
+			return -1;
+	}
+	if (!s->machine->cpu) {
+		s->machine->cpu = strdup(model_cpu_desc_default()->name);
+		if (!s->machine->cpu)
+			return -1;
+	}
+	if (!s->machine->cpus)
+		s->machine->cpus = 1;
+	if (!s->machine->hz)
+		s->machine->hz = CONFIG_HZ;
+	if (!s->machine->timeslice)
+		s->machine->timeslice = 4000000;	/* 4 ms at 1 GHz */
+	if (!s->machine->quantum)
+		s->machine->quantum = s->machine->timeslice < 100000 ? s->machine->timeslice : 100000;
+	if (!s->buffer) {
+		s->buffer = calloc(1, sizeof(*s->buffer));
+		if (!s->buffer)
+			return -1;
+	}
+	if (!s->buffer->pages)
+		s->buffer->pages = 64;
+	if (!s->consumer) {
+		s->consumer = calloc(1, sizeof(*s->consumer));
+		if (!s->consumer)
+			return -1;
+	}
+	for (uint32_t i = 0; i < s->tasks_count; i++) {
+		if (!s->tasks[i].count)
+			s->tasks[i].count = 1;
+		if (!s->tasks[i].threads)
+			s->tasks[i].threads = 1;
+	}
+	for (uint32_t i = 0; i < s->events_count; i++)
+		scenario_event_defaults(&s->events[i]);
+	return 0;
+}
+
+void scenario_event_defaults(struct scn_event *e)
+{
+	if (!e->sample_type)
+		e->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+				 PERF_SAMPLE_PERIOD;
+	if (e->call_graph == SCN_CG_LBR) {
+		e->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_BRANCH_STACK;
+		if (!e->branch_filter)
+			e->branch_filter = LBR_CALL_GRAPH_FILTER;
+	}
+}
+
+/* Which optional fields were given, where 0 is a value of its own. */
+static void note_given(struct scenario *s, const struct yaml_lines *yl)
+{
+	char path[64];
+
+	for (uint32_t i = 0; i < s->tasks_count; i++) {
+		struct scn_workload *w = s->tasks[i].workload;
+
+		snprintf(path, sizeof(path), "tasks.%u.workload.cond_permille", i);
+		w->cond_set = yaml_lines_find_key(yl, path, 0, NULL) != 0;
+		snprintf(path, sizeof(path), "tasks.%u.workload.mispredict_permille", i);
+		w->mispredict_set = yaml_lines_find_key(yl, path, 0, NULL) != 0;
+	}
+}
+
+int scenario_load(const char *path, struct scenario **out, char *err, size_t errlen)
+{
+	struct cy_log log = { 0 };
+	const cyaml_config_t cfg = {
+		.log_fn = cy_log_fn,
+		.log_ctx = &log,
+		.mem_fn = cyaml_mem,
+		.log_level = CYAML_LOG_ERROR,
+		.flags = CYAML_CFG_NO_ALIAS,
+	};
+	struct yaml_lines *yl;
+	struct scenario *s = NULL;
+	unsigned int line;
+	char problem[160];
+
+	*out = NULL;
+	yl = calloc(1, sizeof(*yl));
+	if (!yl) {
+		snprintf(err, errlen, "pmusim: out of memory");
+		return -1;
+	}
+	if (yaml_lines_index(yl, path, &line, problem, sizeof(problem))) {
+		if (line)
+			snprintf(err, errlen, "%s:%u: syntax: %s", path, line, problem);
+		else
+			snprintf(err, errlen, "pmusim: %s: %s", path, problem);
+		free(yl);
+		return -1;
+	}
+	if (cyaml_load_file(path, &cfg, &scenario_schema, (cyaml_data_t **)&s, NULL) != CYAML_OK) {
+		cy_error(&log, yl, path, err, errlen);
+		yaml_lines_free(yl);
+		free(yl);
+		return -1;
+	}
+	s->lines = yl;
+	s->file = strdup(path);
+	if (!s->file || apply_defaults(s)) {
+		snprintf(err, errlen, "pmusim: out of memory");
+		scenario_free(s);
+		return -1;
+	}
+	note_given(s, yl);
+	if (scenario_check(s, err, errlen)) {
+		scenario_free(s);
+		return -1;
+	}
+	*out = s;
+	return 0;
+}
+
+void scenario_free(struct scenario *s)
+{
+	static const cyaml_config_t cfg = { .mem_fn = cyaml_mem, .log_level = CYAML_LOG_ERROR,
+					    .log_fn = cyaml_log };
+	struct yaml_lines *yl;
+
+	if (!s)
+		return;
+	yl = s->lines;
+	if (yl) {
+		yaml_lines_free(yl);
+		free(yl);
+	}
+	free(s->file);
+	s->file = NULL;
+	s->lines = NULL;
+	cyaml_free(&cfg, &scenario_schema, s, 0);
+}

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Scenario files: the YAML description of a run (machine, tasks, events,
+ * buffer, consumer, seed, duration), read with libcyaml and checked.
+ * Every error is one line `FILE:LINE: field: problem`.
+ */
+#ifndef PMUSIM_SIM_SCENARIO_H
+#define PMUSIM_SIM_SCENARIO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/workload.h"
+
+struct scn_machine {
+	char *cpu;			/* model table name; default: the Kconfig choice */
+	uint32_t cpus;			/* default 1 */
+	uint32_t hz;			/* default CONFIG_HZ */
+	uint64_t timeslice;		/* cycles a task runs before it is preempted */
+	uint64_t quantum;		/* lockstep step of the CPUs, cycles */
+};
+
+struct scn_workload {
+	enum wl_kind kind;
+	uint32_t depth, leaf_loops, mid_loops, outer_loops;
+	uint32_t cond_permille, mispredict_permille;
+	bool cond_set, mispredict_set;	/* given in the file (0 is a value) */
+};
+
+struct scn_task {
+	char *name;			/* comm, and the binary's name */
+	uint32_t count;			/* processes started alike; default 1 */
+	uint32_t threads;		/* threads per process; default 1 */
+	struct scn_workload *workload;
+	uint32_t *cpus;			/* affinity; none: any CPU */
+	uint32_t cpus_count;
+};
+
+enum scn_scope { SCN_SCOPE_TASK, SCN_SCOPE_SYSTEM };
+enum scn_call_graph { SCN_CG_NONE, SCN_CG_LBR };
+
+struct scn_event {
+	char *event;			/* cycles, instructions, ..., rHEX; :u/:k */
+	uint64_t period;		/* sample_period; 0 with freq */
+	uint64_t freq;			/* sample_freq (attr.freq) */
+	uint64_t alternative_period;	/* RFC alternative_sample_period */
+	uint64_t sample_type;		/* PERF_SAMPLE_* */
+	uint64_t branch_filter;		/* PERF_SAMPLE_BRANCH_* */
+	enum scn_call_graph call_graph;
+	enum scn_scope scope;
+	bool write_backward;
+	bool context_switch;		/* attr.context_switch: SWITCH records */
+	uint64_t cpu_mask;		/* system scope: these CPUs only (0: all); perf -C */
+	/* resolved by scenario_load() */
+	uint32_t type;
+	uint64_t config;
+	bool exclude_kernel, exclude_user;
+};
+
+struct scn_buffer {
+	uint32_t pages;			/* data pages, a power of two; default 64 */
+	bool overwrite;
+	uint32_t watermark;		/* bytes; 0: wakeup_events */
+	uint32_t wakeup_events;
+};
+
+struct scn_consumer {
+	uint64_t interval;		/* read every this many cycles; 0: on wakeup only */
+	bool pause;			/* PAUSE_OUTPUT around each read */
+};
+
+struct scenario {
+	char *file;			/* the path it was loaded from */
+	uint64_t seed;
+	uint64_t duration;		/* cycles of simulated time */
+	struct scn_machine *machine;
+	struct scn_task *tasks;
+	uint32_t tasks_count;
+	struct scn_event *events;
+	uint32_t events_count;
+	struct scn_buffer *buffer;
+	struct scn_consumer *consumer;
+	void *lines;			/* struct yaml_lines: where each key is */
+};
+
+/*
+ * Load and check @path. 0 and *@out, or -1 with the one-line error in
+ * @err (FILE:LINE: field: problem) and nothing allocated.
+ */
+int scenario_load(const char *path, struct scenario **out, char *err, size_t errlen);
+void scenario_free(struct scenario *s);
+
+/*
+ * Resolve an event name (cycles, instructions, branches, branch-misses,
+ * ref-cycles, cpu-cycles, rHEX, with :u :k :uk) into @ev's type, config
+ * and exclude bits. 0 or -1.
+ */
+int scenario_parse_event(struct scn_event *ev, const char *name);
+/* Fill in what an event left out (sample_type; call_graph: lbr's bits). */
+void scenario_event_defaults(struct scn_event *e);
+/* The same checks scenario_load() runs, after command-line overrides. */
+int scenario_check(struct scenario *s, char *err, size_t errlen);
+/* A sample_type or branch_filter word ("ip", "call_stack") as its bit, or 0. */
+uint64_t scenario_sample_bit(const char *name);
+uint64_t scenario_branch_bit(const char *name);
+/* Parameters of task @t's workload. */
+void scenario_wl_params(const struct scenario *s, const struct scn_task *t,
+			struct wl_params *p);
+
+#endif /* PMUSIM_SIM_SCENARIO_H */

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Scenario files: a full file and a minimal one load with the values and
+ * defaults they should; each class of error (YAML syntax, unknown field,
+ * bad scalar, bad enum word, missing field, a value out of range, an
+ * unknown CPU model or event, contradicting fields, a missing file) is
+ * one line naming the file, the line and the field.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/test.h"
+#include "core/kernel.h"
+#include "include/pmusim/perf_event.h"
+#include "sim/scenario.h"
+
+static char path[64];
+
+static const char *write_file(const char *text)
+{
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/pmusim-scn-%d.yaml", (int)getpid());
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+static void expect_error(const char *text, unsigned int line, const char *field,
+			 const char *problem)
+{
+	struct scenario *s = (struct scenario *)1;
+	char err[256], want[160];
+
+	write_file(text);
+	assert_int_equal(scenario_load(path, &s, err, sizeof(err)), -1);
+	assert_null(s);
+	snprintf(want, sizeof(want), "%s:%u: %s: ", path, line, field);
+	if (strncmp(err, want, strlen(want)) || !strstr(err, problem)) {
+		print_error("got '%s', want '%s...%s'\n", err, want, problem);
+		fail();
+	}
+	assert_null(strchr(err, '\n'));
+	unlink(path);
+}
+
+static const char full[] =
+	"# a full scenario\n"
+	"seed: 42\n"
+	"duration: 1000000\n"
+	"machine:\n"
+	"  cpu: icelake\n"
+	"  cpus: 2\n"
+	"  hz: 250\n"
+	"  timeslice: 300000\n"
+	"  quantum: 30000\n"
+	"tasks:\n"
+	"  - name: tchain_edit\n"
+	"    count: 2\n"
+	"    threads: 3\n"
+	"    workload:\n"
+	"      kind: tchain\n"
+	"      depth: 20\n"
+	"      leaf_loops: 50\n"
+	"      mispredict_permille: 0\n"
+	"    cpus: [1]\n"
+	"  - name: rec\n"
+	"    workload: { kind: recursion, depth: 9 }\n"
+	"events:\n"
+	"  - event: cycles:u\n"
+	"    period: 10007\n"
+	"    alternative_period: 503\n"
+	"    call_graph: lbr\n"
+	"    write_backward: true\n"
+	"  - event: r1c4\n"
+	"    freq: 4000\n"
+	"    scope: system\n"
+	"    sample_type: [ip, tid, time, cpu, period]\n"
+	"    branch_filter: [any, user]\n"
+	"buffer:\n"
+	"  pages: 16\n"
+	"  overwrite: true\n"
+	"consumer:\n"
+	"  interval: 100000\n"
+	"  pause: true\n";
+
+static void full_scenario_loads(void **state)
+{
+	struct scenario *s;
+	struct wl_params p;
+	char err[256];
+
+	(void)state;
+	write_file(full);
+	if (!IS_ENABLED(CONFIG_PERF_ALT_SAMPLE_PERIOD)) {
+		assert_int_equal(scenario_load(path, &s, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, ":25: events.0.alternative_period: "));
+		unlink(path);
+		return;
+	}
+	assert_int_equal(scenario_load(path, &s, err, sizeof(err)), 0);
+	unlink(path);
+	assert_int_equal(s->seed, 42);
+	assert_int_equal(s->duration, 1000000);
+	assert_string_equal(s->machine->cpu, "icelake");
+	assert_int_equal(s->machine->cpus, 2);
+	assert_int_equal(s->machine->hz, 250);
+	assert_int_equal(s->machine->quantum, 30000);
+	assert_int_equal(s->tasks_count, 2);
+	assert_int_equal(s->tasks[0].count, 2);
+	assert_int_equal(s->tasks[0].threads, 3);
+	assert_int_equal(s->tasks[0].cpus_count, 1);
+	assert_int_equal(s->tasks[0].cpus[0], 1);
+	scenario_wl_params(s, &s->tasks[0], &p);
+	assert_int_equal(p.kind, WL_TCHAIN);
+	assert_int_equal(p.depth, 20);
+	assert_int_equal(p.leaf_loops, 50);
+	assert_int_equal(p.mid_loops, 100);
+	assert_int_equal(p.mispredict_permille, 0);	/* given as 0, not defaulted */
+	assert_int_equal(p.seed, 42);
+	assert_int_equal(s->tasks[1].count, 1);
+	assert_int_equal(s->tasks[1].workload->kind, WL_RECURSION);
+	assert_int_equal(s->events_count, 2);
+	assert_int_equal(s->events[0].type, PERF_TYPE_HARDWARE);
+	assert_int_equal(s->events[0].config, PERF_COUNT_HW_CPU_CYCLES);
+	assert_true(s->events[0].exclude_kernel);
+	assert_int_equal(s->events[0].alternative_period, 503);
+	assert_true(s->events[0].write_backward);
+	/* call_graph: lbr is what perf record --call-graph lbr sets */
+	assert_true(s->events[0].sample_type & PERF_SAMPLE_CALLCHAIN);
+	assert_true(s->events[0].sample_type & PERF_SAMPLE_BRANCH_STACK);
+	assert_int_equal(s->events[0].branch_filter,
+			 PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK |
+			 PERF_SAMPLE_BRANCH_NO_FLAGS | PERF_SAMPLE_BRANCH_NO_CYCLES |
+			 PERF_SAMPLE_BRANCH_HW_INDEX);
+	assert_int_equal(s->events[0].scope, SCN_SCOPE_TASK);
+	assert_int_equal(s->events[1].type, PERF_TYPE_RAW);
+	assert_int_equal(s->events[1].config, 0x1c4);
+	assert_int_equal(s->events[1].freq, 4000);
+	assert_int_equal(s->events[1].scope, SCN_SCOPE_SYSTEM);
+	assert_int_equal(s->events[1].sample_type, PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD);
+	assert_int_equal(s->events[1].branch_filter,
+			 PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER);
+	assert_int_equal(s->buffer->pages, 16);
+	assert_true(s->buffer->overwrite);
+	assert_int_equal(s->consumer->interval, 100000);
+	assert_true(s->consumer->pause);
+	scenario_free(s);
+}
+
+static void minimal_scenario_gets_defaults(void **state)
+{
+	struct scenario *s;
+	struct wl_params p;
+	char err[256];
+
+	(void)state;
+	write_file("duration: 5000\ntasks:\n  - name: t\n    workload: {kind: random}\n");
+	assert_int_equal(scenario_load(path, &s, err, sizeof(err)), 0);
+	unlink(path);
+	assert_string_equal(s->machine->cpu, model_cpu_desc_default()->name);
+	assert_int_equal(s->machine->cpus, 1);
+	assert_int_equal(s->machine->hz, CONFIG_HZ);
+	assert_int_equal(s->events_count, 0);
+	assert_int_equal(s->buffer->pages, 64);
+	scenario_wl_params(s, &s->tasks[0], &p);
+	assert_int_equal(p.kind, WL_RANDOM);
+	assert_int_equal(p.depth, 64);
+	scenario_free(s);
+}
+
+static const char base[] = "duration: 1000\ntasks:\n  - name: t\n    workload: {kind: tchain}\n";
+
+static void syntax_error_names_its_line(void **state)
+{
+	(void)state;
+	expect_error("duration: 1000\nmachine:\n  cpu: skylake\n cpus: 2\n", 4, "syntax",
+		     "did not find expected key");
+}
+
+static void unknown_field_names_its_line(void **state)
+{
+	(void)state;
+	expect_error("duration: 1000\nmachine:\n  cpu: skylake\n  cpux: 2\n"
+		     "tasks:\n  - name: t\n    workload: {kind: tchain}\n", 4, "cpux",
+		     "unknown field");
+}
+
+static void bad_number_names_its_line(void **state)
+{
+	(void)state;
+	expect_error("duration: 1000\nmachine:\n  cpus: two\n"
+		     "tasks:\n  - name: t\n    workload: {kind: tchain}\n", 3, "cpus", "invalid");
+}
+
+static void bad_enum_word_names_its_line(void **state)
+{
+	(void)state;
+	expect_error("duration: 1000\ntasks:\n  - name: t\n    workload:\n      kind: chain\n",
+		     5, "kind", "invalid");
+	expect_error("duration: 1000\ntasks:\n  - name: t\n    workload: {kind: tchain}\n"
+		     "events:\n  - event: cycles\n    period: 1000\n    sample_type: [ip, tidd]\n",
+		     8, "sample_type", "unknown flag: tidd");
+}
+
+static void missing_field_is_named(void **state)
+{
+	(void)state;
+	expect_error("duration: 1000\n", 1, "tasks", "missing required field");
+}
+
+static void out_of_range_names_the_field(void **state)
+{
+	char text[256];
+
+	(void)state;
+	snprintf(text, sizeof(text), "%smachine:\n  cpus: %d\n", base, CONFIG_MODEL_MAX_CPUS + 1);
+	expect_error(text, 6, "machine.cpus", "must be 1..");
+	snprintf(text, sizeof(text), "%sbuffer:\n  pages: 12\n", base);
+	expect_error(text, 6, "buffer.pages", "power of two");
+	expect_error("duration: 0\ntasks:\n  - name: t\n    workload: {kind: tchain}\n", 1,
+		     "duration", "at least");
+	expect_error("duration: 10\ntasks:\n  - name: t\n    workload: {kind: tchain, depth: 9999}\n",
+		     4, "tasks.0.workload", "invalid parameters");
+	snprintf(text, sizeof(text), "%s    cpus: [0, 3]\n", base);
+	expect_error(text, 5, "tasks.0.cpus.1", "not in the machine");
+}
+
+static void unknown_model_and_event_name_the_field(void **state)
+{
+	char text[256];
+
+	(void)state;
+	snprintf(text, sizeof(text), "%smachine:\n  hz: 1000\n  cpu: pentium\n", base);
+	expect_error(text, 7, "machine.cpu", "unknown CPU model 'pentium'");
+	snprintf(text, sizeof(text), "%sevents:\n  - event: cache-misses\n    period: 10\n", base);
+	expect_error(text, 6, "events.0.event", "unknown event");
+	snprintf(text, sizeof(text), "%sevents:\n  - event: cycles:x\n    period: 10\n", base);
+	expect_error(text, 6, "events.0.event", "unknown event");
+}
+
+static void contradicting_fields_are_refused(void **state)
+{
+	char text[320];
+
+	(void)state;
+	snprintf(text, sizeof(text), "%sevents:\n  - event: cycles\n    period: 10\n    freq: 100\n",
+		 base);
+	expect_error(text, 7, "events.0.period", "exclude each other");
+	snprintf(text, sizeof(text),
+		 "%sevents:\n  - event: cycles\n    freq: 100\n    alternative_period: 7\n", base);
+	expect_error(text, 8, "events.0.alternative_period", "");
+	snprintf(text, sizeof(text), "%smachine: {cpu: nehalem}\nevents:\n  - event: cycles\n"
+		 "    period: 100\n    call_graph: lbr\n", base);
+	expect_error(text, 9, "events.0.call_graph", "no LBR call-stack mode");
+}
+
+static void missing_file_is_one_line(void **state)
+{
+	struct scenario *s;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(scenario_load("/nonexistent/x.yaml", &s, err, sizeof(err)), -1);
+	assert_string_equal(err, "pmusim: /nonexistent/x.yaml: No such file or directory");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(full_scenario_loads),
+		cmocka_unit_test(minimal_scenario_gets_defaults),
+		cmocka_unit_test(syntax_error_names_its_line),
+		cmocka_unit_test(unknown_field_names_its_line),
+		cmocka_unit_test(bad_number_names_its_line),
+		cmocka_unit_test(bad_enum_word_names_its_line),
+		cmocka_unit_test(missing_field_is_named),
+		cmocka_unit_test(out_of_range_names_the_field),
+		cmocka_unit_test(unknown_model_and_event_name_the_field),
+		cmocka_unit_test(contradicting_fields_are_refused),
+		cmocka_unit_test(missing_file_is_one_line),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The workload executor: exact instruction, branch and cycle counts of a
+ * small tchain worked out by hand, the true call stack at every call,
+ * the depths each kind reaches, the symbol layout, and determinism in
+ * the seed.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "tests/test.h"
+#include "sim/workload.h"
+
+struct rec {
+	const struct workload *wl;
+	struct wl_exec *x;
+	uint64_t branches, calls, rets, jcc, insns, cycles, mispred;
+	uint64_t hash;
+	unsigned int bad_stack;
+};
+
+static void rec_branch(void *ctx, uint64_t from, uint64_t to, enum model_branch_type type,
+		       bool mispred, unsigned int cycles)
+{
+	struct rec *r = ctx;
+
+	r->branches++;
+	r->insns++;
+	r->cycles += cycles;
+	r->mispred += mispred;
+	r->calls += type == MODEL_BR_NEAR_REL_CALL;
+	r->rets += type == MODEL_BR_NEAR_RET;
+	r->jcc += type == MODEL_BR_JCC;
+	r->hash = (r->hash ^ from ^ (to << 1) ^ type ^ ((uint64_t)mispred << 7)) * 0x100000001b3ULL;
+	if (r->x && type == MODEL_BR_NEAR_REL_CALL) {
+		/* the stack is already the callee's: its ip is the target */
+		uint64_t ips[WL_MAX_DEPTH];
+		unsigned int n = wl_exec_callstack(r->x, ips, WL_MAX_DEPTH);
+		const struct wl_func *f = workload_func_at(r->wl, ips[0]);
+
+		if (n != r->x->depth || ips[0] != to || !f || f->addr != to)
+			r->bad_stack++;
+		/* every return address lies in the caller, just after a call to its callee */
+		for (unsigned int i = 1; i < n; i++) {
+			const struct wl_func *caller = workload_func_at(r->wl, ips[i]);
+			const struct wl_func *callee = workload_func_at(r->wl, ips[i - 1]);
+
+			if (!caller || !callee ||
+			    caller != &r->wl->funcs[r->x->stack[n - 1 - i].func] ||
+			    callee != &r->wl->funcs[r->x->stack[n - i].func])
+				r->bad_stack++;
+		}
+	}
+}
+
+static void rec_insns(void *ctx, uint64_t n, uint64_t cycles)
+{
+	struct rec *r = ctx;
+
+	r->insns += n;
+	r->cycles += cycles;
+	r->hash = (r->hash ^ n) * 0x100000001b3ULL;
+}
+
+static struct workload *small_tchain(unsigned int cond)
+{
+	struct wl_params p;
+
+	wl_params_default(&p, WL_TCHAIN);
+	p.depth = 3;
+	p.leaf_loops = 2;
+	p.mid_loops = 2;
+	p.outer_loops = 2;
+	p.cond_permille = cond;
+	p.mispredict_permille = 0;
+	return workload_build(&p);
+}
+
+/*
+ * depth 3 (outer f01, mid f02, leaf f03), loops of 2, conditionals never
+ * taken. One pass of main: main 2 (call, back-edge), f01 14, f02 2x17,
+ * f03 2x18 = 86 instructions, all one cycle; branches: main 2, f01 4
+ * (2 calls, back-edge, ret), f02 2x3, f03 2x2 = 16; calls 5.
+ */
+static void tchain_exact_counts_by_hand(void **state)
+{
+	struct workload *wl = small_tchain(0);
+	struct rec r = { 0 };
+	struct wl_sink sink = { rec_branch, rec_insns, &r };
+	struct wl_exec x;
+
+	(void)state;
+	assert_non_null(wl);
+	assert_int_equal(wl->nr_funcs, 4);
+	assert_int_equal(wl_exec_init(&x, wl, 1), 0);
+	r.wl = wl;
+	r.x = &x;
+	assert_int_equal(wl_exec_run(&x, 86, &sink), 86);
+	assert_int_equal(x.insns, 86);
+	assert_int_equal(x.cycles, 86);
+	assert_int_equal(x.branches, 16);
+	assert_int_equal(x.calls, 5);
+	assert_int_equal(x.self_insns[0], 2);
+	assert_int_equal(x.self_insns[1], 14);
+	assert_int_equal(x.self_insns[2], 34);
+	assert_int_equal(x.self_insns[3], 36);
+	assert_int_equal(r.insns, 86);
+	assert_int_equal(r.branches, 16);
+	assert_int_equal(r.calls, 5);
+	assert_int_equal(r.rets, 5);
+	assert_int_equal(r.jcc, 6);
+	assert_int_equal(r.bad_stack, 0);
+	/* back at main's loop, with nothing on the stack */
+	assert_int_equal(x.depth, 1);
+	assert_int_equal(x.max_depth, 4);
+	/* the next pass is the same */
+	assert_int_equal(wl_exec_run(&x, 86, &sink), 86);
+	assert_int_equal(x.self_insns[3], 72);
+	wl_exec_fini(&x);
+	workload_free(wl);
+}
+
+/* Always taken: each taken COND skips a block and becomes a branch. */
+static void tchain_taken_conditionals(void **state)
+{
+	struct workload *wl = small_tchain(1000);
+	struct rec r = { 0 };
+	struct wl_sink sink = { rec_branch, rec_insns, &r };
+	struct wl_exec x;
+
+	(void)state;
+	assert_int_equal(wl_exec_init(&x, wl, 1), 0);
+	/*
+	 * f02: 2 + 2x(3 + jcc) + 2 + 1 + 1 + 1 = 15, f03: 2 + 2x(3 + jcc) + 2 + 1 + 1 = 14:
+	 * 2 + 14 + 2x15 + 2x14 = 74 instructions, 16 + 8 = 24 branches.
+	 */
+	assert_int_equal(wl_exec_run(&x, 74, &sink), 74);
+	assert_int_equal(x.insns, 74);
+	assert_int_equal(x.branches, 24);
+	assert_int_equal(x.self_insns[2], 30);
+	assert_int_equal(x.self_insns[3], 28);
+	wl_exec_fini(&x);
+	workload_free(wl);
+}
+
+/* Default tchain: main + 43 functions, names perf's map parser takes, depth 44. */
+static void tchain_default_is_the_seeds(void **state)
+{
+	struct wl_params p;
+	struct workload *wl;
+	struct rec r = { 0 };
+	struct wl_sink sink = { rec_branch, rec_insns, &r };
+	struct wl_exec x;
+
+	(void)state;
+	wl_params_default(&p, WL_TCHAIN);
+	assert_int_equal(p.depth, 43);
+	assert_int_equal(p.leaf_loops, 10000);
+	assert_int_equal(p.mid_loops, 100);
+	assert_int_equal(p.outer_loops, 10000);
+	wl = workload_build(&p);
+	assert_non_null(wl);
+	assert_int_equal(wl->nr_funcs, 44);
+	assert_string_equal(wl->funcs[1].name, "tchain_f01");
+	assert_string_equal(wl->funcs[43].name, "tchain_f43");
+	for (uint32_t i = 0; i < wl->nr_funcs; i++) {
+		assert_true(strlen(wl->funcs[i].name) >= 3);
+		assert_ptr_equal(workload_func_at(wl, wl->funcs[i].addr), &wl->funcs[i]);
+		assert_ptr_equal(workload_func_at(wl, wl->funcs[i].addr + wl->funcs[i].size - 1),
+				 &wl->funcs[i]);
+		if (i)
+			assert_true(wl->funcs[i].addr >= wl->funcs[i - 1].addr + wl->funcs[i - 1].size);
+	}
+	assert_null(workload_func_at(wl, p.code_base - 1));
+	assert_int_equal(wl_exec_init(&x, wl, 7), 0);
+	r.wl = wl;
+	r.x = &x;
+	wl_exec_run(&x, 2000000, &sink);
+	assert_int_equal(x.max_depth, 44);
+	assert_int_equal(r.bad_stack, 0);
+	/* the leaf's loop is where the time goes */
+	assert_true(x.self_insns[43] > x.insns / 2);
+	assert_int_equal(r.cycles, x.cycles);
+	assert_int_equal(r.mispred, x.mispredicts);
+	assert_true(x.mispredicts > 0);
+	wl_exec_fini(&x);
+	workload_free(wl);
+}
+
+static void recursion_reaches_its_depth(void **state)
+{
+	struct wl_params p;
+	struct workload *wl;
+	struct rec r = { 0 };
+	struct wl_sink sink = { rec_branch, rec_insns, &r };
+	struct wl_exec x;
+
+	(void)state;
+	wl_params_default(&p, WL_RECURSION);
+	p.depth = 60;
+	wl = workload_build(&p);
+	assert_non_null(wl);
+	assert_int_equal(wl_exec_init(&x, wl, 3), 0);
+	r.wl = wl;
+	r.x = &x;
+	wl_exec_run(&x, 200000, &sink);
+	assert_int_equal(x.max_depth, 61);
+	assert_int_equal(r.bad_stack, 0);
+	assert_true(r.rets > 60);
+	wl_exec_fini(&x);
+	workload_free(wl);
+}
+
+static uint64_t run_hash(const struct wl_params *p, uint64_t seed, uint32_t *max_depth)
+{
+	struct workload *wl = workload_build(p);
+	struct rec r = { 0 };
+	struct wl_sink sink = { rec_branch, rec_insns, &r };
+	struct wl_exec x;
+
+	assert_non_null(wl);
+	assert_int_equal(wl_exec_init(&x, wl, seed), 0);
+	r.wl = wl;
+	r.x = &x;
+	wl_exec_run(&x, 300000, &sink);
+	assert_int_equal(r.bad_stack, 0);
+	*max_depth = x.max_depth;
+	wl_exec_fini(&x);
+	workload_free(wl);
+	return r.hash;
+}
+
+static void random_graph_deterministic_in_seeds(void **state)
+{
+	struct wl_params p;
+	uint32_t d1, d2, d3;
+	uint64_t a, b, c, g;
+
+	(void)state;
+	wl_params_default(&p, WL_RANDOM);
+	p.depth = 40;
+	a = run_hash(&p, 11, &d1);
+	b = run_hash(&p, 11, &d2);
+	c = run_hash(&p, 12, &d3);
+	assert_true(a == b);
+	assert_int_equal(d1, d2);
+	assert_true(a != c);
+	assert_true(d1 > 2);
+	p.seed = 99;		/* another graph */
+	g = run_hash(&p, 11, &d3);
+	assert_true(g != a);
+}
+
+static void bad_parameters_are_einval(void **state)
+{
+	struct wl_params p;
+
+	(void)state;
+	wl_params_default(&p, WL_TCHAIN);
+	p.depth = 0;
+	errno = 0;
+	assert_null(workload_build(&p));
+	assert_int_equal(errno, EINVAL);
+	wl_params_default(&p, WL_TCHAIN);
+	p.depth = WL_MAX_DEPTH;
+	assert_null(workload_build(&p));
+	wl_params_default(&p, WL_RANDOM);
+	p.depth = 1;
+	assert_null(workload_build(&p));
+	wl_params_default(&p, WL_TCHAIN);
+	p.cond_permille = 1001;
+	assert_null(workload_build(&p));
+	wl_params_default(&p, WL_TCHAIN);
+	p.depth = 1;		/* the leaf alone */
+	struct workload *wl = workload_build(&p);
+	assert_non_null(wl);
+	workload_free(wl);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(tchain_exact_counts_by_hand),
+		cmocka_unit_test(tchain_taken_conditionals),
+		cmocka_unit_test(tchain_default_is_the_seeds),
+		cmocka_unit_test(recursion_reaches_its_depth),
+		cmocka_unit_test(random_graph_deterministic_in_seeds),
+		cmocka_unit_test(bad_parameters_are_einval),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
