@@ -57,8 +57,9 @@ TESTLIB_OBJS := $(patsubst $(srctree)/%.c,$(objtree)/%.o,$(TESTLIB_SRCS))
 
 DEPS := $(LIB_OBJS:.o=.d) $(TESTLIB_OBJS:.o=.d) $(addsuffix .d,$(TEST_BINS)) $(objtree)/sim/pmusim.d
 
-.PHONY: all
+.PHONY: all lib
 all: $(PMUSIM) $(TEST_BINS)
+lib: $(LIB)
 
 # ---- configuration ---------------------------------------------------------
 $(KCONFIG_CONFIG):
@@ -115,6 +116,24 @@ check:
 	@$(srctree)/scripts/install-deps.sh check
 	@$(srctree)/scripts/check.sh $(CHECK_SEEDS)
 
+# ---- hwcheck ---------------------------------------------------------------
+# `make hwcheck`: the model against the host's real PMU (LBR call stacks of
+# a deep chain, ring-buffer replay on the kernel). Not part of `check`:
+# without a hardware PMU every check is a SKIP line and it exits 0.
+HW_BINS := $(objtree)/tests/hw/tchain_native
+DEPS += $(addsuffix .d,$(HW_BINS))
+
+# frame pointers and no sibling calls: every chain level is a real CALL
+$(HW_BINS): $(objtree)/%: $(srctree)/%.c $(LIB) $(AUTOCONF)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $*"
+	@$(CC) $(PMUSIM_CFLAGS) $(CFLAGS) -fno-omit-frame-pointer -fno-optimize-sibling-calls \
+		-MF $@.d -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
+
+.PHONY: hwcheck
+hwcheck: $(PMUSIM) $(HW_BINS)
+	@$(srctree)/scripts/hwcheck.sh $(objtree)
+
 # ---- bench -----------------------------------------------------------------
 # `make bench` builds bench_defconfig (no test hooks) out of tree in
 # build/bench, runs every bench/bench_*.c program and scripts/bench.d/*.sh,
@@ -154,6 +173,8 @@ run:
 	@mkdir -p $(srctree)/out
 	$(PMUSIM) run $(srctree)/scenarios/default.yaml -o $(srctree)/out/perf.data
 
+include $(srctree)/fuzz/Makefile.fuzz
+
 # ---- install ---------------------------------------------------------------
 PREFIX ?= /usr/local
 .PHONY: install
@@ -166,7 +187,7 @@ install: $(PMUSIM)
 clean:
 	@for d in core model sim tests fuzz; do \
 		[ -d $(objtree)/$$d ] && find $(objtree)/$$d \( -name '*.o' -o -name '*.d' -o -name '*.gcda' -o -name '*.gcno' \) -delete; \
-	done; rm -f $(LIB) $(PMUSIM) $(TEST_BINS); rm -rf $(srctree)/build
+	done; rm -f $(LIB) $(PMUSIM) $(TEST_BINS) $(HW_BINS); rm -rf $(srctree)/build
 mrproper: clean
 	@rm -rf $(objtree)/.config $(objtree)/.config.old $(objtree)/include/generated $(objtree)/include/config
 
@@ -174,6 +195,7 @@ mrproper: clean
 help:
 	@echo "Configuration: defconfig v6.12_defconfig allnoconfig allyesconfig randconfig olddefconfig menuconfig savedefconfig"
 	@echo "Build:         all (default), O=DIR for out of tree, SANITIZE=address,undefined|thread"
-	@echo "Test:          check (full matrix, ASan+UBSan), test (this build)"
+	@echo "Test:          check (full matrix, ASan+UBSan), test (this build), hwcheck (against the host PMU)"
+	@echo "Fuzz:          fuzz FUZZER=NAME [TIME=s] [JOBS=n], fuzz-all, fuzz-replay, mutants"
 	@echo "Use:           run (default scenario to out/perf.data), install PREFIX=..."
 	@echo "Clean:         clean, mrproper"

@@ -67,11 +67,11 @@ for sc in "$srctree"/scenarios/*.yaml; do
 	compare "scenario $n: summary" "$work/out/$n.base.json" "$work/out/$n.work.json"
 done
 
-# Behaviour: ring-buffer replay scripts (flags from each script's "#! " line).
+# Behaviour: ring-buffer replay scripts (flags from each script's "# options:" line).
 for rb in "$srctree"/tests/sim/ringbuf/*.rb; do
 	[ -e "$rb" ] || continue
 	n=$(basename "$rb" .rb)
-	flags=$(sed -n 's/^#! *pmusim ringbuf *//p' "$rb" | head -1)
+	flags=$(sed -n "s/^# options: *//p" "$rb" | head -1)
 	for side in base work; do
 		# shellcheck disable=SC2086
 		"$work/$side/pmusim" ringbuf --backend model $flags "$rb" >"$work/out/rb-$n.$side" 2>&1

@@ -295,7 +295,9 @@ static int x86_pmu_event_init(struct perf_event *event)
 	 * PERF_ATTACH_TASK_DATA events; pmusim's event core leaves it to
 	 * the driver, and event->destroy gives it back.
 	 */
-	if (!err && (event->attach_state & PERF_ATTACH_TASK_DATA)) {
+	if (err)
+		event->attach_state &= ~PERF_ATTACH_TASK_DATA;	/* nothing attached yet */
+	else if (event->attach_state & PERF_ATTACH_TASK_DATA) {
 		if (IS_ENABLED(CONFIG_PERF_TASK_CTX_DATA))
 			err = attach_perf_ctx_data(event, intel_pmu_lbr_task_ctx_size());
 		else
@@ -597,13 +599,6 @@ static void x86_pmu_read(struct perf_event *event)
 	x86_perf_event_update(event);
 }
 
-static int x86_pmu_check_period(struct perf_event *event, u64 value)
-{
-	(void)event;
-	/* A period the counter cannot hold would be cut to max_period. */
-	return value > x86_pmu.max_period ? -EINVAL : 0;
-}
-
 static void x86_pmu_sched_task(struct perf_event_pmu_context *pmu_ctx,
 			       struct task_struct *task, bool sched_in)
 {
@@ -625,7 +620,6 @@ struct pmu pmu = {
 	.start		= x86_pmu_start,
 	.stop		= x86_pmu_stop,
 	.read		= x86_pmu_read,
-	.check_period	= x86_pmu_check_period,
 	.pmu_enable	= x86_pmu_enable,
 	.pmu_disable	= x86_pmu_disable,
 	.event_idx	= x86_pmu_event_idx,

@@ -516,10 +516,10 @@ static void intel_pmu_lbr_read_64(struct cpu_hw_events *cpuc)
 				abort = !!(from & LBR_FROM_FLAG_ABORT);
 				skip = 3;
 			}
-			from = (u64)(((s64)from << skip) >> skip);
+			from = (u64)((s64)(from << skip) >> skip);
 			if (x86_pmu.lbr_to_cycles) {
 				cycles = (to >> 48) & LBR_INFO_CYCLES;
-				to = (u64)(((s64)to << 16) >> 16);
+				to = (u64)((s64)(to << 16) >> 16);
 			}
 		}
 

@@ -222,11 +222,6 @@ static inline bool is_counter_fixed(int idx)
 	return idx >= INTEL_PMC_IDX_FIXED;
 }
 
-/* from core/ (records): the user page and the sample's branch stack */
-void perf_event_update_userpage(struct perf_event *event);
-void perf_sample_save_brstack(struct perf_sample_data *data, struct perf_event *event,
-			      struct perf_branch_stack *brs);
-
 /* core.c */
 int x86_pmu_hw_config(struct perf_event *event);
 u64 x86_perf_event_update(struct perf_event *event);

@@ -16,7 +16,8 @@
  * PERF_CAPABILITIES (intel_pmu_init) and registers the "cpu" PMU for
  * PERF_TYPE_RAW (and so HARDWARE) with the event core; every CPU gets the
  * PMI callback and its PMU and LBR reset. When the last CPU is unplugged
- * the PMU is unregistered and the next attach sizes it again.
+ * the PMU is unregistered and the next attach sizes it again. Unplug a
+ * CPU only when no event is on it: its per-CPU driver state is cleared.
  * Returns 0, -EINVAL (bad cpu, or a CPU unlike the first: no hybrid),
  * -EBUSY (something is plugged in there), -ENODEV (no architectural PMU v2+).
  */

@@ -2,7 +2,7 @@
 write 2000 10
 dump
 pause
-write 100 4
+write 104 4
 resume
 write 2048 10
 dump

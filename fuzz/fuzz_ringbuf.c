@@ -1,0 +1,868 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The ring-buffer race harness. The input picks a buffer and a schedule;
+ * the schedule's ops run at the top level or, bound to an interleaving
+ * point, inside another writer when it reaches that point (a nested
+ * writer is an NMI on this CPU, a reader step is another CPU looking).
+ * A model of the buffer, written from the rules and not from
+ * core/ring_buffer.c, follows every writer through the points and
+ * predicts each reservation, LOST count and wakeup; after every step the
+ * buffer, as user space sees it, must match the model.
+ *
+ * Input:
+ *   byte 0  bits 0-2 page order (pages = 1 << (k % 5)), bit 3 backward,
+ *           bit 4 overwrite (read-only mapping), bit 5 sample_id_all,
+ *           bit 6 attr.watermark
+ *   byte 1  wakeup_watermark = 64 * b (attr.watermark) or wakeup_events = b % 8
+ *   then 2-byte ops: op = b0 & 7, point = (b0 >> 3) - 1 (-1 or a
+ *   non-ring-buffer point: top level), arg = b1
+ *     0 write a record of 16 + 8 * (arg & 127) bytes
+ *     1 write a sample (counts for wakeup_events), same sizes
+ *     2 write a large record: 16 + 32 * arg bytes (may exceed the buffer)
+ *     3 reader step: consume up to arg % 8 records (0: all), then check
+ *     4 pause   5 resume   6 garbage to data_tail (arg * 0x01010101 ...)
+ *     7 backward/overwrite reader: walk the window from data_head
+ *
+ * PMUSIM_FUZZ_TRACE=1 prints the schedule as it runs; a failure prints
+ * it, then the broken invariant, then aborts.
+ */
+#include <stdarg.h>
+
+#include "core/internal.h"
+#include "fuzz/fuzz.h"
+
+#define FZ_MAX_OPS	512
+#define FZ_MAX_RECS	(2 * FZ_MAX_OPS + 4)
+#define FZ_MAX_DEPTH	6
+#define FZ_SAMPLE_TYPE	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
+			 PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
+/* The model's own sizes: header + id + lost, and the trailer of FZ_SAMPLE_TYPE. */
+#define FZ_LOST_SIZE	24
+#define FZ_ID_SIZE	40
+#define FZ_TYPE		PERF_RECORD_SAMPLE
+
+enum { OP_WRITE, OP_SAMPLE, OP_BIG, OP_READ, OP_PAUSE, OP_RESUME, OP_GARBAGE, OP_WINDOW };
+static const char *const op_names[] = {
+	"write", "sample", "write-big", "read", "pause", "resume", "garbage-tail", "window",
+};
+
+/* A record the model expects, at its free-running position. */
+struct fz_rec {
+	u64 pos;
+	u32 size;
+	u64 resv_end;		/* end of its reservation (a LOST shares one) */
+	u64 guard;		/* the far end of the bytes written after it */
+	bool lost_rec;		/* PERF_RECORD_LOST */
+	bool complete;		/* its writer has finished copying */
+	bool lost_known;	/* LOST: the count is taken */
+	u32 seq;		/* SAMPLE: the writer's sequence number */
+	u64 lost;		/* LOST: the count it must carry */
+};
+
+/* A writer in progress: the model's view of how far it got. */
+struct fz_writer {
+	u32 seq, size;
+	bool sample;
+	bool not_paused, got_handle, failed, reserved, have_lost;
+	bool fail_pending, events_pending, wm_pending;
+	unsigned long written;			/* bytes written once it reserved */
+	u64 resv_start, resv_end;
+	unsigned long head_seen, tail_seen;	/* at its last READ_TAIL */
+	unsigned long stamp_at_get;
+	unsigned long publish_head;
+	long events_val;
+	unsigned int nest_seen;
+	int rec_lost, rec;			/* indexes in fz.recs, -1 none */
+	int depth;
+};
+
+static struct {
+	/* input */
+	const u8 *ops;
+	size_t nr_ops, next_op;
+	/* configuration */
+	int nr_pages;
+	unsigned long size;
+	bool backward, overwrite, sample_id_all, watermark_mode;
+	unsigned int wakeup_events;
+	unsigned long watermark;
+	/* the system under test */
+	struct perf_event event;
+	struct perf_buffer *rb;
+	struct perf_event_mmap_page *pg;
+	unsigned char *data;
+	/* the model */
+	unsigned long head;		/* reservations so far */
+	/*
+	 * The wakeup stamp, one number for both rules as in the kernel: the
+	 * watermark steps it by watermark bytes, wakeup_events by one (so
+	 * sample wakeups shift the byte comparison a little).
+	 */
+	unsigned long stamp;
+	long events;
+	long lost;			/* records dropped, not yet in a LOST */
+	unsigned int nest;
+	bool paused;
+	bool tainted;			/* data_tail was garbage: contents unchecked */
+	u64 attempted, failures, lost_reported, read_records;
+	u64 expected_wakeups, wakeups;
+	u64 consumer;			/* the forward/backward consumer's position */
+	u64 last_data_head;
+	unsigned long warn_base;
+	struct fz_rec recs[FZ_MAX_RECS];
+	int nr_recs;
+	struct fz_writer *stack[FZ_MAX_DEPTH + 1];
+	int depth;
+	u32 next_seq;
+	/* tracing */
+	bool trace_live;
+	char trace[1 << 16];
+	size_t trace_len;
+	bool trace_truncated;
+} fz;
+
+static void fz_trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void fz_trace(const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (fz.trace_live)
+		fprintf(stderr, "%*s%s\n", 2 * fz.depth, "", line);
+	if (fz.trace_len + (size_t)n + 2 * fz.depth + 2 >= sizeof(fz.trace)) {
+		fz.trace_truncated = true;
+		return;
+	}
+	fz.trace_len += (size_t)snprintf(fz.trace + fz.trace_len, sizeof(fz.trace) - fz.trace_len,
+					 "%*s%s\n", 2 * fz.depth, "", line);
+}
+
+static void fz_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void fz_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!fz.trace_live) {
+		fputs(fz.trace, stderr);
+		if (fz.trace_truncated)
+			fputs("... (trace truncated)\n", stderr);
+	}
+	fprintf(stderr, "fuzz_ringbuf: INVARIANT BROKEN: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n  model: head %#lx lost %ld nest %u stamp %lu paused %d depth %d; "
+		"data_head %#llx data_tail %#llx rb->head %#lx\n",
+		fz.head, fz.lost, fz.nest, fz.stamp, fz.paused, fz.depth,
+		(unsigned long long)fz.pg->data_head, (unsigned long long)fz.pg->data_tail,
+		(unsigned long)local_read(&fz.rb->head));
+	fflush(stderr);
+	abort();
+}
+
+#define fz_check(cond, ...) do { if (!(cond)) fz_fail(__VA_ARGS__); } while (0)
+
+/* ---- the rules, stated for the model ------------------------------------ */
+
+/* Room for @need bytes, one byte always kept free; both directions. */
+static bool model_has_space(unsigned long head, unsigned long tail, unsigned long need)
+{
+	unsigned long used = fz.backward ? tail - head : head - tail;
+
+	used &= fz.size - 1;
+	return fz.size - 1 - used >= need;
+}
+
+static u32 lost_rec_size(void)
+{
+	return FZ_LOST_SIZE + (fz.sample_id_all ? FZ_ID_SIZE : 0);
+}
+
+static u8 payload_byte(u32 seq, u32 size, u32 i)
+{
+	return (u8)(seq * 29 + i * 13 + size);
+}
+
+static void copy_out(u64 pos, void *dst, size_t len)
+{
+	unsigned char *d = dst;
+
+	while (len) {
+		size_t off = pos & (fz.size - 1);
+		size_t n = min(len, (size_t)(fz.size - off));
+
+		memcpy(d, fz.data + off, n);
+		d += n;
+		pos += n;
+		len -= n;
+	}
+}
+
+/*
+ * Is no byte of the record where a later byte went? Bytes written after
+ * it: later reservations, the rest of its own (a record can exceed the
+ * buffer in overwrite mode) and what the writers it interrupted copy
+ * after it; r->guard is the far end of the last two, set when it
+ * completes.
+ */
+static bool rec_intact(const struct fz_rec *r)
+{
+	if (!fz.backward)
+		return (u64)(fz.head - r->guard) <= fz.size;
+	return (u64)(r->guard - fz.head) <= fz.size;
+}
+
+static bool rec_published(const struct fz_rec *r, u64 data_head)
+{
+	if (!fz.backward)
+		return (s64)(data_head - (r->pos + r->size)) >= 0;
+	return (s64)(r->pos - data_head) >= 0;
+}
+
+/* The model's record at @pos, or NULL. Records are kept in reservation order. */
+static struct fz_rec *rec_at(u64 pos)
+{
+	int lo = 0, hi = fz.nr_recs - 1;
+
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+		s64 d = (s64)(fz.recs[mid].pos - pos);
+
+		if (fz.backward)
+			d = -d;
+		if (d == 0)
+			return &fz.recs[mid];
+		if (d < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return NULL;
+}
+
+/* The bytes in the buffer are the model's record @r. */
+static void verify_rec(const struct fz_rec *r, const char *who)
+{
+	struct perf_event_header h;
+	u64 w[2];
+	u8 buf[128];
+	u32 i, k, n;
+
+	copy_out(r->pos, &h, sizeof(h));
+	copy_out(r->pos + 8, w, sizeof(w));
+	if (r->lost_rec) {
+		fz_check(h.type == PERF_RECORD_LOST && h.misc == 0 && h.size == r->size,
+			 "%s: LOST at %#llx: header type %u misc %u size %u, expected LOST size %u",
+			 who, (unsigned long long)r->pos, h.type, h.misc, h.size, r->size);
+		fz_check(w[0] == fz.event.id, "%s: LOST at %#llx: id %llu", who,
+			 (unsigned long long)r->pos, (unsigned long long)w[0]);
+		fz_check(w[1] == r->lost, "%s: LOST at %#llx counts %llu records, the model %llu",
+			 who, (unsigned long long)r->pos, (unsigned long long)w[1],
+			 (unsigned long long)r->lost);
+		return;
+	}
+	fz_check(h.type == FZ_TYPE && h.misc == 0 && h.size == r->size,
+		 "%s: record #%u at %#llx: header type %u misc %u size %u, expected size %u",
+		 who, r->seq, (unsigned long long)r->pos, h.type, h.misc, h.size, r->size);
+	fz_check(w[0] == ((u64)r->seq << 32 | r->size),
+		 "%s: record at %#llx holds seq/size %#llx, expected #%u size %u",
+		 who, (unsigned long long)r->pos, (unsigned long long)w[0], r->seq, r->size);
+	for (i = 16; i < r->size; i += n) {
+		n = min(r->size - i, (u32)sizeof(buf));
+		copy_out(r->pos + i, buf, n);
+		for (k = 0; k < n; k++)
+			fz_check(buf[k] == payload_byte(r->seq, r->size, i + k),
+				 "%s: record #%u at %#llx: byte %u is %#x, expected %#x", who, r->seq,
+				 (unsigned long long)r->pos, i + k, buf[k],
+				 payload_byte(r->seq, r->size, i + k));
+	}
+}
+
+/* ---- oracles --------------------------------------------------------------- */
+
+/* data_head never moves back (forward) or up (backward) and covers only whole records. */
+static void check_data_head(const char *where)
+{
+	u64 data_head = __atomic_load_n(&fz.pg->data_head, __ATOMIC_ACQUIRE);
+	s64 moved = fz.backward ? (s64)(fz.last_data_head - data_head)
+				: (s64)(data_head - fz.last_data_head);
+
+	fz_check(moved >= 0, "%s: data_head went from %#llx back to %#llx", where,
+		 (unsigned long long)fz.last_data_head, (unsigned long long)data_head);
+	if (data_head != fz.last_data_head) {
+		struct fz_rec *r = fz.backward ? rec_at(data_head) : NULL;
+
+		/* Forward, data_head is the end of a record: the start of none yet. */
+		if (!fz.backward) {
+			bool found = false;
+
+			for (int i = fz.nr_recs - 1; i >= 0; i--) {
+				struct fz_rec *q = &fz.recs[i];
+
+				if (q->pos + q->size == data_head) {
+					r = q;
+					found = true;
+					break;
+				}
+				if ((s64)(q->pos + q->size - data_head) < 0)
+					break;
+			}
+			fz_check(found, "%s: data_head %#llx is not the end of a reserved record",
+				 where, (unsigned long long)data_head);
+		} else {
+			fz_check(r, "%s: data_head %#llx is not the start of a reserved record",
+				 where, (unsigned long long)data_head);
+		}
+		/* everything it covers is completely written */
+		for (int i = fz.nr_recs - 1; i >= 0; i--) {
+			struct fz_rec *q = &fz.recs[i];
+
+			if (!rec_published(q, data_head))
+				continue;
+			if (rec_published(q, fz.last_data_head))
+				break;
+			fz_check(q->complete, "%s: data_head %#llx published record at %#llx "
+				 "before its writer finished it", where,
+				 (unsigned long long)data_head, (unsigned long long)q->pos);
+		}
+	}
+	fz.last_data_head = data_head;
+}
+
+/* Every record the model says is published and intact is in the buffer as written. */
+static void check_contents(const char *where)
+{
+	u64 data_head = READ_ONCE(fz.pg->data_head);
+
+	if (fz.tainted)
+		return;
+	for (int i = fz.nr_recs - 1; i >= 0; i--) {
+		struct fz_rec *r = &fz.recs[i];
+
+		if (!rec_published(r, data_head) || !r->complete)
+			continue;
+		if (!rec_intact(r))
+			break;
+		/* non-overwrite: unread records must never be overwritten */
+		if (!fz.overwrite && (fz.backward ? (s64)(r->pos - fz.consumer) >= 0
+						  : (s64)(r->pos - fz.consumer) < 0))
+			break;
+		verify_rec(r, where);
+	}
+}
+
+static void check_step(const char *where)
+{
+	check_data_head(where);
+	check_contents(where);
+	fz_check(pmusim_warn_count() == fz.warn_base, "%s: the ring buffer raised a WARN_ON", where);
+	if (fz.depth == 0) {
+		u64 data_head = READ_ONCE(fz.pg->data_head);
+
+		fz_check(data_head == (u64)fz.head && (unsigned long)local_read(&fz.rb->head) == fz.head,
+			 "%s: no writer runs, but data_head %#llx / rb->head %#lx != reserved %#lx",
+			 where, (unsigned long long)data_head,
+			 (unsigned long)local_read(&fz.rb->head), fz.head);
+		fz_check(fz.wakeups == fz.expected_wakeups, "%s: %llu wakeups, the rules give %llu",
+			 where, (unsigned long long)fz.wakeups,
+			 (unsigned long long)fz.expected_wakeups);
+		fz_check(fz.nest == 0 && READ_ONCE(fz.rb->nest) == 0,
+			 "%s: no writer runs, but rb->nest is %u", where, READ_ONCE(fz.rb->nest));
+	}
+}
+
+/* ---- readers ----------------------------------------------------------------- */
+
+/*
+ * The consumer of a writable mapping: forward, it reads from data_tail
+ * up, oldest first; backward, from data_head up to where it stopped.
+ * Each record must be the model's, whole; then data_tail moves past it.
+ */
+static void reader_consume(unsigned int max)
+{
+	u64 data_head = __atomic_load_n(&fz.pg->data_head, __ATOMIC_ACQUIRE);
+	unsigned int n = 0;
+
+	if (fz.tainted || fz.overwrite)
+		return;
+	if (!fz.backward) {
+		while (fz.consumer != data_head && (!max || n < max)) {
+			struct fz_rec *r = rec_at(fz.consumer);
+			struct perf_event_header h;
+
+			copy_out(fz.consumer, &h, sizeof(h));
+			fz_check(r, "reader: a record starts at %#llx (size %u) where the model has none",
+				 (unsigned long long)fz.consumer, h.size);
+			fz_check(r->complete, "reader: record at %#llx is published but not finished",
+				 (unsigned long long)r->pos);
+			verify_rec(r, "reader");
+			if (r->lost_rec)
+				fz.lost_reported += r->lost;
+			else
+				fz.read_records++;
+			fz.consumer += r->size;
+			n++;
+		}
+		__atomic_store_n(&fz.pg->data_tail, fz.consumer, __ATOMIC_RELEASE);
+	} else {
+		/* newest first: all of [data_head, consumer) in one go */
+		u64 pos = data_head;
+
+		while (pos != fz.consumer) {
+			struct fz_rec *r = rec_at(pos);
+
+			fz_check(r, "reader: no model record at %#llx", (unsigned long long)pos);
+			fz_check(r->complete, "reader: record at %#llx published unfinished",
+				 (unsigned long long)pos);
+			verify_rec(r, "reader");
+			if (r->lost_rec)
+				fz.lost_reported += r->lost;
+			else
+				fz.read_records++;
+			pos += r->size;
+		}
+		fz.consumer = data_head;
+		__atomic_store_n(&fz.pg->data_tail, fz.consumer, __ATOMIC_RELEASE);
+	}
+	fz_trace("reader consumed up to %#llx (%llu records, %llu lost so far)",
+		 (unsigned long long)fz.consumer, (unsigned long long)fz.read_records,
+		 (unsigned long long)fz.lost_reported);
+}
+
+/*
+ * The window a backward (or overwrite) reader takes, by the headers in
+ * the buffer only: from data_head, the whole records within one buffer
+ * size. Every one must be a model record, intact. Only meaningful with
+ * no writer in flight (or the buffer paused), as the real readers say.
+ */
+static void reader_window(void)
+{
+	u64 data_head = READ_ONCE(fz.pg->data_head);
+	u64 pos, end;
+
+	if (fz.tainted || !fz.backward || fz.depth)
+		return;
+	end = (u64)-data_head < fz.size ? 0 : data_head + fz.size;
+	for (pos = data_head; pos != end;) {
+		struct perf_event_header h;
+		struct fz_rec *r = rec_at(pos);
+
+		fz_check(r, "window: data_head %#llx: no record starts at %#llx",
+			 (unsigned long long)data_head, (unsigned long long)pos);
+		if (!rec_intact(r))
+			break;		/* crosses the window's end: the reader drops it */
+		copy_out(pos, &h, sizeof(h));
+		fz_check(h.size >= 8 && !(h.size & 7) && (u64)(end - pos) >= h.size,
+			 "window: header at %#llx has size %u", (unsigned long long)pos, h.size);
+		verify_rec(r, "window");
+		pos += h.size;
+	}
+	fz_trace("window [%#llx, %#llx) whole", (unsigned long long)data_head,
+		 (unsigned long long)pos);
+}
+
+/* ---- the schedule --------------------------------------------------------- */
+
+static void run_op(u8 b0, u8 arg, int point);
+
+/* @w finished copying: its records are whole until bytes written later reach them. */
+static void complete(struct fz_writer *w)
+{
+	u64 guard = fz.backward ? w->resv_end : w->resv_start;
+
+	for (int i = 1; i < fz.depth; i++) {
+		struct fz_writer *o = fz.stack[i];
+
+		if (!o->reserved)
+			continue;
+		if (!fz.backward && (s64)(o->resv_start - guard) < 0)
+			guard = o->resv_start;
+		if (fz.backward && (s64)(o->resv_end - guard) > 0)
+			guard = o->resv_end;
+	}
+	fz.recs[w->rec].complete = true;
+	fz.recs[w->rec].guard = guard;
+	if (w->rec_lost >= 0) {
+		fz.recs[w->rec_lost].complete = true;
+		fz.recs[w->rec_lost].guard = guard;
+	}
+}
+
+static void writer(u32 size, bool sample)
+{
+	struct perf_event_header h = { .type = FZ_TYPE, .misc = 0, .size = (u16)size };
+	struct perf_output_handle handle;
+	struct perf_sample_data data;
+	struct fz_writer w = { .size = size, .sample = sample, .rec = -1, .rec_lost = -1 };
+	u64 word;
+	u8 chunk[64];
+	u32 i, k, n;
+	int ret;
+
+	w.seq = fz.next_seq++;
+	w.depth = fz.depth;
+	fz.attempted++;
+	fz_trace("writer #%u: %u bytes%s", w.seq, size, sample ? " (sample)" : "");
+	fz.stack[++fz.depth] = &w;
+	fz.event.pending_wakeup = 0;
+
+	perf_sample_data_init(&data, 0, 0);
+	ret = perf_output_begin(&handle, &data, &fz.event, size);
+	if (ret == 0) {
+		fz_check(w.reserved, "writer #%u: begin succeeded without reaching RESERVED", w.seq);
+		word = (u64)w.seq << 32 | size;
+		perf_output_put(&handle, h);
+		perf_output_put(&handle, word);
+		for (i = 16; i < size; i += n) {
+			n = min(size - i, (u32)sizeof(chunk));
+			for (k = 0; k < n; k++)
+				chunk[k] = payload_byte(w.seq, size, i + k);
+			perf_output_copy(&handle, chunk, n);
+		}
+		complete(&w);
+		if (sample)
+			perf_output_sample_wakeup(&handle);
+		perf_output_end(&handle);
+	} else if (!w.not_paused) {
+		/* refused while paused: no handle, no points past ENTER */
+		fz_check(fz.paused, "writer #%u: refused, but the buffer is not paused", w.seq);
+		fz.lost++;
+		fz.failures++;
+	} else {
+		fz_check(w.failed, "writer #%u: begin failed without reaching FAILED", w.seq);
+		if (w.fail_pending) {
+			fz.lost++;
+			fz.failures++;
+		}
+	}
+	if (w.events_pending) {
+		w.events_pending = false;
+		if (w.events_val >= (long)fz.wakeup_events) {
+			fz.events -= fz.wakeup_events;
+			fz.stamp++;
+		}
+	}
+
+	/* put_handle: an inner writer only drops nest, the outermost may wake */
+	if (w.got_handle) {
+		if (w.nest_seen > 1) {
+			fz.nest--;
+		} else if (fz.stamp != w.stamp_at_get) {
+			fz.expected_wakeups++;
+		}
+	}
+	if (READ_ONCE(fz.event.pending_wakeup)) {
+		fz.wakeups++;
+		fz.event.pending_wakeup = 0;
+		fz_trace("writer #%u woke the reader", w.seq);
+	}
+	fz.depth--;
+	fz_trace("writer #%u: %s", w.seq, ret ? "-ENOSPC" : "done");
+}
+
+static void model_point(struct fz_writer *w, enum perf_interleave_point point)
+{
+	/* what the writer did between its previous point and this one */
+	if (w->fail_pending) {
+		w->fail_pending = false;
+		fz.lost++;
+		fz.failures++;
+	}
+	if (w->events_pending) {
+		w->events_pending = false;
+		if (w->events_val >= (long)fz.wakeup_events) {
+			fz.events -= fz.wakeup_events;
+			fz.stamp++;
+		}
+	}
+	if (w->wm_pending) {
+		/* one watermark step per reservation, however large */
+		w->wm_pending = false;
+		if (w->written - fz.stamp > fz.watermark)
+			fz.stamp += fz.watermark;
+	}
+
+	switch (point) {
+	case PI_OUTPUT_BEGIN_NOT_PAUSED:
+		fz_check(!fz.paused, "writer #%u: went on although the buffer is paused", w->seq);
+		w->not_paused = true;
+		break;
+	case PI_OUTPUT_BEGIN_READ_LOST:
+		w->have_lost = fz.lost != 0;
+		break;
+	case PI_OUTPUT_BEGIN_GOT_HANDLE:
+		w->got_handle = true;
+		w->stamp_at_get = fz.stamp;
+		fz.nest++;
+		break;
+	case PI_OUTPUT_BEGIN_READ_TAIL:
+		w->head_seen = fz.head;
+		w->tail_seen = READ_ONCE(fz.pg->data_tail);
+		break;
+	case PI_OUTPUT_BEGIN_CMPXCHG:
+		if (!fz.overwrite)
+			fz_check(model_has_space(w->head_seen, w->tail_seen,
+						 w->size + (w->have_lost ? lost_rec_size() : 0)),
+				 "writer #%u: passed the space check with no room (head %#lx tail %#lx need %u)",
+				 w->seq, w->head_seen, w->tail_seen,
+				 w->size + (w->have_lost ? lost_rec_size() : 0));
+		break;
+	case PI_OUTPUT_BEGIN_RESERVED: {
+		u32 need = w->size + (w->have_lost ? lost_rec_size() : 0);
+		unsigned long start;
+
+		fz_check(w->head_seen == fz.head,
+			 "writer #%u: reserved from head %#lx, but head had moved to %#lx",
+			 w->seq, w->head_seen, fz.head);
+		fz_check(fz.nr_recs + 2 <= FZ_MAX_RECS, "model: too many records");
+		start = fz.backward ? fz.head - need : fz.head;
+		w->resv_start = start;
+		w->resv_end = start + need;
+		fz.head = fz.backward ? fz.head - need : fz.head + need;
+		if (w->have_lost) {
+			w->rec_lost = fz.nr_recs;
+			fz.recs[fz.nr_recs++] = (struct fz_rec){
+				.pos = start, .size = lost_rec_size(), .lost_rec = true,
+				.resv_end = start + need,
+			};
+			start += lost_rec_size();
+		}
+		w->rec = fz.nr_recs;
+		fz.recs[fz.nr_recs++] = (struct fz_rec){
+			.pos = start, .size = w->size, .seq = w->seq, .resv_end = start + w->size,
+		};
+		if (fz.backward) {
+			/* keep recs[] in reservation order: the LOST is the newer-positioned one */
+			if (w->have_lost) {
+				struct fz_rec t = fz.recs[w->rec_lost];
+				int i = w->rec_lost;
+
+				fz.recs[w->rec_lost] = fz.recs[w->rec];
+				fz.recs[w->rec] = t;
+				w->rec_lost = w->rec;
+				w->rec = i;
+			}
+		}
+		/* the watermark is checked after this point, on this writer's own head */
+		w->written = fz.backward ? -fz.head : fz.head;
+		w->wm_pending = true;
+		w->reserved = true;
+		fz_trace("writer #%u reserved %u bytes at %#lx%s", w->seq, need,
+			 fz.backward ? fz.head : fz.head - need, w->have_lost ? " (with LOST)" : "");
+		break;
+	}
+	case PI_OUTPUT_BEGIN_LOST_TAKEN:
+		fz_check(w->have_lost && w->rec_lost >= 0, "writer #%u: took lost without a LOST slot",
+			 w->seq);
+		fz.recs[w->rec_lost].lost = fz.lost;
+		fz.recs[w->rec_lost].lost_known = true;
+		fz.lost = 0;
+		break;
+	case PI_OUTPUT_BEGIN_FAILED:
+		if (!fz.overwrite)
+			fz_check(!model_has_space(w->head_seen, w->tail_seen,
+						  w->size + (w->have_lost ? lost_rec_size() : 0)),
+				 "writer #%u: refused although there is room (head %#lx tail %#lx need %u)",
+				 w->seq, w->head_seen, w->tail_seen,
+				 w->size + (w->have_lost ? lost_rec_size() : 0));
+		else
+			fz_fail("writer #%u: an overwrite buffer refused a record", w->seq);
+		w->failed = true;
+		w->fail_pending = true;
+		break;
+	case PI_OUTPUT_SAMPLE_EVENTS:
+		if (!fz.watermark_mode && fz.wakeup_events) {
+			w->events_val = ++fz.events;
+			w->events_pending = true;
+		}
+		break;
+	case PI_PUT_HANDLE_READ_NEST:
+		w->nest_seen = fz.nest;
+		break;
+	case PI_PUT_HANDLE_READ_HEAD:
+		fz.nest = 1;
+		w->publish_head = fz.head;
+		break;
+	case PI_PUT_HANDLE_PUBLISHED:
+		fz_check(READ_ONCE(fz.pg->data_head) == (u64)w->publish_head,
+			 "writer #%u: published %#llx, head was %#lx", w->seq,
+			 (unsigned long long)READ_ONCE(fz.pg->data_head), w->publish_head);
+		break;
+	case PI_PUT_HANDLE_NEST_CLEARED:
+		fz.nest = 0;
+		break;
+	case PI_PUT_HANDLE_DONE:
+		fz_check(w->publish_head == fz.head,
+			 "writer #%u: done publishing %#lx, but %#lx is reserved", w->seq,
+			 w->publish_head, fz.head);
+		break;
+	default:
+		break;
+	}
+}
+
+static bool ring_buffer_point(int point)
+{
+	return point >= 0 && point < PI__MAX && point != PI_OVERFLOW_ENTER &&
+	       point != PI_OVERFLOW_OUTPUT;
+}
+
+static void fz_hook(enum perf_interleave_point point, void *obj)
+{
+	struct fz_writer *w = fz.stack[fz.depth];
+
+	if (obj != fz.rb || !w)
+		return;
+	model_point(w, point);
+	check_data_head(perf_interleave_point_names[point]);
+
+	/* ops bound to this point run here, as an NMI or another CPU */
+	while (fz.next_op < fz.nr_ops && fz.depth < FZ_MAX_DEPTH) {
+		const u8 *op = fz.ops + 2 * fz.next_op;
+		int p = (op[0] >> 3) - 1;
+
+		if (p != (int)point)
+			break;
+		fz.next_op++;
+		fz_trace("at %s of writer #%u:", perf_interleave_point_names[point], w->seq);
+		run_op(op[0], op[1], p);
+	}
+}
+
+static void run_op(u8 b0, u8 arg, int point)
+{
+	unsigned int kind = b0 & 7;
+
+	switch (kind) {
+	case OP_WRITE:
+	case OP_SAMPLE:
+		writer(16 + 8 * (arg & 127), kind == OP_SAMPLE);
+		break;
+	case OP_BIG:
+		writer(16 + 32 * (u32)arg, false);
+		break;
+	case OP_READ:
+		reader_consume(arg % 8);
+		break;
+	case OP_PAUSE:
+	case OP_RESUME:
+		rb_toggle_paused(fz.rb, kind == OP_PAUSE);
+		fz.paused = kind == OP_PAUSE;
+		fz_trace("%s", op_names[kind]);
+		break;
+	case OP_GARBAGE:
+		WRITE_ONCE(fz.pg->data_tail, (u64)arg * 0x0101010101010101ULL + (arg & 7));
+		fz.tainted = true;
+		fz_trace("garbage-tail %#llx", (unsigned long long)fz.pg->data_tail);
+		break;
+	case OP_WINDOW:
+		reader_window();
+		break;
+	}
+	(void)point;
+	check_step(op_names[kind]);
+}
+
+/* Resume, read everything, write one more: every attempt must be accounted for. */
+static void final_drain(void)
+{
+	if (fz.tainted || fz.overwrite)
+		return;
+	fz_trace("final: resume, drain, one more record");
+	rb_toggle_paused(fz.rb, false);
+	fz.paused = false;
+	reader_consume(0);
+	writer(16, false);
+	check_step("final write");
+	fz_check(fz.lost == 0, "final: a record into an empty buffer left %ld lost", fz.lost);
+	reader_consume(0);
+	fz_check(fz.read_records + fz.failures == fz.attempted,
+		 "conservation: %llu read + %llu lost != %llu attempted",
+		 (unsigned long long)fz.read_records, (unsigned long long)fz.failures,
+		 (unsigned long long)fz.attempted);
+	fz_check(fz.lost_reported == fz.failures,
+		 "conservation: LOST records count %llu, %llu were refused",
+		 (unsigned long long)fz.lost_reported, (unsigned long long)fz.failures);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct perf_event *event = &fz.event;
+	const char *env = getenv("PMUSIM_FUZZ_TRACE");
+	int k;
+
+	if (size < 2)
+		return 0;
+	memset(&fz, 0, offsetof(typeof(fz), trace));
+	fz.trace_len = 0;
+	fz.trace[0] = 0;
+	fz.trace_truncated = false;
+	fz.trace_live = env && *env && *env != '0';
+
+	k = (data[0] & 7) % 5;
+	fz.nr_pages = 1 << k;
+	fz.size = (unsigned long)fz.nr_pages * PAGE_SIZE;
+	fz.backward = data[0] & 0x08;
+	fz.overwrite = data[0] & 0x10;
+	fz.sample_id_all = data[0] & 0x20;
+	fz.watermark_mode = data[0] & 0x40;
+	event->attr.size = sizeof(event->attr);
+	event->attr.write_backward = fz.backward;
+	event->attr.sample_id_all = fz.sample_id_all;
+	event->attr.sample_type = FZ_SAMPLE_TYPE;
+	event->attr.watermark = fz.watermark_mode;
+	if (fz.watermark_mode)
+		event->attr.wakeup_watermark = 64u * data[1];
+	else
+		event->attr.wakeup_events = data[1] % 8;
+	fz.wakeup_events = fz.watermark_mode ? 0 : data[1] % 8;
+	fz.watermark = fz.watermark_mode && data[1] ? min(fz.size, 64UL * data[1]) : fz.size / 2;
+	event->id = 0x1d;
+	perf_event__id_header_size(event);
+
+	fz.ops = data + 2;
+	fz.nr_ops = min((size - 2) / 2, (size_t)FZ_MAX_OPS);
+	fz_trace("buffer: %d pages, %s, %s, sample_id_all %d, %s %lu; %zu ops",
+		 fz.nr_pages, fz.backward ? "backward" : "forward",
+		 fz.overwrite ? "overwrite" : "writable", fz.sample_id_all,
+		 fz.watermark_mode ? "watermark" : "wakeup_events",
+		 fz.watermark_mode ? fz.watermark : fz.wakeup_events, fz.nr_ops);
+
+	fz.rb = rb_alloc(fz.nr_pages, fz.watermark_mode ? (long)event->attr.wakeup_watermark : 0,
+			 0, fz.overwrite ? 0 : RING_BUFFER_WRITABLE);
+	if (!fz.rb)
+		fz_fail("rb_alloc(%d) failed", fz.nr_pages);
+	ring_buffer_attach(event, fz.rb);
+	fz.pg = fz.rb->user_page;
+	fz.data = (unsigned char *)fz.pg + fz.pg->data_offset;
+	fz_check(fz.pg->data_size == fz.size, "data_size %llu", (unsigned long long)fz.pg->data_size);
+	fz.warn_base = pmusim_warn_count();
+	perf_interleave_hook = fz_hook;
+
+	while (fz.next_op < fz.nr_ops) {
+		const u8 *op = fz.ops + 2 * fz.next_op++;
+		int p = (op[0] >> 3) - 1;
+
+		if (ring_buffer_point(p))
+			fz_trace("(op bound to %s, run at top level)", perf_interleave_point_names[p]);
+		run_op(op[0], op[1], -1);
+		if (fz.backward && !fz.tainted)
+			reader_window();
+	}
+	final_drain();
+
+	perf_interleave_hook = NULL;
+	if (fz.trace_live)
+		fprintf(stderr, "ok: %llu attempted, %llu read, %llu lost, %llu wakeups\n",
+			(unsigned long long)fz.attempted, (unsigned long long)fz.read_records,
+			(unsigned long long)fz.failures, (unsigned long long)fz.wakeups);
+	ring_buffer_attach(event, NULL);
+	fz.rb = NULL;
+	return 0;
+}

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * LBR call stacks across context switches, and where their state lives.
+ *
+ * The seed's finding at driver level: task A is 20 calls deep, task B
+ * runs and overwrites the LBR, A comes back and makes two more calls.
+ * A per-process call-stack event sees all 22 frames (the state is saved
+ * in A's task context and restored). A system-wide one sees 2 in v6.12
+ * (no task context: the LBR is wiped at sched-in) and 22 with
+ * CONFIG_PERF_TASK_CTX_DATA (the state lives with the task).
+ */
+#include "tests/x86/x86_test.h"
+#include "core/task_ctx_data.h"
+
+#define NR_TASKS 3
+static struct task_struct tasks[NR_TASKS];	/* A, B, C */
+
+static struct task_struct *iter_first(void *priv)
+{
+	(void)priv;
+	return &tasks[0];
+}
+
+static struct task_struct *iter_next(void *priv, struct task_struct *t)
+{
+	(void)priv;
+	return t + 1 < tasks + NR_TASKS ? t + 1 : NULL;
+}
+
+static const struct perf_task_iter iter = { iter_first, iter_next, NULL };
+
+static void boot_tasks(const char *model)
+{
+	assert_int_equal(xt_boot(model), 0);
+	memset(tasks, 0, sizeof(tasks));
+	for (int i = 0; i < NR_TASKS; i++)
+		tasks[i].pid = tasks[i].tid = 100 + i;
+	perf_ctx_data_set_task_iter(&iter);
+	pmusim_curr[0] = &tasks[0];
+}
+
+static int teardown(void **state)
+{
+	pmusim_curr[0] = NULL;
+	perf_ctx_data_set_task_iter(NULL);
+	return xt_teardown(state);
+}
+
+/* The simulator's context switch on CPU 0, in the kernel's order. */
+static void switch_to(struct task_struct *prev, struct task_struct *next)
+{
+	x86_pmu_sched_out(prev);
+	perf_event_sched_out(0, prev);
+	pmusim_curr[0] = next;
+	perf_event_sched_in(0, next);
+	x86_pmu_sched_in(next);
+}
+
+/* @n nested calls starting at @base (each from one function into the next). */
+static void calls(u64 base, int first, int n)
+{
+	for (int i = first; i < first + n; i++) {
+		u64 from = base + 0x1000 * i + 0x10;
+
+		x86_branch_text_add(from, MODEL_BR_NEAR_REL_CALL);
+		xt_branch(0, from, base + 0x1000 * (i + 1), MODEL_BR_NEAR_REL_CALL);
+	}
+}
+
+static struct perf_event *open_callstack(struct task_struct *task, u64 period)
+{
+	struct perf_event_attr a = xt_attr(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS,
+					   period);
+	struct perf_event *e;
+	int err;
+
+	a.sample_type = PERF_SAMPLE_BRANCH_STACK;
+	a.branch_sample_type = PERF_SAMPLE_BRANCH_CALL_STACK | PERF_SAMPLE_BRANCH_USER;
+	e = xt_open(&a, task ? -1 : 0, task, &err);
+	assert_non_null(e);
+	assert_int_equal(e->state, PERF_EVENT_STATE_ACTIVE);
+	return e;
+}
+
+static void close_callstack(struct perf_event *e)
+{
+	perf_event_disable(e);
+	if (e->destroy)
+		e->destroy(e);
+	perf_event_release_kernel(e);
+}
+
+/*
+ * A: 20 calls; B: 40 calls; A: 2 calls. Returns the frames A's sample
+ * shows. (Two calls at the end: a period with one event left is
+ * programmed as two, so a single call would not overflow.)
+ */
+static u64 run_switch_scenario(bool system_wide)
+{
+	struct perf_event *e = open_callstack(system_wide ? NULL : &tasks[0],
+					      system_wide ? 62 : 22);
+	u64 nr;
+
+	calls(0x100000, 0, 20);
+	switch_to(&tasks[0], &tasks[1]);
+	calls(0x800000, 0, 40);
+	switch_to(&tasks[1], &tasks[0]);
+	calls(0x100000, 20, 2);
+	assert_int_equal(xt.nr_samples, 1);
+	nr = xt.samples[0].br.nr;
+	/* newest first: the last call, then A's frames as they were */
+	assert_int_equal(xt.samples[0].entries[0].from, 0x100000 + 0x1000 * 21 + 0x10);
+	/* the oldest: A's first call if the stack survived, else the call before the last */
+	assert_int_equal(xt.samples[0].entries[nr - 1].from,
+			 nr == 22 ? 0x100000 + 0x10 : 0x100000 + 0x1000 * 20 + 0x10);
+	close_callstack(e);
+	return nr;
+}
+
+static void test_per_process_call_stack_survives_a_switch(void **state)
+{
+	static const char *const models[] = { "skylake", "icelake", "sapphirerapids" };
+
+	(void)state;
+	for (unsigned int m = 0; m < ARRAY_SIZE(models); m++) {
+		boot_tasks(models[m]);
+		assert_int_equal(run_switch_scenario(false), 22);
+		teardown(NULL);
+	}
+}
+
+static void test_system_wide_call_stack_across_a_switch(void **state)
+{
+	static const char *const models[] = { "skylake", "icelake", "sapphirerapids" };
+
+	(void)state;
+	for (unsigned int m = 0; m < ARRAY_SIZE(models); m++) {
+		u64 nr;
+
+		boot_tasks(models[m]);
+		nr = run_switch_scenario(true);
+		if (IS_ENABLED(CONFIG_PERF_TASK_CTX_DATA))
+			assert_int_equal(nr, 22);	/* the RFC: same as per-process */
+		else
+			assert_int_equal(nr, 2);	/* v6.12: wiped at sched-in */
+		teardown(NULL);
+	}
+}
+
+/*
+ * Where the bytes go: one x86_perf_task_context (800 bytes: the seed's 788
+ * was the sum of the 2019 fields; v6.12 added the 8-byte lbr_sel and pads
+ * the 12-byte opt part to 16) plus the perf_ctx_data header, for every
+ * task when a system-wide user appears; freed when the last user goes.
+ */
+static void test_per_task_data_sizes_lifetime_and_fork(void **state)
+{
+	size_t per_task = sizeof(struct perf_ctx_data) + 800;
+	struct task_struct child = { .pid = 200, .tid = 200 };
+	struct perf_event *sys, *sys2, *per;
+
+	(void)state;
+	boot_tasks("skylake");
+	assert_int_equal(sizeof(struct x86_perf_task_context), 800);
+	assert_int_equal(x86_get_pmu()->task_ctx_size, 800);
+	assert_int_equal(perf_ctx_data_total_bytes(), 0);
+
+	per = open_callstack(&tasks[0], 1000);
+	if (!IS_ENABLED(CONFIG_PERF_TASK_CTX_DATA)) {
+		/* v6.12: only the watched task's context has the data */
+		assert_non_null(tasks[0].perf_event_pmu_ctx);
+		assert_null(tasks[1].perf_event_pmu_ctx);
+		assert_int_equal(perf_ctx_data_total_bytes(), 0);
+		close_callstack(per);
+		assert_null(tasks[0].perf_event_pmu_ctx);
+		return;
+	}
+	assert_int_equal(perf_ctx_data_task_bytes(&tasks[0]), per_task);
+	assert_int_equal(perf_ctx_data_task_bytes(&tasks[1]), 0);
+
+	sys = open_callstack(NULL, 1000);
+	sys2 = open_callstack(NULL, 1000);
+	for (int i = 0; i < NR_TASKS; i++)
+		assert_int_equal(perf_ctx_data_task_bytes(&tasks[i]), per_task);
+	assert_int_equal(perf_ctx_data_total_bytes(), NR_TASKS * per_task);
+	/* A fork while a system-wide user exists: the child gets its parent's size. */
+	assert_int_equal(perf_ctx_data_fork(&child, &tasks[0]), 0);
+	assert_int_equal(perf_ctx_data_task_bytes(&child), per_task);
+	perf_ctx_data_exit(&child);
+
+	close_callstack(sys);
+	assert_int_equal(perf_ctx_data_total_bytes(), NR_TASKS * per_task);
+	close_callstack(sys2);
+	/* the per-task user still holds A's; B's and C's are gone */
+	assert_int_equal(perf_ctx_data_task_bytes(&tasks[0]), per_task);
+	assert_int_equal(perf_ctx_data_task_bytes(&tasks[1]), 0);
+	close_callstack(per);
+	assert_int_equal(perf_ctx_data_total_bytes(), 0);
+	/* no system-wide user: a fork allocates nothing */
+	assert_int_equal(perf_ctx_data_fork(&child, &tasks[0]), 0);
+	assert_null(child.perf_ctx_data);
+}
+
+static void test_allocation_failure_attaches_nothing(void **state)
+{
+	struct perf_event_attr a = xt_attr(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 1000);
+	int err;
+
+	(void)state;
+	if (!IS_ENABLED(CONFIG_PERF_TASK_CTX_DATA))
+		pmusim_skip("CONFIG_PERF_TASK_CTX_DATA is off: a system-wide event allocates nothing");
+	boot_tasks("skylake");
+	a.sample_type = PERF_SAMPLE_BRANCH_STACK;
+	a.branch_sample_type = PERF_SAMPLE_BRANCH_CALL_STACK | PERF_SAMPLE_BRANCH_USER;
+	pmusim_alloc_fail_after(4);	/* the event and a task or two, then nothing */
+	assert_null(xt_open(&a, 0, NULL, &err));
+	pmusim_alloc_fail_after(-1);
+	assert_int_equal(err, -ENOMEM);
+	assert_int_equal(perf_ctx_data_total_bytes(), 0);
+	for (int i = 0; i < NR_TASKS; i++)
+		assert_null(tasks[i].perf_ctx_data);
+}
+
+/* The skip: the same task back on the same CPU with nobody in between. */
+static void test_restore_is_skipped_when_nobody_touched_the_lbr(void **state)
+{
+	struct perf_event *e;
+	u64 tos, newest = 0x100000 + 0x1000 * 5;
+
+	(void)state;
+	boot_tasks("skylake");
+	e = open_callstack(&tasks[0], 1000);
+	calls(0x100000, 0, 5);
+	tos = xt_rdmsr(0, MSR_LBR_TOS);
+
+	/* another save in between (log ids differ): the restore writes the stack back */
+	x86_pmu_sched_out(&tasks[0]);
+	assert_int_equal(model_wrmsr(xt.cpu[0], MSR_LBR_NHM_TO + tos, 0x1234), 0);
+	cpu_hw_events[0].last_log_id = 0;
+	x86_pmu_sched_in(&tasks[0]);
+	assert_int_equal(xt_rdmsr(0, MSR_LBR_NHM_TO + tos), newest);
+
+	/* nobody in between: the registers are left as they are */
+	x86_pmu_sched_out(&tasks[0]);
+	assert_ptr_equal(cpu_hw_events[0].last_task_ctx, tasks[0].perf_ctx_data ?
+			 tasks[0].perf_ctx_data->data : tasks[0].perf_event_pmu_ctx->task_ctx_data);
+	assert_int_equal(model_wrmsr(xt.cpu[0], MSR_LBR_NHM_TO + tos, 0x1234), 0);
+	x86_pmu_sched_in(&tasks[0]);
+	assert_int_equal(xt_rdmsr(0, MSR_LBR_NHM_TO + tos), 0x1234);
+	close_callstack(e);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_per_process_call_stack_survives_a_switch, teardown),
+		cmocka_unit_test_teardown(test_system_wide_call_stack_across_a_switch, teardown),
+		cmocka_unit_test_teardown(test_per_task_data_sizes_lifetime_and_fork, teardown),
+		cmocka_unit_test_teardown(test_allocation_failure_attaches_nothing, teardown),
+		cmocka_unit_test_teardown(test_restore_is_skipped_when_nobody_touched_the_lbr, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
