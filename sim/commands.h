@@ -13,10 +13,12 @@ struct pmusim_command {
 	int (*fn)(int argc, char **argv);
 };
 
+int cmd_ringbuf(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
 /* One line per command; keep the list sorted by name. */
 #define PMUSIM_COMMANDS							\
+	{ "ringbuf", "replay a ring-buffer script on the model or the kernel", cmd_ringbuf }, \
 	{ "version", "print the version and the configuration", cmd_version },
 
 #endif
