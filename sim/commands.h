@@ -14,11 +14,13 @@ struct pmusim_command {
 };
 
 int cmd_ringbuf(int argc, char **argv);
+int cmd_stitch(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
 /* One line per command; keep the list sorted by name. */
 #define PMUSIM_COMMANDS							\
 	{ "ringbuf", "replay a ring-buffer script on the model or the kernel", cmd_ringbuf }, \
+	{ "stitch", "print a perf.data's call stacks, LBR stitched", cmd_stitch }, \
 	{ "version", "print the version and the configuration", cmd_version },
 
 #endif

@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pmusim stitch FILE: the call stacks of a perf.data's samples, LBR call
+ * stacks stitched as `perf script -F ip,sym --stitch-lbr` prints them: one
+ * block per sample, one "\t<ip> <symbol>" line per frame, a blank line
+ * after. Symbols come from perf-PID.map for addresses inside an anonymous
+ * executable mapping of the sample's process, as perf resolves them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/commands.h"
+#include "sim/lbr_stitch.h"
+#include "sim/perf_data_read.h"
+#include "sim/perf_map.h"
+
+#define LINUX_PROT_EXEC	0x4
+
+struct anon_map {
+	u32 pid;
+	u64 start, end;
+};
+
+struct pid_syms {
+	u32 pid;
+	bool loaded;
+	struct perf_map map;
+};
+
+struct stitch_ctx {
+	const char *map_dir;
+	struct anon_map *maps;
+	size_t nr_maps, cap_maps;
+	struct pid_syms *syms;
+	size_t nr_syms, cap_syms;
+	char *out;			/* output buffer */
+	size_t out_len, out_cap;
+};
+
+static int grow(void **buf, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap : 16;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	p = realloc(*buf, n * elem);
+	if (!p)
+		return -1;
+	*buf = p;
+	*cap = n;
+	return 0;
+}
+
+/* Is NAME one perf treats as anonymous memory (its perf-PID.map applies)? */
+static bool is_anon_name(const char *name, size_t len)
+{
+	return (len == 6 && !memcmp(name, "//anon", 6)) ||
+	       (len >= 9 && !memcmp(name, "/dev/zero", 9)) ||
+	       (len >= 15 && !memcmp(name, "/anon_hugepage", 14));
+}
+
+/* MMAP (type 1) and MMAP2 (type 10): remember anonymous executable ranges. */
+static int note_mmap(struct stitch_ctx *c, const u8 *ev, u32 size, u32 type, u16 misc)
+{
+	u32 name_off = type == PERF_RECORD_MMAP ? 8 + 32 : 8 + 64;
+	u64 start, len;
+	u32 pid, prot;
+	size_t nlen;
+	bool exec;
+
+	if (size <= name_off)
+		return 0;
+	pid = perf_data__get_u32(ev + 8);
+	start = perf_data__get_u64(ev + 16);
+	len = perf_data__get_u64(ev + 24);
+	if (type == PERF_RECORD_MMAP2) {
+		prot = perf_data__get_u32(ev + 8 + 56);
+		exec = prot & LINUX_PROT_EXEC;
+	} else {
+		exec = !(misc & PERF_RECORD_MISC_MMAP_DATA);
+	}
+	nlen = strnlen((const char *)ev + name_off, size - name_off);
+	if (!exec || !is_anon_name((const char *)ev + name_off, nlen))
+		return 0;
+	if (grow((void **)&c->maps, &c->cap_maps, c->nr_maps + 1, sizeof(*c->maps)))
+		return -1;
+	c->maps[c->nr_maps++] = (struct anon_map){ .pid = pid, .start = start, .end = start + len };
+	return 0;
+}
+
+static const char *symbol_name(struct stitch_ctx *c, u32 pid, u64 ip)
+{
+	const struct perf_map_sym *sym;
+	struct pid_syms *ps = NULL;
+	char path[4096];
+	size_t i;
+
+	for (i = c->nr_maps; i > 0; i--)
+		if (c->maps[i - 1].pid == pid && ip >= c->maps[i - 1].start &&
+		    ip < c->maps[i - 1].end)
+			break;
+	if (!i)
+		return "[unknown]";
+	for (i = 0; i < c->nr_syms; i++)
+		if (c->syms[i].pid == pid)
+			ps = &c->syms[i];
+	if (!ps) {
+		if (grow((void **)&c->syms, &c->cap_syms, c->nr_syms + 1, sizeof(*c->syms)))
+			return "[unknown]";
+		ps = &c->syms[c->nr_syms++];
+		memset(ps, 0, sizeof(*ps));
+		ps->pid = pid;
+		snprintf(path, sizeof(path), "%s/perf-%u.map", c->map_dir, pid);
+		ps->loaded = !perf_map__load(&ps->map, path);
+	}
+	if (!ps->loaded)
+		return "[unknown]";
+	sym = perf_map__find(&ps->map, ip);
+	return sym ? sym->name : "[unknown]";
+}
+
+static void out_flush(struct stitch_ctx *c)
+{
+	fwrite(c->out, 1, c->out_len, stdout);
+	c->out_len = 0;
+}
+
+/* "\t%16llx %s\n", without printf's cost per frame. */
+static void out_frame(struct stitch_ctx *c, u64 ip, const char *name)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t nlen = strlen(name);
+	char digits[16];
+	int n = 0, pad;
+	char *p;
+
+	if (c->out_len + 20 + nlen > c->out_cap)
+		out_flush(c);
+	if (20 + nlen > c->out_cap) {
+		printf("\t%16llx %s\n", (unsigned long long)ip, name);
+		return;
+	}
+	do {
+		digits[n++] = hex[ip & 15];
+		ip >>= 4;
+	} while (ip);
+	p = c->out + c->out_len;
+	*p++ = '\t';
+	for (pad = 16 - n; pad > 0; pad--)
+		*p++ = ' ';
+	while (n)
+		*p++ = digits[--n];
+	*p++ = ' ';
+	memcpy(p, name, nlen);
+	p += nlen;
+	*p++ = '\n';
+	c->out_len = (size_t)(p - c->out);
+}
+
+static void out_char(struct stitch_ctx *c, char ch)
+{
+	if (c->out_len + 1 > c->out_cap)
+		out_flush(c);
+	c->out[c->out_len++] = ch;
+}
+
+static bool has_lbr_callstack(const struct perf_event_attr *attr)
+{
+	return (attr->sample_type & PERF_SAMPLE_CALLCHAIN) &&
+	       (attr->sample_type & PERF_SAMPLE_BRANCH_STACK) &&
+	       (attr->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK);
+}
+
+static int print_sample(struct stitch_ctx *c, struct lbr_stitcher *st,
+			const struct perf_event_attr *attr, const struct perf_sample *s)
+{
+	const u64 *frames;
+	u32 nr, i;
+	int ret = 0;
+	u64 ip;
+
+	if (has_lbr_callstack(attr))
+		ret = lbr_stitcher__resolve(st, s, &frames, &nr);
+	if (ret < 0)
+		return -1;
+	out_char(c, '\n');
+	if (ret) {
+		for (i = 0; i < nr; i++)
+			out_frame(c, frames[i], symbol_name(c, s->pid, frames[i]));
+	} else if (attr->sample_type & PERF_SAMPLE_CALLCHAIN) {
+		for (i = 0; i < s->callchain_nr && i < LBR_STITCH_MAX_STACK; i++) {
+			ip = perf_sample__callchain_ip(s, i);
+			if (ip < PERF_CONTEXT_MAX)
+				out_frame(c, ip, symbol_name(c, s->pid, ip));
+		}
+	} else {
+		out_frame(c, s->ip, symbol_name(c, s->pid, s->ip));
+	}
+	out_char(c, '\n');
+	return 0;
+}
+
+static int usage(void)
+{
+	fputs("usage: pmusim stitch [--no-stitch] [--map-dir DIR] FILE\n"
+	      "  print the call stack of every sample of FILE as\n"
+	      "  `perf script -F ip,sym --stitch-lbr` does\n"
+	      "  --no-stitch     plain LBR call stacks (as without --stitch-lbr)\n"
+	      "  --map-dir DIR   read perf-PID.map files from DIR (default /tmp)\n", stderr);
+	return 2;
+}
+
+int cmd_stitch(int argc, char **argv)
+{
+	struct stitch_ctx c = { .map_dir = "/tmp" };
+	const struct perf_data_attr *a;
+	struct perf_data_iter it;
+	struct perf_data_file f;
+	struct lbr_stitcher st;
+	struct perf_sample s;
+	const char *path = NULL, *why;
+	bool stitch = true;
+	struct perf_event_header hdr;
+	const u8 *ev;
+	u32 size;
+	int i, ret, status = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--no-stitch")) {
+			stitch = false;
+		} else if (!strcmp(argv[i], "--map-dir") && i + 1 < argc) {
+			c.map_dir = argv[++i];
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage();
+			return 0;
+		} else if (argv[i][0] == '-' || path) {
+			fprintf(stderr, "pmusim: stitch: bad argument '%s'\n", argv[i]);
+			return usage();
+		} else {
+			path = argv[i];
+		}
+	}
+	if (!path)
+		return usage();
+	if (perf_data_file__open(&f, path)) {
+		fprintf(stderr, "%s\n", f.err);
+		perf_data_file__close(&f);
+		return 2;
+	}
+	lbr_stitcher__init(&st, f.max_branches, stitch);
+	c.out_cap = 1 << 16;
+	c.out = malloc(c.out_cap);
+	if (!c.out) {
+		fprintf(stderr, "pmusim: out of memory\n");
+		status = 1;
+		goto out;
+	}
+	perf_data_file__iter_init(&f, &it);
+	while ((ret = perf_data_file__next(&f, &it, &ev, &size)) > 0) {
+		memcpy(&hdr, ev, sizeof(hdr));
+		if (hdr.type == PERF_RECORD_MMAP || hdr.type == PERF_RECORD_MMAP2) {
+			if (note_mmap(&c, ev, size, hdr.type, hdr.misc))
+				goto nomem;
+			continue;
+		}
+		if (hdr.type != PERF_RECORD_SAMPLE)
+			continue;
+		a = perf_data_file__sample_attr(&f, ev, size);
+		if (!a) {
+			fprintf(stderr, "%s: sample at offset %llu: no attr has its id\n", path,
+				(unsigned long long)(it.pos - size));
+			status = 2;
+			goto out;
+		}
+		if (perf_sample__parse(&a->attr, ev, size, &s, &why)) {
+			fprintf(stderr, "%s: sample at offset %llu: truncated at %s\n", path,
+				(unsigned long long)(it.pos - size), why);
+			status = 2;
+			goto out;
+		}
+		if (print_sample(&c, &st, &a->attr, &s))
+			goto nomem;
+	}
+	if (ret < 0) {
+		fprintf(stderr, "%s\n", f.err);
+		status = 2;
+	}
+	goto out;
+nomem:
+	fprintf(stderr, "pmusim: out of memory\n");
+	status = 1;
+out:
+	if (c.out)
+		out_flush(&c);
+	fflush(stdout);
+	for (size_t k = 0; k < c.nr_syms; k++)
+		if (c.syms[k].loaded)
+			perf_map__exit(&c.syms[k].map);
+	free(c.syms);
+	free(c.maps);
+	free(c.out);
+	lbr_stitcher__exit(&st);
+	perf_data_file__close(&f);
+	return status;
+}

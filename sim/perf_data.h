@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * perf.data files (the counterpart of tools/perf/util/header.h and
+ * data.c): the on-disk layout and a writer whose files perf 6.1 reads.
+ *
+ * Layout: struct perf_file_header, the ids of every attr, the attrs (each
+ * followed by a perf_file_section that points at its ids), the records,
+ * then one perf_file_section per feature bit set, then the feature bodies.
+ *
+ * Every value the writer puts in the file comes from the caller's
+ * struct perf_data_env (the simulated machine), never from the host, so
+ * the same input gives the same bytes.
+ */
+#ifndef PMUSIM_SIM_PERF_DATA_H
+#define PMUSIM_SIM_PERF_DATA_H
+
+#include "core/kernel.h"
+#include <pmusim/perf_event.h>
+
+#define PERF_MAGIC2		0x32454c4946524550ULL	/* "PERFILE2" */
+#define PERF_FILE_HEADER_SIZE	104
+
+/*
+ * The attr size pmusim writes: perf 6.1 refuses anything larger
+ * ("file uses a more recent and unsupported ABI").
+ */
+#define PERF_DATA_ATTR_SIZE	PERF_ATTR_SIZE_VER7
+
+struct perf_file_section {
+	u64 offset;
+	u64 size;
+};
+
+struct perf_file_header {
+	u64 magic;
+	u64 size;			/* PERF_FILE_HEADER_SIZE */
+	u64 attr_size;			/* attr as written + its ids section */
+	struct perf_file_section attrs;
+	struct perf_file_section data;
+	struct perf_file_section event_types;	/* unused, zero */
+	u64 adds_features[4];		/* bit N set: feature N present */
+};
+
+/* Feature bits, as perf 6.1 numbers them. */
+enum {
+	HEADER_RESERVED		= 0,
+	HEADER_FIRST_FEATURE	= 1,
+	HEADER_TRACING_DATA	= 1,
+	HEADER_BUILD_ID,
+	HEADER_HOSTNAME,
+	HEADER_OSRELEASE,
+	HEADER_VERSION,
+	HEADER_ARCH,
+	HEADER_NRCPUS,
+	HEADER_CPUDESC,
+	HEADER_CPUID,
+	HEADER_TOTAL_MEM,
+	HEADER_CMDLINE,
+	HEADER_EVENT_DESC,
+	HEADER_CPU_TOPOLOGY,
+	HEADER_NUMA_TOPOLOGY,
+	HEADER_BRANCH_STACK,
+	HEADER_PMU_MAPPINGS,
+	HEADER_GROUP_DESC,
+	HEADER_AUXTRACE,
+	HEADER_STAT,
+	HEADER_CACHE,
+	HEADER_SAMPLE_TIME,
+	HEADER_MEM_TOPOLOGY,
+	HEADER_CLOCKID,
+	HEADER_DIR_FORMAT,
+	HEADER_BPF_PROG_INFO,
+	HEADER_BPF_BTF,
+	HEADER_COMPRESSED,
+	HEADER_CPU_PMU_CAPS,
+	HEADER_CLOCK_DATA,
+	HEADER_HYBRID_TOPOLOGY,
+	HEADER_PMU_CAPS,
+	HEADER_LAST_FEATURE,
+	HEADER_FEAT_BITS	= 256,
+};
+
+/*
+ * The simulated machine as the feature sections describe it. NULL strings
+ * and zero numbers leave their feature out.
+ */
+struct perf_data_env {
+	const char *hostname;		/* e.g. "pmusim" */
+	const char *os_release;		/* e.g. "6.12.0-pmusim" */
+	const char *version;		/* perf version string, e.g. "6.12" */
+	const char *arch;		/* e.g. "x86_64" */
+	const char *cpu_desc;		/* model name */
+	const char *cpuid;		/* "GenuineIntel,6,85,4" */
+	u32 nr_cpus_avail;
+	u32 nr_cpus_online;
+	u64 total_mem;			/* kB */
+	int argc;			/* CMDLINE */
+	const char *const *argv;
+	u32 max_branches;		/* LBR depth: CPU_PMU_CAPS branches=N */
+	const char *pmu_name;		/* CPU_PMU_CAPS pmu_name=, e.g. "skylake" */
+};
+
+struct perf_data_writer;
+
+/*
+ * Create PATH.tmp for writing; the file appears under PATH only when
+ * perf_data_writer__close() succeeds. Returns NULL with errno set and the
+ * reason in perf_data_writer__last_error() (one line, naming PATH).
+ */
+struct perf_data_writer *perf_data_writer__open(const char *path,
+						const struct perf_data_env *env);
+
+/*
+ * Describe one event: its attr (at most PERF_DATA_ATTR_SIZE bytes of it
+ * are written, RFC-only fields cleared), its name for EVENT_DESC (NULL:
+ * none) and the ids its records carry. All attrs come before the first
+ * record. Returns 0, or -1 with errno EINVAL (too late, bad attr, a
+ * config3 that perf 6.1 cannot represent) or ENOMEM.
+ */
+int perf_data_writer__add_attr(struct perf_data_writer *w,
+			       const struct perf_event_attr *attr,
+			       const char *name, const u64 *ids, u32 nr_ids);
+
+/*
+ * Append one record as the core produced it: EVENT points at the header
+ * and event->size bytes in all (a multiple of 8, at least 8). Returns 0,
+ * or -1 with errno EINVAL (bad size) or EIO.
+ */
+int perf_data_writer__write(struct perf_data_writer *w,
+			    const struct perf_event_header *event);
+
+/*
+ * Write the features and the final header, then rename PATH.tmp to PATH.
+ * Frees W in every case. Returns 0 or -1 (PATH.tmp removed, the reason
+ * in perf_data_writer__last_error()).
+ */
+int perf_data_writer__close(struct perf_data_writer *w);
+
+/* Drop everything written so far (PATH.tmp removed) and free W. */
+void perf_data_writer__abort(struct perf_data_writer *w);
+
+/* The last failure of open/close in this thread, one line. */
+const char *perf_data_writer__last_error(void);
+
+#endif

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * /tmp/perf-PID.map: the symbol file perf reads for anonymous executable
+ * mappings (JIT code), one "START SIZE name" line per symbol, hex without
+ * 0x (the counterpart of dso__load_perf_map in tools/perf/util/symbol.c).
+ *
+ * perf 6.1 silently skips names shorter than 3 characters; the writer
+ * refuses them rather than pad (a padded name would no longer be the
+ * workload's name, and a refused one is noticed).
+ */
+#ifndef PMUSIM_SIM_PERF_MAP_H
+#define PMUSIM_SIM_PERF_MAP_H
+
+#include "core/kernel.h"
+
+#define PERF_MAP_MIN_NAME	3
+
+struct perf_map_sym {
+	u64 start;
+	u64 size;
+	const char *name;	/* at least PERF_MAP_MIN_NAME characters, no newline */
+};
+
+/*
+ * Write DIR/perf-PID.map (atomically: a .tmp file renamed into place).
+ * Real perf only looks in /tmp; tests pass a temporary directory.
+ * Returns 0, or -1 with errno EINVAL (a name perf would not read) or an
+ * I/O error, and the one-line reason in ERR.
+ */
+int perf_map__write(const char *dir, int pid, const struct perf_map_sym *syms,
+		    size_t nr, char *err, size_t errlen);
+
+/* Symbols read back from a map file, sorted by start. */
+struct perf_map {
+	struct perf_map_sym *syms;	/* names owned by the map */
+	size_t nr;
+};
+
+/*
+ * Read PATH as perf does (lines it cannot parse and short names are
+ * skipped). Returns 0, or -1 with errno set (ENOENT: no such file).
+ */
+int perf_map__load(struct perf_map *map, const char *path);
+
+void perf_map__exit(struct perf_map *map);
+
+/* The symbol covering IP, or NULL. */
+const struct perf_map_sym *perf_map__find(const struct perf_map *map, u64 ip);
+
+#endif

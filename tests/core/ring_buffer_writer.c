@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The writer side of the ring-buffer tests: tagged records whose every
+ * byte can be checked, and a scripted NMI that runs an action (a nested
+ * writer, a pause, a reader step) once at a chosen interleaving point
+ * while watching data_head at every point.
+ */
+#include "tests/core/ring_buffer_test.h"
+
+int rbt_write(struct perf_event *event, unsigned int size, u64 tag, bool sample)
+{
+	struct perf_event_header h = {
+		.type = RBT_TYPE, .misc = 0, .size = (u16)size,
+	};
+	struct perf_output_handle handle;
+	struct perf_sample_data data;
+	u8 chunk[256];
+	unsigned int i, k, n;
+	int ret;
+
+	perf_sample_data_init(&data, 0, 0);
+	ret = perf_output_begin(&handle, &data, event, size);
+	if (ret)
+		return ret;
+	perf_output_put(&handle, h);
+	perf_output_put(&handle, tag);
+	for (i = 16; i < size; i += n) {
+		n = min(size - i, (unsigned int)sizeof(chunk));
+		for (k = 0; k < n; k++)
+			chunk[k] = rbt_pattern(tag, i + k);
+		perf_output_copy(&handle, chunk, n);
+	}
+	if (sample)
+		perf_output_sample_wakeup(&handle);
+	perf_output_end(&handle);
+	return 0;
+}
+
+bool rbt_record_intact(const struct rbt_view *v, const struct rbt_rec *r)
+{
+	u8 buf[256];
+	unsigned int i, k, n;
+
+	if (r->type != RBT_TYPE || r->misc != 0 || r->size < 16)
+		return false;
+	for (i = 16; i < r->size; i += n) {
+		n = min(r->size - i, (unsigned int)sizeof(buf));
+		rbt_copy_out(v, r->pos + i, buf, n);
+		for (k = 0; k < n; k++)
+			if (buf[k] != rbt_pattern(r->word1, i + k))
+				return false;
+	}
+	return true;
+}
+
+struct rbt_nmi rbt_nmi;
+
+static u64 rbt_nmi_observe(struct rbt_nmi *n)
+{
+	u64 head = READ_ONCE(n->rb->user_page->data_head);
+
+	if (head != n->last_data_head) {
+		s64 moved = n->backward ? (s64)(n->last_data_head - head)
+					: (s64)(head - n->last_data_head);
+
+		if (moved < 0)
+			n->head_went_back++;
+		n->publish_count++;
+		n->last_data_head = head;
+	}
+	return head;
+}
+
+static void rbt_nmi_hook(enum perf_interleave_point point, void *obj)
+{
+	struct rbt_nmi *n = &rbt_nmi;
+	u64 head;
+
+	if (obj != n->rb)
+		return;
+	n->hits[point]++;
+	head = rbt_nmi_observe(n);
+
+	if (n->in_action || n->fired || point != n->point)
+		return;
+	n->fired = true;
+	n->in_action = true;
+	n->nest_at_fire = READ_ONCE(n->rb->nest);
+	n->data_head_before = head;
+	n->action(n->arg);
+	n->data_head_after = rbt_nmi_observe(n);
+	n->head_after = local_read(&n->rb->head);
+	n->in_action = false;
+}
+
+void rbt_nmi_arm(struct perf_buffer *rb, bool backward,
+		 enum perf_interleave_point point,
+		 void (*action)(void *arg), void *arg)
+{
+	memset(&rbt_nmi, 0, sizeof(rbt_nmi));
+	rbt_nmi.rb = rb;
+	rbt_nmi.backward = backward;
+	rbt_nmi.point = point;
+	rbt_nmi.action = action;
+	rbt_nmi.arg = arg;
+	rbt_nmi.last_data_head = READ_ONCE(rb->user_page->data_head);
+	perf_interleave_hook = rbt_nmi_hook;
+}
+
+void rbt_nmi_disarm(void)
+{
+	perf_interleave_hook = NULL;
+}
