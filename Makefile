@@ -50,7 +50,8 @@ LIB_OBJS := $(patsubst $(srctree)/%.c,$(objtree)/%.o,$(LIB_SRCS))
 LIB := $(objtree)/libpmusim.a
 PMUSIM := $(objtree)/pmusim
 
-TEST_MAINS := $(sort $(wildcard $(srctree)/tests/*/test_*.c $(srctree)/tests/*/*/test_*.c))
+# tests/lib/ is support code, whatever its files are called
+TEST_MAINS := $(filter-out $(srctree)/tests/lib/%,$(sort $(wildcard $(srctree)/tests/*/test_*.c $(srctree)/tests/*/*/test_*.c)))
 TEST_BINS := $(patsubst $(srctree)/%.c,$(objtree)/%,$(TEST_MAINS))
 # tests/DIR/test_NAME.c links with its helpers tests/DIR/NAME_*.c and with
 # the shared test support in tests/lib/ (a test PMU, trace printers, ...).

@@ -89,7 +89,11 @@ struct hw_perf_event {
 /* pmu::capabilities */
 #define PERF_PMU_CAP_NO_INTERRUPT	0x0001
 #define PERF_PMU_CAP_NO_NMI		0x0002
+#define PERF_PMU_CAP_EXTENDED_REGS	0x0008
 #define PERF_PMU_CAP_EXCLUSIVE		0x0010
+#define PERF_PMU_CAP_NO_EXCLUDE		0x0040
+#define PERF_PMU_CAP_AUX_OUTPUT		0x0080
+#define PERF_PMU_CAP_AUX_PAUSE		0x0200
 
 struct perf_event_pmu_context;
 
@@ -103,6 +107,8 @@ struct pmu {
 	void (*start)(struct perf_event *event, int flags);
 	void (*stop)(struct perf_event *event, int flags);
 	void (*read)(struct perf_event *event);
+	/* may the event run with this period? non-zero refuses (NULL: yes) */
+	int (*check_period)(struct perf_event *event, u64 value);
 	void (*pmu_enable)(struct pmu *pmu);
 	void (*pmu_disable)(struct pmu *pmu);
 	int (*event_idx)(struct perf_event *event);
@@ -113,6 +119,7 @@ struct pmu {
 			   struct task_struct *task, bool sched_in);
 	size_t task_ctx_size;		/* bytes of per-task PMU data */
 	void *priv;
+	atomic_t exclusive_cnt;		/* PERF_PMU_CAP_EXCLUSIVE: <0 cpu-wide, >0 per-task events */
 };
 
 enum perf_event_state {
@@ -174,6 +181,15 @@ struct perf_event {
 	u64 (*clock)(void);
 
 	void *pmu_private;		/* the driver's per-event data */
+
+	/* core/event.c: where the event lives and runs */
+	struct perf_event_context *ctx;	/* per-CPU or per-task context */
+	struct perf_event *ctx_next;	/* ctx->event_list */
+	struct perf_event *active_next;	/* perf_cpu_context::active_list */
+	int oncpu;			/* CPU it is added on, -1 when not */
+	int attach_state;		/* PERF_ATTACH_* */
+	int nr_siblings_max;		/* room in siblings[] */
+	struct task_struct *target;	/* the kernel's hw.target: the task watched */
 };
 
 static inline bool is_write_backward(struct perf_event *event)
@@ -383,5 +399,138 @@ void calc_timer_values(struct perf_event *event, u64 *now,
 void perf_event_update_userpage(struct perf_event *event);
 void arch_perf_update_userpage(struct perf_event *event,
 			       struct perf_event_mmap_page *userpg, u64 now);
+
+/* ---- events: open, controls, contexts (core/event.c, core/attr.c) ------- */
+
+#define PERF_FLAG_ALL	(PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT | \
+			 PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC)
+
+/* perf_event::attach_state */
+#define PERF_ATTACH_CONTEXT	0x01
+#define PERF_ATTACH_GROUP	0x02
+#define PERF_ATTACH_TASK	0x04
+#define PERF_ATTACH_EXCLUSIVE	0x08
+
+/*
+ * The events of one CPU (cpu >= 0, pid -1) or of one task (pid >= 0). A
+ * task's context runs on at most one CPU at a time: oncpu.
+ */
+struct perf_event_context {
+	int cpu;			/* per-CPU context: its CPU; else -1 */
+	int pid;			/* per-task context: the thread's tid; else -1 */
+	int oncpu;			/* CPU the context is scheduled on, -1 */
+	struct perf_event *event_list;	/* every event, through ctx_next */
+	int nr_events;
+	struct perf_event_context *next;/* the list of task contexts */
+};
+
+/* Per CPU: its own context and what runs there now. */
+struct perf_cpu_context {
+	struct perf_event_context ctx;
+	struct perf_event_context *task_ctx;	/* current task's, if scheduled */
+	struct perf_event *active_list;	/* events added to a PMU on this CPU */
+	int throttled_count;		/* perf_throttled_count */
+	u64 throttled_seq;		/* perf_throttled_seq: one per tick */
+};
+
+extern struct perf_cpu_context perf_cpu_context[CONFIG_MODEL_MAX_CPUS];
+
+/* sysctls: kernel.perf_event_max_sample_rate and friends. */
+extern int sysctl_perf_event_sample_rate;
+extern int max_samples_per_tick;
+/* Set the sample-rate sysctl: the tick budget follows, as the handler does. */
+int perf_event_max_sample_rate_set(int rate);
+
+#define NSEC_PER_SEC	1000000000ULL
+#define HZ		CONFIG_HZ
+#define TICK_NSEC	((NSEC_PER_SEC + HZ / 2) / HZ)
+
+/* Clock ids for attr.clockid (Linux's numbers). */
+#define PERF_CLOCK_REALTIME		0
+#define PERF_CLOCK_MONOTONIC		1
+#define PERF_CLOCK_MONOTONIC_RAW	4
+#define PERF_CLOCK_BOOTTIME		7
+#define PERF_CLOCK_TAI			11
+
+/*
+ * perf_copy_attr - copy and check @size bytes of a user attr at @uattr
+ * (size 0 means PERF_ATTR_SIZE_VER0; the caller passes attr.size as the
+ * syscall reads it). 0 or -E2BIG/-EINVAL/-EFAULT. On -E2BIG the size the
+ * kernel writes back into uattr->size goes to *@size_ret when non-NULL.
+ */
+int perf_copy_attr(const void *uattr, u32 size, struct perf_event_attr *attr,
+		   u32 *size_ret);
+/* perf_reg_validate - x86-64 sample_regs mask check: 0 or -EINVAL. */
+int perf_reg_validate(u64 mask);
+
+/*
+ * The PMU registry: perf_init_event() finds a PMU by attr.type;
+ * PERF_TYPE_HARDWARE and PERF_TYPE_HW_CACHE go to PERF_TYPE_RAW's PMU.
+ * 0, -EINVAL for a bad type, -EEXIST for a type taken.
+ */
+int perf_pmu_register(struct pmu *pmu, const char *name, int type);
+void perf_pmu_unregister(struct pmu *pmu);
+
+/*
+ * The task with this pid (0: current), or NULL. sim/ installs it; unset,
+ * only tasks running on some CPU are found.
+ */
+extern struct task_struct *(*perf_find_task_by_vpid)(int pid);
+
+/*
+ * perf_event_open_attr - the perf_event_open() syscall. @pmu NULL picks
+ * the PMU by attr.type from the registry. @group_leader stands for
+ * group_fd (NULL for -1). 0 and the event in *@out, or a negative errno.
+ */
+int perf_event_open_attr(const void *uattr, size_t size, int pid, int cpu,
+			 struct perf_event *group_leader, unsigned long flags,
+			 struct pmu *pmu, struct perf_event **out);
+/* close(): removes the event (and a leader's group ties) and frees it */
+void perf_event_release_kernel(struct perf_event *event);
+
+/*
+ * perf_event_create_kernel_counter - an in-kernel counter with its own
+ * overflow handler (no attr copy, no syscall checks).
+ */
+struct perf_event *perf_event_create_kernel_counter(struct perf_event_attr *attr,
+		int cpu, struct task_struct *task,
+		perf_overflow_handler_t overflow_handler, void *context,
+		struct pmu *pmu, int *err);
+
+/*
+ * perf_ioctl - PERF_EVENT_IOC_*; @arg is a u64 * for PERIOD and ID, a
+ * struct perf_event * (or NULL) for SET_OUTPUT, an int otherwise.
+ * 0 or the kernel's errno (-EINVAL, -EFAULT, -ENOTTY, ...).
+ */
+int perf_ioctl(struct perf_event *event, unsigned int cmd, unsigned long arg);
+void perf_event_enable(struct perf_event *event);
+void perf_event_disable(struct perf_event *event);
+void perf_event_disable_inatomic(struct perf_event *event);
+int perf_event_refresh(struct perf_event *event, int refresh);
+int perf_event_period(struct perf_event *event, u64 value);
+int perf_event_set_output(struct perf_event *event, struct perf_event *output_event);
+u64 perf_event_read_value(struct perf_event *event, u64 *enabled, u64 *running);
+
+/*
+ * Irq work of this CPU: the disables perf_event_disable_inatomic() left
+ * pending. sim/ runs it after each PMI; the tick runs it too.
+ */
+void perf_event_irq_work_run(void);
+
+/* Context switch on this CPU: @task's events go on / come off the PMU. */
+void perf_event_sched_in(int cpu, struct task_struct *task);
+void perf_event_sched_out(int cpu, struct task_struct *task);
+
+/* ---- overflow (core/overflow.c) ------------------------------------------ */
+
+int perf_event_overflow(struct perf_event *event, struct perf_sample_data *data,
+			struct pt_regs *regs);
+int __perf_event_overflow(struct perf_event *event, int throttle,
+			  struct perf_sample_data *data, struct pt_regs *regs);
+int perf_event_account_interrupt(struct perf_event *event);
+u64 perf_calculate_period(struct perf_event *event, u64 nsec, u64 count);
+void perf_adjust_period(struct perf_event *event, u64 nsec, u64 count, bool disable);
+/* The scheduler tick on this CPU (smp_processor_id()): unthrottle, freq. */
+void perf_event_task_tick(void);
 
 #endif /* PMUSIM_CORE_PERF_EVENT_H */

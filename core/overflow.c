@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * overflow.c - what happens when a sampling counter overflows, after
+ * kernel/events/core.c: interrupt accounting and throttling, the
+ * frequency-mode period adjustment at the interrupt and at the tick,
+ * the event_limit of PERF_EVENT_IOC_REFRESH, and (RFC, Ben Gainey 2024)
+ * the alternation between two sample periods.
+ */
+#include "core/perf_event.h"
+#include "core/sideband.h"
+
+int sysctl_perf_event_sample_rate = CONFIG_PERF_SAMPLE_MAX_RATE;
+int max_samples_per_tick = (CONFIG_PERF_SAMPLE_MAX_RATE + HZ - 1) / HZ;
+
+int perf_event_max_sample_rate_set(int rate)
+{
+	if (rate < 1)
+		return -EINVAL;
+	sysctl_perf_event_sample_rate = rate;
+	WRITE_ONCE(max_samples_per_tick, (rate + HZ - 1) / HZ);
+	return 0;
+}
+
+static int fls64(u64 x)
+{
+	return x ? 64 - __builtin_clzll(x) : 0;
+}
+
+/*
+ * The period that turns @count events in @nsec into sample_freq samples
+ * a second: count * 10^9 / (nsec * freq). Both products may overflow 64
+ * bits; the operands lose low bits, the larger first, until each
+ * product fits, so the quotient keeps as much precision as it can.
+ */
+u64 perf_calculate_period(struct perf_event *event, u64 nsec, u64 count)
+{
+	u64 frequency = event->attr.sample_freq;
+	u64 sec = NSEC_PER_SEC;
+	u64 divisor, dividend;
+	int count_fls, nsec_fls, frequency_fls, sec_fls;
+
+	count_fls = fls64(count);
+	nsec_fls = fls64(nsec);
+	frequency_fls = fls64(frequency);
+	sec_fls = 30;
+
+#define SHED_BIT(a, b)				\
+	do {					\
+		if (a##_fls > b##_fls) {	\
+			a >>= 1;		\
+			a##_fls--;		\
+		} else {			\
+			b >>= 1;		\
+			b##_fls--;		\
+		}				\
+	} while (0)
+
+	while (count_fls + sec_fls > 64 && nsec_fls + frequency_fls > 64) {
+		SHED_BIT(nsec, frequency);
+		SHED_BIT(sec, count);
+	}
+
+	if (count_fls + sec_fls > 64) {
+		divisor = nsec * frequency;
+		while (count_fls + sec_fls > 64) {
+			SHED_BIT(count, sec);
+			divisor >>= 1;
+		}
+		dividend = count * sec;
+	} else {
+		dividend = count * sec;
+		while (nsec_fls + frequency_fls > 64) {
+			SHED_BIT(nsec, frequency);
+			dividend >>= 1;
+		}
+		divisor = nsec * frequency;
+	}
+#undef SHED_BIT
+
+	if (!divisor)
+		return dividend;
+	return dividend / divisor;
+}
+
+void perf_adjust_period(struct perf_event *event, u64 nsec, u64 count, bool disable)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	s64 period, sample_period, delta;
+
+	/* alternating periods and frequency mode exclude each other at open */
+	WARN_ON_ONCE(hwc->using_alternative_sample_period);
+
+	period = (s64)perf_calculate_period(event, nsec, count);
+
+	/* move an eighth of the way, rounding away from zero: a low-pass filter */
+	delta = period - (s64)hwc->sample_period;
+	if (delta >= 0)
+		delta += 7;
+	else
+		delta -= 7;
+	delta /= 8;
+
+	sample_period = (s64)hwc->sample_period + delta;
+	if (!sample_period)
+		sample_period = 1;
+	hwc->sample_period = (u64)sample_period;
+
+	/* far from the new period: restart now rather than run out the old one */
+	if (local64_read(&hwc->period_left) > 8 * sample_period) {
+		if (disable)
+			event->pmu->stop(event, PERF_EF_UPDATE);
+		local64_set(&hwc->period_left, 0);
+		if (disable)
+			event->pmu->start(event, PERF_EF_RELOAD);
+	}
+}
+
+static int __perf_event_account_interrupt(struct perf_event *event, int throttle)
+{
+	struct perf_cpu_context *cpuctx = &perf_cpu_context[smp_processor_id()];
+	struct hw_perf_event *hwc = &event->hw;
+	int ret = 0;
+	u64 seq;
+
+	/* interrupts are counted per tick: a new tick starts from one */
+	seq = cpuctx->throttled_seq;
+	if (seq != hwc->interrupts_seq) {
+		hwc->interrupts_seq = seq;
+		hwc->interrupts = 1;
+	} else {
+		hwc->interrupts++;
+	}
+
+	if (unlikely(throttle && hwc->interrupts >= (u64)READ_ONCE(max_samples_per_tick))) {
+		cpuctx->throttled_count++;
+		hwc->interrupts = MAX_INTERRUPTS;
+		perf_log_throttle(event, 0);
+		ret = 1;
+	}
+
+	if (event->attr.freq) {
+		u64 now = perf_clock();
+		s64 delta = (s64)(now - hwc->freq_time_stamp);
+
+		hwc->freq_time_stamp = now;
+		if (delta > 0 && delta < (s64)(2 * TICK_NSEC))
+			perf_adjust_period(event, (u64)delta, hwc->last_period, true);
+	}
+
+	return ret;
+}
+
+int perf_event_account_interrupt(struct perf_event *event)
+{
+	return __perf_event_account_interrupt(event, 1);
+}
+
+/*
+ * RFC: every overflow switches to the other period. The counter already
+ * holds the old one, so it is reprogrammed at once.
+ */
+static void perf_event_alternate_period(struct perf_event *event)
+{
+#ifdef CONFIG_PERF_ALT_SAMPLE_PERIOD
+	struct hw_perf_event *hwc = &event->hw;
+	bool using_alt;
+
+	if (!event->attr.alternative_sample_period)
+		return;
+
+	using_alt = hwc->using_alternative_sample_period;
+	hwc->sample_period = using_alt ? event->attr.sample_period
+				       : event->attr.alternative_sample_period;
+	hwc->using_alternative_sample_period = !using_alt;
+
+	if (local64_read(&hwc->period_left) > 0) {
+		event->pmu->stop(event, PERF_EF_UPDATE);
+		local64_set(&hwc->period_left, 0);
+		event->pmu->start(event, PERF_EF_RELOAD);
+	}
+#else
+	(void)event;
+#endif
+}
+
+int __perf_event_overflow(struct perf_event *event, int throttle,
+			  struct perf_sample_data *data, struct pt_regs *regs)
+{
+	int events = atomic_read(&event->event_limit);
+	int ret;
+
+	/* counting events use the interrupt only to widen the counter */
+	if (unlikely(!is_sampling_event(event)))
+		return 0;
+
+	ret = __perf_event_account_interrupt(event, throttle);
+
+	perf_event_alternate_period(event);
+
+	event->pending_kill = POLL_IN;
+	if (events && atomic_dec_and_test(&event->event_limit)) {
+		ret = 1;
+		event->pending_kill = POLL_HUP;
+		perf_event_disable_inatomic(event);
+	}
+
+	perf_interleave(PI_OVERFLOW_OUTPUT, event);
+	READ_ONCE(event->overflow_handler)(event, data, regs);
+
+	return ret;
+}
+
+int perf_event_overflow(struct perf_event *event, struct perf_sample_data *data,
+			struct pt_regs *regs)
+{
+	perf_interleave(PI_OVERFLOW_ENTER, event);
+	return __perf_event_overflow(event, 1, data, regs);
+}
+
+/* ---- the tick ------------------------------------------------------------- */
+
+static void perf_adjust_freq_unthr_events(struct perf_event *list, int cpu)
+{
+	struct perf_event *event;
+	struct hw_perf_event *hwc;
+	u64 now, period = TICK_NSEC;
+	s64 delta;
+
+	for (event = list; event; event = event->active_next) {
+		if (event->state != PERF_EVENT_STATE_ACTIVE)
+			continue;
+		if (event->cpu != -1 && event->cpu != cpu)
+			continue;
+		if (event->pmu->capabilities & PERF_PMU_CAP_NO_INTERRUPT)
+			continue;
+
+		hwc = &event->hw;
+
+		if (hwc->interrupts == MAX_INTERRUPTS) {
+			hwc->interrupts = 0;
+			perf_log_throttle(event, 1);
+			/* a frequency event restarts below, with a new period */
+			if (!event->attr.freq || !event->attr.sample_freq)
+				event->pmu->start(event, 0);
+		}
+
+		if (!event->attr.freq || !event->attr.sample_freq)
+			continue;
+
+		event->pmu->stop(event, PERF_EF_UPDATE);
+
+		now = (u64)local64_read(&event->count);
+		delta = (s64)(now - hwc->freq_count_stamp);
+		hwc->freq_count_stamp = now;
+
+		/* stopped already: perf_adjust_period() must not stop it again */
+		if (delta > 0)
+			perf_adjust_period(event, period, (u64)delta, false);
+
+		event->pmu->start(event, delta > 0 ? PERF_EF_RELOAD : 0);
+	}
+}
+
+void perf_event_task_tick(void)
+{
+	int cpu = smp_processor_id();
+	struct perf_cpu_context *cpuctx = &perf_cpu_context[cpu];
+	struct perf_event *event;
+	int throttled, nr_freq = 0;
+
+	/* irq_work_tick(): irq work left over from the PMIs runs now at the latest */
+	perf_event_irq_work_run();
+
+	cpuctx->throttled_seq++;
+	throttled = cpuctx->throttled_count;
+	cpuctx->throttled_count = 0;
+
+	for (event = cpuctx->active_list; event; event = event->active_next)
+		if (event->attr.freq)
+			nr_freq++;
+	if (!(nr_freq || throttled))
+		return;
+
+	perf_adjust_freq_unthr_events(cpuctx->active_list, cpu);
+}

@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Event controls: each ioctl and each of its errnos, groups and their
+ * rules at open, exclusive PMUs, per-task events following their task
+ * through sched-in/out with time enabled/running.
+ */
+#include "core/perf_event.h"
+#include "core/internal.h"
+#include "tests/lib/test_pmu.h"
+#include "tests/test.h"
+
+#define TASK_TID	200
+
+static struct test_pmu tp;
+static struct task_struct task = { .pid = TASK_TID, .tid = TASK_TID, .comm = "w" };
+static u64 now_ns;
+
+static u64 test_clock(void)
+{
+	return now_ns;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	test_pmu_init(&tp, PERF_TYPE_RAW);
+	now_ns = 0;
+	pmusim_clock_ns = test_clock;
+	pmusim_this_cpu = 0;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	pmusim_clock_ns = NULL;
+	pmusim_curr[1] = NULL;
+	return 0;
+}
+
+static int open_ev(struct perf_event_attr *attr, int pid, int cpu, struct perf_event *leader,
+		   unsigned long flags, struct perf_event **ev)
+{
+	attr->size = sizeof(*attr);
+	return perf_event_open_attr(attr, sizeof(*attr), pid, cpu, leader, flags, &tp.pmu, ev);
+}
+
+static struct perf_event *must_open(struct perf_event_attr *attr, int cpu, struct perf_event *leader)
+{
+	struct perf_event *ev;
+
+	assert_int_equal(open_ev(attr, -1, cpu, leader, 0, &ev), 0);
+	return ev;
+}
+
+static void test_enable_disable_reset_and_read(void **state)
+{
+	struct perf_event_attr attr = { .disabled = 1 };
+	struct perf_event *ev = must_open(&attr, 0, NULL);
+
+	(void)state;
+	assert_int_equal(ev->state, PERF_EVENT_STATE_OFF);
+	assert_int_equal(test_pmu_count(&tp, TP_ADD, ev), 0);
+	test_pmu_advance(ev, 5);
+	assert_int_equal(perf_event_read_value(ev, NULL, NULL), 0);
+
+	assert_int_equal(perf_ioctl(ev, PERF_EVENT_IOC_ENABLE, 0), 0);
+	assert_int_equal(ev->state, PERF_EVENT_STATE_ACTIVE);
+	assert_int_equal(test_pmu_count(&tp, TP_ADD, ev), 1);
+	test_pmu_advance(ev, 40);
+	assert_int_equal(perf_event_read_value(ev, NULL, NULL), 40);
+
+	assert_int_equal(perf_ioctl(ev, PERF_EVENT_IOC_RESET, 0), 0);
+	assert_int_equal(perf_event_read_value(ev, NULL, NULL), 0);
+	test_pmu_advance(ev, 2);
+
+	assert_int_equal(perf_ioctl(ev, PERF_EVENT_IOC_DISABLE, 0), 0);
+	assert_int_equal(ev->state, PERF_EVENT_STATE_OFF);
+	assert_int_equal(test_pmu_count(&tp, TP_DEL, ev), 1);
+	test_pmu_advance(ev, 7);
+	assert_int_equal(perf_event_read_value(ev, NULL, NULL), 2);
+	perf_event_release_kernel(ev);
+}
+
+static void test_group_flag_applies_to_the_whole_group(void **state)
+{
+	struct perf_event_attr attr = { .disabled = 1 };
+	struct perf_event *leader = must_open(&attr, 0, NULL);
+	struct perf_event *sib = must_open(&attr, 0, leader);
+
+	(void)state;
+	assert_int_equal(leader->nr_siblings, 1);
+	assert_int_equal(perf_ioctl(sib, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP), 0);
+	assert_int_equal(leader->state, PERF_EVENT_STATE_ACTIVE);
+	assert_int_equal(sib->state, PERF_EVENT_STATE_ACTIVE);
+	assert_int_equal(perf_ioctl(leader, PERF_EVENT_IOC_DISABLE, 0), 0);
+	/* the leader off takes its group off the PMU */
+	assert_int_equal(sib->state, PERF_EVENT_STATE_INACTIVE);
+	perf_event_release_kernel(sib);
+	assert_int_equal(leader->nr_siblings, 0);
+	perf_event_release_kernel(leader);
+}
+
+static void test_id_ioctl_and_its_efault(void **state)
+{
+	struct perf_event_attr attr = { .config = 1 };
+	struct perf_event *a = must_open(&attr, 0, NULL), *b = must_open(&attr, 0, NULL);
+	u64 id = 0;
+
+	(void)state;
+	assert_int_equal(perf_ioctl(a, PERF_EVENT_IOC_ID, (unsigned long)&id), 0);
+	assert_int_equal(id, a->id);
+	assert_true(b->id > a->id);
+	assert_int_equal(perf_ioctl(a, PERF_EVENT_IOC_ID, 0), -EFAULT);
+	perf_event_release_kernel(a);
+	perf_event_release_kernel(b);
+}
+
+static void test_period_ioctl_checks_and_reprograms_at_once(void **state)
+{
+	struct perf_event_attr attr = { .sample_period = 1000 };
+	struct perf_event *ev = must_open(&attr, 0, NULL), *cnt;
+	u64 v, progs[8];
+	unsigned int n;
+
+	(void)state;
+	assert_int_equal(perf_ioctl(ev, PERF_EVENT_IOC_PERIOD, 0), -EFAULT);
+	v = 0;
+	assert_int_equal(perf_ioctl(ev, PERF_EVENT_IOC_PERIOD, (unsigned long)&v), -EINVAL);
+	v = 1ULL << 63;
+	assert_int_equal(perf_ioctl(ev, PERF_EVENT_IOC_PERIOD, (unsigned long)&v), -EINVAL);
+	tp.check_period_err = -EINVAL;
+	v = 50;
+	assert_int_equal(perf_ioctl(ev, PERF_EVENT_IOC_PERIOD, (unsigned long)&v), -EINVAL);
+	tp.check_period_err = 0;
+
+	test_pmu_advance(ev, 10);
+	test_pmu_clear_log(&tp);
+	assert_int_equal(perf_ioctl(ev, PERF_EVENT_IOC_PERIOD, (unsigned long)&v), 0);
+	assert_int_equal(ev->attr.sample_period, 50);
+	assert_int_equal(tp.calls[0].op, TP_STOP);
+	assert_int_equal(tp.calls[0].flags, PERF_EF_UPDATE);
+	assert_int_equal(tp.calls[1].op, TP_START);
+	assert_int_equal(tp.calls[1].flags, PERF_EF_RELOAD);
+	n = test_pmu_programmed(&tp, ev, progs, 8);
+	assert_int_equal(n, 1);
+	assert_int_equal(progs[0], 50);
+
+	attr = (struct perf_event_attr){ .config = 1 };
+	cnt = must_open(&attr, 0, NULL);
+	assert_int_equal(perf_ioctl(cnt, PERF_EVENT_IOC_PERIOD, (unsigned long)&v), -EINVAL);
+	perf_event_release_kernel(cnt);
+	perf_event_release_kernel(ev);
+
+	attr = (struct perf_event_attr){ .freq = 1, .sample_freq = 100 };
+	ev = must_open(&attr, 0, NULL);
+	v = (u64)sysctl_perf_event_sample_rate + 1;
+	assert_int_equal(perf_ioctl(ev, PERF_EVENT_IOC_PERIOD, (unsigned long)&v), -EINVAL);
+	v = 200;
+	assert_int_equal(perf_ioctl(ev, PERF_EVENT_IOC_PERIOD, (unsigned long)&v), 0);
+	assert_int_equal(ev->attr.sample_freq, 200);
+	perf_event_release_kernel(ev);
+}
+
+static void test_refresh_refused_on_counting_and_inherited_events(void **state)
+{
+	struct perf_event_attr attr = { .config = 1 };
+	struct perf_event *ev = must_open(&attr, 0, NULL);
+
+	(void)state;
+	assert_int_equal(perf_ioctl(ev, PERF_EVENT_IOC_REFRESH, 1), -EINVAL);
+	perf_event_release_kernel(ev);
+	pmusim_curr[1] = &task;
+	attr = (struct perf_event_attr){ .sample_period = 10, .inherit = 1 };
+	assert_int_equal(open_ev(&attr, TASK_TID, -1, NULL, 0, &ev), 0);
+	assert_int_equal(perf_ioctl(ev, PERF_EVENT_IOC_REFRESH, 1), -EINVAL);
+	perf_event_release_kernel(ev);
+}
+
+static void test_set_output_rules_and_pause_output(void **state)
+{
+	struct perf_event_attr attr = { .sample_period = 10 };
+	struct perf_event *out = must_open(&attr, 0, NULL), *ev = must_open(&attr, 0, NULL);
+	struct perf_event *other_cpu = must_open(&attr, 1, NULL), *bw, *clk, *ev2;
+	struct perf_buffer *rb;
+
+	(void)state;
+	attr.write_backward = 1;
+	bw = must_open(&attr, 0, NULL);
+	attr.write_backward = 0;
+	attr.use_clockid = 1;
+	attr.clockid = PERF_CLOCK_MONOTONIC;
+	clk = must_open(&attr, 0, NULL);
+
+	/* nothing to pause without a buffer */
+	assert_int_equal(perf_ioctl(out, PERF_EVENT_IOC_PAUSE_OUTPUT, 1), -EINVAL);
+	/* a target without a buffer */
+	assert_int_equal(perf_ioctl(ev, PERF_EVENT_IOC_SET_OUTPUT, (unsigned long)out), -EINVAL);
+
+	rb = rb_alloc(1, 0, 0, RING_BUFFER_WRITABLE);
+	assert_non_null(rb);
+	ring_buffer_attach(out, rb);
+
+	assert_int_equal(perf_ioctl(out, PERF_EVENT_IOC_SET_OUTPUT, (unsigned long)out), -EINVAL);
+	assert_int_equal(perf_ioctl(other_cpu, PERF_EVENT_IOC_SET_OUTPUT, (unsigned long)out), -EINVAL);
+	assert_int_equal(perf_ioctl(bw, PERF_EVENT_IOC_SET_OUTPUT, (unsigned long)out), -EINVAL);
+	assert_int_equal(perf_ioctl(clk, PERF_EVENT_IOC_SET_OUTPUT, (unsigned long)out), -EINVAL);
+	/* an event with a buffer of its own stays with it */
+	assert_int_equal(perf_ioctl(out, PERF_EVENT_IOC_SET_OUTPUT, (unsigned long)ev), -EINVAL);
+
+	assert_int_equal(perf_ioctl(ev, PERF_EVENT_IOC_SET_OUTPUT, (unsigned long)out), 0);
+	assert_ptr_equal(ev->rb, rb);
+	assert_int_equal(perf_ioctl(ev, PERF_EVENT_IOC_PAUSE_OUTPUT, 1), 0);
+	assert_int_equal(rb->paused, 1);
+	assert_int_equal(perf_ioctl(ev, PERF_EVENT_IOC_PAUSE_OUTPUT, 0), 0);
+	assert_int_equal(rb->paused, 0);
+	assert_int_equal(perf_ioctl(ev, PERF_EVENT_IOC_SET_OUTPUT, 0), 0);
+	assert_null(ev->rb);
+
+	/* PERF_FLAG_FD_OUTPUT at open: the group fd's buffer */
+	attr = (struct perf_event_attr){ .sample_period = 10 };
+	assert_int_equal(open_ev(&attr, -1, 0, out, PERF_FLAG_FD_OUTPUT | PERF_FLAG_FD_NO_GROUP, &ev2), 0);
+	assert_ptr_equal(ev2->rb, rb);
+	assert_ptr_equal(ev2->group_leader, ev2);
+	perf_event_release_kernel(ev2);
+	attr.write_backward = 1;
+	assert_int_equal(open_ev(&attr, -1, 0, out, PERF_FLAG_FD_OUTPUT | PERF_FLAG_FD_NO_GROUP, &ev2), -EINVAL);
+
+	/* a buffer without data pages cannot be paused or resumed */
+	rb = rb_alloc(0, 0, 0, 0);
+	ring_buffer_attach(ev, rb);
+	assert_int_equal(perf_ioctl(ev, PERF_EVENT_IOC_PAUSE_OUTPUT, 1), -EINVAL);
+
+	perf_event_release_kernel(ev);
+	perf_event_release_kernel(out);
+	perf_event_release_kernel(other_cpu);
+	perf_event_release_kernel(bw);
+	perf_event_release_kernel(clk);
+}
+
+static void test_unknown_and_unsupported_ioctls(void **state)
+{
+	struct perf_event_attr attr = { .config = 1 }, bad = { .size = sizeof(bad), .type = 9 };
+	struct perf_event *ev = must_open(&attr, 0, NULL);
+
+	(void)state;
+	assert_int_equal(perf_ioctl(ev, 0x1234, 0), -ENOTTY);
+	assert_int_equal(perf_ioctl(ev, PERF_EVENT_IOC_SET_FILTER, 0), -EINVAL);
+	assert_int_equal(perf_ioctl(ev, PERF_EVENT_IOC_SET_BPF, 3), -EOPNOTSUPP);
+	assert_int_equal(perf_ioctl(ev, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, 0), -EFAULT);
+	assert_int_equal(perf_ioctl(ev, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, (unsigned long)&bad), -EINVAL);
+	bad.type = ev->attr.type;
+	assert_int_equal(perf_ioctl(ev, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, (unsigned long)&bad), -EOPNOTSUPP);
+	perf_event_release_kernel(ev);
+}
+
+static void test_group_rules_at_open(void **state)
+{
+	struct perf_event_attr attr = { .config = 1 };
+	struct perf_event *leader = must_open(&attr, 0, NULL), *sib = must_open(&attr, 0, leader);
+	struct perf_event *ev, *t;
+	struct test_pmu other;
+
+	(void)state;
+	assert_int_equal(open_ev(&attr, -1, 1, leader, 0, &ev), -EINVAL);	/* other cpu */
+	assert_int_equal(open_ev(&attr, -1, 0, sib, 0, &ev), -EINVAL);	/* a sibling as leader */
+	attr.pinned = 1;
+	assert_int_equal(open_ev(&attr, -1, 0, leader, 0, &ev), -EINVAL);
+	attr.pinned = 0;
+	attr.exclusive = 1;
+	assert_int_equal(open_ev(&attr, -1, 0, leader, 0, &ev), -EINVAL);
+	attr.exclusive = 0;
+	attr.use_clockid = 1;
+	attr.clockid = PERF_CLOCK_MONOTONIC;
+	assert_int_equal(open_ev(&attr, -1, 0, leader, 0, &ev), -EINVAL);	/* clock */
+	attr.use_clockid = 0;
+	/* a task event cannot join a cpu group */
+	pmusim_curr[1] = &task;
+	assert_int_equal(open_ev(&attr, TASK_TID, 0, leader, 0, &ev), -EINVAL);
+	/* inherit must match the task leader's */
+	assert_int_equal(open_ev(&attr, TASK_TID, -1, NULL, 0, &t), 0);
+	attr.inherit = 1;
+	assert_int_equal(open_ev(&attr, TASK_TID, -1, t, 0, &ev), -EINVAL);
+	attr.inherit = 0;
+	perf_event_release_kernel(t);
+	/* one PMU per group */
+	test_pmu_init(&other, PERF_TYPE_RAW);
+	attr.size = sizeof(attr);
+	assert_int_equal(perf_event_open_attr(&attr, sizeof(attr), -1, 0, leader, 0, &other.pmu, &ev),
+			 -EINVAL);
+	leader->state = PERF_EVENT_STATE_EXIT;
+	assert_int_equal(open_ev(&attr, -1, 0, leader, 0, &ev), -ENODEV);
+	leader->state = PERF_EVENT_STATE_INACTIVE;
+	perf_event_release_kernel(sib);
+	perf_event_release_kernel(leader);
+}
+
+static void test_group_read_size_limit_is_e2big(void **state)
+{
+	struct perf_event_attr attr = { .disabled = 1, .read_format = PERF_FORMAT_GROUP |
+		PERF_FORMAT_ID | PERF_FORMAT_LOST | PERF_FORMAT_TOTAL_TIME_ENABLED |
+		PERF_FORMAT_TOTAL_TIME_RUNNING };
+	static struct perf_event *sibs[700];
+	struct perf_event *leader = must_open(&attr, 0, NULL), *ev;
+	int i;
+
+	(void)state;
+	/* 8 + 16 + 24 per member: 681 members fit in 16k, 682 do not */
+	for (i = 0; i < 680; i++)
+		sibs[i] = must_open(&attr, 0, leader);
+	assert_int_equal(open_ev(&attr, -1, 0, leader, 0, &ev), -E2BIG);
+	/* a plain sibling is small, but the members' group reads would grow */
+	attr.read_format = 0;
+	assert_int_equal(open_ev(&attr, -1, 0, leader, 0, &ev), -E2BIG);
+	perf_event_release_kernel(sibs[679]);
+	assert_int_equal(open_ev(&attr, -1, 0, leader, 0, &ev), 0);
+	assert_int_equal(leader->read_size, 8 + 16 + 681 * 24);
+	perf_event_release_kernel(ev);
+	for (i = 0; i < 679; i++)
+		perf_event_release_kernel(sibs[i]);
+	assert_int_equal(leader->nr_siblings, 0);
+	perf_event_release_kernel(leader);
+}
+
+static void test_exclusive_pmu_keeps_task_and_cpu_events_apart(void **state)
+{
+	struct perf_event_attr attr = { .config = 1 };
+	struct perf_event *a, *b;
+
+	(void)state;
+	tp.pmu.capabilities = PERF_PMU_CAP_EXCLUSIVE;
+	pmusim_curr[1] = &task;
+	assert_int_equal(open_ev(&attr, -1, 0, NULL, 0, &a), 0);
+	assert_int_equal(open_ev(&attr, TASK_TID, -1, NULL, 0, &b), -EBUSY);
+	assert_int_equal(open_ev(&attr, -1, 0, NULL, 0, &b), -EBUSY);	/* same cpu */
+	assert_int_equal(open_ev(&attr, -1, 1, NULL, 0, &b), 0);
+	perf_event_release_kernel(a);
+	perf_event_release_kernel(b);
+	assert_int_equal(open_ev(&attr, TASK_TID, -1, NULL, 0, &a), 0);
+	perf_event_release_kernel(a);
+	tp.pmu.capabilities = 0;
+}
+
+static void test_task_event_follows_its_task_with_times(void **state)
+{
+	struct perf_event_attr attr = { .config = 1 };
+	struct perf_event *ev;
+	u64 enabled, running;
+
+	(void)state;
+	/* not running anywhere: found through the simulator's lookup only */
+	assert_int_equal(open_ev(&attr, TASK_TID, -1, NULL, 0, &ev), -ESRCH);
+	pmusim_curr[1] = &task;
+	assert_int_equal(open_ev(&attr, TASK_TID, -1, NULL, 0, &ev), 0);
+	/* the task runs on cpu 1: the event went on there at once */
+	assert_int_equal(ev->state, PERF_EVENT_STATE_ACTIVE);
+	assert_int_equal(ev->oncpu, 1);
+	now_ns = 100;
+	test_pmu_advance(ev, 30);
+
+	perf_event_sched_out(1, &task);
+	assert_int_equal(ev->state, PERF_EVENT_STATE_INACTIVE);
+	now_ns = 500;			/* switched out: no time at all */
+	test_pmu_advance(ev, 30);
+	perf_event_sched_in(2, &task);
+	assert_int_equal(ev->oncpu, 2);
+	now_ns = 600;
+	test_pmu_advance(ev, 5);
+	assert_int_equal(perf_event_read_value(ev, &enabled, &running), 35);
+	assert_int_equal(enabled, 200);
+	assert_int_equal(running, 200);
+
+	/* a per-task event bound to cpu 3 waits while its task is on cpu 2 */
+	perf_event_release_kernel(ev);
+	perf_event_sched_out(2, &task);
+	assert_int_equal(open_ev(&attr, TASK_TID, 3, NULL, 0, &ev), 0);
+	assert_int_equal(ev->state, PERF_EVENT_STATE_INACTIVE);
+	perf_event_sched_in(2, &task);
+	assert_int_equal(ev->state, PERF_EVENT_STATE_INACTIVE);
+	now_ns = 700;
+	perf_event_read_value(ev, &enabled, &running);
+	assert_int_equal(enabled, 100);
+	assert_int_equal(running, 0);
+	perf_event_sched_out(2, &task);
+	perf_event_release_kernel(ev);
+}
+
+static void test_group_goes_on_all_or_nothing(void **state)
+{
+	struct perf_event_attr attr = { .disabled = 1 };
+	struct perf_event *leader, *s1, *s2;
+
+	(void)state;
+	tp.nr_counters = 2;
+	leader = must_open(&attr, 0, NULL);
+	s1 = must_open(&attr, 0, leader);
+	s2 = must_open(&attr, 0, leader);
+	/* members on first: they wait for their leader */
+	assert_int_equal(perf_ioctl(s1, PERF_EVENT_IOC_ENABLE, 0), 0);
+	assert_int_equal(perf_ioctl(s2, PERF_EVENT_IOC_ENABLE, 0), 0);
+	assert_int_equal(s1->state, PERF_EVENT_STATE_INACTIVE);
+	assert_int_equal(perf_ioctl(leader, PERF_EVENT_IOC_ENABLE, 0), 0);
+	/* three members, two counters: the group stays off the PMU */
+	assert_int_equal(leader->state, PERF_EVENT_STATE_INACTIVE);
+	assert_int_equal(s1->state, PERF_EVENT_STATE_INACTIVE);
+	assert_null(tp.counters[0]);
+	perf_event_release_kernel(s2);
+	perf_ioctl(leader, PERF_EVENT_IOC_DISABLE, 0);
+	perf_ioctl(leader, PERF_EVENT_IOC_ENABLE, 0);
+	assert_int_equal(leader->state, PERF_EVENT_STATE_ACTIVE);
+	assert_int_equal(s1->state, PERF_EVENT_STATE_ACTIVE);
+	perf_event_release_kernel(leader);
+	/* the orphaned sibling runs alone */
+	assert_ptr_equal(s1->group_leader, s1);
+	assert_int_equal(s1->state, PERF_EVENT_STATE_ACTIVE);
+	perf_event_release_kernel(s1);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_enable_disable_reset_and_read),
+		T(test_group_flag_applies_to_the_whole_group),
+		T(test_id_ioctl_and_its_efault),
+		T(test_period_ioctl_checks_and_reprograms_at_once),
+		T(test_refresh_refused_on_counting_and_inherited_events),
+		T(test_set_output_rules_and_pause_output),
+		T(test_unknown_and_unsupported_ioctls),
+		T(test_group_rules_at_open),
+		T(test_group_read_size_limit_is_e2big),
+		T(test_exclusive_pmu_keeps_task_and_cpu_events_apart),
+		T(test_task_event_follows_its_task_with_times),
+		T(test_group_goes_on_all_or_nothing),
+	};
+	return cmocka_run_group_tests_name("event", tests, NULL, NULL);
+}
