@@ -49,7 +49,7 @@ compare() { # WHAT BASE-FILE WORK-FILE
 	differ=$((differ + 1))
 	echo "DIFFERS: $1"
 	case $2 in
-	*.data) python3 "$srctree/scripts/perf_data_diff.py" "$2" "$3" ;;
+	*.data) cmp "$2" "$3" | head -1 ;;
 	*) diff -u "$2" "$3" | sed -n '3,12p' ;;
 	esac
 }

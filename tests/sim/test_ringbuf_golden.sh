@@ -13,7 +13,8 @@ n=0
 for f in "$src"/ringbuf/*.rb; do
 	name=$(basename "$f" .rb)
 	n=$((n + 1))
-	out=$(ringbuf_run_all model "$f")
+	# relative to the tree, so the expected files hold no checkout's path
+	out=$(cd "$PMUSIM_SRCTREE" && ringbuf_run_all model "tests/sim/ringbuf/$name.rb")
 	if [ "${UPDATE:-}" = 1 ]; then
 		printf '%s\n' "$out" >"$src/ringbuf/$name.expected"
 	fi
