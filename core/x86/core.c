@@ -18,9 +18,8 @@
 struct x86_pmu x86_pmu;
 struct cpu_hw_events cpu_hw_events[CONFIG_MODEL_MAX_CPUS];
 
-_Static_assert(offsetof(struct cpu_hw_events, lbr_entries) ==
-	       offsetof(struct cpu_hw_events, lbr_stack) + sizeof(struct perf_branch_stack),
-	       "lbr_stack.entries[] must be lbr_entries[]");
+_Static_assert(offsetof(struct perf_branch_stack, entries) == 2 * sizeof(u64),
+	       "cpu_hw_events.lbr_stack must have perf_branch_stack's layout");
 
 static struct pt_regs *x86_irq_regs[CONFIG_MODEL_MAX_CPUS];
 static int x86_nr_cpus_attached;

@@ -453,7 +453,7 @@ static void intel_pmu_lbr_read_32(struct cpu_hw_events *cpuc)
 	int i;
 
 	for (i = 0; i < x86_pmu.lbr_nr; i++) {
-		struct perf_branch_entry *br = &cpuc->lbr_entries[i];
+		struct perf_branch_entry *br = &cpuc->lbr_stack.entries[i];
 		u64 lbr;
 
 		/* One MSR per entry: from in bits 31:0, to in 63:32. */
@@ -480,7 +480,7 @@ static void intel_pmu_lbr_read_64(struct cpu_hw_events *cpuc)
 
 	for (i = 0; i < x86_pmu.lbr_nr; i++) {
 		unsigned int idx = (tos - i) & mask;
-		struct perf_branch_entry *br = &cpuc->lbr_entries[out];
+		struct perf_branch_entry *br = &cpuc->lbr_stack.entries[out];
 		u64 from, to, mis = 0, pred = 0, in_tx = 0, abort = 0;
 		u16 cycles = 0;
 
@@ -543,7 +543,7 @@ static void intel_pmu_arch_lbr_read(struct cpu_hw_events *cpuc)
 	int i;
 
 	for (i = 0; i < x86_pmu.lbr_nr; i++) {
-		struct perf_branch_entry *e = &cpuc->lbr_entries[i];
+		struct perf_branch_entry *e = &cpuc->lbr_stack.entries[i];
 		u64 from, to, info;
 
 		rdmsrl(x86_pmu.lbr_from + i, from);
@@ -581,7 +581,7 @@ static void intel_pmu_lbr_filter(struct cpu_hw_events *cpuc)
 		return;
 
 	for (i = 0; i < (int)cpuc->lbr_stack.nr; i++) {
-		struct perf_branch_entry *e = &cpuc->lbr_entries[i];
+		struct perf_branch_entry *e = &cpuc->lbr_stack.entries[i];
 		int type = e->type, from_plm;
 
 		if (x86_pmu.lbr_br_type && type <= ARCH_LBR_BR_TYPE_KNOWN_MAX)
@@ -604,8 +604,8 @@ static void intel_pmu_lbr_filter(struct cpu_hw_events *cpuc)
 		return;
 
 	for (i = 0, j = 0; i < (int)cpuc->lbr_stack.nr; i++)
-		if (cpuc->lbr_entries[i].from)
-			cpuc->lbr_entries[j++] = cpuc->lbr_entries[i];
+		if (cpuc->lbr_stack.entries[i].from)
+			cpuc->lbr_stack.entries[j++] = cpuc->lbr_stack.entries[i];
 	cpuc->lbr_stack.nr = j;
 }
 
@@ -622,7 +622,7 @@ void intel_pmu_lbr_read(void)
 void intel_pmu_lbr_save_brstack(struct perf_sample_data *data,
 				struct cpu_hw_events *cpuc, struct perf_event *event)
 {
-	perf_sample_save_brstack(data, event, &cpuc->lbr_stack);
+	perf_sample_save_brstack(data, event, x86_lbr_branch_stack(cpuc));
 }
 
 /* ---- filters at event init ----------------------------------------------------- */

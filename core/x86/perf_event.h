@@ -148,12 +148,23 @@ struct cpu_hw_events {
 	struct hw_perf_event_extra *lbr_sel;	/* the LBR_SELECT/ARCH_LBR_CTL owner */
 	void *last_task_ctx;
 	int last_log_id;
-	/* lbr_stack's entries[] are lbr_entries[]: keep them adjacent and last */
-	struct perf_branch_stack lbr_stack;
-	struct perf_branch_entry lbr_entries[MAX_LBR_ENTRIES];
+	/*
+	 * The kernel's struct perf_branch_stack with room for the entries;
+	 * same layout, so it is handed on as one (see x86_lbr_branch_stack()).
+	 */
+	struct {
+		u64 nr;
+		u64 hw_idx;
+		struct perf_branch_entry entries[MAX_LBR_ENTRIES];
+	} lbr_stack;
 };
 
 extern struct cpu_hw_events cpu_hw_events[CONFIG_MODEL_MAX_CPUS];
+
+static inline struct perf_branch_stack *x86_lbr_branch_stack(struct cpu_hw_events *cpuc)
+{
+	return (struct perf_branch_stack *)&cpuc->lbr_stack;
+}
 
 static __always_inline struct cpu_hw_events *this_cpu_hw_events(void)
 {
