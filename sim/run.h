@@ -17,6 +17,34 @@ struct run_func {
 	unsigned int group;		/* scenario task entry */
 	uint64_t samples;
 	uint64_t insns;			/* ground truth */
+	uint64_t short_samples;		/* closing an alternative (short) period */
+};
+
+/*
+ * One task's LBR call-stack samples against the true stack the workload
+ * had at each of them (recorded when the sample was taken), frame by
+ * frame as functions: without stitching, and stitched as perf does.
+ */
+struct run_task_depth {
+	uint32_t tid;
+	unsigned int group;		/* scenario task entry */
+	uint32_t true_max;		/* deepest true stack at one of its samples */
+	uint64_t samples;		/* LBR call-stack samples with a known truth */
+	uint64_t lbr_sum, lbr_max;	/* frames without stitching */
+	uint64_t lbr_whole;		/* ... that are the whole true stack */
+	uint64_t stitched_sum, stitched_max;
+	uint64_t stitched_whole;	/* stitched stack == true stack */
+	uint64_t stitched_short;	/* true frames only, but not all of them */
+	uint64_t stitched_wrong;	/* frames that are not on the true stack */
+};
+
+/* Samples with attr.hw_time: their raw TSC against the model's clocks. */
+struct run_hw_time {
+	uint64_t samples;		/* converted with the user page's fields */
+	uint64_t mono_equal;		/* post-processed == the model's CLOCK_MONOTONIC_RAW */
+	uint64_t no_snapshot;		/* no page snapshot at or before the TSC */
+	uint64_t max_ns_off_exact;	/* |mono_raw - TSC converted exactly|, ns */
+	uint64_t tsc_khz;
 };
 
 struct run_stats {
@@ -29,6 +57,11 @@ struct run_stats {
 	uint64_t cs_samples;
 	uint64_t depth_sum, depth_max, stitched_sum, stitched_max;
 	uint32_t true_depth_max;
+	struct run_task_depth *tasks;	/* one per task with LBR call-stack samples */
+	unsigned int nr_tasks;
+	struct run_hw_time hw_time;
+	/* per-task PMU data (perf_ctx_data) the run held at its end */
+	uint64_t ctx_data_tasks, ctx_data_task_bytes, ctx_data_total_bytes;
 	struct run_func *funcs;
 	unsigned int nr_funcs;
 };
