@@ -27,20 +27,6 @@
 #include "sim/tsc_convert.h"
 
 #define MAX_EVENTS	(16 * 1024)
-/* frames of a true stack kept per sample; deeper stacks are cut here */
-#define RUN_TRUTH_FRAMES	96
-
-/*
- * What the workload was doing when the core wrote a sample: the key the
- * sample carries (tid, time) and the true stack as function indices.
- */
-struct run_truth {
-	uint32_t tid;
-	uint16_t nr;
-	uint64_t time;
-	uint64_t tsc;			/* perf_hw_time() at the sample */
-	uint16_t funcs[RUN_TRUTH_FRAMES];
-};
 
 struct run_buf {
 	struct perf_buffer *rb;
@@ -75,6 +61,7 @@ struct run {
 	/* user-page time conversion snapshots, oldest first */
 	struct tsc_conv *convs;
 	size_t nr_convs, convs_cap;
+	bool hold_reads;		/* the end hook runs: the consumer waits */
 	int error;
 };
 
@@ -271,7 +258,11 @@ static void read_buf(struct run *r, struct run_buf *b)
 static void consume(struct run *r, bool all)
 {
 	uint64_t interval = r->s->consumer->interval;
-	bool due = all || (interval && r->m->now >= r->next_read);
+	bool due;
+
+	if (r->hold_reads)
+		return;
+	due = all || (interval && r->m->now >= r->next_read);
 
 	if (interval && r->m->now >= r->next_read)
 		r->next_read += interval;
@@ -394,6 +385,7 @@ static void run_overflow_handler(struct perf_event *event, struct perf_sample_da
 	tr = &r->truth[r->nr_truth++];
 	tr->tid = (uint32_t)t->task.tid;
 	tr->time = data->time;
+	tr->ip = wl_exec_ip(&t->exec);
 	tr->tsc = perf_hw_time();
 	n = wl_exec_callstack(&t->exec, ips, RUN_TRUTH_FRAMES);
 	for (unsigned int i = 0; i < n; i++) {
@@ -977,8 +969,58 @@ static void teardown(struct run *r)
 	the_run = NULL;
 }
 
+/* ---- what the end hook may do ------------------------------------------------ */
+
+unsigned int run_nr_buffers(const struct run *r)
+{
+	return r->nr_bufs;
+}
+
+struct perf_event_mmap_page *run_buffer_page(const struct run *r, unsigned int i)
+{
+	return r->bufs[i].rb->user_page;
+}
+
+void run_buffer_pause(struct run *r, unsigned int i, bool pause)
+{
+	rb_toggle_paused(r->bufs[i].rb, pause);
+}
+
+void run_advance(struct run *r, uint64_t cycles)
+{
+	machine_run(r->m, r->m->now + cycles);
+}
+
+const struct run_truth *run_truths(const struct run *r, size_t *nr)
+{
+	*nr = r->nr_truth;
+	return r->truth;
+}
+
+int run_parse_sample(const struct run *r, const void *rec, size_t size, struct perf_sample *s)
+{
+	const struct perf_event_header *h = rec;
+	struct perf_event_attr attr;
+	const char *why;
+
+	/* one event: its attr is the scenario's first */
+	if (h->type != PERF_RECORD_SAMPLE || r->s->events_count != 1)
+		return -1;
+	build_attr(r, &r->s->events[0], true, &attr);
+	if (perf_sample__parse(&attr, rec, (u32)size, s, &why))
+		return -1;
+	return 0;
+}
+
 int run_scenario(const struct scenario *s, const char *output, const char *map_dir,
 		 run_progress_fn progress, struct run_stats *st, char *err, size_t errlen)
+{
+	return run_scenario_hooked(s, output, map_dir, progress, NULL, st, err, errlen);
+}
+
+int run_scenario_hooked(const struct scenario *s, const char *output, const char *map_dir,
+			run_progress_fn progress, const struct run_end_hook *hook,
+			struct run_stats *st, char *err, size_t errlen)
 {
 	struct run r = { .s = s, .st = st, .progress = progress };
 	int ret = -1;
@@ -990,6 +1032,14 @@ int run_scenario(const struct scenario *s, const char *output, const char *map_d
 		goto out;
 	r.next_read = s->consumer->interval;
 	machine_run(r.m, s->duration);
+	if (hook) {
+		r.hold_reads = true;
+		if (hook->fn(&r, hook->arg)) {
+			snprintf(err, errlen, "pmusim: %s: the analysis at the end failed", s->file);
+			goto out;
+		}
+		r.hold_reads = false;
+	}
 	consume(&r, true);
 	if (r.error) {
 		snprintf(err, errlen, "pmusim: cannot write %s: %s", output, strerror(r.error));

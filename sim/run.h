@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "sim/perf_data_read.h"
 #include "sim/scenario.h"
 
 struct run_func {
@@ -66,6 +67,44 @@ struct run_stats {
 	unsigned int nr_funcs;
 };
 
+/*
+ * What the workload was doing when the core wrote a sample: the key the
+ * sample carries (tid, time), the true stack as function indices
+ * (innermost first) and the sampled ip.
+ */
+#define RUN_TRUTH_FRAMES	96
+struct run_truth {
+	uint32_t tid;
+	uint16_t nr;
+	uint64_t time;
+	uint64_t ip;
+	uint64_t tsc;			/* perf_hw_time() at the sample */
+	uint16_t funcs[RUN_TRUTH_FRAMES];
+};
+
+/*
+ * A look at the run's buffers once the machine has run its duration,
+ * before the consumer's last read (seed analyses: a flight recorder is
+ * read only then). The hook may advance the machine with run_advance().
+ */
+struct run;
+struct perf_event_mmap_page;
+struct run_end_hook {
+	int (*fn)(struct run *r, void *arg);	/* non-zero: the run fails */
+	void *arg;
+};
+unsigned int run_nr_buffers(const struct run *r);
+struct perf_event_mmap_page *run_buffer_page(const struct run *r, unsigned int i);
+/* Pause or resume buffer I's output (PERF_EVENT_IOC_PAUSE_OUTPUT). */
+void run_buffer_pause(struct run *r, unsigned int i, bool pause);
+/* Run the machine @cycles further (the consumer does not read meanwhile). */
+void run_advance(struct run *r, uint64_t cycles);
+/* Every sample taken so far, in the order taken. */
+const struct run_truth *run_truths(const struct run *r, size_t *nr);
+/* Parse a sample record of the run's one event: 0, or -1 (not such a sample). */
+int run_parse_sample(const struct run *r, const void *rec, size_t size,
+		     struct perf_sample *s);
+
 /* Called after each quantum with the fraction done, for a progress bar. */
 typedef void (*run_progress_fn)(uint64_t now, uint64_t duration);
 
@@ -76,6 +115,10 @@ typedef void (*run_progress_fn)(uint64_t now, uint64_t duration);
  */
 int run_scenario(const struct scenario *s, const char *output, const char *map_dir,
 		 run_progress_fn progress, struct run_stats *st, char *err, size_t errlen);
+/* The same with @hook (may be NULL) called at the end. */
+int run_scenario_hooked(const struct scenario *s, const char *output, const char *map_dir,
+			run_progress_fn progress, const struct run_end_hook *hook,
+			struct run_stats *st, char *err, size_t errlen);
 void run_stats_free(struct run_stats *st);
 
 #endif /* PMUSIM_SIM_RUN_H */
