@@ -193,6 +193,14 @@ run:
 	@mkdir -p $(srctree)/out
 	$(PMUSIM) run $(srctree)/scenarios/default.yaml -o $(srctree)/out/perf.data
 
+# `make seeds`: each seed's result on its scenario (scenarios/seed-*.yaml),
+# as tables; builds build/seeds-noctx too, for the per-task LBR data seed.
+.PHONY: seeds
+seeds:
+	@$(srctree)/scripts/install-deps.sh run
+	@$(MAKE) --no-print-directory -f $(srctree)/Makefile O=$(objtree) $(PMUSIM)
+	@$(srctree)/scripts/seeds.sh $(objtree)
+
 include $(srctree)/fuzz/Makefile.fuzz
 
 # ---- install ---------------------------------------------------------------
@@ -219,5 +227,5 @@ help:
 	@echo "Fuzz:          fuzz FUZZER=NAME [TIME=s] [JOBS=n], fuzz-all, fuzz-replay, mutants"
 
 	@echo "Test:          check (full matrix, ASan+UBSan), test (this build), stress [STRESS_SECONDS=60], coverage"
-	@echo "Use:           run (default scenario to out/perf.data), install PREFIX=..."
+	@echo "Use:           run (default scenario to out/perf.data), seeds (the seeds' results), install PREFIX=..."
 	@echo "Clean:         clean, mrproper"

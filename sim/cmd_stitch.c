@@ -46,6 +46,7 @@ struct queued_sample {
 struct stitch_ctx {
 	const char *map_dir;
 	bool tid_time;			/* a "TID SECS.USECS:" line per sample, as -F tid,time */
+	bool no_sym;			/* addresses only, as -F ip without sym */
 	struct queued_sample *q;
 	size_t nr_q, cap_q;
 	struct anon_map *maps;
@@ -117,6 +118,8 @@ static const char *symbol_name(struct stitch_ctx *c, u32 pid, u64 ip)
 	char path[4096];
 	size_t i;
 
+	if (c->no_sym)
+		return "";
 	for (i = c->nr_maps; i > 0; i--)
 		if (c->maps[i - 1].pid == pid && ip >= c->maps[i - 1].start &&
 		    ip < c->maps[i - 1].end)
@@ -147,11 +150,11 @@ static void out_flush(struct stitch_ctx *c)
 	c->out_len = 0;
 }
 
-/* "\t%16llx %s\n", without printf's cost per frame. */
+/* "\t%16llx %s\n" ("\t%16llx\n" with no_sym), without printf's cost per frame. */
 static void out_frame(struct stitch_ctx *c, u64 ip, const char *name)
 {
 	static const char hex[] = "0123456789abcdef";
-	size_t nlen = strlen(name);
+	size_t nlen = c->no_sym ? 0 : strlen(name);
 	char digits[16];
 	int n = 0, pad;
 	char *p;
@@ -159,7 +162,8 @@ static void out_frame(struct stitch_ctx *c, u64 ip, const char *name)
 	if (c->out_len + 20 + nlen > c->out_cap)
 		out_flush(c);
 	if (20 + nlen > c->out_cap) {
-		printf("\t%16llx %s\n", (unsigned long long)ip, name);
+		printf("\t%16llx%s%s\n", (unsigned long long)ip, c->no_sym ? "" : " ",
+		       c->no_sym ? "" : name);
 		return;
 	}
 	do {
@@ -172,9 +176,11 @@ static void out_frame(struct stitch_ctx *c, u64 ip, const char *name)
 		*p++ = ' ';
 	while (n)
 		*p++ = digits[--n];
-	*p++ = ' ';
-	memcpy(p, name, nlen);
-	p += nlen;
+	if (!c->no_sym) {
+		*p++ = ' ';
+		memcpy(p, name, nlen);
+		p += nlen;
+	}
 	*p++ = '\n';
 	c->out_len = (size_t)(p - c->out);
 }
@@ -242,11 +248,12 @@ static int queued_cmp(const void *a, const void *b)
 
 static int usage(void)
 {
-	fputs("usage: pmusim stitch [--no-stitch] [--tid-time] [--map-dir DIR] FILE\n"
+	fputs("usage: pmusim stitch [--no-stitch] [--tid-time] [--no-sym] [--map-dir DIR] FILE\n"
 	      "  print the call stack of every sample of FILE as\n"
 	      "  `perf script -F ip,sym --stitch-lbr` does, in perf's (time) order\n"
 	      "  --no-stitch     plain LBR call stacks (as without --stitch-lbr)\n"
 	      "  --tid-time      start each sample with its tid and time (-F tid,time,ip,sym)\n"
+	      "  --no-sym        addresses only (-F ip: no perf-PID.map needed)\n"
 	      "  --map-dir DIR   read perf-PID.map files from DIR (default /tmp)\n", stderr);
 	return 2;
 }
@@ -271,6 +278,8 @@ int cmd_stitch(int argc, char **argv)
 			stitch = false;
 		} else if (!strcmp(argv[i], "--tid-time")) {
 			c.tid_time = true;
+		} else if (!strcmp(argv[i], "--no-sym")) {
+			c.no_sym = true;
 		} else if (!strcmp(argv[i], "--map-dir") && i + 1 < argc) {
 			c.map_dir = argv[++i];
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {

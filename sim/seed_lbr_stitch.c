@@ -10,6 +10,7 @@
  */
 #include <stdio.h>
 
+#include "model/model.h"
 #include "sim/run.h"
 #include "sim/seeds.h"
 
@@ -23,8 +24,9 @@ int seed_lbr_stitch(struct scenario *s, const struct seed_opts *o)
 		run_stats_free(&st);
 		return 1;
 	}
-	printf("seed lbr-stitch: %s, %s, frames per sample (the sampled function + callers)\n",
-	       s->file, s->machine->cpu);
+	printf("seed lbr-stitch: %s, %s with %u LBR entries, frames per sample "
+	       "(the sampled function + callers)\n", s->file, s->machine->cpu,
+	       model_cpu_desc_lookup(s->machine->cpu)->lbr_nr);
 	printf("  %-8s %-15s %8s %6s %8s %8s %9s %9s %7s %7s\n", "tid", "task", "samples",
 	       "true", "lbr-max", "lbr-avg", "stitched", "st-avg", "whole", "wrong");
 	for (unsigned int i = 0; i < st.nr_tasks; i++) {

@@ -75,7 +75,8 @@ int seed_task_ctx_data(struct scenario *s, const struct seed_opts *o)
 		       (unsigned long long)st[m].ctx_data_task_bytes * 10000);
 	}
 	printf("  (whole%%: samples whose LBR stack is the whole true stack; bytes/task:\n"
-	       "   perf_ctx_data + the LBR save area each task holds; the seed says 788)\n");
+	       "   perf_ctx_data + the LBR save area each task holds, the seed says 788%s)\n",
+	       on ? "" : ";\n   without the feature a per-process event keeps it in its context");
 	ret = 0;
 out:
 	run_stats_free(&st[0]);
