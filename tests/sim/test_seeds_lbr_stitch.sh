@@ -63,6 +63,15 @@ PY
 		done
 		maxof() { awk -v tid="$2" '/^ *[0-9]+ / { on = ($1 == tid); c = 0; next }
 			on && /^\t/ { c++; if (c > m) m = c } END { print m + 0 }' "$1"; }
+		# perf report's flat call graph of the chain's thread: the deepest chain
+		report_max() {
+			perf report -i "$data" --tid="$(row tchain_edit 1)" $1 --stdio --no-children \
+				--no-branch-stack -g caller,0,flat -F overhead,sym 2>/dev/null |
+			awk '/^ +[0-9.]+%$/ { c = 0; on = 1; next } /^$/ { on = 0; next }
+				on && /^ +[^ ]/ { c++; if (c > m) m = c } END { print m + 0 }'
+		}
+		check "lbr-stitch: perf report shows LBR entries + 1 frames, and the whole chain with --stitch-lbr" \
+			'[ "$(report_max "")" = $((lbr + 1)) ] && [ "$(report_max --stitch-lbr)" = "$(row tchain_edit 4)" ]'
 		check "lbr-stitch: perf's deepest stacks per task are pmusim's" \
 			'[ "$(maxof "$dir/perf.plain" "$(row tchain_edit 1)")" = "$(row tchain_edit 5)" ] &&
 			 [ "$(maxof "$dir/perf.stitch" "$(row tchain_edit 1)")" = "$(row tchain_edit 7)" ] &&
