@@ -58,6 +58,8 @@ struct run {
 	/* the samples' truth, in the order they were taken */
 	struct run_truth *truth;
 	size_t nr_truth, truth_cap;
+	uint16_t *truth_frames;		/* the true stacks, one after another */
+	size_t nr_truth_frames, truth_frames_cap;
 	/* user-page time conversion snapshots, oldest first */
 	struct tsc_conv *convs;
 	size_t nr_convs, convs_cap;
@@ -387,11 +389,23 @@ static void run_overflow_handler(struct perf_event *event, struct perf_sample_da
 	tr->time = data->time;
 	tr->ip = wl_exec_ip(&t->exec);
 	tr->tsc = perf_hw_time();
+	tr->nr = 0;
+	tr->frames = r->nr_truth_frames;
+	/* only LBR call-stack samples are judged against their stacks */
+	if (!(event->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) ||
+	    !(event->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK))
+		return;
 	n = wl_exec_callstack(&t->exec, ips, RUN_TRUTH_FRAMES);
+	if (grow((void **)&r->truth_frames, &r->truth_frames_cap, r->nr_truth_frames + n,
+		 sizeof(*r->truth_frames))) {
+		r->error = ENOMEM;
+		return;
+	}
 	for (unsigned int i = 0; i < n; i++) {
 		const struct wl_func *fn = workload_func_at(t->exec.wl, ips[i]);
 
-		tr->funcs[i] = fn ? (uint16_t)(fn - t->exec.wl->funcs) : UINT16_MAX;
+		r->truth_frames[r->nr_truth_frames++] =
+			fn ? (uint16_t)(fn - t->exec.wl->funcs) : UINT16_MAX;
 	}
 	tr->nr = (uint16_t)n;
 }
@@ -611,19 +625,21 @@ static struct run_task_depth *task_depth(struct run_stats *st, const struct sim_
 enum stack_verdict { STACK_WHOLE, STACK_SHORT, STACK_WRONG };
 
 /* FRAMES (innermost first) against the true stack, function by function. */
-static enum stack_verdict judge_stack(const struct workload *wl, const struct run_truth *tr,
-				      const u64 *frames, u32 nr)
+static enum stack_verdict judge_stack(const struct run *r, const struct workload *wl,
+				      const struct run_truth *tr, const u64 *frames, u32 nr)
 {
+	const uint16_t *truth = r->truth_frames + tr->frames;
+
 	for (u32 i = 0; i < nr; i++) {
 		const struct wl_func *fn = workload_func_at(wl, frames[i]);
 
-		if (i >= tr->nr || !fn || (uint16_t)(fn - wl->funcs) != tr->funcs[i])
+		if (i >= tr->nr || !fn || (uint16_t)(fn - wl->funcs) != truth[i])
 			return STACK_WRONG;
 	}
 	return nr == tr->nr ? STACK_WHOLE : STACK_SHORT;
 }
 
-static void account_depth(struct run_stats *st, struct run_task_depth *d,
+static void account_depth(const struct run *r, struct run_stats *st, struct run_task_depth *d,
 			  const struct workload *wl, const struct run_truth *tr,
 			  struct lbr_stitcher *plain, struct lbr_stitcher *stitched,
 			  const struct perf_sample *s)
@@ -643,7 +659,7 @@ static void account_depth(struct run_stats *st, struct run_task_depth *d,
 				d->lbr_max = nr;
 			if (tr->nr > d->true_max)
 				d->true_max = tr->nr;
-			d->lbr_whole += judge_stack(wl, tr, frames, nr) == STACK_WHOLE;
+			d->lbr_whole += judge_stack(r, wl, tr, frames, nr) == STACK_WHOLE;
 		}
 	}
 	if (lbr_stitcher__resolve(stitched, s, &frames, &nr) > 0) {
@@ -654,7 +670,7 @@ static void account_depth(struct run_stats *st, struct run_task_depth *d,
 			d->stitched_sum += nr;
 			if (nr > d->stitched_max)
 				d->stitched_max = nr;
-			switch (judge_stack(wl, tr, frames, nr)) {
+			switch (judge_stack(r, wl, tr, frames, nr)) {
 			case STACK_WHOLE: d->stitched_whole++; break;
 			case STACK_SHORT: d->stitched_short++; break;
 			case STACK_WRONG: d->stitched_wrong++; break;
@@ -759,7 +775,7 @@ static int summarize_file(struct run *r, const char *path, char *err, size_t err
 			if (!d)
 				goto nomem;
 		}
-		account_depth(st, d, wl, tr, &plain, &stitched, &s);
+		account_depth(r, st, d, wl, tr, &plain, &stitched, &s);
 	}
 	lbr_stitcher__exit(&plain);
 	lbr_stitcher__exit(&stitched);
@@ -965,6 +981,7 @@ static void teardown(struct run *r)
 	free(r->batch);
 	free(r->offs);
 	free(r->truth);
+	free(r->truth_frames);
 	free(r->convs);
 	the_run = NULL;
 }

@@ -69,17 +69,18 @@ struct run_stats {
 
 /*
  * What the workload was doing when the core wrote a sample: the key the
- * sample carries (tid, time), the true stack as function indices
- * (innermost first) and the sampled ip.
+ * sample carries (tid, time), the sampled ip and TSC, and for events that
+ * sample LBR call stacks the true stack, as function indices (innermost
+ * first) kept by the run.
  */
-#define RUN_TRUTH_FRAMES	96
+#define RUN_TRUTH_FRAMES	96	/* deeper true stacks are cut here */
 struct run_truth {
 	uint32_t tid;
-	uint16_t nr;
+	uint16_t nr;			/* frames of the true stack kept */
 	uint64_t time;
 	uint64_t ip;
 	uint64_t tsc;			/* perf_hw_time() at the sample */
-	uint16_t funcs[RUN_TRUTH_FRAMES];
+	uint64_t frames;		/* where they are in the run's pool */
 };
 
 /*

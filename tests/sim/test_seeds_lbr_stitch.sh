@@ -72,6 +72,8 @@ PY
 		}
 		check "lbr-stitch: perf report shows LBR entries + 1 frames, and the whole chain with --stitch-lbr" \
 			'[ "$(report_max "")" = $((lbr + 1)) ] && [ "$(report_max --stitch-lbr)" = "$(row tchain_edit 4)" ]'
+		check "lbr-stitch: perf --stitch-lbr stitches the recursion deeper than it is, too" \
+			'[ "$(maxof "$dir/perf.stitch" "$(row recurse 1)")" -gt "$(row recurse 4)" ]'
 		check "lbr-stitch: perf's deepest stacks per task are pmusim's" \
 			'[ "$(maxof "$dir/perf.plain" "$(row tchain_edit 1)")" = "$(row tchain_edit 5)" ] &&
 			 [ "$(maxof "$dir/perf.stitch" "$(row tchain_edit 1)")" = "$(row tchain_edit 7)" ] &&
