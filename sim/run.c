@@ -711,8 +711,54 @@ static void account_hw_time(const struct run *r, struct run_hw_time *hw, uint64_
 	hw->tsc_khz = model_clock.tsc_khz;
 }
 
+/* The previous sample of one task from one event: where its next window began. */
+struct window_start {
+	uint32_t tid;
+	const struct perf_data_attr *attr;
+	uint64_t time;
+};
+
+static bool counts_instructions(const struct perf_event_attr *attr)
+{
+	return attr->type == PERF_TYPE_HARDWARE && attr->config == PERF_COUNT_HW_INSTRUCTIONS &&
+	       (attr->sample_type & PERF_SAMPLE_TIME) && (attr->sample_type & PERF_SAMPLE_PERIOD);
+}
+
+/*
+ * The window S closed: its instructions and, from the task's previous
+ * sample of the same event, its cycles. Returns false for a task's first
+ * sample. The task runs alone on its CPU for this to be its own cycles.
+ */
+static bool sample_window(struct window_start **starts, size_t *nr, const struct perf_data_attr *a,
+			  const struct scn_event *e, const struct perf_sample *s, uint64_t *cycles)
+{
+	struct window_start *w = NULL, *n;
+	bool have;
+
+	for (size_t i = 0; i < *nr; i++)
+		if ((*starts)[i].tid == s->tid && (*starts)[i].attr == a)
+			w = &(*starts)[i];
+	if (!w) {
+		n = realloc(*starts, (*nr + 1) * sizeof(*n));
+		if (!n)
+			return false;
+		*starts = n;
+		w = &n[(*nr)++];
+		*w = (struct window_start){ .tid = s->tid, .attr = a, .time = s->time };
+		return false;
+	}
+	have = s->time > w->time;
+	if (have)
+		*cycles = e->hw_time ? s->time - w->time :
+				       model_clock_ns_to_tsc(s->time) - model_clock_ns_to_tsc(w->time);
+	w->time = s->time;
+	return have;
+}
+
 static int summarize_file(struct run *r, const char *path, char *err, size_t errlen)
 {
+	struct window_start *starts = NULL;
+	size_t nr_starts = 0;
 	struct run_stats *st = r->st;
 	struct lbr_stitcher plain, stitched;
 	struct perf_data_iter it;
@@ -752,6 +798,13 @@ static int summarize_file(struct run *r, const char *path, char *err, size_t err
 			tr = truth_find(r, s.tid, s.time);
 		if (t) {
 			const struct wl_func *fn;
+			bool is_short = e->alternative_period &&
+					(a->attr.sample_type & PERF_SAMPLE_PERIOD) &&
+					s.period == e->alternative_period;
+			uint64_t win = 0;
+			bool windowed = counts_instructions(&a->attr) &&
+					sample_window(&starts, &nr_starts, a, e, &s, &win) &&
+					(!e->alternative_period || is_short);
 
 			wl = r->wls[t->group];
 			fn = workload_func_at(wl, s.ip);
@@ -759,9 +812,11 @@ static int summarize_file(struct run *r, const char *path, char *err, size_t err
 				if (st->funcs[i].group != t->group || strcmp(st->funcs[i].name, fn->name))
 					continue;
 				st->funcs[i].samples++;
-				if (e->alternative_period && (a->attr.sample_type & PERF_SAMPLE_PERIOD) &&
-				    s.period == e->alternative_period)
-					st->funcs[i].short_samples++;
+				st->funcs[i].short_samples += is_short;
+				if (windowed) {
+					st->funcs[i].win_insns += s.period;
+					st->funcs[i].win_cycles += win;
+				}
 			}
 		}
 		if (e->hw_time && tr)
@@ -780,11 +835,13 @@ static int summarize_file(struct run *r, const char *path, char *err, size_t err
 	lbr_stitcher__exit(&plain);
 	lbr_stitcher__exit(&stitched);
 	perf_data_file__close(&f);
+	free(starts);
 	return 0;
 nomem:
 	lbr_stitcher__exit(&plain);
 	lbr_stitcher__exit(&stitched);
 	perf_data_file__close(&f);
+	free(starts);
 	snprintf(err, errlen, "pmusim: out of memory");
 	return -1;
 }
@@ -812,8 +869,10 @@ static int ground_truth(struct run *r)
 
 			if (tk->group != g)
 				continue;
-			for (uint32_t f = 0; f < r->wls[g]->nr_funcs; f++)
+			for (uint32_t f = 0; f < r->wls[g]->nr_funcs; f++) {
 				st->funcs[st->nr_funcs + f].insns += tk->exec.self_insns[f];
+				st->funcs[st->nr_funcs + f].cycles += tk->exec.self_cycles[f];
+			}
 		}
 		st->nr_funcs += r->wls[g]->nr_funcs;
 	}

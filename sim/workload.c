@@ -313,8 +313,11 @@ int wl_exec_init(struct wl_exec *x, const struct workload *wl, uint64_t seed)
 	x->wl = wl;
 	x->rng = seed;
 	x->self_insns = calloc(wl->nr_funcs, sizeof(*x->self_insns));
-	if (!x->self_insns)
+	x->self_cycles = calloc(wl->nr_funcs, sizeof(*x->self_cycles));
+	if (!x->self_insns || !x->self_cycles) {
+		wl_exec_fini(x);
 		return -ENOMEM;
+	}
 	memset(&x->stack[0], 0, sizeof(x->stack[0]));
 	x->depth = 1;
 	x->max_depth = 1;
@@ -324,7 +327,9 @@ int wl_exec_init(struct wl_exec *x, const struct workload *wl, uint64_t seed)
 void wl_exec_fini(struct wl_exec *x)
 {
 	free(x->self_insns);
+	free(x->self_cycles);
 	x->self_insns = NULL;
+	x->self_cycles = NULL;
 }
 
 uint64_t wl_exec_ip(const struct wl_exec *x)
@@ -373,6 +378,7 @@ static inline void retire_branch(struct wl_exec *x, const struct wl_sink *sink,
 	x->mispredicts += mispred;
 	x->cycles += cycles;
 	x->self_insns[func]++;
+	x->self_cycles[func] += cycles;
 	sink->branch(sink->ctx, from, to, type, mispred, cycles);
 }
 
@@ -382,6 +388,7 @@ static inline void retire_insns(struct wl_exec *x, const struct wl_sink *sink,
 	x->insns += n;
 	x->cycles += n;
 	x->self_insns[func] += n;
+	x->self_cycles[func] += n;
 	sink->insns(sink->ctx, n, n);
 }
 
