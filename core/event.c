@@ -340,6 +340,31 @@ fail:
 	return -EAGAIN;
 }
 
+/*
+ * The user page is per event, so when context time starts every mapped
+ * event's page must move with it, including a group's that stays off the
+ * PMU: its time_enabled runs while time_running does not. A redirected
+ * event (set-output) writes into another event's page: not here.
+ */
+static bool event_update_userpage(struct perf_event *event)
+{
+	if (!event->rb || event->output_event)
+		return false;
+	perf_event_update_time(event);
+	perf_event_update_userpage(event);
+	return true;
+}
+
+static void group_update_userpage(struct perf_event *leader)
+{
+	int i;
+
+	if (!event_update_userpage(leader))
+		return;
+	for (i = 0; i < leader->nr_siblings; i++)
+		event_update_userpage(leader->siblings[i]);
+}
+
 static void ctx_sched_in(struct perf_event_context *ctx, int cpu)
 {
 	struct perf_event *event;
@@ -353,6 +378,8 @@ static void ctx_sched_in(struct perf_event_context *ctx, int cpu)
 			    !event_filter_match(event, cpu))
 				continue;
 			group_sched_in(event, cpu);
+			if (!pinned && event->state == PERF_EVENT_STATE_INACTIVE)
+				group_update_userpage(event);
 		}
 	}
 }
@@ -394,17 +421,25 @@ static void perf_event_try_sched_in(struct perf_event *event)
 		cpu_function_call(ctx_cpu(event->ctx), __perf_event_enable_on_cpu, event, NULL);
 }
 
+/* The kernel's task->perf_event_ctxp: @task's context, or NULL. */
+static struct perf_event_context *task_ctx_of(struct task_struct *task)
+{
+	struct perf_event_context *ctx;
+
+	if (!task)
+		return NULL;
+	for (ctx = task_contexts; ctx; ctx = ctx->next)
+		if (ctx->pid == task->tid)
+			return ctx;
+	return NULL;
+}
+
 void perf_event_sched_in(int cpu, struct task_struct *task)
 {
 	struct perf_cpu_context *cpuctx = &perf_cpu_context[cpu];
-	struct perf_event_context *ctx;
+	struct perf_event_context *ctx = task_ctx_of(task);
 	int saved = pmusim_this_cpu;
 
-	if (!task)
-		return;
-	for (ctx = task_contexts; ctx; ctx = ctx->next)
-		if (ctx->pid == task->tid)
-			break;
 	if (!ctx || ctx->oncpu >= 0)
 		return;
 
@@ -468,9 +503,9 @@ static struct perf_event_context *find_get_context(struct task_struct *task,
 	if (!task)
 		return &perf_cpu_context[cpu].ctx;
 
-	for (ctx = task_contexts; ctx; ctx = ctx->next)
-		if (ctx->pid == task->tid)
-			return ctx;
+	ctx = task_ctx_of(task);
+	if (ctx)
+		return ctx;
 
 	ctx = kzalloc(sizeof(*ctx));
 	if (!ctx)
@@ -614,6 +649,64 @@ static void perf_remove_from_context(struct perf_event *event)
 	event->ctx = NULL;
 	event->attach_state &= ~PERF_ATTACH_CONTEXT;
 	put_ctx(ctx);
+}
+
+/* ---- side-band delivery --------------------------------------------------- */
+
+/*
+ * A CPU-wide event that asked for side-band records: the kernel keeps
+ * these on a per-CPU list (pmu_sb_events) so that a COMM or an MMAP does
+ * not have to walk every CPU-wide event. Per-task events are found
+ * through their task's context instead.
+ */
+static bool is_sb_event(struct perf_event *event)
+{
+	struct perf_event_attr *attr = &event->attr;
+
+	if (event->parent)
+		return false;
+	if (event->attach_state & PERF_ATTACH_TASK)
+		return false;
+	return attr->mmap || attr->mmap_data || attr->mmap2 ||
+	       attr->comm || attr->comm_exec || attr->task ||
+	       attr->ksymbol || attr->context_switch || attr->text_poke ||
+	       attr->bpf_event;
+}
+
+static bool perf_sb_wants(struct perf_event *event, int cpu)
+{
+	return event->state >= PERF_EVENT_STATE_INACTIVE && event_filter_match(event, cpu);
+}
+
+static void perf_iterate_ctx(struct perf_event_context *ctx, perf_iterate_f output,
+			     void *data, int cpu)
+{
+	struct perf_event *event;
+
+	for (event = ctx->event_list; event; event = event->ctx_next)
+		if (perf_sb_wants(event, cpu))
+			output(event, data);
+}
+
+static void perf_iterate_sb_cpu(perf_iterate_f output, void *data, int cpu)
+{
+	struct perf_event *event;
+
+	for (event = perf_cpu_context[cpu].ctx.event_list; event; event = event->ctx_next)
+		if (is_sb_event(event) && perf_sb_wants(event, cpu))
+			output(event, data);
+}
+
+void perf_iterate_sb(perf_iterate_f output, void *data)
+{
+	int cpu = smp_processor_id();
+	struct perf_event_context *ctx;
+
+	perf_iterate_sb_cpu(output, data, cpu);
+	/* current's context even when it is not (yet) the CPU's task_ctx */
+	ctx = task_ctx_of(current);
+	if (ctx)
+		perf_iterate_ctx(ctx, output, data, cpu);
 }
 
 /* ---- exclusive PMUs ------------------------------------------------------- */
@@ -1098,6 +1191,8 @@ static void perf_event_reset(struct perf_event *event)
 {
 	perf_event_read(event);
 	local64_set(&event->count, 0);
+	/* a self-monitoring reader adds the counter to offset: zero it there too */
+	perf_event_update_userpage(event);
 }
 
 u64 perf_event_read_value(struct perf_event *event, u64 *enabled, u64 *running)

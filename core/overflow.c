@@ -10,14 +10,32 @@
 #include "core/sideband.h"
 
 int sysctl_perf_event_sample_rate = CONFIG_PERF_SAMPLE_MAX_RATE;
-int max_samples_per_tick = (CONFIG_PERF_SAMPLE_MAX_RATE + HZ - 1) / HZ;
+int perf_event_hz = CONFIG_HZ;
+int max_samples_per_tick = (CONFIG_PERF_SAMPLE_MAX_RATE + CONFIG_HZ - 1) / CONFIG_HZ;
+
+/* DIV_ROUND_UP(rate, HZ): a rate below HZ still allows one sample a tick. */
+static void update_max_samples_per_tick(void)
+{
+	int rate = READ_ONCE(sysctl_perf_event_sample_rate);
+
+	WRITE_ONCE(max_samples_per_tick, (rate + HZ - 1) / HZ);
+}
 
 int perf_event_max_sample_rate_set(int rate)
 {
 	if (rate < 1)
 		return -EINVAL;
-	sysctl_perf_event_sample_rate = rate;
-	WRITE_ONCE(max_samples_per_tick, (rate + HZ - 1) / HZ);
+	WRITE_ONCE(sysctl_perf_event_sample_rate, rate);
+	update_max_samples_per_tick();
+	return 0;
+}
+
+int perf_event_hz_set(int hz)
+{
+	if (hz < 1 || (u64)hz > NSEC_PER_SEC)
+		return -EINVAL;
+	WRITE_ONCE(perf_event_hz, hz);
+	update_max_samples_per_tick();
 	return 0;
 }
 

@@ -458,11 +458,25 @@ extern struct perf_cpu_context perf_cpu_context[CONFIG_MODEL_MAX_CPUS];
 /* sysctls: kernel.perf_event_max_sample_rate and friends. */
 extern int sysctl_perf_event_sample_rate;
 extern int max_samples_per_tick;
-/* Set the sample-rate sysctl: the tick budget follows, as the handler does. */
+/*
+ * Set the sample-rate sysctl: the tick budget follows, as the sysctl
+ * handler recomputes it. 0, or -EINVAL for a rate below 1.
+ */
 int perf_event_max_sample_rate_set(int rate);
 
+/*
+ * The machine's tick rate. The kernel's HZ is CONFIG_HZ, fixed when it
+ * is built; a simulated machine picks its own (a scenario's machine.hz),
+ * so here HZ reads a setting that starts at CONFIG_HZ. Everything that
+ * depends on the tick follows it: max_samples_per_tick, TICK_NSEC (the
+ * frequency-mode window). 0, or -EINVAL for a rate below 1 or above
+ * NSEC_PER_SEC.
+ */
+extern int perf_event_hz;
+int perf_event_hz_set(int hz);
+
 #define NSEC_PER_SEC	1000000000ULL
-#define HZ		CONFIG_HZ
+#define HZ		READ_ONCE(perf_event_hz)
 #define TICK_NSEC	((NSEC_PER_SEC + HZ / 2) / HZ)
 
 /* Clock ids for attr.clockid (Linux's numbers). */

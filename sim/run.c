@@ -87,18 +87,6 @@ static struct task_struct *task_next(void *priv, struct task_struct *task)
 	return NULL;
 }
 
-/* The events that may want a side-band record on this CPU: its own and current's. */
-static void sb_for_each_event(perf_iterate_f fn, void *arg)
-{
-	struct perf_cpu_context *cpuctx = &perf_cpu_context[smp_processor_id()];
-
-	for (struct perf_event *e = cpuctx->ctx.event_list; e; e = e->ctx_next)
-		fn(e, arg);
-	if (cpuctx->task_ctx)
-		for (struct perf_event *e = cpuctx->task_ctx->event_list; e; e = e->ctx_next)
-			fn(e, arg);
-}
-
 /* ---- the machine's hooks ---------------------------------------------------- */
 
 static void hook_sched_out(void *ctx, struct sim_cpu *cpu, struct sim_task *prev,
@@ -673,6 +661,11 @@ static int setup(struct run *r, char *err, size_t errlen)
 	if (!r->m)
 		goto nomem;
 	machine_set_hooks(r->m, &hooks);
+	/* the event core's tick budget follows the machine's tick, not CONFIG_HZ */
+	if (perf_event_hz_set((int)cfg.hz)) {
+		snprintf(err, errlen, "pmusim: machine.hz %u: the event core refused it", cfg.hz);
+		return -1;
+	}
 	for (unsigned int c = 0; c < cfg.nr_cpus; c++) {
 		int ret = x86_pmu_attach_cpu((int)c, r->m->cpus[c].model);
 
@@ -706,7 +699,6 @@ static int setup(struct run *r, char *err, size_t errlen)
 	iter.priv = r->m;
 	perf_ctx_data_set_task_iter(&iter);
 	perf_find_task_by_vpid = find_task_by_vpid;
-	perf_sb_for_each_event = sb_for_each_event;
 	return 0;
 nomem:
 	snprintf(err, errlen, "pmusim: out of memory");
@@ -732,7 +724,7 @@ static void teardown(struct run *r)
 	perf_ctx_data_set_task_iter(&none);
 	x86_branch_text_reset();
 	perf_find_task_by_vpid = NULL;
-	perf_sb_for_each_event = NULL;
+	perf_event_hz_set(CONFIG_HZ);
 	machine_destroy(r->m);
 	for (unsigned int g = 0; r->wls && g < r->s->tasks_count; g++)
 		workload_free(r->wls[g]);

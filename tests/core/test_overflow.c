@@ -282,8 +282,8 @@ static void test_freq_mode_converges_on_the_sample_rate(void **state)
 	assert_true(ev->hw.sample_period < target * 105 / 100);
 	/* and the last 100 ticks sampled at the rate: 1000/s for 100/HZ s */
 	printf("# %lu samples in the last 100 ticks\n", nr_samples - samples_before);
-	assert_true(nr_samples - samples_before > 100000 / HZ * 90 / 100);
-	assert_true(nr_samples - samples_before < 100000 / HZ * 110 / 100);
+	assert_true(nr_samples - samples_before > (unsigned long)(100000 / HZ * 90 / 100));
+	assert_true(nr_samples - samples_before < (unsigned long)(100000 / HZ * 110 / 100));
 	perf_event_release_kernel(ev);
 }
 
