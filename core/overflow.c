@@ -237,7 +237,12 @@ int perf_event_overflow(struct perf_event *event, struct perf_sample_data *data,
 
 /* ---- the tick ------------------------------------------------------------- */
 
-static void perf_adjust_freq_unthr_events(struct perf_event *list, int cpu)
+/*
+ * @list is one CPU's active list: every event on it passed the CPU
+ * filter when it went on (the kernel re-checks event_filter_match()
+ * here because its lists are per PMU context, not per CPU).
+ */
+static void perf_adjust_freq_unthr_events(struct perf_event *list)
 {
 	struct perf_event *event;
 	struct hw_perf_event *hwc;
@@ -246,8 +251,6 @@ static void perf_adjust_freq_unthr_events(struct perf_event *list, int cpu)
 
 	for (event = list; event; event = event->active_next) {
 		if (event->state != PERF_EVENT_STATE_ACTIVE)
-			continue;
-		if (event->cpu != -1 && event->cpu != cpu)
 			continue;
 		if (event->pmu->capabilities & PERF_PMU_CAP_NO_INTERRUPT)
 			continue;
@@ -299,5 +302,5 @@ void perf_event_task_tick(void)
 	if (!(nr_freq || throttled))
 		return;
 
-	perf_adjust_freq_unthr_events(cpuctx->active_list, cpu);
+	perf_adjust_freq_unthr_events(cpuctx->active_list);
 }

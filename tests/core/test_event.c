@@ -416,6 +416,166 @@ static void test_group_goes_on_all_or_nothing(void **state)
 	perf_event_release_kernel(s1);
 }
 
+/*
+ * What a self-monitoring reader computes from the page (the lock
+ * sequence around index, offset and rdpmc of the counter, sign-extended
+ * from pmc_width), with the test PMU's counters as the registers. As on
+ * x86, prev_count is the sign-extended -left after a new period but the
+ * zero-extended register after a read, so offset can be 2^pmc_width off
+ * (pmu-tools#51): the value is exact modulo 2^pmc_width.
+ */
+static u64 user_read(struct perf_event_mmap_page *pg)
+{
+	u32 seq;
+	u64 count;
+
+	do {
+		seq = READ_ONCE(pg->lock);
+		assert_int_equal(seq & 1, 0);
+		barrier();
+		count = pg->offset;
+		if (pg->index && pg->cap_user_rdpmc) {
+			u64 pmc = tp.raw[pg->index - 1] << (64 - pg->pmc_width);
+
+			count += (u64)((s64)pmc >> (64 - pg->pmc_width));
+		}
+		barrier();
+	} while (READ_ONCE(pg->lock) != seq);
+	return count & ((1ULL << pg->pmc_width) - 1);
+}
+
+static struct perf_buffer *map_buffer(struct perf_event *ev)
+{
+	struct perf_buffer *rb = rb_alloc(1, 0, 0, RING_BUFFER_WRITABLE);
+
+	assert_non_null(rb);
+	ring_buffer_attach(ev, rb);
+	perf_event_update_userpage(ev);		/* as perf_mmap() leaves it */
+	return rb;
+}
+
+static void test_reset_and_period_keep_the_self_monitoring_read_exact(void **state)
+{
+	struct perf_event_attr attr = { .sample_period = 1000 };
+	struct perf_event *ev = must_open(&attr, 0, NULL);
+	struct perf_event_mmap_page *pg = map_buffer(ev)->user_page;
+	u32 lock;
+	u64 v;
+
+	(void)state;
+	assert_int_equal(pg->index, ev->hw.idx + 1);
+	test_pmu_advance(ev, 300);
+	assert_int_equal(user_read(pg), 300);
+
+	lock = pg->lock;
+	assert_int_equal(perf_ioctl(ev, PERF_EVENT_IOC_RESET, 0), 0);
+	assert_true(pg->lock > lock);
+	assert_int_equal(user_read(pg), 0);
+	test_pmu_advance(ev, 5);
+	assert_int_equal(user_read(pg), 5);
+
+	/* a new period reprograms the counter: the page follows at once */
+	lock = pg->lock;
+	v = 50;
+	assert_int_equal(perf_ioctl(ev, PERF_EVENT_IOC_PERIOD, (unsigned long)&v), 0);
+	assert_true(pg->lock > lock);
+	assert_int_equal(user_read(pg), 5);
+	test_pmu_advance(ev, 7);
+	assert_int_equal(user_read(pg), 12);
+	assert_int_equal(perf_event_read_value(ev, NULL, NULL), 12);
+
+	/* off the PMU: no index, the count is all in offset */
+	assert_int_equal(perf_ioctl(ev, PERF_EVENT_IOC_DISABLE, 0), 0);
+	assert_int_equal(pg->index, 0);
+	assert_int_equal(user_read(pg), 12);
+	assert_int_equal(perf_ioctl(ev, PERF_EVENT_IOC_RESET, 0), 0);
+	assert_int_equal(user_read(pg), 0);
+	perf_event_release_kernel(ev);
+}
+
+static struct task_struct *find_task(int pid)
+{
+	return pid == TASK_TID ? &task : NULL;
+}
+
+/*
+ * A group that cannot go on when its task is switched in still has its
+ * page refreshed: time_enabled moves, time_running does not.
+ */
+static void test_group_left_off_the_pmu_still_updates_its_page(void **state)
+{
+	struct perf_event_attr attr = { .config = 1 };
+	struct perf_event *leader, *sib;
+	struct perf_event_mmap_page *pg;
+
+	(void)state;
+	tp.nr_counters = 0;
+	perf_find_task_by_vpid = find_task;
+	assert_int_equal(open_ev(&attr, TASK_TID, -1, NULL, 0, &leader), 0);
+	assert_int_equal(open_ev(&attr, TASK_TID, -1, leader, 0, &sib), 0);
+	pg = map_buffer(leader)->user_page;
+	assert_int_equal(pg->lock, 2);
+
+	now_ns = 100;
+	perf_event_sched_in(1, &task);
+	assert_int_equal(leader->state, PERF_EVENT_STATE_INACTIVE);
+	assert_int_equal(pg->lock, 4);
+	now_ns = 250;
+	perf_event_sched_out(1, &task);
+	now_ns = 400;
+	perf_event_sched_in(1, &task);
+	assert_int_equal(pg->lock, 6);
+	assert_int_equal(pg->time_enabled, 150);
+	assert_int_equal(pg->time_running, 0);
+	assert_int_equal(pg->index, 0);
+	perf_event_sched_out(1, &task);
+
+	/* a pinned group that cannot go on is in error: no page update */
+	leader->attr.pinned = 1;
+	perf_event_sched_in(1, &task);
+	assert_int_equal(leader->state, PERF_EVENT_STATE_ERROR);
+	assert_int_equal(pg->lock, 6);
+	perf_event_sched_out(1, &task);
+	perf_event_release_kernel(sib);
+	perf_event_release_kernel(leader);
+	perf_find_task_by_vpid = NULL;
+}
+
+/* Each clockid gives its own clock; the wall clocks sit at fixed offsets. */
+static void test_each_clockid_reads_its_clock(void **state)
+{
+	static const int ids[] = { PERF_CLOCK_MONOTONIC, PERF_CLOCK_MONOTONIC_RAW,
+		PERF_CLOCK_BOOTTIME, PERF_CLOCK_REALTIME, PERF_CLOCK_TAI };
+	struct perf_event *ev[ARRAY_SIZE(ids)], *plain;
+	struct perf_event_attr attr = { .config = 1 };
+	unsigned int i, j;
+
+	(void)state;
+	tp.pmu.capabilities = PERF_PMU_CAP_NO_NMI;
+	now_ns = 5000;
+	plain = must_open(&attr, 0, NULL);
+	for (i = 0; i < ARRAY_SIZE(ids); i++) {
+		attr = (struct perf_event_attr){ .config = 1, .use_clockid = 1, .clockid = ids[i] };
+		ev[i] = must_open(&attr, 0, NULL);
+		for (j = 0; j < i; j++)
+			assert_ptr_not_equal(ev[i]->clock, ev[j]->clock);
+		assert_ptr_not_equal(ev[i]->clock, plain->clock);
+	}
+	assert_int_equal(perf_event_clock(plain), 5000);
+	assert_int_equal(perf_event_clock(ev[0]), 5000);
+	assert_int_equal(perf_event_clock(ev[1]), 5000);
+	assert_int_equal(perf_event_clock(ev[2]), 5000);
+	assert_true(perf_event_clock(ev[3]) > 5000);
+	assert_int_equal(perf_event_clock(ev[4]) - perf_event_clock(ev[3]), 37 * NSEC_PER_SEC);
+	now_ns = 9000;
+	assert_int_equal(perf_event_clock(ev[3]) - perf_event_clock(ev[0]),
+			 perf_event_clock(ev[3]) - 9000);
+	for (i = 0; i < ARRAY_SIZE(ids); i++)
+		perf_event_release_kernel(ev[i]);
+	perf_event_release_kernel(plain);
+	tp.pmu.capabilities = 0;
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -433,6 +593,9 @@ int main(void)
 		T(test_exclusive_pmu_keeps_task_and_cpu_events_apart),
 		T(test_task_event_follows_its_task_with_times),
 		T(test_group_goes_on_all_or_nothing),
+		T(test_reset_and_period_keep_the_self_monitoring_read_exact),
+		T(test_group_left_off_the_pmu_still_updates_its_page),
+		T(test_each_clockid_reads_its_clock),
 	};
 	return cmocka_run_group_tests_name("event", tests, NULL, NULL);
 }

@@ -366,22 +366,37 @@ static void wakeup_events_counts_samples(void **state)
 
 static void backward_and_forward_handlers_write_the_same_record(void **state)
 {
-	struct perf_event ev;
-	struct perf_buffer *rb;
+	struct perf_event fwd, bwd;
+	struct perf_buffer *rb, *brb;
 	struct pt_regs regs = user_regs();
 	struct perf_sample_data data;
 	struct expect e = { 0 };
+	const u8 *bdata;
+	u64 head;
 
 	(void)state;
-	fixture_event(&ev, &rb);
-	ev.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD;
-	fixture_sizes(&ev);
+	fixture_event(&fwd, &rb);
+	fwd.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD;
+	fixture_sizes(&fwd);
 	perf_sample_data_init(&data, 0, 77);
-	perf_event_output_forward(&ev, &data, &regs);
+	perf_event_output_forward(&fwd, &data, &regs);
 	put_header(&e, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 24);
 	put64(&e, 0x401000); put64(&e, 77);
 	assert_buffer(rb, &e);
-	fixture_done(&ev, rb);
+
+	/* backward: the same bytes, ending where the head was (0) */
+	fixture_event(&bwd, &brb);
+	bwd.attr.sample_type = fwd.attr.sample_type;
+	bwd.attr.write_backward = 1;
+	fixture_sizes(&bwd);
+	perf_sample_data_init(&data, 0, 77);
+	perf_event_output_backward(&bwd, &data, &regs);
+	head = brb->user_page->data_head;
+	assert_int_equal(head, (u64)-24);
+	bdata = (const u8 *)brb->user_page + brb->user_page->data_offset;
+	assert_memory_equal(bdata + (head & (perf_data_size(brb) - 1)), e.b, e.n);
+	fixture_done(&bwd, brb);
+	fixture_done(&fwd, rb);
 }
 
 int main(void)

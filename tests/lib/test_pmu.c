@@ -199,6 +199,8 @@ void test_pmu_init(struct test_pmu *tp, int type)
 	tp->pmu.check_period = tp_check_period;
 	tp->pmu.event_idx = tp_event_idx;
 	tp->counter_width = 48;
+	tp->pmu.pmc_width = 48;
+	tp->pmu.cap_user_rdpmc = true;
 	tp->max_period = (1ULL << 47) - 1;
 	tp->min_period = 1;
 	tp->nr_counters = 8;
