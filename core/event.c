@@ -657,16 +657,13 @@ static void perf_remove_from_context(struct perf_event *event)
  * A CPU-wide event that asked for side-band records: the kernel keeps
  * these on a per-CPU list (pmu_sb_events) so that a COMM or an MMAP does
  * not have to walk every CPU-wide event. Per-task events are found
- * through their task's context instead.
+ * through their task's context instead, and an inherited child (which
+ * pmusim does not make) through its task's. Only CPU contexts are asked.
  */
 static bool is_sb_event(struct perf_event *event)
 {
 	struct perf_event_attr *attr = &event->attr;
 
-	if (event->parent)
-		return false;
-	if (event->attach_state & PERF_ATTACH_TASK)
-		return false;
 	return attr->mmap || attr->mmap_data || attr->mmap2 ||
 	       attr->comm || attr->comm_exec || attr->task ||
 	       attr->ksymbol || attr->context_switch || attr->text_poke ||
@@ -791,9 +788,14 @@ static void __free_event(struct perf_event *event)
 	kfree(event);
 }
 
+/*
+ * The kernel's perf_event_alloc() also makes inherited children (a
+ * parent_event); pmusim does not model inheritance, so every event here
+ * is its own parent and stream.
+ */
 static struct perf_event *
 perf_event_alloc(struct perf_event_attr *attr, int cpu, struct task_struct *task,
-		 struct perf_event *group_leader, struct perf_event *parent_event,
+		 struct perf_event *group_leader,
 		 perf_overflow_handler_t overflow_handler, void *context,
 		 struct pmu *pmu, int *errp)
 {
@@ -823,19 +825,14 @@ perf_event_alloc(struct perf_event_attr *attr, int cpu, struct task_struct *task
 	event->attr = *attr;
 	event->group_leader = group_leader;
 	event->oncpu = -1;
-	event->parent = parent_event;
 	event->id = perf_event_next_id();
-	event->stream_id = parent_event ? parent_event->id : event->id;
+	event->stream_id = event->id;
 	event->state = PERF_EVENT_STATE_INACTIVE;
 	if (task)
 		event->attach_state = PERF_ATTACH_TASK;
 
-	event->clock = parent_event ? parent_event->clock : perf_local_clock;
+	event->clock = perf_local_clock;
 
-	if (!overflow_handler && parent_event) {
-		overflow_handler = parent_event->overflow_handler;
-		context = parent_event->overflow_handler_context;
-	}
 	if (overflow_handler) {
 		event->overflow_handler = overflow_handler;
 		event->overflow_handler_context = context;
@@ -898,7 +895,7 @@ perf_event_alloc(struct perf_event_attr *attr, int cpu, struct task_struct *task
 
 	/* get_callchain_buffers(): a deeper stack than the sysctl allows */
 	err = -EOVERFLOW;
-	if (!event->parent && (event->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
+	if ((event->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
 	    attr->sample_max_stack > sysctl_perf_event_max_stack)
 		goto err;
 
@@ -920,7 +917,7 @@ struct perf_event *perf_event_create_kernel_counter(struct perf_event_attr *attr
 	struct perf_event *event;
 	int err;
 
-	event = perf_event_alloc(attr, cpu, task, NULL, NULL, overflow_handler,
+	event = perf_event_alloc(attr, cpu, task, NULL, overflow_handler,
 				 context, pmu, &err);
 	if (!event)
 		goto out;
@@ -1028,7 +1025,7 @@ int perf_event_open_attr(const void *uattr, size_t size, int pid, int cpu,
 	if (task && group_leader && group_leader->attr.inherit != attr.inherit)
 		return -EINVAL;
 
-	event = perf_event_alloc(&attr, cpu, task, group_leader, NULL, NULL, NULL,
+	event = perf_event_alloc(&attr, cpu, task, group_leader, NULL, NULL,
 				 pmu, &err);
 	if (!event)
 		return err;

@@ -274,7 +274,7 @@ void perf_event_switch(struct task_struct *task, struct task_struct *next_prev,
 
 	if (!sched_in) {
 		switch_event.event_id.header.misc = PERF_RECORD_MISC_SWITCH_OUT;
-		if (task && READ_ONCE(task->on_rq))
+		if (READ_ONCE(task->on_rq))
 			switch_event.event_id.header.misc |= PERF_RECORD_MISC_SWITCH_OUT_PREEMPT;
 	}
 	perf_iterate_sb(perf_event_switch_output, &switch_event);

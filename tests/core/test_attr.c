@@ -207,6 +207,23 @@ static void test_branch_privilege_follows_the_exclude_bits(void **state)
 			 PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_HV);
 	perf_event_release_kernel(ev);
 
+	attr.exclude_kernel = 0;
+	attr.exclude_user = 1;
+	attr.exclude_hv = 1;
+	assert_int_equal(perf_event_open_attr(&attr, sizeof(attr), -1, 0, NULL, 0, &tp.pmu, &ev), 0);
+	assert_int_equal(ev->attr.branch_sample_type,
+			 PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_KERNEL);
+	perf_event_release_kernel(ev);
+
+	/* a level asked for is kept as it is */
+	attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER;
+	attr.exclude_user = 0;
+	attr.exclude_kernel = 1;
+	assert_int_equal(perf_event_open_attr(&attr, sizeof(attr), -1, 0, NULL, 0, &tp.pmu, &ev), 0);
+	assert_int_equal(ev->attr.branch_sample_type,
+			 PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER);
+	perf_event_release_kernel(ev);
+
 	attr.sample_type = 0;
 	assert_int_equal(perf_event_open_attr(&attr, sizeof(attr), -1, 0, NULL, 0, &tp.pmu, &ev), 0);
 	assert_int_equal(ev->attr.branch_sample_type, 0);

@@ -303,6 +303,48 @@ static void test_calculate_period_survives_64bit_overflow(void **state)
 	assert_int_equal(perf_calculate_period(&ev, 0, 5), 5000000000ULL);
 }
 
+/*
+ * Against the exact 128-bit quotient. Without overflow it is exact.
+ * When count * 10^9, nsec * freq or both pass 64 bits, the operands shed
+ * low bits until the products fit; the divisor shifted with them loses
+ * its own low bits, so a small divisor costs precision (the kernel's
+ * algorithm: 2^40 events in 1 us at 1 Hz comes out 11.6% high). What
+ * must never happen is a wrapped product: the result stays within a
+ * factor of two.
+ */
+static void test_calculate_period_is_close_to_exact_for_any_operands(void **state)
+{
+	static const u64 counts[] = { 1, 1000, 1ULL << 33, 1ULL << 40, 1ULL << 50, ~0ULL >> 1 };
+	static const u64 nsecs[] = { 1, 1000, 1000000, 1ULL << 40, 1ULL << 50 };
+	static const u64 freqs[] = { 1, 4000, 100000, 1ULL << 30 };
+	struct perf_event ev = { .attr = { .freq = 1 } };
+	unsigned int i, j, k, checked = 0;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(counts); i++)
+		for (j = 0; j < ARRAY_SIZE(nsecs); j++)
+			for (k = 0; k < ARRAY_SIZE(freqs); k++) {
+				unsigned __int128 want = (unsigned __int128)counts[i] * NSEC_PER_SEC /
+					((unsigned __int128)nsecs[j] * freqs[k]);
+				unsigned __int128 got, diff;
+				bool fits = !(((unsigned __int128)counts[i] * NSEC_PER_SEC) >> 64) &&
+					    !(((unsigned __int128)nsecs[j] * freqs[k]) >> 64);
+
+				if (want >> 64 || !want)
+					continue;	/* no u64 period */
+				ev.attr.sample_freq = freqs[k];
+				got = perf_calculate_period(&ev, nsecs[j], counts[i]);
+				diff = got > want ? got - want : want - got;
+				if (fits ? diff != 0 : (got > 2 * want || 2 * got < want))
+					fail_msg("count %llu nsec %llu freq %llu: %llu, exact %llu",
+						 (unsigned long long)counts[i], (unsigned long long)nsecs[j],
+						 (unsigned long long)freqs[k], (unsigned long long)got,
+						 (unsigned long long)want);
+				checked++;
+			}
+	assert_true(checked > 20);
+}
+
 static void test_adjust_period_warns_if_alternation_meets_freq(void **state)
 {
 	struct perf_event_attr attr = { .freq = 1, .sample_freq = 1000 };
@@ -717,6 +759,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_alternating_periods_reprogram_at_each_overflow, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_freq_mode_converges_on_the_sample_rate, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_calculate_period_survives_64bit_overflow, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_calculate_period_is_close_to_exact_for_any_operands, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_adjust_period_warns_if_alternation_meets_freq, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_interleave_points_mark_overflow_entry_and_output, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_throttle_budget_follows_the_machine_hz, setup, teardown),

@@ -455,6 +455,122 @@ static void sideband_into_a_paused_buffer_is_counted_lost(void **state)
 	close_sb(&s);
 }
 
+static struct perf_event *visited[16];
+static unsigned int nr_visited;
+
+static void visit(struct perf_event *event, void *data)
+{
+	(void)data;
+	if (nr_visited < ARRAY_SIZE(visited))
+		visited[nr_visited] = event;
+	nr_visited++;
+}
+
+static bool was_visited(struct perf_event *event)
+{
+	for (unsigned int i = 0; i < nr_visited && i < ARRAY_SIZE(visited); i++)
+		if (visited[i] == event)
+			return true;
+	return false;
+}
+
+/* Each attr bit that asks for side-band puts a CPU-wide event on the walk. */
+static void every_side_band_bit_puts_a_cpu_event_on_the_walk(void **state)
+{
+	static const struct perf_event_attr bits[] = {
+		{ .mmap = 1 }, { .mmap_data = 1 }, { .mmap2 = 1 }, { .comm = 1 },
+		{ .comm_exec = 1 }, { .task = 1 }, { .ksymbol = 1 },
+		{ .context_switch = 1 }, { .text_poke = 1 }, { .bpf_event = 1 },
+	};
+	struct sb_event s[ARRAY_SIZE(bits)], none;
+	struct perf_event_attr attr;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(bits); i++) {
+		attr = bits[i];
+		open_sb(&s[i], &attr, -1, CPU);
+	}
+	attr = (struct perf_event_attr){ .sample_period = 1 };
+	open_sb(&none, &attr, -1, CPU);
+	nr_visited = 0;
+	perf_iterate_sb(visit, NULL);
+	assert_int_equal(nr_visited, ARRAY_SIZE(bits));
+	for (i = 0; i < ARRAY_SIZE(bits); i++)
+		assert_true(was_visited(s[i].ev));
+	assert_false(was_visited(none.ev));
+	close_sb(&none);
+	for (i = 0; i < ARRAY_SIZE(bits); i++)
+		close_sb(&s[i]);
+}
+
+/* FORK and EXIT go to comm, mmap, mmap2, mmap_data and task events alike. */
+static void fork_goes_to_every_tracking_bit_and_switch_to_none(void **state)
+{
+	static const struct perf_event_attr bits[] = {
+		{ .comm = 1 }, { .mmap = 1 }, { .mmap2 = 1 }, { .mmap_data = 1 }, { .task = 1 },
+	};
+	struct task_struct child = { .pid = 200, .tid = 201, .real_parent = &cur };
+	struct sb_event s[ARRAY_SIZE(bits)], sw;
+	struct perf_event_attr attr;
+	u32 types[4];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(bits); i++) {
+		attr = bits[i];
+		open_sb(&s[i], &attr, -1, CPU);
+	}
+	attr = (struct perf_event_attr){ .context_switch = 1 };
+	open_sb(&sw, &attr, -1, CPU);
+	perf_event_task(&child, 1);
+	perf_event_task(&child, 0);
+	for (i = 0; i < ARRAY_SIZE(bits); i++) {
+		assert_int_equal(record_types(s[i].rb, types, 4), 2);
+		assert_int_equal(types[0], PERF_RECORD_FORK);
+		assert_int_equal(types[1], PERF_RECORD_EXIT);
+	}
+	assert_int_equal(record_types(sw.rb, types, 4), 0);
+	/* and a switch reaches only the context_switch one */
+	perf_event_switch(&cur, &other, false);
+	for (i = 0; i < ARRAY_SIZE(bits); i++)
+		assert_int_equal(record_types(s[i].rb, types, 4), 2);
+	assert_int_equal(record_types(sw.rb, types, 4), 1);
+	close_sb(&sw);
+	for (i = 0; i < ARRAY_SIZE(bits); i++)
+		close_sb(&s[i]);
+}
+
+/* mmap_data is for data mappings only; mmap and mmap2 for executable ones. */
+static void mmap_bits_split_executable_and_data_mappings(void **state)
+{
+	struct perf_mmap_info exec = { .addr = 0x1000, .len = 0x1000, .prot = 5, .filename = "/x" };
+	struct perf_mmap_info data = { .addr = 0x2000, .len = 0x1000, .prot = 3, .filename = "/d" };
+	struct perf_event_attr attr;
+	struct sb_event only_data, only_mmap, both;
+	u32 types[4];
+
+	(void)state;
+	attr = (struct perf_event_attr){ .mmap_data = 1 };
+	open_sb(&only_data, &attr, -1, CPU);
+	attr = (struct perf_event_attr){ .mmap = 1 };
+	open_sb(&only_mmap, &attr, -1, CPU);
+	attr = (struct perf_event_attr){ .mmap2 = 1, .mmap_data = 1 };
+	open_sb(&both, &attr, -1, CPU);
+	perf_event_mmap(&exec);
+	perf_event_mmap(&data);
+	assert_int_equal(record_types(only_data.rb, types, 4), 1);
+	assert_int_equal(types[0], PERF_RECORD_MMAP);
+	assert_int_equal(record_types(only_mmap.rb, types, 4), 1);
+	assert_int_equal(types[0], PERF_RECORD_MMAP);
+	assert_int_equal(record_types(both.rb, types, 4), 2);
+	assert_int_equal(types[0], PERF_RECORD_MMAP2);
+	assert_int_equal(types[1], PERF_RECORD_MMAP2);
+	close_sb(&both);
+	close_sb(&only_mmap);
+	close_sb(&only_data);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -471,6 +587,9 @@ int main(void)
 		T(throttle_unthrottle_lost_samples),
 		T(no_trailer_without_sample_id_all),
 		T(sideband_into_a_paused_buffer_is_counted_lost),
+		T(every_side_band_bit_puts_a_cpu_event_on_the_walk),
+		T(fork_goes_to_every_tracking_bit_and_switch_to_none),
+		T(mmap_bits_split_executable_and_data_mappings),
 	};
 	return cmocka_run_group_tests_name("sideband", tests, NULL, NULL);
 }
