@@ -32,7 +32,10 @@ PMUSIM_CFLAGS += -Wno-tsan
 endif
 endif
 ifneq ($(COVERAGE),)
-PMUSIM_CFLAGS += --coverage -O0
+# -O0 after CFLAGS' -O2: optimised code has branches gcov counts twice or
+# never (inlined copies, merged conditions), so the figures would lie.
+PMUSIM_CFLAGS += --coverage
+override CFLAGS += -O0
 LDFLAGS += --coverage
 endif
 

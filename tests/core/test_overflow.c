@@ -694,6 +694,25 @@ static void test_alternation_with_no_period_left_does_not_restart(void **state)
 #endif
 }
 
+/* The RFC's check in perf_event_alloc(): an in-kernel counter gets it too. */
+static void test_kernel_counter_refuses_freq_with_an_alternative_period(void **state)
+{
+#ifdef CONFIG_PERF_ALT_SAMPLE_PERIOD
+	struct perf_event_attr attr = { .size = sizeof(attr), .freq = 1, .sample_freq = 100,
+		.alternative_sample_period = 10 };
+	int err = 0;
+
+	(void)state;
+	assert_null(perf_event_create_kernel_counter(&attr, 0, NULL, count_sample, NULL,
+						     &tp.pmu, &err));
+	assert_int_equal(err, -EINVAL);
+	assert_int_equal(test_pmu_count(&tp, TP_INIT, NULL), 0);
+#else
+	(void)state;
+	pmusim_skip("CONFIG_PERF_ALT_SAMPLE_PERIOD is off");
+#endif
+}
+
 /* The budget of REFRESH and the tick's throttle meet: both say stop. */
 static void test_refresh_limit_and_throttle_on_the_same_overflow(void **state)
 {
@@ -773,6 +792,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_default_handler_follows_the_direction_chosen_at_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_alternation_with_no_period_left_does_not_restart, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refresh_limit_and_throttle_on_the_same_overflow, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_counter_refuses_freq_with_an_alternative_period, setup, teardown),
 	};
 	return cmocka_run_group_tests_name("overflow", tests, NULL, NULL);
 }
