@@ -115,6 +115,8 @@ static const struct attr_rule rules[] = {
 	{ "aux_output", { .aux_output = 1 }, ON_CPU0, 0, 0, -EOPNOTSUPP },
 	{ "aux_pause and aux_resume", { .aux_pause = 1, .aux_resume = 1 }, ON_CPU0, 0, 0, -EINVAL },
 	{ "aux_start_paused", { .aux_start_paused = 1 }, ON_CPU0, 0, 0, -EOPNOTSUPP },
+	{ "aux_start_paused on an aux-pause PMU", { .aux_start_paused = 1 }, ON_CPU0, 0,
+	  PERF_PMU_CAP_AUX_PAUSE, 0 },
 	{ "known flags", { .config = 1 }, ON_CPU0, PERF_FLAG_FD_CLOEXEC, 0, 0 },
 	{ "unknown flag", { .config = 1 }, ON_CPU0, 1UL << 4, 0, -EINVAL },
 	{ "cgroup flag", { .config = 1 }, ON_CPU0, PERF_FLAG_PID_CGROUP, 0, -EINVAL },

@@ -543,6 +543,87 @@ static void test_group_left_off_the_pmu_still_updates_its_page(void **state)
 	perf_find_task_by_vpid = NULL;
 }
 
+/*
+ * Only an event with a page of its own gets the refresh: a member that
+ * writes into its leader's buffer (set-output) would put its own count
+ * in the leader's page, and a leader without a buffer stops the walk.
+ */
+static void test_group_page_refresh_skips_redirected_members_and_unmapped_leaders(void **state)
+{
+	struct perf_event_attr attr = { .config = 1 };
+	struct perf_event *leader, *sib, *plain;
+	struct perf_event_mmap_page *pg, *sibpg;
+	struct perf_buffer *rb;
+
+	(void)state;
+	tp.nr_counters = 0;
+	perf_find_task_by_vpid = find_task;
+	assert_int_equal(open_ev(&attr, TASK_TID, -1, NULL, 0, &leader), 0);
+	assert_int_equal(open_ev(&attr, TASK_TID, -1, leader, 0, &sib), 0);
+	assert_int_equal(open_ev(&attr, TASK_TID, -1, NULL, 0, &plain), 0);
+	rb = map_buffer(leader);
+	pg = rb->user_page;
+	assert_int_equal(perf_event_set_output(sib, leader), 0);
+	assert_ptr_equal(sib->rb, rb);
+	sibpg = map_buffer(plain)->user_page;	/* a page of its own, not in the group */
+	ring_buffer_attach(plain, NULL);
+	local64_set(&sib->count, 12345);
+
+	now_ns = 100;
+	perf_event_sched_in(1, &task);
+	/* the leader's page: the leader's values, written once */
+	assert_int_equal(pg->lock, 4);
+	assert_int_equal(pg->offset, 0);
+	/* an unmapped group is left alone */
+	assert_int_equal(sibpg->lock, 2);
+	perf_event_sched_out(1, &task);
+	perf_event_release_kernel(plain);
+	perf_event_release_kernel(sib);
+	perf_event_release_kernel(leader);
+	perf_find_task_by_vpid = NULL;
+}
+
+/* A task's context cannot go live on a CPU that holds another task's. */
+static void test_new_task_context_waits_for_a_busy_cpu(void **state)
+{
+	static struct task_struct t2 = { .pid = 300, .tid = 300, .comm = "b" };
+	struct perf_event_attr attr = { .config = 1 };
+	struct perf_event *a, *b;
+
+	(void)state;
+	pmusim_curr[1] = &task;
+	assert_int_equal(open_ev(&attr, TASK_TID, -1, NULL, 0, &a), 0);
+	assert_int_equal(a->oncpu, 1);
+	/* t2 is current on cpu 1 without a switch through the hooks */
+	pmusim_curr[1] = &t2;
+	assert_int_equal(open_ev(&attr, 300, -1, NULL, 0, &b), 0);
+	assert_int_equal(b->state, PERF_EVENT_STATE_INACTIVE);
+	assert_int_equal(b->oncpu, -1);
+	perf_event_release_kernel(b);
+	perf_event_release_kernel(a);
+	pmusim_curr[1] = NULL;
+}
+
+/* Two exclusive PMUs do not clash with each other; enable of an on event is a no-op. */
+static void test_exclusive_is_per_pmu_and_enable_twice(void **state)
+{
+	struct perf_event_attr attr = { .config = 1 };
+	struct test_pmu other;
+	struct perf_event *a, *b;
+
+	(void)state;
+	test_pmu_init(&other, PERF_TYPE_RAW);
+	tp.pmu.capabilities = other.pmu.capabilities = PERF_PMU_CAP_EXCLUSIVE;
+	assert_int_equal(open_ev(&attr, -1, 0, NULL, 0, &a), 0);
+	attr.size = sizeof(attr);
+	assert_int_equal(perf_event_open_attr(&attr, sizeof(attr), -1, 0, NULL, 0, &other.pmu, &b), 0);
+	perf_event_enable(a);
+	assert_int_equal(test_pmu_count(&tp, TP_ADD, a), 1);
+	perf_event_release_kernel(b);
+	perf_event_release_kernel(a);
+	tp.pmu.capabilities = 0;
+}
+
 /* Each clockid gives its own clock; the wall clocks sit at fixed offsets. */
 static void test_each_clockid_reads_its_clock(void **state)
 {
@@ -946,6 +1027,9 @@ int main(void)
 		T(test_group_goes_on_all_or_nothing),
 		T(test_reset_and_period_keep_the_self_monitoring_read_exact),
 		T(test_group_left_off_the_pmu_still_updates_its_page),
+		T(test_group_page_refresh_skips_redirected_members_and_unmapped_leaders),
+		T(test_new_task_context_waits_for_a_busy_cpu),
+		T(test_exclusive_is_per_pmu_and_enable_twice),
 		T(test_each_clockid_reads_its_clock),
 		T(test_pmu_registry_refuses_bad_and_duplicate_pmus_and_fills_up),
 		T(test_out_of_memory_on_every_allocation_of_open),

@@ -315,8 +315,8 @@ static void test_calculate_period_survives_64bit_overflow(void **state)
 static void test_calculate_period_is_close_to_exact_for_any_operands(void **state)
 {
 	static const u64 counts[] = { 1, 1000, 1ULL << 33, 1ULL << 40, 1ULL << 50, ~0ULL >> 1 };
-	static const u64 nsecs[] = { 1, 1000, 1000000, 1ULL << 40, 1ULL << 50 };
-	static const u64 freqs[] = { 1, 4000, 100000, 1ULL << 30 };
+	static const u64 nsecs[] = { 1, 1000, 1000000, 1ULL << 40, 1ULL << 50, 1ULL << 62 };
+	static const u64 freqs[] = { 1, 4000, 100000, 1ULL << 30, 1ULL << 45 };
 	struct perf_event ev = { .attr = { .freq = 1 } };
 	unsigned int i, j, k, checked = 0;
 
@@ -330,12 +330,12 @@ static void test_calculate_period_is_close_to_exact_for_any_operands(void **stat
 				bool fits = !(((unsigned __int128)counts[i] * NSEC_PER_SEC) >> 64) &&
 					    !(((unsigned __int128)nsecs[j] * freqs[k]) >> 64);
 
-				if (want >> 64 || !want)
+				if (want >> 64)
 					continue;	/* no u64 period */
 				ev.attr.sample_freq = freqs[k];
 				got = perf_calculate_period(&ev, nsecs[j], counts[i]);
 				diff = got > want ? got - want : want - got;
-				if (fits ? diff != 0 : (got > 2 * want || 2 * got < want))
+				if (fits ? diff != 0 : (got > 2 * want + 1 || 2 * got < want))
 					fail_msg("count %llu nsec %llu freq %llu: %llu, exact %llu",
 						 (unsigned long long)counts[i], (unsigned long long)nsecs[j],
 						 (unsigned long long)freqs[k], (unsigned long long)got,

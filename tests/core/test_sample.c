@@ -443,6 +443,49 @@ static void output_into_a_paused_buffer_fails(void **state)
 	fixture_done(&ev, rb);
 }
 
+/* Both direction handlers give up on a paused buffer and count the loss. */
+static void forward_and_backward_handlers_into_a_paused_buffer(void **state)
+{
+	struct perf_event ev;
+	struct perf_buffer *rb;
+	struct pt_regs regs = user_regs();
+	struct perf_sample_data data;
+
+	(void)state;
+	fixture_event(&ev, &rb);
+	ev.attr.sample_type = PERF_SAMPLE_IP;
+	fixture_sizes(&ev);
+	rb_toggle_paused(rb, true);
+	perf_sample_data_init(&data, 0, 1);
+	perf_event_output_forward(&ev, &data, &regs);
+	perf_sample_data_init(&data, 0, 1);
+	perf_event_output_backward(&ev, &data, &regs);
+	assert_int_equal(rb->user_page->data_head, 0);
+	assert_int_equal(local_read(&rb->lost), 2);
+	fixture_done(&ev, rb);
+}
+
+/* An address the driver gave (perf_sample_data_init) is the sample's ADDR. */
+static void driver_address_goes_into_addr(void **state)
+{
+	struct perf_event ev;
+	struct perf_buffer *rb;
+	struct pt_regs regs = user_regs();
+	struct perf_sample_data data;
+	struct expect e = { 0 };
+
+	(void)state;
+	fixture_event(&ev, &rb);
+	ev.attr.sample_type = PERF_SAMPLE_ADDR | PERF_SAMPLE_PERIOD;
+	fixture_sizes(&ev);
+	perf_sample_data_init(&data, 0x7fff0000dead, 3);
+	assert_int_equal(perf_event_output(&ev, &data, &regs), 0);
+	put_header(&e, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 24);
+	put64(&e, 0x7fff0000dead); put64(&e, 3);
+	assert_buffer(rb, &e);
+	fixture_done(&ev, rb);
+}
+
 static void wakeup_events_counts_samples(void **state)
 {
 	struct perf_event ev;
@@ -513,6 +556,8 @@ int main(void)
 		cmocka_unit_test(read_inherited_counts_only_itself),
 		cmocka_unit_test(read_group_member_without_a_read_op),
 		cmocka_unit_test(output_into_a_paused_buffer_fails),
+		cmocka_unit_test(forward_and_backward_handlers_into_a_paused_buffer),
+		cmocka_unit_test(driver_address_goes_into_addr),
 		cmocka_unit_test(wakeup_events_counts_samples),
 		cmocka_unit_test(backward_and_forward_handlers_write_the_same_record),
 	};
