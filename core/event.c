@@ -2,7 +2,8 @@
 /*
  * event.c - the life of a perf event, after kernel/events/core.c: the
  * PMU registry, perf_event_alloc() and the perf_event_open() syscall,
- * contexts and scheduling on and off a PMU, the ioctls, read, close.
+ * contexts and scheduling on and off a PMU, side-band delivery
+ * (perf_iterate_sb), the ioctls, read, close.
  *
  * Locking is the caller's: pmusim runs one simulated CPU at a time on a
  * thread, so ctx->mutex and ctx->lock have nothing to protect. Where the

@@ -423,7 +423,11 @@ static void read_group_member_without_a_read_op(void **state)
 	fixture_done(&ev, rb);
 }
 
-/* No room (a paused buffer): perf_event_output() says so and writes nothing. */
+/*
+ * No room (a paused buffer): perf_event_output() says so, and none of
+ * the three entry points (each its own inlined copy) writes anything;
+ * each loss is counted.
+ */
 static void output_into_a_paused_buffer_fails(void **state)
 {
 	struct perf_event ev;
@@ -438,30 +442,12 @@ static void output_into_a_paused_buffer_fails(void **state)
 	rb_toggle_paused(rb, true);
 	perf_sample_data_init(&data, 0, 1);
 	assert_int_not_equal(perf_event_output(&ev, &data, &regs), 0);
-	assert_int_equal(rb->user_page->data_head, 0);
-	assert_int_equal(local_read(&rb->lost), 1);
-	fixture_done(&ev, rb);
-}
-
-/* Both direction handlers give up on a paused buffer and count the loss. */
-static void forward_and_backward_handlers_into_a_paused_buffer(void **state)
-{
-	struct perf_event ev;
-	struct perf_buffer *rb;
-	struct pt_regs regs = user_regs();
-	struct perf_sample_data data;
-
-	(void)state;
-	fixture_event(&ev, &rb);
-	ev.attr.sample_type = PERF_SAMPLE_IP;
-	fixture_sizes(&ev);
-	rb_toggle_paused(rb, true);
 	perf_sample_data_init(&data, 0, 1);
 	perf_event_output_forward(&ev, &data, &regs);
 	perf_sample_data_init(&data, 0, 1);
 	perf_event_output_backward(&ev, &data, &regs);
 	assert_int_equal(rb->user_page->data_head, 0);
-	assert_int_equal(local_read(&rb->lost), 2);
+	assert_int_equal(local_read(&rb->lost), 3);
 	fixture_done(&ev, rb);
 }
 
@@ -556,7 +542,6 @@ int main(void)
 		cmocka_unit_test(read_inherited_counts_only_itself),
 		cmocka_unit_test(read_group_member_without_a_read_op),
 		cmocka_unit_test(output_into_a_paused_buffer_fails),
-		cmocka_unit_test(forward_and_backward_handlers_into_a_paused_buffer),
 		cmocka_unit_test(driver_address_goes_into_addr),
 		cmocka_unit_test(wakeup_events_counts_samples),
 		cmocka_unit_test(backward_and_forward_handlers_write_the_same_record),
