@@ -762,6 +762,13 @@ void intel_pmu_lbr_init(void)
 		x86_pmu.lbr_from = MSR_LBR_CORE_FROM;
 		x86_pmu.lbr_to = MSR_LBR_CORE_TO;
 		break;
+	case 0x37:	/* silvermont: 8 entries at core2's addresses, 64-bit, filtered */
+		x86_pmu.lbr_nr = 8;
+		x86_pmu.lbr_from = MSR_LBR_CORE_FROM;
+		x86_pmu.lbr_to = MSR_LBR_CORE_TO;
+		x86_pmu.lbr_sel_mask = LBR_SEL_MASK;
+		x86_pmu.lbr_sel_map = nhm_lbr_sel_map;
+		break;
 	case 0x1a:	/* nehalem */
 		x86_pmu.lbr_nr = 16;
 		x86_pmu.lbr_from = MSR_LBR_NHM_FROM;
