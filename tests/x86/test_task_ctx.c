@@ -161,6 +161,26 @@ static void test_per_task_data_sizes_lifetime_and_fork(void **state)
 
 	(void)state;
 	boot_tasks("skylake");
+	/*
+	 * The seed's 788: its 2019 x86_perf_task_context held three arrays
+	 * of 32 u64 (from, to, info) and five ints (tos, valid_lbrs and the
+	 * three now in opt): 768 + 20 = 788 bytes of fields, 792 with the
+	 * tail padding. v6.12's adds the u64 lbr_sel and pads the 28-byte
+	 * head to 32 before the lbr_entry array: 800.
+	 */
+	{
+		struct seed_2019_task_context {
+			u64 lbr_from[MAX_LBR_ENTRIES], lbr_to[MAX_LBR_ENTRIES];
+			u64 lbr_info[MAX_LBR_ENTRIES];
+			int tos, valid_lbrs, lbr_callstack_users, lbr_stack_state, log_id;
+		};
+
+		assert_int_equal(offsetof(struct seed_2019_task_context, log_id) + sizeof(int), 788);
+		assert_int_equal(sizeof(struct seed_2019_task_context), 792);
+	}
+	assert_int_equal(offsetof(struct x86_perf_task_context, opt) +
+			 sizeof(struct x86_perf_task_context_opt), 28);
+	assert_int_equal(offsetof(struct x86_perf_task_context, lbr), 32);
 	assert_int_equal(sizeof(struct x86_perf_task_context), 800);
 	assert_int_equal(x86_get_pmu()->task_ctx_size, 800);
 	assert_int_equal(perf_ctx_data_total_bytes(), 0);
@@ -199,6 +219,28 @@ static void test_per_task_data_sizes_lifetime_and_fork(void **state)
 	/* no system-wide user: a fork allocates nothing */
 	assert_int_equal(perf_ctx_data_fork(&child, &tasks[0]), 0);
 	assert_null(child.perf_ctx_data);
+}
+
+/*
+ * The size each model asks for: nothing without call-stack mode, the
+ * 800-byte legacy context, or Arch LBR's opt head (12 bytes padded to
+ * 16) and one 24-byte lbr_entry per entry of the depth: 16 + 32 * 24.
+ */
+static void test_task_ctx_size_per_model(void **state)
+{
+	unsigned int nr;
+	const struct model_cpu_desc *t = model_cpu_desc_table(&nr);
+
+	(void)state;
+	for (unsigned int m = 0; m < nr; m++) {
+		size_t want = t[m].arch_lbr ? 16 + t[m].lbr_nr * sizeof(struct lbr_entry) :
+			      t[m].has_lbr_callstack ? 800 : 0;
+
+		boot_tasks(t[m].name);
+		assert_int_equal(x86_get_pmu()->task_ctx_size, want);
+		teardown(NULL);
+	}
+	assert_int_equal(16 + 32 * sizeof(struct lbr_entry), 784);
 }
 
 static void test_allocation_failure_attaches_nothing(void **state)
@@ -256,6 +298,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_per_process_call_stack_survives_a_switch, teardown),
 		cmocka_unit_test_teardown(test_system_wide_call_stack_across_a_switch, teardown),
 		cmocka_unit_test_teardown(test_per_task_data_sizes_lifetime_and_fork, teardown),
+		cmocka_unit_test_teardown(test_task_ctx_size_per_model, teardown),
 		cmocka_unit_test_teardown(test_allocation_failure_attaches_nothing, teardown),
 		cmocka_unit_test_teardown(test_restore_is_skipped_when_nobody_touched_the_lbr, teardown),
 	};
