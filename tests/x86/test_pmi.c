@@ -334,6 +334,45 @@ static void test_hw_idx_is_the_tos_at_the_pmi(void **state)
 	}
 }
 
+/*
+ * The handler stops an event the core throttled: with a budget of three
+ * samples per tick, the third PMI's overflow returns 1, x86_pmu_stop()
+ * takes the counter off (its FIXED_CTR_CTRL field goes to 0 at the
+ * re-enable that ends the handler), and nothing counts or samples until
+ * the tick unthrottles it.
+ */
+static void test_pmi_stops_an_event_the_core_throttled(void **state)
+{
+	struct perf_event *fill[2], *e;
+	int saved_rate = sysctl_perf_event_sample_rate;
+	u64 frozen_at;
+	int nfill;
+
+	(void)state;
+	assert_int_equal(xt_boot("skylake"), 0);
+	assert_int_equal(perf_event_max_sample_rate_set(3 * HZ), 0);
+	e = open_insns_on(INTEL_PMC_IDX_FIXED, 10, fill, &nfill);
+	for (int i = 0; i < 3; i++)
+		expect_pmi_at(10);
+	assert_true(e->hw.state & PERF_HES_STOPPED);
+	assert_int_equal(e->hw.interrupts, MAX_INTERRUPTS);
+	assert_false(cpu_hw_events[0].active_mask >> INTEL_PMC_IDX_FIXED & 1);
+	assert_int_equal(xt_rdmsr(0, MSR_CORE_PERF_FIXED_CTR_CTRL) & 0xf, 0);
+	frozen_at = xt_rdmsr(0, MSR_CORE_PERF_FIXED_CTR0);
+	retire(100);
+	assert_int_equal(xt.nr_overflows, 3);
+	assert_int_equal(xt_rdmsr(0, MSR_CORE_PERF_FIXED_CTR0), frozen_at);
+
+	perf_event_task_tick();		/* unthrottle: counting and sampling again */
+	assert_false(e->hw.state & PERF_HES_STOPPED);
+	assert_int_equal(xt_rdmsr(0, MSR_CORE_PERF_FIXED_CTR_CTRL) & 0xf, 0xb);
+	retire(10);
+	assert_int_equal(xt.nr_overflows, 4);
+	close_all(e, fill, nfill);
+	perf_event_max_sample_rate_set(saved_rate);
+	assert_int_equal(pmusim_warn_count(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -344,6 +383,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_update_takes_the_delta_modulo_the_counter_width, xt_teardown),
 		cmocka_unit_test_teardown(test_freeze_and_thaw_per_pmu_version, xt_teardown),
 		cmocka_unit_test_teardown(test_hw_idx_is_the_tos_at_the_pmi, xt_teardown),
+		cmocka_unit_test_teardown(test_pmi_stops_an_event_the_core_throttled, xt_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
