@@ -302,5 +302,16 @@ void perf_event_task_tick(void)
 	if (!(nr_freq || throttled))
 		return;
 
+	/*
+	 * As perf_adjust_freq_unthr_context() does, each PMU stays disabled
+	 * while its events restart: x86 writes a fixed counter's enable bits
+	 * only when the PMU is enabled again.
+	 */
+	for (event = cpuctx->active_list; event; event = event->active_next)
+		if (event->pmu->pmu_disable)
+			event->pmu->pmu_disable(event->pmu);
 	perf_adjust_freq_unthr_events(cpuctx->active_list);
+	for (event = cpuctx->active_list; event; event = event->active_next)
+		if (event->pmu->pmu_enable)
+			event->pmu->pmu_enable(event->pmu);
 }
