@@ -31,10 +31,10 @@ static void usage(FILE *f)
 	      "  -e, --event EVENT      record EVENT instead (cycles, instructions, rHEX, :u :k)\n"
 	      "  -c, --count PERIOD     sample period\n"
 	      "  -F, --freq FREQ        sample frequency\n"
-	      "  -a, --all-cpus         system-wide: one event per CPU\n"
+	      "  -a, --all-cpus         system-wide: one event per CPU (samples the CPU)\n"
 	      "  -C, --cpu CPUS         system-wide on these CPUs only (0,2-3)\n"
 	      "  -m, --mmap-pages N     buffer data pages (a power of two)\n"
-	      "      --overwrite        overwrite buffers (read-only mapping)\n"
+	      "      --overwrite        overwrite buffers, written backward\n"
 	      "  -b, --branch-any       sample any taken branch\n"
 	      "  -j, --branch-filter F  branch filter words, comma-separated (any,u,call_stack,...)\n"
 	      "      --call-graph lbr   LBR call stacks (as perf record --call-graph lbr)\n", f);
