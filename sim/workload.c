@@ -408,8 +408,8 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 	uint64_t *self = x->self_insns;
 	uint64_t start = x->cycles, cycles = start, end = start + budget;
 	uint64_t rng = x->rng;
-	uint64_t insns = 0, branches = 0, mispredicts = 0, calls = 0;
-	uint32_t depth = x->depth, max_depth = x->max_depth;
+	uint64_t branches = 0, mispredicts = 0;
+	uint32_t depth = x->depth;
 	struct wl_frame *f = &x->stack[depth - 1];
 	const struct wl_op *ops = wl->funcs[f->func].ops;
 	const struct wl_op *op = &ops[f->op];
@@ -419,7 +419,6 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 #define RETIRE_INSNS(n, at_ip) do {						\
 		uint64_t n_ = (n);						\
 									\
-		insns += n_;							\
 		cycles += n_;							\
 		*self_f += n_;							\
 		if (direct) {							\
@@ -435,7 +434,6 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 		bool mis_ = (conditional) && chance(&rng, mis_permille);	\
 		unsigned int cyc_ = 1 + (mis_ ? penalty : 0);			\
 									\
-		insns++;							\
 		branches++;							\
 		mispredicts += mis_;						\
 		cycles += cyc_;							\
@@ -507,9 +505,9 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 			f->op = 0;
 			f->nr_loops = 0;
 			x->depth = depth;
-			if (depth > max_depth)
-				max_depth = depth;
-			calls++;
+			if (depth > x->max_depth)
+				x->max_depth = depth;
+			x->calls++;
 			ops = wl->funcs[cur->arg].ops;
 			op = ops;
 			self_f = &self[cur->arg];
@@ -534,18 +532,21 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 			RETIRE_BRANCH(callee, cur->at, op->at, MODEL_BR_NEAR_RET, false);
 			break;
 		}
+		default:
+			__builtin_unreachable();	/* workload_build() emits only the kinds above */
 		}
 	}
 #undef RETIRE_INSNS
 #undef RETIRE_BRANCH
 	f->op = (uint32_t)(op - ops);
 	x->depth = depth;
-	x->max_depth = max_depth;
 	x->rng = rng;
-	x->insns += insns;
+	/* every instruction retired went to one function's count: the total is their sum */
+	x->insns = 0;
+	for (uint32_t i = 0; i < wl->nr_funcs; i++)
+		x->insns += self[i];
 	x->branches += branches;
 	x->mispredicts += mispredicts;
-	x->calls += calls;
 	x->cycles = cycles;
 	return cycles - start;
 }
