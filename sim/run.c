@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/internal.h"
 #include "core/sideband.h"
@@ -55,6 +56,8 @@ struct run {
 	uint64_t seen;
 	int error;
 	int saved_max_samples_per_tick;
+	const char *map_dir;
+	unsigned int nr_maps;		/* perf-PID.map files written, to take back on failure */
 };
 
 static struct run *the_run;
@@ -426,7 +429,15 @@ static int start_file(struct run *r, const char *output, const char *map_dir, ch
 	snprintf(cpuid, sizeof(cpuid), "GenuineIntel,%u,%u,%u", desc->family, desc->model,
 		 desc->stepping);
 	snprintf(cpu_desc, sizeof(cpu_desc), "pmusim model Intel %s", desc->name);
-	/* symbols first: perf reads /tmp/perf-PID.map for the anonymous text */
+	if (output) {
+		r->w = perf_data_writer__open(output, &env);
+		if (!r->w) {
+			snprintf(err, errlen, "%s", perf_data_writer__last_error());
+			return -1;
+		}
+	}
+	/* the symbols: perf reads /tmp/perf-PID.map for the anonymous text */
+	r->map_dir = map_dir;
 	for (unsigned int t = 0; t < r->m->nr_tasks; t++) {
 		struct sim_task *st = r->m->tasks[t];
 		const struct workload *wl = r->wls[st->group];
@@ -439,14 +450,10 @@ static int start_file(struct run *r, const char *output, const char *map_dir, ch
 							 wl->funcs[f].name };
 		if (perf_map__write(map_dir, st->task.pid, syms, wl->nr_funcs, err, errlen))
 			return -1;
+		r->nr_maps = t + 1;
 	}
 	if (!output)
 		return 0;
-	r->w = perf_data_writer__open(output, &env);
-	if (!r->w) {
-		snprintf(err, errlen, "%s", perf_data_writer__last_error());
-		return -1;
-	}
 	for (unsigned int i = 0; i < s->events_count; i++) {
 		struct perf_event_attr attr;
 		u64 *ids = calloc(r->nr_events, sizeof(*ids));
@@ -755,6 +762,21 @@ static void teardown(struct run *r)
 	the_run = NULL;
 }
 
+/* A failed run leaves nothing behind: its perf-PID.map files go too. */
+static void remove_maps(struct run *r)
+{
+	char path[4096];
+
+	for (unsigned int t = 0; r->m && t < r->nr_maps; t++) {
+		const struct task_struct *task = &r->m->tasks[t]->task;
+
+		if (task->pid != task->tid)
+			continue;
+		snprintf(path, sizeof(path), "%s/perf-%d.map", r->map_dir, task->pid);
+		unlink(path);
+	}
+}
+
 int run_scenario(const struct scenario *s, const char *output, const char *map_dir,
 		 run_progress_fn progress, struct run_stats *st, char *err, size_t errlen)
 {
@@ -792,6 +814,8 @@ int run_scenario(const struct scenario *s, const char *output, const char *map_d
 out:
 	if (r.w)
 		perf_data_writer__abort(r.w);
+	if (ret)
+		remove_maps(&r);
 	teardown(&r);
 	return ret;
 }

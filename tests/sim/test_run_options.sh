@@ -195,6 +195,12 @@ check "-m 3 names buffer.pages" 'run bad3 -m 3; grep -q "s.yaml:.*buffer.pages" 
 "$PMUSIM" run "$dir/s.yaml" -o "$dir/no/such/dir/x.data" --map-dir "$dir" >"$dir/nodir.out" 2>"$dir/nodir.err"
 check "an output that cannot be created: exit 1, one line naming it" \
 	'[ $? = 1 ] && [ "$(wc -l <"$dir/nodir.err")" = 1 ] && grep -q "no/such/dir/x.data" "$dir/nodir.err"'
+mkdir "$dir/maps"
+"$PMUSIM" run "$dir/s.yaml" -o "$dir/no/such/dir/x.data" --map-dir "$dir/maps" >/dev/null 2>&1
+check "and leaves no perf-PID.map behind" '[ -z "$(ls "$dir/maps")" ]'
+"$PMUSIM" run "$dir/s.yaml" -o "$dir/x.data" --map-dir "$dir/no/such/dir" >/dev/null 2>"$dir/nomap.err"
+check "a map directory that cannot be written: exit 1, one line, no perf.data" \
+	'[ $? = 1 ] && [ "$(wc -l <"$dir/nomap.err")" = 1 ] && [ ! -e "$dir/x.data" ] && [ ! -e "$dir/x.data.tmp" ]'
 "$PMUSIM" run >/dev/null 2>"$dir/noarg.err"
 check "no scenario: exit 2, one line" '[ $? = 2 ] && [ "$(wc -l <"$dir/noarg.err")" = 1 ]'
 "$PMUSIM" bogus >/dev/null 2>"$dir/nocmd.err"
