@@ -266,7 +266,8 @@ void perf_event_task_tick(void)
 	int cpu = smp_processor_id();
 	struct perf_cpu_context *cpuctx = &perf_cpu_context[cpu];
 	struct perf_event *event;
-	int throttled, nr_freq = 0;
+	struct pmu *pmus[4];
+	int throttled, nr_freq = 0, nr_pmus = 0;
 
 	/* irq_work_tick(): irq work left over from the PMIs runs now at the latest */
 	perf_event_irq_work_run();
@@ -281,5 +282,24 @@ void perf_event_task_tick(void)
 	if (!(nr_freq || throttled))
 		return;
 
+	/*
+	 * As perf_adjust_freq_unthr_context() does, with the PMU disabled: a
+	 * restarted fixed counter's enable bits only reach the hardware at
+	 * the pmu_enable (without it an unthrottled event never counts again).
+	 */
+	for (event = cpuctx->active_list; event; event = event->active_next) {
+		int i;
+
+		for (i = 0; i < nr_pmus && pmus[i] != event->pmu; i++)
+			;
+		if (i == nr_pmus && nr_pmus < (int)ARRAY_SIZE(pmus)) {
+			pmus[nr_pmus++] = event->pmu;
+			if (event->pmu->pmu_disable)
+				event->pmu->pmu_disable(event->pmu);
+		}
+	}
 	perf_adjust_freq_unthr_events(cpuctx->active_list, cpu);
+	while (nr_pmus--)
+		if (pmus[nr_pmus]->pmu_enable)
+			pmus[nr_pmus]->pmu_enable(pmus[nr_pmus]);
 }

@@ -158,6 +158,26 @@ sed -e 's/period: 40000/period: 2000/' "$dir/hz.yaml" >"$dir/hz2.yaml"
 check "at hz 100 a rate over the limit is throttled" \
 	'"$PMUSIM" run "$dir/hz2.yaml" -o "$dir/hz2.data" --map-dir "$dir" >"$dir/hz2.txt" 2>&1 && [ "$(field hz2 throttles)" -gt 0 ]'
 
+# a throttled event comes back at the next tick and throttles again:
+# one task per CPU (no context switch to restart it), 100 samples a tick
+cat >"$dir/thr.yaml" <<'EOF'
+seed: 4
+duration: 42000000
+machine: { cpu: skylake, cpus: 2, hz: 1000 }
+tasks:
+  - name: tchain
+    workload: { kind: tchain, depth: 12 }
+    cpus: [0]
+  - name: rec
+    workload: { kind: recursion, depth: 20 }
+    cpus: [1]
+events:
+  - event: cycles:u
+    period: 2000
+EOF
+check "throttled events resume at each tick: throttles and samples in every tick" \
+	'"$PMUSIM" run "$dir/thr.yaml" -o "$dir/thr.data" --map-dir "$dir" >"$dir/thr.txt" 2>&1 && [ "$(field thr "context switches")" = 2 ] && [ "$(field thr throttles)" -ge 30 ] && [ "$(field thr samples)" -ge 3000 ]'
+
 # mispredicts come from the seed and the workload's rate
 sed -e 's/outer_loops: 50 }/outer_loops: 50, mispredict_permille: 0 }/' \
     -e 's/depth: 9 }/depth: 9, mispredict_permille: 0 }/' \
