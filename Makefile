@@ -218,9 +218,9 @@ mrproper: clean
 help:
 	@echo "Configuration: defconfig v6.12_defconfig allnoconfig allyesconfig randconfig olddefconfig menuconfig savedefconfig"
 	@echo "Build:         all (default), O=DIR for out of tree, SANITIZE=address,undefined|thread"
-	@echo "Test:          check (full matrix, ASan+UBSan), test (this build), hwcheck (against the host PMU)"
+	@echo "Test:          check (full matrix, ASan+UBSan), test (this build), hwcheck (against the host PMU),"
+	@echo "               stress [STRESS_SECONDS=60], coverage"
 	@echo "Fuzz:          fuzz FUZZER=NAME [TIME=s] [JOBS=n], fuzz-all, fuzz-replay, mutants"
-
-	@echo "Test:          check (full matrix, ASan+UBSan), test (this build), stress [STRESS_SECONDS=60], coverage"
-	@echo "Use:           run (default scenario to out/perf.data), install PREFIX=..."
+	@echo "Use:           run (default scenario to out/perf.data), install PREFIX=... [DESTDIR=...]"
+	@echo "               (bin/pmusim and share/man/man1/pmusim.1)"
 	@echo "Clean:         clean, mrproper"

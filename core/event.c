@@ -501,8 +501,11 @@ static struct perf_event_context *find_get_context(struct task_struct *task,
 	struct perf_event_context *ctx;
 	int oncpu;
 
-	if (!task)
+	if (!task) {
+		/* the per-CPU context belongs to its CPU: events go on there, not on CPU 0 */
+		perf_cpu_context[cpu].ctx.cpu = cpu;
 		return &perf_cpu_context[cpu].ctx;
+	}
 
 	ctx = task_ctx_of(task);
 	if (ctx)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/internal.h"
 #include "core/sideband.h"
@@ -54,6 +55,9 @@ struct run {
 	uint64_t want;			/* backward: bytes new since the last read */
 	uint64_t seen;
 	int error;
+	int saved_max_samples_per_tick;
+	const char *map_dir;
+	unsigned int nr_maps;		/* perf-PID.map files written, to take back on failure */
 };
 
 static struct run *the_run;
@@ -413,7 +417,15 @@ static int start_file(struct run *r, const char *output, const char *map_dir, ch
 	snprintf(cpuid, sizeof(cpuid), "GenuineIntel,%u,%u,%u", desc->family, desc->model,
 		 desc->stepping);
 	snprintf(cpu_desc, sizeof(cpu_desc), "pmusim model Intel %s", desc->name);
-	/* symbols first: perf reads /tmp/perf-PID.map for the anonymous text */
+	if (output) {
+		r->w = perf_data_writer__open(output, &env);
+		if (!r->w) {
+			snprintf(err, errlen, "%s", perf_data_writer__last_error());
+			return -1;
+		}
+	}
+	/* the symbols: perf reads /tmp/perf-PID.map for the anonymous text */
+	r->map_dir = map_dir;
 	for (unsigned int t = 0; t < r->m->nr_tasks; t++) {
 		struct sim_task *st = r->m->tasks[t];
 		const struct workload *wl = r->wls[st->group];
@@ -426,14 +438,10 @@ static int start_file(struct run *r, const char *output, const char *map_dir, ch
 							 wl->funcs[f].name };
 		if (perf_map__write(map_dir, st->task.pid, syms, wl->nr_funcs, err, errlen))
 			return -1;
+		r->nr_maps = t + 1;
 	}
 	if (!output)
 		return 0;
-	r->w = perf_data_writer__open(output, &env);
-	if (!r->w) {
-		snprintf(err, errlen, "%s", perf_data_writer__last_error());
-		return -1;
-	}
 	for (unsigned int i = 0; i < s->events_count; i++) {
 		struct perf_event_attr attr;
 		u64 *ids = calloc(r->nr_events, sizeof(*ids));
@@ -696,6 +704,13 @@ static int setup(struct run *r, char *err, size_t errlen)
 			}
 		}
 	}
+	/*
+	 * The throttle budget is per tick: the kernel derives it from its HZ,
+	 * the machine ticks at the scenario's. (The frequency-mode adjustment
+	 * at the tick still assumes the core's TICK_NSEC, i.e. CONFIG_HZ.)
+	 */
+	r->saved_max_samples_per_tick = max_samples_per_tick;
+	max_samples_per_tick = (int)(((uint64_t)sysctl_perf_event_sample_rate + cfg.hz - 1) / cfg.hz);
 	iter.priv = r->m;
 	perf_ctx_data_set_task_iter(&iter);
 	perf_find_task_by_vpid = find_task_by_vpid;
@@ -722,6 +737,8 @@ static void teardown(struct run *r)
 	for (unsigned int t = 0; r->m && t < r->m->nr_tasks; t++)
 		perf_ctx_data_exit(&r->m->tasks[t]->task);
 	perf_ctx_data_set_task_iter(&none);
+	if (r->saved_max_samples_per_tick)
+		max_samples_per_tick = r->saved_max_samples_per_tick;
 	x86_branch_text_reset();
 	perf_find_task_by_vpid = NULL;
 	perf_event_hz_set(CONFIG_HZ);
@@ -735,6 +752,21 @@ static void teardown(struct run *r)
 	free(r->batch);
 	free(r->offs);
 	the_run = NULL;
+}
+
+/* A failed run leaves nothing behind: its perf-PID.map files go too. */
+static void remove_maps(struct run *r)
+{
+	char path[4096];
+
+	for (unsigned int t = 0; r->m && t < r->nr_maps; t++) {
+		const struct task_struct *task = &r->m->tasks[t]->task;
+
+		if (task->pid != task->tid)
+			continue;
+		snprintf(path, sizeof(path), "%s/perf-%d.map", r->map_dir, task->pid);
+		unlink(path);
+	}
 }
 
 int run_scenario(const struct scenario *s, const char *output, const char *map_dir,
@@ -774,6 +806,8 @@ int run_scenario(const struct scenario *s, const char *output, const char *map_d
 out:
 	if (r.w)
 		perf_data_writer__abort(r.w);
+	if (ret)
+		remove_maps(&r);
 	teardown(&r);
 	return ret;
 }
