@@ -196,6 +196,14 @@ run:
 	@mkdir -p $(srctree)/out
 	$(PMUSIM) run $(srctree)/scenarios/default.yaml -o $(srctree)/out/perf.data
 
+# `make seeds`: each seed's result on its scenario (scenarios/seed-*.yaml),
+# as tables; builds build/seeds-noctx too, for the per-task LBR data seed.
+.PHONY: seeds
+seeds:
+	@$(srctree)/scripts/install-deps.sh run
+	@$(MAKE) --no-print-directory -f $(srctree)/Makefile O=$(objtree) $(PMUSIM)
+	@$(srctree)/scripts/seeds.sh $(objtree)
+
 include $(srctree)/fuzz/Makefile.fuzz
 
 # ---- install ---------------------------------------------------------------
@@ -221,6 +229,6 @@ help:
 	@echo "Test:          check (full matrix, ASan+UBSan), test (this build), hwcheck (against the host PMU),"
 	@echo "               stress [STRESS_SECONDS=60], coverage"
 	@echo "Fuzz:          fuzz FUZZER=NAME [TIME=s] [JOBS=n], fuzz-all, fuzz-replay, mutants"
-	@echo "Use:           run (default scenario to out/perf.data), install PREFIX=... [DESTDIR=...]"
+	@echo "Use:           run (default scenario to out/perf.data), seeds (the seeds' results), install PREFIX=... [DESTDIR=...]"
 	@echo "               (bin/pmusim and share/man/man1/pmusim.1)"
 	@echo "Clean:         clean, mrproper"
