@@ -180,3 +180,37 @@ def attr_corpus():
         f.write("\n".join(lines) + "\n")
 
 attr_corpus()
+
+def lbr_corpus():
+    # see the input format at the top of fuzz/fuzz_lbr.c
+    CALL, CALL2, RET, JCC, JMP, TICK, SWITCH, BURST = range(8)
+    deep = bytes([CALL] * 40 + [JCC] * 5 + [RET] * 12 + [CALL | 8] * 6 + [JCC] * 3)
+    mixed = bytes([CALL, JCC, CALL | 8, JMP, JMP | 8, CALL | 0x40, RET, JCC, RET, CALL, RET, TICK] * 6)
+    seeds = {}
+    names = ["core2", "nehalem", "skylake", "icelake", "sapphirerapids"]
+    for m, name in enumerate(names):
+        for f, fname in enumerate(["any", "any_call", "any_return", "cond", "ind_call", "call", "ind_jump", "call_stack"]):
+            seeds["%s-%s" % (name, fname)] = bytes([m, f | 8, 4, 0, 0]) + mixed + deep
+    seeds["skylake-callstack-task-switch"] = bytes([2, 7 | 8, 6, 0, 1]) + deep + bytes([SWITCH]) + deep[:20] + bytes([SWITCH]) + deep
+    seeds["skylake-callstack-cpu-switch"] = bytes([2, 7 | 8, 6, 0, 0]) + deep + bytes([SWITCH]) + deep[:20] + bytes([SWITCH]) + deep
+    seeds["skylake-alt-period"] = bytes([2, 7 | 8, 9, 3, 0]) + deep * 2
+    seeds["skylake-period1-throttle"] = bytes([2, 0, 0, 0, 0]) + bytes([BURST | 0xf8]) * 10 + bytes([TICK]) + bytes([BURST | 0xf8]) * 2
+    seeds["skylake-task-throttle-switch"] = bytes([2, 0, 0, 0, 1]) + bytes([BURST | 0xf8]) * 10 + bytes([SWITCH, JCC, SWITCH]) + bytes([BURST | 0xf8]) * 2
+    seeds["icelake-refresh3"] = bytes([3, 3, 5, 0, 3 << 1]) + mixed * 2
+    seeds["sapphirerapids-refresh-alt"] = bytes([4, 7 | 8, 2, 7, 2 << 1 | 1]) + deep + mixed
+    d = os.path.join(srctree, "fuzz/corpus/lbr")
+    os.makedirs(d, exist_ok=True)
+    for f in os.listdir(d):
+        os.unlink(os.path.join(d, f))
+    for k, v in sorted(seeds.items()):
+        with open(os.path.join(d, k), "wb") as f:
+            f.write(v)
+    lines = ["# SPDX-License-Identifier: GPL-2.0-only",
+             "# fuzz_lbr: ops (written by fuzz/gen-corpus.py)",
+             'call_call_call="\\x00\\x00\\x00"', 'ret_ret="\\x02\\x02"',
+             'burst="\\xff"', 'tick="\\x05"', 'switch="\\x06"', 'ind_call="\\x40"',
+             'ind_jmp="\\x0c"']
+    with open(os.path.join(srctree, "fuzz/dict/lbr.dict"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+lbr_corpus()
