@@ -39,6 +39,19 @@
 #define FA_CPUS		2
 #define FA_EVENTS	16
 #define FA_ATTR_MAX	(1 << 16)	/* what a size field can claim */
+#define FA_BUFFERS	32
+
+/*
+ * A buffer the harness mapped, with a reference of its own so it stays
+ * (and keeps its address) until the end, and the sample format of every
+ * event that ever wrote to it: a closed event's records stay behind.
+ */
+struct fa_rb {
+	struct perf_buffer *rb;
+	struct perf_event_attr fmt;
+	bool mixed;			/* writers with different formats */
+	bool backward;
+};
 
 static struct {
 	const u8 *p, *end;
@@ -47,6 +60,8 @@ static struct {
 	struct task_struct tasks[FA_CPUS];
 	struct perf_event *ev[FA_EVENTS];
 	int nr_ev;
+	struct fa_rb rbs[FA_BUFFERS];
+	int nr_rbs;
 	unsigned long warn_base;
 	u64 ip;
 	bool trace;
@@ -112,6 +127,23 @@ static struct task_struct *fa_find_task(int pid)
 	return NULL;
 }
 
+static bool same_format(const struct perf_event_attr *a, const struct perf_event_attr *b)
+{
+	return a->sample_type == b->sample_type && a->read_format == b->read_format &&
+	       a->branch_sample_type == b->branch_sample_type && a->sample_id_all == b->sample_id_all;
+}
+
+/* @ev writes to its buffer from now on: note its format there. */
+static void note_writer(struct perf_event *ev)
+{
+	for (int i = 0; i < fa.nr_rbs; i++) {
+		if (fa.rbs[i].rb != ev->rb)
+			continue;
+		if (!same_format(&fa.rbs[i].fmt, &ev->attr))
+			fa.rbs[i].mixed = true;
+	}
+}
+
 /* ---- open ------------------------------------------------------------------ */
 
 static void fa_open(const u8 *attr, size_t size, u8 target, u8 flags)
@@ -143,6 +175,8 @@ static void fa_open(const u8 *attr, size_t size, u8 target, u8 flags)
 		if (!ev)
 			fa_fail("open returned 0 without an event");
 		fa.ev[fa.nr_ev++] = ev;
+		if (ev->rb)	/* PERF_FLAG_FD_OUTPUT */
+			note_writer(ev);
 		return;
 	}
 	if (ev)
@@ -250,6 +284,8 @@ static void fa_ioctl(void)
 		break;
 	}
 	ret = perf_ioctl(ev, cmd, arg);
+	if (ret == 0 && cmd == PERF_EVENT_IOC_SET_OUTPUT && ev->rb)
+		note_writer(ev);
 	fa_trace("ioctl(ev %p, %#x, %#lx) = %d", (void *)ev, cmd, arg, ret);
 	if (ret && !is_errno(ret, ioctl_errnos, ARRAY_SIZE(ioctl_errnos)))
 		fa_fail("ioctl %#x returned %d", cmd, ret);
@@ -295,13 +331,16 @@ static void fa_mmap(u8 b, u8 how)
 	struct perf_event *ev = pick(b);
 	struct perf_buffer *rb;
 
-	if (!ev || ev->rb)
+	if (!ev || ev->rb || fa.nr_rbs == FA_BUFFERS)
 		return;
 	rb = rb_alloc(1 << (how & 3), ev->attr.watermark ? ev->attr.wakeup_watermark : 0,
 		      ev->cpu, how & 4 ? RING_BUFFER_WRITABLE : 0);
 	if (!rb)
 		fa_fail("rb_alloc(%d) failed", 1 << (how & 3));
 	ring_buffer_attach(ev, rb);
+	fa.rbs[fa.nr_rbs++] = (struct fa_rb){
+		.rb = ring_buffer_get(ev), .fmt = ev->attr, .backward = is_write_backward(ev),
+	};
 	fa_trace("mmap(ev %p, %d pages, %s)", (void *)ev, 1 << (how & 3),
 		 how & 4 ? "writable" : "overwrite");
 }
@@ -333,25 +372,6 @@ static void fa_swap(void)
 
 /* ---- the records -------------------------------------------------------------- */
 
-/* The attr the samples in @rb are decoded with: NULL when its writers disagree. */
-static const struct perf_event_attr *rb_attr(struct perf_buffer *rb)
-{
-	const struct perf_event_attr *a = NULL;
-
-	for (int i = 0; i < fa.nr_ev; i++) {
-		const struct perf_event_attr *b = &fa.ev[i]->attr;
-
-		if (fa.ev[i]->rb != rb)
-			continue;
-		if (a && (a->sample_type != b->sample_type || a->read_format != b->read_format ||
-			  a->branch_sample_type != b->branch_sample_type ||
-			  a->sample_id_all != b->sample_id_all))
-			return NULL;
-		a = b;
-	}
-	return a;
-}
-
 static void check_record(const struct perf_event_attr *attr, const u8 *rec, u64 pos)
 {
 	struct perf_event_header h;
@@ -372,21 +392,17 @@ static void check_record(const struct perf_event_attr *attr, const u8 *rec, u64 
  * tail (0: nothing was consumed) to data_head; an overwrite one only
  * while it has not wrapped; a backward one from data_head up.
  */
-static void check_rb(struct perf_buffer *rb)
+static void check_rb(const struct fa_rb *b)
 {
 	static u8 rec[1 << 16];
-	struct perf_event_mmap_page *pg = rb->user_page;
+	struct perf_event_mmap_page *pg = b->rb->user_page;
 	const u8 *data = (const u8 *)pg + pg->data_offset;
-	const struct perf_event_attr *attr = rb_attr(rb);
+	const struct perf_event_attr *attr = b->mixed ? NULL : &b->fmt;
 	u64 size = pg->data_size, head = READ_ONCE(pg->data_head);
-	bool backward = false;
+	bool backward = b->backward;	/* SET_OUTPUT keeps one direction per buffer */
 	u64 pos, end;
 	unsigned long n = 0;
 
-	/* SET_OUTPUT keeps one direction per buffer */
-	for (int i = 0; i < fa.nr_ev; i++)
-		if (fa.ev[i]->rb == rb)
-			backward = is_write_backward(fa.ev[i]);
 	pos = backward ? head : 0;
 	end = backward ? 0 : head;
 	if (!size || (backward ? -head : head) > size)
@@ -404,7 +420,7 @@ static void check_rb(struct perf_buffer *rb)
 		pos += h.size;
 		n++;
 	}
-	fa_trace("buffer %p: %lu records parse", (void *)rb, n);
+	fa_trace("buffer %p: %lu records parse", (void *)b->rb, n);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -493,13 +509,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fa_fail("a WARN_ON fired");
 	}
 
-	for (int i = 0; i < fa.nr_ev; i++)
-		if (fa.ev[i]->rb)
-			check_rb(fa.ev[i]->rb);
+	for (int i = 0; i < fa.nr_rbs; i++)
+		check_rb(&fa.rbs[i]);
 	while (fa.nr_ev)
 		fa_close((u8)(fa.nr_ev - 1));
 	if (pmusim_warn_count() != fa.warn_base)
 		fa_fail("a WARN_ON fired while closing");
+	for (int i = 0; i < fa.nr_rbs; i++)
+		ring_buffer_put(fa.rbs[i].rb);
 	for (int i = 0; i < FA_CPUS; i++) {
 		x86_pmu_attach_cpu(i, NULL);
 		model_cpu_destroy(fa.cpu[i]);
