@@ -70,6 +70,7 @@ struct fz_rec {
 	u64 guard;		/* the far end of the bytes written after it */
 	bool lost_rec;		/* PERF_RECORD_LOST */
 	bool complete;		/* its writer has finished copying */
+	bool fenced;		/* complete before a store fence: other CPUs see it */
 	bool lost_known;	/* LOST: the count is taken */
 	u32 seq;		/* SAMPLE: the writer's sequence number */
 	u64 lost;		/* LOST: the count it must carry */
@@ -131,6 +132,7 @@ static struct {
 	unsigned long warn_base;
 	struct fz_rec recs[FZ_MAX_RECS];
 	int nr_recs;
+	int first_unfenced;		/* recs[] below it are all fenced */
 	struct fz_writer *stack[FZ_MAX_DEPTH + 1];
 	int depth;
 	u32 next_seq;
@@ -311,6 +313,21 @@ static void verify_rec(const struct fz_rec *r, const char *who)
 
 /* ---- oracles --------------------------------------------------------------- */
 
+/*
+ * The store buffer: a record's bytes reach other CPUs, in no particular
+ * order, only once a store fence (smp_wmb, smp_mb) runs after they were
+ * written. data_head must never cover a record not fenced yet, or a
+ * reader on a weakly ordered CPU could read it before its bytes.
+ */
+static void on_store_fence(void)
+{
+	for (int i = fz.first_unfenced; i < fz.nr_recs; i++)
+		if (fz.recs[i].complete)
+			fz.recs[i].fenced = true;
+	while (fz.first_unfenced < fz.nr_recs && fz.recs[fz.first_unfenced].fenced)
+		fz.first_unfenced++;
+}
+
 /* data_head never moves back (forward) or up (backward) and covers only whole records. */
 static void check_data_head(const char *where)
 {
@@ -355,6 +372,10 @@ static void check_data_head(const char *where)
 			fz_check(q->complete, "%s: data_head %#llx published record at %#llx "
 				 "before its writer finished it", where,
 				 (unsigned long long)data_head, (unsigned long long)q->pos);
+			fz_check(q->fenced, "%s: data_head %#llx published record at %#llx with "
+				 "no store fence since it was written (a weakly ordered reader may "
+				 "see data_head first)", where, (unsigned long long)data_head,
+				 (unsigned long long)q->pos);
 		}
 	}
 	fz.last_data_head = data_head;
@@ -1061,6 +1082,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz_check(perf_mmap_reader__init(&fz.reader, fz.pg) == 0 &&
 		 perf_mmap_reader__init(&fz.ow_reader, fz.pg) == 0, "perf_mmap_reader__init");
 	perf_interleave_hook = fz_hook;
+	perf_store_fence_hook = on_store_fence;
 
 	while (fz.next_op < fz.nr_ops) {
 		const u8 *op = fz.ops + 2 * fz.next_op++;
@@ -1075,6 +1097,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	final_drain();
 
 	perf_interleave_hook = NULL;
+	perf_store_fence_hook = NULL;
 	perf_mmap_reader__exit(&fz.reader);
 	perf_mmap_reader__exit(&fz.ow_reader);
 	if (fz.trace_live)

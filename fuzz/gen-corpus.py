@@ -196,6 +196,8 @@ def lbr_corpus():
     seeds["skylake-alt-period"] = bytes([2, 7 | 8, 9, 3, 0]) + deep * 2
     seeds["skylake-period1-throttle"] = bytes([2, 0, 0, 0, 0]) + bytes([BURST | 0xf8]) * 10 + bytes([TICK]) + bytes([BURST | 0xf8]) * 2
     seeds["skylake-task-throttle-switch"] = bytes([2, 0, 0, 0, 1]) + bytes([BURST | 0xf8]) * 10 + bytes([SWITCH, JCC, SWITCH]) + bytes([BURST | 0xf8]) * 2
+    seeds["skylake-alt-throttle"] = bytes([2, 0, 1, 3, 0]) + bytes([BURST | 0xf8]) * 12 + bytes([TICK]) + bytes([BURST | 0xf8]) * 4
+    seeds["skylake-refresh1-task-switch"] = bytes([2, 0, 9, 0, 1 << 1 | 1]) + bytes([BURST | 0xf8]) + bytes([SWITCH, JCC, SWITCH]) + bytes([BURST | 0xf8]) * 2
     seeds["icelake-refresh3"] = bytes([3, 3, 5, 0, 3 << 1]) + mixed * 2
     seeds["sapphirerapids-refresh-alt"] = bytes([4, 7 | 8, 2, 7, 2 << 1 | 1]) + deep + mixed
     d = os.path.join(srctree, "fuzz/corpus/lbr")
