@@ -14,11 +14,16 @@
 #
 #   scripts/mutants.sh [NAME...]      (MUTANT_TIME=30 by default)
 #
+# MUTANT_SEEDS=0 fuzzes from an empty corpus instead: how long the
+# fuzzer takes to find each mistake on its own.
+#
 # A patch that no longer applies is stale: an error (regenerate with
 # fuzz/mutants/regen.py). Exit status 1 if any mutant survives both.
 set -u
 srctree=$(cd "$(dirname "$0")/.." && pwd)
 time_limit=${MUTANT_TIME:-30}
+seeds=yes
+[ "${MUTANT_SEEDS:-1}" = 0 ] && seeds=
 work=$(mktemp -d "${TMPDIR:-/tmp}/pmusim-mutants.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 tree=$work/tree
@@ -92,7 +97,7 @@ for p in "${patches[@]}"; do
 	start=$(date +%s)
 	if ! (cd "$work/$name.art" && timeout $((time_limit + 60)) "$bin" -max_total_time="$time_limit" \
 		-seed=1 -dict="$tree/fuzz/dict/$fz.dict" -artifact_prefix="$work/$name.art/" \
-		"$work/$name.corpus" "$tree/fuzz/corpus/$fz") >"$work/$name.fuzz.log" 2>&1; then
+		"$work/$name.corpus" ${seeds:+"$tree/fuzz/corpus/$fz"}) >"$work/$name.fuzz.log" 2>&1; then
 		fuzz=yes secs=$(( $(date +%s) - start ))
 		grep -m1 'INVARIANT BROKEN\|ERROR: AddressSanitizer\|runtime error' "$work/$name.fuzz.log" |
 			cut -c1-150 | sed "s/^/  $name: /"
