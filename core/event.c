@@ -191,15 +191,19 @@ static void cpu_function_call(int cpu, event_f func, struct perf_event *event,
 	pmusim_this_cpu = saved;
 }
 
+/*
+ * A transaction on this CPU's PMU: adds and dels in between are applied
+ * (counters assigned, programmed) when the outermost one ends.
+ */
 static void perf_pmu_disable(struct pmu *pmu)
 {
-	if (pmu->pmu_disable)
+	if (!pmu->pmu_disable_count[smp_processor_id()]++ && pmu->pmu_disable)
 		pmu->pmu_disable(pmu);
 }
 
 static void perf_pmu_enable(struct pmu *pmu)
 {
-	if (pmu->pmu_enable)
+	if (!--pmu->pmu_disable_count[smp_processor_id()] && pmu->pmu_enable)
 		pmu->pmu_enable(pmu);
 }
 
@@ -271,6 +275,12 @@ static int event_sched_in(struct perf_event *event, int cpu)
 	cpuctx->active_list = event;
 	perf_event_set_state(event, PERF_EVENT_STATE_ACTIVE);
 
+	/*
+	 * Inside a PMU transaction, as the kernel's: an event added alone
+	 * (a sibling joining a running group) gets its counter when it ends.
+	 */
+	perf_pmu_disable(event->pmu);
+
 	/* a throttled event gets a fresh start when it goes back on */
 	if (unlikely(event->hw.interrupts == MAX_INTERRUPTS)) {
 		perf_log_throttle(event, 1);
@@ -280,8 +290,10 @@ static int event_sched_in(struct perf_event *event, int cpu)
 	if (event->pmu->add(event, PERF_EF_START)) {
 		perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);
 		active_list_del(event);
+		perf_pmu_enable(event->pmu);
 		return -EAGAIN;
 	}
+	perf_pmu_enable(event->pmu);
 	return 0;
 }
 
@@ -292,6 +304,7 @@ static void event_sched_out(struct perf_event *event)
 	if (event->state != PERF_EVENT_STATE_ACTIVE)
 		return;
 
+	perf_pmu_disable(event->pmu);
 	event->pmu->del(event, 0);
 	if (event->pending_disable) {
 		event->pending_disable = 0;
@@ -299,6 +312,7 @@ static void event_sched_out(struct perf_event *event)
 	}
 	perf_event_set_state(event, state);
 	active_list_del(event);
+	perf_pmu_enable(event->pmu);
 }
 
 static void group_sched_out(struct perf_event *leader)

@@ -127,6 +127,8 @@ struct pmu {
 	int (*check_period)(struct perf_event *event, u64 value);
 	void (*pmu_enable)(struct pmu *pmu);
 	void (*pmu_disable)(struct pmu *pmu);
+	/* per CPU: perf_pmu_disable() nests, only the outermost pair calls the PMU */
+	int pmu_disable_count[CONFIG_MODEL_MAX_CPUS];
 	int (*event_idx)(struct perf_event *event);
 	/* context switch: save/restore per-task state such as LBR call stacks */
 	u16 pmc_width;			/* counter bits, for the user page */

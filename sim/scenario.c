@@ -644,6 +644,14 @@ int scenario_load(const char *path, struct scenario **out, char *err, size_t err
 		free(yl);
 		return -1;
 	}
+	/* an empty document (nothing, or only comments) loads as no data at all */
+	if (!s) {
+		snprintf(err, errlen, "%s:1: scenario: the file is empty (it needs tasks and events)",
+			 path);
+		yaml_lines_free(yl);
+		free(yl);
+		return -1;
+	}
 	s->lines = yl;
 	s->file = strdup(path);
 	if (!s->file || apply_defaults(s)) {

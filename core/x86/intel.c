@@ -134,6 +134,13 @@ int intel_pmu_hw_config(struct perf_event *event)
 	if (ret)
 		return ret;
 
+	/*
+	 * Branch counter logging (PMU_FL_BR_CNTR) is a feature of CPUs newer
+	 * than any model here: v6.12 refuses the bit, whatever sample_type is.
+	 */
+	if (event->attr.branch_sample_type & PERF_SAMPLE_BRANCH_COUNTERS)
+		return -EINVAL;
+
 	if (has_branch_stack(event)) {
 		ret = intel_pmu_setup_lbr_filter(event);
 		if (ret)

@@ -251,9 +251,17 @@ static void intel_pmu_arch_lbr_save(void *ctx)
 	for (i = 0; i < x86_pmu.lbr_nr; i++)
 		if (!rdlbr_all(&entries[i], i, true))
 			break;
-	/* Not full: the restore must reset first. */
-	if (i < x86_pmu.lbr_nr)
+	/*
+	 * Not full: the restore must reset first, and stop at entry i.
+	 * v6.12 does not end the list at i: rdlbr_all() leaves the entry
+	 * alone, so a stack that shrank since the task's last save gets the
+	 * stale entries of that save back on restore (the non-XSAVES path;
+	 * found by fuzz/fuzz_lbr). pmusim ends it, a deliberate departure.
+	 */
+	if (i < x86_pmu.lbr_nr) {
+		entries[i].from = 0;
 		entries[x86_pmu.lbr_nr - 1].from = 0;
+	}
 }
 
 static void intel_pmu_arch_lbr_restore(void *ctx)
