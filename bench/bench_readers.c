@@ -173,7 +173,7 @@ int main(void)
 			c.bytes = b->bytes;
 			memset(c.dst, 0, c.bytes);
 			/* about 30 ms a round at 1 ns a byte */
-			p = bench_compare(read_n, b, copy_n, &c, 30000000 / b->bytes + 1, 15);
+			p = bench_compare(read_n, b, copy_n, &c, 30000000 / b->bytes + 1, 31);
 			ns_per_record[kind] = p.value / (double)records;
 			noise[kind] = p.noise;
 			snprintf(fig, sizeof(fig), "readers %s %u B", reader_names[kind], sizes[s]);

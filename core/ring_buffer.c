@@ -52,10 +52,9 @@ static void perf_output_wakeup(struct perf_output_handle *handle)
  * the reader: an inner writer's data_head would cover the bytes of the
  * writer it interrupted, which are not written yet.
  */
-static void perf_output_get_handle(struct perf_output_handle *handle)
+static __always_inline void
+perf_output_get_handle(struct perf_output_handle *handle, struct perf_buffer *rb)
 {
-	struct perf_buffer *rb = handle->rb;
-
 	preempt_disable();
 	/*
 	 * One increment, no interleaving point inside: the kernel uses a
@@ -65,7 +64,8 @@ static void perf_output_get_handle(struct perf_output_handle *handle)
 	handle->wakeup = local_read(&rb->wakeup);
 }
 
-static void perf_output_put_handle(struct perf_output_handle *handle)
+/* Inline in perf_output_end(), the record path; a call from the no-room path. */
+static __always_inline void perf_output_put_handle(struct perf_output_handle *handle)
 {
 	struct perf_buffer *rb = handle->rb;
 	unsigned long head;
@@ -254,7 +254,7 @@ __perf_output_begin(struct perf_output_handle *handle,
 			size += event->id_header_size;
 	}
 
-	perf_output_get_handle(handle);
+	perf_output_get_handle(handle, rb);
 	perf_interleave(PI_OUTPUT_BEGIN_GOT_HANDLE, rb);
 
 	/* Set once by rb_alloc(): read it once, not on every pass. */

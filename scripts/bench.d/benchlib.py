@@ -18,8 +18,9 @@ SRCTREE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file
 
 
 class Run:
-    def __init__(self, cpu, maxrss_kb, out):
+    def __init__(self, cpu, user, maxrss_kb, out):
         self.cpu = cpu              # user + system seconds
+        self.user = user            # user seconds alone
         self.maxrss_kb = maxrss_kb  # peak resident set, KiB
         self.out = out              # stdout, text
 
@@ -35,7 +36,8 @@ def run(argv, stdin=None):
         if proc.returncode != 0:
             sys.exit(f"bench: {' '.join(argv)} exited {proc.returncode}: {err.strip()[-300:]}")
         out.seek(0)
-        return Run(ru.ru_utime + ru.ru_stime, ru.ru_maxrss, out.read().decode(errors="replace"))
+        return Run(ru.ru_utime + ru.ru_stime, ru.ru_utime, ru.ru_maxrss,
+                   out.read().decode(errors="replace"))
 
 
 def median(values):

@@ -3,26 +3,29 @@
 # Scale: CPU time per simulated branch as the machine grows, each point
 # against the smallest one (goal: flat, at most 1.25x).
 #  - CPUs 1..64, one tchain task per CPU, each with its own LBR call-stack
-#    event and buffer; the duration shrinks as CPUs grow, so every point
-#    simulates about the same number of branches. (Per-task events: this
-#    session's simulator samples on one CPU only for a system-wide event
-#    on a machine of several, which would make the points incomparable.)
+#    event and buffer. (Per-task events: this session's simulator samples
+#    on one CPU only for a system-wide event on a machine of several,
+#    which would make the points incomparable.)
 #  - tasks 10..10,000 on 1 CPU under a system-wide LBR call-stack event
-#    (per-task LBR data allocated for every task), 20 us time slices, the
-#    same simulated time at every point: the CPU time per branch includes
-#    creating the tasks and their LBR data, and a run queue of N.
+#    (per-task LBR data for every task), 20 us time slices.
+# The cost per branch is marginal: each point runs for T and for 3T
+# simulated cycles and divides the difference in user CPU time by the
+# difference in branches, so building the machine (10,000 tasks and their
+# perf-PID.map files take seconds, much of it in the kernel) cancels out
+# and what is left is the per-event cost.
 # The ring buffer's own scale (ns per record, 1..1024 pages) is
 # bench_ringbuf's "scale" mode.
 import tempfile
 
 import benchlib as b
 
-ROUNDS = 3
+ROUNDS = 2
 
 
-def per_branch(scn, work):
-    r, j = b.pmusim_run(scn, work)
-    return r.cpu / j["branches"] * 1e9
+def marginal_ns(scenario, work):
+    r1, j1 = b.pmusim_run(scenario(1), work)
+    r3, j3 = b.pmusim_run(scenario(3), work)
+    return (r3.user - r1.user) / (j3["branches"] - j1["branches"]) * 1e9
 
 
 def series(name, unit_name, points, scenario, work):
@@ -30,8 +33,8 @@ def series(name, unit_name, points, scenario, work):
         ns, ratios = [], []
         for _ in range(ROUNDS):
             # the smallest point again in every round: drift hits both
-            base = per_branch(scenario(points[0]), work)
-            ns.append(per_branch(scenario(p), work))
+            base = marginal_ns(lambda k: scenario(points[0], k), work)
+            ns.append(marginal_ns(lambda k: scenario(p, k), work))
             ratios.append(ns[-1] / base)
         value = b.median(ns)
         b.report(f"scale {name} {p} vs {points[0]}", "ns/branch", value,
@@ -39,13 +42,14 @@ def series(name, unit_name, points, scenario, work):
                  b.spread(ratios))
 
 
-def cpus_scn(n):
-    return b.tchain_scenario(cpus=n, tasks=n, duration=max(32_000_000 // n, 500_000),
+def cpus_scn(n, k):
+    # about 4.7M branches per T whatever the number of CPUs
+    return b.tchain_scenario(cpus=n, tasks=n, duration=k * max(20_000_000 // n, 200_000),
                              scope="task", pages=8)
 
 
-def tasks_scn(n):
-    return b.tchain_scenario(cpus=1, tasks=n, duration=32_000_000,
+def tasks_scn(n, k):
+    return b.tchain_scenario(cpus=1, tasks=n, duration=k * 40_000_000,
                              scope="system", timeslice=42_000, quantum=42_000)
 
 
