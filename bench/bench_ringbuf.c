@@ -35,10 +35,24 @@ static void rb_bench_setup(struct rb_bench *b, int pages, bool backward,
 	memset(b->payload, 0x5a, sizeof(b->payload));
 }
 
+static struct rb_bench *rb_bench_new(int pages, bool backward, bool overwrite,
+				     unsigned int size)
+{
+	struct rb_bench *b = malloc(sizeof(*b));
+
+	if (!b) {
+		fprintf(stderr, "bench_ringbuf: out of memory\n");
+		exit(1);
+	}
+	rb_bench_setup(b, pages, backward, overwrite, size);
+	return b;
+}
+
 /* The event held the buffer's only reference: detaching frees it. */
-static void rb_bench_teardown(struct rb_bench *b)
+static void rb_bench_free(struct rb_bench *b)
 {
 	ring_buffer_attach(&b->event, NULL);
+	free(b);
 }
 
 /*
@@ -111,13 +125,12 @@ static void output_figures(void)
 	for (int s = 0; s < 2; s++) {
 		for (int ow = 0; ow < 2; ow++) {
 			for (int bw = 0; bw < 2; bw++) {
-				struct rb_bench *b = malloc(sizeof(*b));
+				/* backward + writable is legal but never used; still measured */
+				struct rb_bench *b = rb_bench_new(pages, bw, ow, sizes[s]);
 				struct memcpy_ring *m = malloc(sizeof(*m));
 				struct bench_pair p;
 				char fig[96];
 
-				/* backward + writable is legal but never used; still measured */
-				rb_bench_setup(b, pages, bw, ow, sizes[s]);
 				memcpy_setup(m, pages, sizes[s]);
 				p = bench_compare(rb_write, b, memcpy_write, m,
 						  sizes[s] > 100 ? 20000 : 50000, 31);
@@ -127,33 +140,28 @@ static void output_figures(void)
 				bench_report(fig, "ns/record", p.value, p.baseline,
 					     "memcpy ring", GOAL_AT_MOST,
 					     sizes[s] == 40 ? 3.0 : 1.5, p.noise);
-				rb_bench_teardown(b);
+				rb_bench_free(b);
 				free(m->ring);
 				free(m);
-				free(b);
 			}
 		}
 	}
 	/* The seed's claim, measured directly: backward and forward in alternation. */
 	for (int s = 0; s < 2; s++)
 		for (int ow = 0; ow < 2; ow++) {
-			struct rb_bench *fwd = malloc(sizeof(*fwd));
-			struct rb_bench *bwd = malloc(sizeof(*bwd));
+			struct rb_bench *fwd = rb_bench_new(pages, false, ow, sizes[s]);
+			struct rb_bench *bwd = rb_bench_new(pages, true, ow, sizes[s]);
 			struct bench_pair p;
 			char fig[96];
 
-			rb_bench_setup(fwd, pages, false, ow, sizes[s]);
-			rb_bench_setup(bwd, pages, true, ow, sizes[s]);
 			p = bench_compare(rb_write, bwd, rb_write, fwd,
 					  sizes[s] > 100 ? 20000 : 50000, 31);
 			snprintf(fig, sizeof(fig), "ringbuf backward vs forward %u B %s",
 				 sizes[s], ow ? "overwrite" : "with tail");
 			bench_report(fig, "ns/record", p.value, p.baseline, "forward",
 				     GOAL_WITHIN, 0.05, p.noise);
-			rb_bench_teardown(fwd);
-			rb_bench_teardown(bwd);
-			free(fwd);
-			free(bwd);
+			rb_bench_free(fwd);
+			rb_bench_free(bwd);
 		}
 }
 
@@ -163,26 +171,22 @@ static void output_figures(void)
  */
 static void scale_figures(void)
 {
-	struct rb_bench *one = malloc(sizeof(*one));
+	struct rb_bench *one = rb_bench_new(1, true, true, 40);
 
-	rb_bench_setup(one, 1, true, true, 40);
 	for (int pages = 4; pages <= 1024; pages *= 4) {
-		struct rb_bench *b = malloc(sizeof(*b));
+		struct rb_bench *b = rb_bench_new(pages, true, true, 40);
 		struct bench_pair p;
 		char fig[96];
 
-		rb_bench_setup(b, pages, true, true, 40);
 		/* the first pass over a big buffer faults its pages in */
 		rb_write(b, (uint64_t)pages * PAGE_SIZE / 40 + 1);
 		p = bench_compare(rb_write, b, rb_write, one, 50000, 31);
 		snprintf(fig, sizeof(fig), "ringbuf scale %d pages", pages);
 		bench_report(fig, "ns/record", p.value, p.baseline, "1 page",
 			     GOAL_AT_MOST, 1.25, p.noise);
-		rb_bench_teardown(b);
-		free(b);
+		rb_bench_free(b);
 	}
-	rb_bench_teardown(one);
-	free(one);
+	rb_bench_free(one);
 }
 
 int main(int argc, char **argv)
