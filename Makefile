@@ -156,8 +156,9 @@ coverage:
 
 # ---- bench -----------------------------------------------------------------
 # `make bench` builds bench_defconfig (no test hooks) out of tree in
-# build/bench, runs every bench/bench_*.c program and scripts/bench.d/*.sh,
-# prints the table and writes out/bench.json.
+# build/bench, runs every bench/bench_*.c program and scripts/bench.d/*.sh
+# and *.py, prints the table and writes out/bench.json. The other
+# bench/*.c programs are baselines and helpers the scripts run.
 BENCH_SRCS := $(sort $(wildcard $(srctree)/bench/*.c))
 BENCH_BINS := $(patsubst $(srctree)/%.c,$(objtree)/%,$(BENCH_SRCS))
 DEPS += $(addsuffix .d,$(BENCH_BINS))
@@ -220,4 +221,5 @@ help:
 
 	@echo "Test:          check (full matrix, ASan+UBSan), test (this build), stress [STRESS_SECONDS=60], coverage"
 	@echo "Use:           run (default scenario to out/perf.data), install PREFIX=..."
+	@echo "Measure:       bench (table, out/bench.json), ab BASE=REV (behaviour and cost against REV)"
 	@echo "Clean:         clean, mrproper"
