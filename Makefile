@@ -159,8 +159,9 @@ coverage:
 
 # ---- bench -----------------------------------------------------------------
 # `make bench` builds bench_defconfig (no test hooks) out of tree in
-# build/bench, runs every bench/bench_*.c program and scripts/bench.d/*.sh,
-# prints the table and writes out/bench.json.
+# build/bench, runs every bench/bench_*.c program and scripts/bench.d/*.sh
+# and *.py, prints the table and writes out/bench.json. The other
+# bench/*.c programs are baselines and helpers the scripts run.
 BENCH_SRCS := $(sort $(wildcard $(srctree)/bench/*.c))
 BENCH_BINS := $(patsubst $(srctree)/%.c,$(objtree)/%,$(BENCH_SRCS))
 DEPS += $(addsuffix .d,$(BENCH_BINS))
@@ -231,4 +232,5 @@ help:
 	@echo "Fuzz:          fuzz FUZZER=NAME [TIME=s] [JOBS=n], fuzz-all, fuzz-replay, mutants"
 	@echo "Use:           run (default scenario to out/perf.data), seeds (the seeds' results), install PREFIX=... [DESTDIR=...]"
 	@echo "               (bin/pmusim and share/man/man1/pmusim.1)"
+	@echo "Measure:       bench (table, out/bench.json), ab BASE=REV (behaviour and cost against REV)"
 	@echo "Clean:         clean, mrproper"

@@ -255,8 +255,28 @@ int perf_output_begin_backward(struct perf_output_handle *handle,
 			       struct perf_sample_data *data,
 			       struct perf_event *event, unsigned int size);
 void perf_output_end(struct perf_output_handle *handle);
-unsigned int perf_output_copy(struct perf_output_handle *handle,
-			      const void *buf, unsigned int len);
+/* The page walk of perf_output_copy(), out of line (core/ring_buffer.c). */
+unsigned int __perf_output_copy(struct perf_output_handle *handle,
+				const void *buf, unsigned int len);
+/*
+ * Copy @len bytes of the record. Returns the bytes not copied: always 0.
+ * Bytes that end before the current page does (nearly all of them:
+ * fields are small, pages 4K) are copied inline, where a constant @len
+ * becomes a few moves; a copy that reaches the page's end walks the
+ * pages out of line. Either way PI_OUTPUT_COPY follows each chunk.
+ */
+static __always_inline unsigned int
+perf_output_copy(struct perf_output_handle *handle, const void *buf, unsigned int len)
+{
+	if (likely(len && len < handle->size)) {
+		memcpy(handle->addr, buf, len);
+		handle->addr = (char *)handle->addr + len;
+		handle->size -= len;
+		perf_interleave(PI_OUTPUT_COPY, handle->rb);
+		return 0;
+	}
+	return __perf_output_copy(handle, buf, len);
+}
 unsigned int perf_output_skip(struct perf_output_handle *handle,
 			      unsigned int len);
 #define perf_output_put(handle, x) perf_output_copy((handle), &(x), sizeof(x))
