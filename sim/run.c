@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/internal.h"
 #include "core/sideband.h"
@@ -65,6 +66,9 @@ struct run {
 	size_t nr_convs, convs_cap;
 	bool hold_reads;		/* the end hook runs: the consumer waits */
 	int error;
+	int saved_max_samples_per_tick;
+	const char *map_dir;
+	unsigned int nr_maps;		/* perf-PID.map files written, to take back on failure */
 };
 
 static struct run *the_run;
@@ -96,18 +100,6 @@ static struct task_struct *task_next(void *priv, struct task_struct *task)
 		if (&m->tasks[i]->task == task)
 			return &m->tasks[i + 1]->task;
 	return NULL;
-}
-
-/* The events that may want a side-band record on this CPU: its own and current's. */
-static void sb_for_each_event(perf_iterate_f fn, void *arg)
-{
-	struct perf_cpu_context *cpuctx = &perf_cpu_context[smp_processor_id()];
-
-	for (struct perf_event *e = cpuctx->ctx.event_list; e; e = e->ctx_next)
-		fn(e, arg);
-	if (cpuctx->task_ctx)
-		for (struct perf_event *e = cpuctx->task_ctx->event_list; e; e = e->ctx_next)
-			fn(e, arg);
 }
 
 /* ---- the machine's hooks ---------------------------------------------------- */
@@ -387,7 +379,7 @@ static void run_overflow_handler(struct perf_event *event, struct perf_sample_da
 	tr = &r->truth[r->nr_truth++];
 	tr->tid = (uint32_t)t->task.tid;
 	tr->time = data->time;
-	tr->ip = wl_exec_ip(&t->exec);
+	tr->ip = regs->ip;		/* what the sample records (the executor's own op may lag) */
 	tr->tsc = perf_hw_time();
 	tr->nr = 0;
 	tr->frames = r->nr_truth_frames;
@@ -512,7 +504,15 @@ static int start_file(struct run *r, const char *output, const char *map_dir, ch
 	snprintf(cpuid, sizeof(cpuid), "GenuineIntel,%u,%u,%u", desc->family, desc->model,
 		 desc->stepping);
 	snprintf(cpu_desc, sizeof(cpu_desc), "pmusim model Intel %s", desc->name);
-	/* symbols first: perf reads /tmp/perf-PID.map for the anonymous text */
+	if (output) {
+		r->w = perf_data_writer__open(output, &env);
+		if (!r->w) {
+			snprintf(err, errlen, "%s", perf_data_writer__last_error());
+			return -1;
+		}
+	}
+	/* the symbols: perf reads /tmp/perf-PID.map for the anonymous text */
+	r->map_dir = map_dir;
 	for (unsigned int t = 0; t < r->m->nr_tasks; t++) {
 		struct sim_task *st = r->m->tasks[t];
 		const struct workload *wl = r->wls[st->group];
@@ -525,14 +525,10 @@ static int start_file(struct run *r, const char *output, const char *map_dir, ch
 							 wl->funcs[f].name };
 		if (perf_map__write(map_dir, st->task.pid, syms, wl->nr_funcs, err, errlen))
 			return -1;
+		r->nr_maps = t + 1;
 	}
 	if (!output)
 		return 0;
-	r->w = perf_data_writer__open(output, &env);
-	if (!r->w) {
-		snprintf(err, errlen, "%s", perf_data_writer__last_error());
-		return -1;
-	}
 	for (unsigned int i = 0; i < s->events_count; i++) {
 		struct perf_event_attr attr;
 		u64 *ids = calloc(r->nr_events, sizeof(*ids));
@@ -871,7 +867,9 @@ static int ground_truth(struct run *r)
 				continue;
 			for (uint32_t f = 0; f < r->wls[g]->nr_funcs; f++) {
 				st->funcs[st->nr_funcs + f].insns += tk->exec.self_insns[f];
-				st->funcs[st->nr_funcs + f].cycles += tk->exec.self_cycles[f];
+				st->funcs[st->nr_funcs + f].cycles += tk->exec.self_insns[f] +
+					(uint64_t)r->wls[g]->params.mispredict_penalty *
+					tk->exec.self_mispredicts[f];
 			}
 		}
 		st->nr_funcs += r->wls[g]->nr_funcs;
@@ -970,6 +968,11 @@ static int setup(struct run *r, char *err, size_t errlen)
 	if (!r->m)
 		goto nomem;
 	machine_set_hooks(r->m, &hooks);
+	/* the event core's tick budget follows the machine's tick, not CONFIG_HZ */
+	if (perf_event_hz_set((int)cfg.hz)) {
+		snprintf(err, errlen, "pmusim: machine.hz %u: the event core refused it", cfg.hz);
+		return -1;
+	}
 	for (unsigned int c = 0; c < cfg.nr_cpus; c++) {
 		int ret = x86_pmu_attach_cpu((int)c, r->m->cpus[c].model);
 
@@ -1000,10 +1003,16 @@ static int setup(struct run *r, char *err, size_t errlen)
 			}
 		}
 	}
+	/*
+	 * The throttle budget is per tick: the kernel derives it from its HZ,
+	 * the machine ticks at the scenario's. (The frequency-mode adjustment
+	 * at the tick still assumes the core's TICK_NSEC, i.e. CONFIG_HZ.)
+	 */
+	r->saved_max_samples_per_tick = max_samples_per_tick;
+	max_samples_per_tick = (int)(((uint64_t)sysctl_perf_event_sample_rate + cfg.hz - 1) / cfg.hz);
 	iter.priv = r->m;
 	perf_ctx_data_set_task_iter(&iter);
 	perf_find_task_by_vpid = find_task_by_vpid;
-	perf_sb_for_each_event = sb_for_each_event;
 	return 0;
 nomem:
 	snprintf(err, errlen, "pmusim: out of memory");
@@ -1027,9 +1036,11 @@ static void teardown(struct run *r)
 	for (unsigned int t = 0; r->m && t < r->m->nr_tasks; t++)
 		perf_ctx_data_exit(&r->m->tasks[t]->task);
 	perf_ctx_data_set_task_iter(&none);
+	if (r->saved_max_samples_per_tick)
+		max_samples_per_tick = r->saved_max_samples_per_tick;
 	x86_branch_text_reset();
 	perf_find_task_by_vpid = NULL;
-	perf_sb_for_each_event = NULL;
+	perf_event_hz_set(CONFIG_HZ);
 	machine_destroy(r->m);
 	for (unsigned int g = 0; r->wls && g < r->s->tasks_count; g++)
 		workload_free(r->wls[g]);
@@ -1043,6 +1054,21 @@ static void teardown(struct run *r)
 	free(r->truth_frames);
 	free(r->convs);
 	the_run = NULL;
+}
+
+/* A failed run leaves nothing behind: its perf-PID.map files go too. */
+static void remove_maps(struct run *r)
+{
+	char path[4096];
+
+	for (unsigned int t = 0; r->m && t < r->nr_maps; t++) {
+		const struct task_struct *task = &r->m->tasks[t]->task;
+
+		if (task->pid != task->tid)
+			continue;
+		snprintf(path, sizeof(path), "%s/perf-%d.map", r->map_dir, task->pid);
+		unlink(path);
+	}
 }
 
 /* ---- what the end hook may do ------------------------------------------------ */
@@ -1140,6 +1166,8 @@ int run_scenario_hooked(const struct scenario *s, const char *output, const char
 out:
 	if (r.w)
 		perf_data_writer__abort(r.w);
+	if (ret)
+		remove_maps(&r);
 	teardown(&r);
 	return ret;
 }
