@@ -20,11 +20,13 @@
 # tree's, run on both sides: what changes is the code under test.
 #
 # Exit 0 when no behaviour differs and no cost grew by more than
-# AB_MAX_COST (default 1%), 1 otherwise (or when the working tree does not
-# build), 2 on bad usage.
+# AB_MAX_COST (default 1%), 1 otherwise (or when a tree does not build),
+# 2 on bad usage. (`make ab` turns any non-zero status into make's own 2.)
 #
 # AB_OUT (default build/ab) keeps the extracted REV, both builds and every
 # output; REV's build is kept per commit and reused. AB_JOBS: make -j.
+# AB_COST_DIV divides the operation counts (tests/scripts/test_ab.sh runs
+# with fewer); RINGBUF_SEEDS picks the generated scripts (default 1..40).
 set -u
 
 srctree=$(cd "$(dirname "$0")/.." && pwd)
@@ -176,7 +178,8 @@ for dir in "$srctree"/fuzz/corpus/*/; do
 		for side in base work; do
 			drv=$(src_of $side)/build/fuzz/replay/fuzz_$c
 			if [ -x "$drv" ]; then
-				PMUSIM_FUZZ_TRACE=1 "$drv" "$f" >"$out/$side/fz-$c-$i" 2>&1
+				# by the same name on both sides: the driver prints it
+				(cd "${drv%/*}" && PMUSIM_FUZZ_TRACE=1 "./${drv##*/}" "$f") >"$out/$side/fz-$c-$i" 2>&1
 				echo "exit $?" >>"$out/$side/fz-$c-$i"
 			else
 				echo "no replay driver fuzz_$c" >"$out/$side/fz-$c-$i"
@@ -212,15 +215,15 @@ per_op() {
 echo "ab: cost (callgrind instructions; threshold +${max_cost}%)"
 printf '  %-34s %12s %12s %9s\n' "" "$short" "working" "change"
 cost_failed=0
-for spec in "record output 20000 ab_output_record*" \
-	    "PMI pmi 1000 model_pmu_deliver_pmi" \
-	    "branch branch 100000 model_retire_branch"; do
-	read -r unit mode n fn <<<"$spec"
+for spec in "output 20000 ab_output_record* per record (output path)" \
+	    "pmi 1000 model_pmu_deliver_pmi per PMI (overflow path)" \
+	    "branch 100000 model_retire_branch per simulated branch"; do
+	read -r mode n fn label <<<"$spec"
+	n=$((n / ${AB_COST_DIV:-1}))
 	per_op "$base_obj" "$mode" "$n" "$fn" >"$out/cost-$mode.base" 2>"$out/cost-$mode.base.err" &
 	per_op "$work_obj" "$mode" "$n" "$fn" >"$out/cost-$mode.work" 2>"$out/cost-$mode.work.err" &
 	wait
 	b=$(cat "$out/cost-$mode.base") w=$(cat "$out/cost-$mode.work")
-	label="per $unit ($mode)"
 	if [ -z "$w" ]; then
 		printf '  %-34s %12s %12s %9s\n' "$label" "${b:-n/a}" "n/a" "-"
 		echo "  the working tree could not be measured: $(head -1 "$out/cost-$mode.work.err")"
