@@ -25,24 +25,6 @@
 #include "sim/commands.h"
 #include "sim/perf_data_read.h"
 
-static const char *const record_names[] = {
-	[PERF_RECORD_MMAP] = "MMAP", [PERF_RECORD_LOST] = "LOST",
-	[PERF_RECORD_COMM] = "COMM", [PERF_RECORD_EXIT] = "EXIT",
-	[PERF_RECORD_THROTTLE] = "THROTTLE", [PERF_RECORD_UNTHROTTLE] = "UNTHROTTLE",
-	[PERF_RECORD_FORK] = "FORK", [PERF_RECORD_READ] = "READ",
-	[PERF_RECORD_SAMPLE] = "SAMPLE", [PERF_RECORD_MMAP2] = "MMAP2",
-	[PERF_RECORD_AUX] = "AUX", [PERF_RECORD_ITRACE_START] = "ITRACE_START",
-	[PERF_RECORD_LOST_SAMPLES] = "LOST_SAMPLES", [PERF_RECORD_SWITCH] = "SWITCH",
-	[PERF_RECORD_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE",
-	[PERF_RECORD_NAMESPACES] = "NAMESPACES", [PERF_RECORD_KSYMBOL] = "KSYMBOL",
-	[PERF_RECORD_BPF_EVENT] = "BPF_EVENT", [PERF_RECORD_CGROUP] = "CGROUP",
-	[PERF_RECORD_TEXT_POKE] = "TEXT_POKE",
-	[PERF_RECORD_AUX_OUTPUT_HW_ID] = "AUX_OUTPUT_HW_ID",
-};
-
-/* The record types the perf tool adds itself (tools/perf/util/event.h). */
-#define PERF_RECORD_FINISHED_ROUND	68
-
 /* A record being printed: its bytes, and the part not yet printed. */
 struct dump_rec {
 	const u8 *p;
@@ -407,10 +389,8 @@ static void dump_record(const struct perf_data_file *f, u64 idx, const u8 *ev, u
 
 	memcpy(&hdr, ev, sizeof(hdr));
 	printf("%llu\t", (unsigned long long)idx);
-	if (hdr.type < ARRAY_SIZE(record_names) && record_names[hdr.type])
-		fputs(record_names[hdr.type], stdout);
-	else if (hdr.type == PERF_RECORD_FINISHED_ROUND)
-		fputs("FINISHED_ROUND", stdout);
+	if (perf_event__name(hdr.type))
+		fputs(perf_event__name(hdr.type), stdout);
 	else
 		printf("TYPE%u", hdr.type);
 	field_hex("misc", hdr.misc);
