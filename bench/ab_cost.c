@@ -5,10 +5,13 @@
  * to collect in (--collect-atstart=no --toggle-collect=FUNCTION), so the
  * count holds that path and nothing of the set-up around it:
  *
- *   output N   N 40-byte records, half into a forward and half into a
- *              backward 8-page overwrite buffer, each through
- *              perf_output_begin/perf_output_put/perf_output_copy/
- *              perf_output_end.  Collect in: ab_output_record.
+ *   output-forward N, output-backward N
+ *              N 40-byte records into an 8-page overwrite buffer written
+ *              forward (the fast path) or backward (attr.write_backward),
+ *              each through perf_output_begin/perf_output_put/
+ *              perf_output_copy/perf_output_end.  Collect in:
+ *              ab_output_record (gcc may name its clone
+ *              ab_output_record.constprop.0: match ab_output_record*).
  *   pmi N      N PMIs of a branch-instructions sampler (period 1000, IP,
  *              TID, TIME, PERIOD, LBR call stack with hw_idx) on a model
  *              Skylake: model PMI -> x86 handler -> perf_event_overflow ->
@@ -46,31 +49,28 @@ ab_output_record(struct perf_output_handle *handle, struct perf_event *event,
 	return 0;
 }
 
-static int run_output(unsigned long n)
+static int run_output(unsigned long n, bool backward)
 {
-	static struct perf_event ev[2];
+	static struct perf_event ev;
 	static char payload[32];
 	struct perf_event_header hdr = {
 		.type = PERF_RECORD_SAMPLE, .misc = PERF_RECORD_MISC_USER, .size = 40,
 	};
+	struct perf_output_handle handle;
+	struct perf_buffer *rb = rb_alloc(8, 0, 0, 0);
 	unsigned long done = 0;
 
-	for (int d = 0; d < 2; d++) {
-		struct perf_output_handle handle;
-		struct perf_buffer *rb = rb_alloc(8, 0, 0, 0);
-
-		if (!rb)
-			return -1;
-		ev[d].attr.size = sizeof(ev[d].attr);
-		ev[d].attr.write_backward = d;
-		ev[d].attr.watermark = 1;
-		ev[d].attr.wakeup_watermark = 1u << 30;
-		ring_buffer_attach(&ev[d], rb);
-		for (unsigned long i = d * (n / 2); i < (d ? n : n / 2); i++)
-			if (!ab_output_record(&handle, &ev[d], &hdr, payload, sizeof(payload)))
-				done++;
-		ring_buffer_attach(&ev[d], NULL);
-	}
+	if (!rb)
+		return -1;
+	ev.attr.size = sizeof(ev.attr);
+	ev.attr.write_backward = backward;
+	ev.attr.watermark = 1;
+	ev.attr.wakeup_watermark = 1u << 30;
+	ring_buffer_attach(&ev, rb);
+	for (unsigned long i = 0; i < n; i++)
+		if (!ab_output_record(&handle, &ev, &hdr, payload, sizeof(payload)))
+			done++;
+	ring_buffer_attach(&ev, NULL);
 	return done == n ? 0 : -1;
 }
 
@@ -175,11 +175,13 @@ int main(int argc, char **argv)
 	int ret;
 
 	if (argc != 3 || (n = strtoul(argv[2], NULL, 0)) == 0 || n > (1UL << 30)) {
-		fprintf(stderr, "usage: ab_cost output|pmi|branch N (0 < N <= 2^30)\n");
+		fprintf(stderr, "usage: ab_cost output-forward|output-backward|pmi|branch N (0 < N <= 2^30)\n");
 		return 2;
 	}
-	if (!strcmp(argv[1], "output"))
-		ret = run_output(n);
+	if (!strcmp(argv[1], "output-forward"))
+		ret = run_output(n, false);
+	else if (!strcmp(argv[1], "output-backward"))
+		ret = run_output(n, true);
 	else if (!strcmp(argv[1], "pmi"))
 		ret = run_sampled(n * AB_PERIOD, n);
 	else if (!strcmp(argv[1], "branch"))

@@ -213,9 +213,10 @@ per_op() {
 }
 
 echo "ab: cost (callgrind instructions; threshold +${max_cost}%)"
-printf '  %-34s %12s %12s %9s\n' "" "$short" "working" "change"
+printf '  %-36s %12s %12s %9s\n' "" "$short" "working" "change"
 cost_failed=0
-for spec in "output 20000 ab_output_record* per record (output path)" \
+for spec in "output-forward 20000 ab_output_record* per record, forward (output path)" \
+	    "output-backward 20000 ab_output_record* per record, backward (output path)" \
 	    "pmi 1000 model_pmu_deliver_pmi per PMI (overflow path)" \
 	    "branch 100000 model_retire_branch per simulated branch"; do
 	read -r mode n fn label <<<"$spec"
@@ -225,13 +226,13 @@ for spec in "output 20000 ab_output_record* per record (output path)" \
 	wait
 	b=$(cat "$out/cost-$mode.base") w=$(cat "$out/cost-$mode.work")
 	if [ -z "$w" ]; then
-		printf '  %-34s %12s %12s %9s\n' "$label" "${b:-n/a}" "n/a" "-"
+		printf '  %-36s %12s %12s %9s\n' "$label" "${b:-n/a}" "n/a" "-"
 		echo "  the working tree could not be measured: $(head -1 "$out/cost-$mode.work.err")"
 		cost_failed=1
 		continue
 	fi
 	if [ -z "$b" ]; then
-		printf '  %-34s %12s %12s %9s\n' "$label" "n/a" "$w" "-"
+		printf '  %-36s %12s %12s %9s\n' "$label" "n/a" "$w" "-"
 		echo "  $short could not be measured (not compared): $(head -1 "$out/cost-$mode.base.err")"
 		continue
 	fi
@@ -241,7 +242,7 @@ for spec in "output 20000 ab_output_record* per record (output path)" \
 		flag="  > +${max_cost}%"
 		cost_failed=1
 	fi
-	printf '  %-34s %12s %12s %8s%%%s\n' "$label" "$b" "$w" "$change" "$flag"
+	printf '  %-36s %12s %12s %8s%%%s\n' "$label" "$b" "$w" "$change" "$flag"
 done
 
 if [ "$differ" != 0 ] || [ "$cost_failed" != 0 ]; then
