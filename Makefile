@@ -180,14 +180,17 @@ bench:
 	@$(srctree)/scripts/bench.sh $(srctree)/build/bench $(srctree)/out/bench.json
 
 # ---- ab --------------------------------------------------------------------
-# `make ab BASE=REV`: the working tree against REV, on behaviour and on
-# instruction counts (callgrind). Exit 0 when nothing differs and the cost
-# grew by no more than AB_MAX_COST (default 1%).
+# `make ab BASE=REV`: the working tree against REV, on behaviour (scenarios,
+# ring-buffer replay scripts, fuzz corpora) and on instruction counts
+# (callgrind: per record, per PMI, per branch), both built with this
+# build's .config (defconfig without one). Exit 0 when nothing differs and
+# no cost grew by more than AB_MAX_COST (default 1%). scripts/ab.sh.
+AB_MAX_COST ?= 1%
 .PHONY: ab
 ab:
 	@[ -n "$(BASE)" ] || { echo "make ab: BASE=REV is required" >&2; exit 2; }
-	@$(srctree)/scripts/install-deps.sh bench
-	@AB_MAX_COST=$(AB_MAX_COST) $(srctree)/scripts/ab.sh $(BASE)
+	@$(srctree)/scripts/install-deps.sh ab
+	@AB_MAX_COST=$(AB_MAX_COST) AB_CONFIG=$(wildcard $(KCONFIG_CONFIG)) $(srctree)/scripts/ab.sh $(BASE)
 
 # ---- run -------------------------------------------------------------------
 .PHONY: run
@@ -232,5 +235,5 @@ help:
 	@echo "Fuzz:          fuzz FUZZER=NAME [TIME=s] [JOBS=n], fuzz-all, fuzz-replay, mutants"
 	@echo "Use:           run (default scenario to out/perf.data), seeds (the seeds' results), install PREFIX=... [DESTDIR=...]"
 	@echo "               (bin/pmusim and share/man/man1/pmusim.1)"
-	@echo "Measure:       bench (table, out/bench.json), ab BASE=REV (behaviour and cost against REV)"
+	@echo "Measure:       bench (table, out/bench.json), ab BASE=REV [AB_MAX_COST=1%] (behaviour and callgrind cost against REV)"
 	@echo "Clean:         clean, mrproper"
