@@ -149,6 +149,38 @@ else
 	skip "no script(1) for a pseudo-terminal"
 fi
 
+# a context switch saves the task's LBR call stack and restores it at
+# switch-in (the core's sched hooks): two tasks time-sliced every 0.1 ms on
+# one CPU keep call stacks as deep as when each has a CPU of its own
+for cpus in 1 2; do
+	cat >"$dir/sw$cpus.yaml" <<EOF
+seed: 4
+duration: 42000000
+machine: { cpu: skylake, cpus: $cpus, timeslice: 210000, quantum: 21000 }
+tasks:
+  - name: tchain
+    workload: { kind: tchain, depth: 43, leaf_loops: 2000, mid_loops: 20, outer_loops: 100 }
+    cpus: [0]
+  - name: rec
+    workload: { kind: recursion, depth: 20 }
+events:
+  - event: cycles:u
+    period: 20011
+    call_graph: lbr
+EOF
+	"$PMUSIM" run "$dir/sw$cpus.yaml" -o "$dir/sw$cpus.data" --map-dir "$dir" >"$dir/sw$cpus.txt" 2>&1
+done
+check "two tasks on one CPU switch often" '[ "$(field sw1 "context switches")" -ge 100 ] && [ "$(field sw2 "context switches")" = 2 ]'
+if $have_perf; then
+	entries() { perf script -i "$dir/$1.data" -F comm,brstack 2>/dev/null | awk '$1 == "tchain" { n++; e += NF - 1 } END { if (n) printf "%d\n", 100 * e / n; else print 0 }'; }
+	e1=$(entries sw1) e2=$(entries sw2)
+	echo "# tchain's LBR entries per sample (x100): switching $e1, alone $e2"
+	check "the LBR call stack survives context switches (saved and restored)" \
+		'[ "$e2" -gt 2500 ] && [ "$e1" -ge $((e2 * 95 / 100)) ]'
+else
+	skip "perf is not installed"
+fi
+
 # the throttle budget follows the scenario's HZ: at 100 Hz a tick is 10 ms,
 # 525 samples of a 40000 period, well under 100000 samples a second
 sed -e 's/hz: 1000/hz: 100/' -e 's/period: 40009/period: 40000/' "$dir/s.yaml" >"$dir/hz.yaml"
