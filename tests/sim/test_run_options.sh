@@ -181,6 +181,33 @@ else
 	skip "perf is not installed"
 fi
 
+# processes and threads: 2 processes of 2 threads each, pid = the leader's tid
+cat >"$dir/thr2.yaml" <<'EOF'
+duration: 21000000
+machine: { cpus: 2 }
+tasks:
+  - name: mt
+    count: 2
+    threads: 2
+    workload: { kind: random, depth: 10 }
+events:
+  - event: cycles:u
+    period: 20011
+EOF
+mkdir -p "$dir/thr2maps"
+"$PMUSIM" run "$dir/thr2.yaml" -o "$dir/thr2.data" --map-dir "$dir/thr2maps" >"$dir/thr2.txt" 2>&1
+check "one perf-PID.map per process, none per thread" \
+	'[ "$(ls "$dir/thr2maps" | tr "\n" " ")" = "perf-1000.map perf-1002.map " ]'
+if $have_perf; then
+	check "samples carry pid/tid: 2 processes of 2 threads" \
+		'[ "$(perf script -i "$dir/thr2.data" -F pid,tid 2>/dev/null | tr -s " " | sort -u | tr "\n" ",")" = " 1000/1000 , 1000/1001 , 1002/1002 , 1002/1003 ," ]'
+	check "a COMM record for every thread" \
+		'[ "$(perf script -i "$dir/thr2.data" --show-task-events -F tid 2>/dev/null | grep -c "PERF_RECORD_COMM: mt:")" = 4 ]'
+else
+	skip "perf is not installed"
+	skip "perf is not installed"
+fi
+
 # the throttle budget follows the scenario's HZ: at 100 Hz a tick is 10 ms,
 # 525 samples of a 40000 period, well under 100000 samples a second
 sed -e 's/hz: 1000/hz: 100/' -e 's/period: 40009/period: 40000/' "$dir/s.yaml" >"$dir/hz.yaml"
