@@ -12,13 +12,21 @@
 int sysctl_perf_event_sample_rate = CONFIG_PERF_SAMPLE_MAX_RATE;
 int max_samples_per_tick = (CONFIG_PERF_SAMPLE_MAX_RATE + HZ - 1) / HZ;
 
+unsigned int perf_hz = HZ;
+
 int perf_event_max_sample_rate_set(int rate)
 {
 	if (rate < 1)
 		return -EINVAL;
 	sysctl_perf_event_sample_rate = rate;
-	WRITE_ONCE(max_samples_per_tick, (rate + HZ - 1) / HZ);
+	WRITE_ONCE(max_samples_per_tick, (int)((rate + perf_hz - 1) / perf_hz));
 	return 0;
+}
+
+void perf_event_set_hz(unsigned int hz)
+{
+	perf_hz = hz ? hz : HZ;
+	perf_event_max_sample_rate_set(sysctl_perf_event_sample_rate);
 }
 
 static int fls64(u64 x)

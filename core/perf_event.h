@@ -460,10 +460,16 @@ extern int sysctl_perf_event_sample_rate;
 extern int max_samples_per_tick;
 /* Set the sample-rate sysctl: the tick budget follows, as the handler does. */
 int perf_event_max_sample_rate_set(int rate);
+/*
+ * The tick rate, CONFIG_HZ until the machine sets its own (a scenario's):
+ * the throttle budget per tick and TICK_NSEC follow it.
+ */
+extern unsigned int perf_hz;
+void perf_event_set_hz(unsigned int hz);
 
 #define NSEC_PER_SEC	1000000000ULL
 #define HZ		CONFIG_HZ
-#define TICK_NSEC	((NSEC_PER_SEC + HZ / 2) / HZ)
+#define TICK_NSEC	((NSEC_PER_SEC + perf_hz / 2) / perf_hz)
 
 /* Clock ids for attr.clockid (Linux's numbers). */
 #define PERF_CLOCK_REALTIME		0

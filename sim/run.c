@@ -55,7 +55,7 @@ struct run {
 	uint64_t want;			/* backward: bytes new since the last read */
 	uint64_t seen;
 	int error;
-	int saved_max_samples_per_tick;
+	unsigned int saved_hz;
 	const char *map_dir;
 	unsigned int nr_maps;		/* perf-PID.map files written, to take back on failure */
 };
@@ -711,13 +711,9 @@ static int setup(struct run *r, char *err, size_t errlen)
 			}
 		}
 	}
-	/*
-	 * The throttle budget is per tick: the kernel derives it from its HZ,
-	 * the machine ticks at the scenario's. (The frequency-mode adjustment
-	 * at the tick still assumes the core's TICK_NSEC, i.e. CONFIG_HZ.)
-	 */
-	r->saved_max_samples_per_tick = max_samples_per_tick;
-	max_samples_per_tick = (int)(((uint64_t)sysctl_perf_event_sample_rate + cfg.hz - 1) / cfg.hz);
+	/* the core's HZ is the machine's: the throttle budget per tick and TICK_NSEC */
+	r->saved_hz = perf_hz;
+	perf_event_set_hz(cfg.hz);
 	iter.priv = r->m;
 	perf_ctx_data_set_task_iter(&iter);
 	perf_find_task_by_vpid = find_task_by_vpid;
@@ -745,8 +741,8 @@ static void teardown(struct run *r)
 	for (unsigned int t = 0; r->m && t < r->m->nr_tasks; t++)
 		perf_ctx_data_exit(&r->m->tasks[t]->task);
 	perf_ctx_data_set_task_iter(&none);
-	if (r->saved_max_samples_per_tick)
-		max_samples_per_tick = r->saved_max_samples_per_tick;
+	if (r->saved_hz)
+		perf_event_set_hz(r->saved_hz);
 	x86_branch_text_reset();
 	perf_find_task_by_vpid = NULL;
 	perf_sb_for_each_event = NULL;
