@@ -32,7 +32,10 @@ PMUSIM_CFLAGS += -Wno-tsan
 endif
 endif
 ifneq ($(COVERAGE),)
-PMUSIM_CFLAGS += --coverage -O0
+# -O0 after CFLAGS' -O2: optimised code has branches gcov counts twice or
+# never (inlined copies, merged conditions), so the figures would lie.
+PMUSIM_CFLAGS += --coverage
+override CFLAGS += -O0
 LDFLAGS += --coverage
 endif
 
@@ -156,8 +159,9 @@ coverage:
 
 # ---- bench -----------------------------------------------------------------
 # `make bench` builds bench_defconfig (no test hooks) out of tree in
-# build/bench, runs every bench/bench_*.c program and scripts/bench.d/*.sh,
-# prints the table and writes out/bench.json.
+# build/bench, runs every bench/bench_*.c program and scripts/bench.d/*.sh
+# and *.py, prints the table and writes out/bench.json. The other
+# bench/*.c programs are baselines and helpers the scripts run.
 BENCH_SRCS := $(sort $(wildcard $(srctree)/bench/*.c))
 BENCH_BINS := $(patsubst $(srctree)/%.c,$(objtree)/%,$(BENCH_SRCS))
 DEPS += $(addsuffix .d,$(BENCH_BINS))
@@ -176,14 +180,17 @@ bench:
 	@$(srctree)/scripts/bench.sh $(srctree)/build/bench $(srctree)/out/bench.json
 
 # ---- ab --------------------------------------------------------------------
-# `make ab BASE=REV`: the working tree against REV, on behaviour and on
-# instruction counts (callgrind). Exit 0 when nothing differs and the cost
-# grew by no more than AB_MAX_COST (default 1%).
+# `make ab BASE=REV`: the working tree against REV, on behaviour (scenarios,
+# ring-buffer replay scripts, fuzz corpora) and on instruction counts
+# (callgrind: per record, per PMI, per branch), both built with this
+# build's .config (defconfig without one). Exit 0 when nothing differs and
+# no cost grew by more than AB_MAX_COST (default 1%). scripts/ab.sh.
+AB_MAX_COST ?= 1%
 .PHONY: ab
 ab:
 	@[ -n "$(BASE)" ] || { echo "make ab: BASE=REV is required" >&2; exit 2; }
-	@$(srctree)/scripts/install-deps.sh bench
-	@AB_MAX_COST=$(AB_MAX_COST) $(srctree)/scripts/ab.sh $(BASE)
+	@$(srctree)/scripts/install-deps.sh ab
+	@AB_MAX_COST=$(AB_MAX_COST) AB_CONFIG=$(wildcard $(KCONFIG_CONFIG)) $(srctree)/scripts/ab.sh $(BASE)
 
 # ---- run -------------------------------------------------------------------
 .PHONY: run
@@ -192,6 +199,14 @@ run:
 	@$(MAKE) --no-print-directory -f $(srctree)/Makefile O=$(objtree) $(PMUSIM)
 	@mkdir -p $(srctree)/out
 	$(PMUSIM) run $(srctree)/scenarios/default.yaml -o $(srctree)/out/perf.data
+
+# `make seeds`: each seed's result on its scenario (scenarios/seed-*.yaml),
+# as tables; builds build/seeds-noctx too, for the per-task LBR data seed.
+.PHONY: seeds
+seeds:
+	@$(srctree)/scripts/install-deps.sh run
+	@$(MAKE) --no-print-directory -f $(srctree)/Makefile O=$(objtree) $(PMUSIM)
+	@$(srctree)/scripts/seeds.sh $(objtree)
 
 include $(srctree)/fuzz/Makefile.fuzz
 
@@ -218,6 +233,7 @@ help:
 	@echo "Test:          check (full matrix, ASan+UBSan), test (this build), hwcheck (against the host PMU),"
 	@echo "               stress [STRESS_SECONDS=60], coverage"
 	@echo "Fuzz:          fuzz FUZZER=NAME [TIME=s] [JOBS=n], fuzz-all, fuzz-replay, mutants"
-	@echo "Use:           run (default scenario to out/perf.data), install PREFIX=... [DESTDIR=...]"
+	@echo "Use:           run (default scenario to out/perf.data), seeds (the seeds' results), install PREFIX=... [DESTDIR=...]"
 	@echo "               (bin/pmusim and share/man/man1/pmusim.1)"
+	@echo "Measure:       bench (table, out/bench.json), ab BASE=REV [AB_MAX_COST=1%] (behaviour and callgrind cost against REV)"
 	@echo "Clean:         clean, mrproper"

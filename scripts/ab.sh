@@ -1,132 +1,253 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# make ab BASE=REV: build REV and the working tree out of tree with the
-# same .config, then compare
-#   behaviour: every scenario in scenarios/ (perf.data and summary), every
-#              ring-buffer replay script of the tests, every fuzz corpus;
-#   cost:      instructions per operation under callgrind, which counts
-#              instructions exactly, so the figure repeats on any machine.
-# Exit 0 when behaviour is the same and no cost grew by more than
-# AB_MAX_COST percent (default 1), 1 otherwise, 2 on bad usage.
+# make ab BASE=REV: the working tree against git revision REV.
+#
+# Builds both out of tree with the same .config (AB_CONFIG, else the
+# tree's .config, else defconfig), then compares
+#   behaviour  every scenario in scenarios/ (exit status, perf.data record
+#              by record, the --json summary field by field, stderr), every
+#              ring-buffer replay script of the tests in each of its modes
+#              (tests/sim/ringbuf/*.rb and the generated seeds of
+#              test_ringbuf_diff.sh), every fuzz corpus file replayed with
+#              its trace (fuzz/corpus/NAME/*): each output that differs is
+#              named with its first difference (scripts/ab-diff.sh);
+#   cost       instructions per record on the output path, per PMI through
+#              the overflow path, per simulated branch, counted by callgrind
+#              in one function each (bench/ab_cost.c says which), so the
+#              figures are the same on every run and every machine.
+# The scenarios, scripts, corpora and bench/ab_cost.c are the working
+# tree's, run on both sides: what changes is the code under test.
+#
+# Exit 0 when no behaviour differs and no cost grew by more than
+# AB_MAX_COST (default 1%), 1 otherwise (or when a tree does not build),
+# 2 on bad usage. (`make ab` turns any non-zero status into make's own 2.)
+#
+# AB_OUT (default build/ab) keeps the extracted REV, both builds and every
+# output; REV's build is kept per commit and reused. AB_JOBS: make -j.
+# AB_COST_DIV divides the operation counts (tests/scripts/test_ab.sh runs
+# with fewer); RINGBUF_SEEDS picks the generated scripts (default 1..40).
 set -u
-base_rev=$1
+
+srctree=$(cd "$(dirname "$0")/.." && pwd)
+base_rev=${1:-}
 max_cost=${AB_MAX_COST:-1%}
 max_cost=${max_cost%\%}
-srctree=$(cd "$(dirname "$0")/.." && pwd)
-work=$srctree/build/ab
-rm -rf "$work/base-src"
-mkdir -p "$work/base-src" "$work/out"
+jobs=${AB_JOBS:-2}
+work=${AB_OUT:-$srctree/build/ab}
+SEEDS=${RINGBUF_SEEDS:-$(seq 1 40)}
 
-if ! git -C "$srctree" rev-parse --verify -q "$base_rev^{commit}" >/dev/null; then
-	echo "make ab: '$base_rev' is not a git revision" >&2
+if [ -z "$base_rev" ] || [ $# != 1 ]; then
+	echo "usage: make ab BASE=REV (or scripts/ab.sh REV)" >&2
 	exit 2
 fi
-git -C "$srctree" archive "$base_rev" | tar -x -C "$work/base-src"
+if ! awk -v m="$max_cost" 'BEGIN { exit !(m ~ /^[0-9]+(\.[0-9]+)?$/) }'; then
+	echo "make ab: AB_MAX_COST='${AB_MAX_COST:-}' is not a percentage" >&2
+	exit 2
+fi
+if ! base=$(git -C "$srctree" rev-parse --verify -q "$base_rev^{commit}"); then
+	echo "make ab: '$base_rev' is not a git revision of $srctree" >&2
+	exit 2
+fi
+short=${base:0:12}
+for tool in valgrind jq; do
+	command -v $tool >/dev/null || { echo "make ab: $tool is missing (scripts/install-deps.sh ab)" >&2; exit 2; }
+done
 
-config=$srctree/.config
-[ -f "$config" ] || config=
-build() { # SRCTREE OBJTREE
-	mkdir -p "$2"
+config=${AB_CONFIG:-}
+[ -z "$config" ] && [ -f "$srctree/.config" ] && config=$srctree/.config
+if [ -n "$config" ] && [ ! -r "$config" ]; then
+	echo "make ab: AB_CONFIG=$config cannot be read" >&2
+	exit 2
+fi
+
+base_src=$work/src-$short
+base_obj=$work/obj-$short
+work_obj=$work/obj-work
+out=$work/out
+mkdir -p "$work" || exit 2
+rm -rf "$out"
+mkdir -p "$out/base" "$out/work"
+
+# REV's sources, extracted once per commit (the stamp says it finished).
+if [ ! -f "$base_src/.ab-extracted" ]; then
+	rm -rf "$base_src" "$base_obj"
+	mkdir -p "$base_src"
+	git -C "$srctree" archive "$base" | tar -x -C "$base_src" || exit 2
+	touch "$base_src/.ab-extracted"
+fi
+# The same workload program on both sides (copied only when it changed, so make keeps its objects).
+cmp -s "$srctree/bench/ab_cost.c" "$base_src/bench/ab_cost.c" ||
+	{ mkdir -p "$base_src/bench" && cp "$srctree/bench/ab_cost.c" "$base_src/bench/ab_cost.c"; }
+
+build() { # SIDE SRCTREE OBJTREE
+	local side=$1 src=$2 obj=$3
+	mkdir -p "$obj"
 	if [ -n "$config" ]; then
-		cp "$config" "$2/.config"
-		make -s -C "$1" O="$2" olddefconfig >/dev/null
+		cmp -s "$config" "$obj/.ab-config" || { cp "$config" "$obj/.config"; cp "$config" "$obj/.ab-config"; }
+		make -s -C "$src" O="$obj" olddefconfig >/dev/null 2>&1
+	elif [ ! -f "$obj/.config" ]; then
+		make -s -C "$src" O="$obj" defconfig >/dev/null 2>&1
+	fi
+	if ! make -s -C "$src" O="$obj" -j"$jobs" bench-build >"$obj/build.log" 2>&1; then
+		tail -20 "$obj/build.log" | sed 's/^/  /'
+		echo "make ab: the $side tree ($src) does not build (log: $obj/build.log)"
+		return 1
+	fi
+	# The fuzz replay drivers come from each tree's own fuzz/Makefile.fuzz.
+	for c in "$srctree"/fuzz/corpus/*/; do
+		[ -d "$c" ] || continue
+		make -s -C "$src" "$src/build/fuzz/replay/fuzz_$(basename "$c")" >>"$obj/build.log" 2>&1 ||
+			echo "  ($side: no replay driver for fuzz corpus $(basename "$c"))"
+	done
+	return 0
+}
+
+echo "ab: base $base_rev = $short, working tree $srctree"
+echo "ab: configuration: ${config:-defconfig}"
+build base "$base_src" "$base_obj" || exit 1
+build work "$srctree" "$work_obj" || exit 1
+cp "$base_obj/.config" "$out/base.config"; cp "$work_obj/.config" "$out/work.config"
+cmp -s "$out/base.config" "$out/work.config" ||
+	echo "ab: note: olddefconfig gave the two trees different .configs (their Kconfig differs): $out/{base,work}.config"
+
+pmusim_of() { [ "$1" = base ] && echo "$base_obj/pmusim" || echo "$work_obj/pmusim"; }
+src_of() { [ "$1" = base ] && echo "$base_src" || echo "$srctree"; }
+
+differ=0 compared=0
+# report WHAT KIND BASE WORK: KIND is perf-data, json or text.
+report() {
+	local what=$1 kind=$2 detail rc
+	compared=$((compared + 1))
+	if [ "$kind" = perf-data ]; then
+		detail=$("$srctree/scripts/ab-diff.sh" perf-data "$work_obj/pmusim" "$3" "$4")
 	else
-		make -s -C "$1" O="$2" defconfig >/dev/null
+		detail=$("$srctree/scripts/ab-diff.sh" "$kind" "$3" "$4")
 	fi
-	make -s -C "$1" O="$2" -j"$(nproc)" all bench-build >"$2/build.log" 2>&1 ||
-		{ tail -20 "$2/build.log"; echo "make ab: build of $1 failed" >&2; exit 1; }
-}
-echo "ab: building $base_rev and the working tree"
-build "$work/base-src" "$work/base"
-build "$srctree" "$work/work"
-
-differ=0
-compare() { # WHAT BASE-FILE WORK-FILE
-	if cmp -s "$2" "$3"; then
-		return
-	fi
+	rc=$?
+	[ $rc = 0 ] && return
 	differ=$((differ + 1))
-	echo "DIFFERS: $1"
-	case $2 in
-	*.data) cmp "$2" "$3" | head -1 ;;
-	*) diff -u "$2" "$3" | sed -n '3,12p' ;;
-	esac
+	echo "DIFFERS: $what"
+	[ -n "$detail" ] && echo "$detail"
 }
 
-# Behaviour: scenarios.
+# ---- behaviour: scenarios (each side in its own directory, so paths match)
+echo "ab: behaviour"
 for sc in "$srctree"/scenarios/*.yaml; do
 	[ -e "$sc" ] || continue
 	n=$(basename "$sc" .yaml)
 	for side in base work; do
-		"$work/$side/pmusim" run "$sc" -o "$work/out/$n.$side.data" --json \
-			>"$work/out/$n.$side.json" 2>"$work/out/$n.$side.err"
-		echo "exit $?" >>"$work/out/$n.$side.json"
+		(cd "$out/$side" && "$(pmusim_of $side)" run "$sc" -o "$n.data" --json \
+			>"$n.json" 2>"$n.err"; echo "exit $?" >"$n.rc") &
 	done
-	compare "scenario $n: perf.data" "$work/out/$n.base.data" "$work/out/$n.work.data"
-	compare "scenario $n: summary" "$work/out/$n.base.json" "$work/out/$n.work.json"
+	wait
+	report "scenario $n: exit status" text "$out/base/$n.rc" "$out/work/$n.rc"
+	if [ -f "$out/base/$n.data" ] || [ -f "$out/work/$n.data" ]; then
+		report "scenario $n: perf.data" perf-data "$out/base/$n.data" "$out/work/$n.data"
+	fi
+	report "scenario $n: summary" json "$out/base/$n.json" "$out/work/$n.json"
+	report "scenario $n: stderr" text "$out/base/$n.err" "$out/work/$n.err"
 done
 
-# Behaviour: ring-buffer replay scripts (flags from each script's "# options:" line).
-for rb in "$srctree"/tests/sim/ringbuf/*.rb; do
+# ---- behaviour: ring-buffer replay scripts, every mode (tests/sim/ringbuf_lib.sh)
+. "$srctree/tests/sim/ringbuf_lib.sh"
+mkdir -p "$out/rb"
+for seed in $SEEDS; do
+	awk -v seed="$seed" -f "$srctree/tests/sim/ringbuf_gen.awk" >"$out/rb/gen-$seed.rb"
+done
+for rb in "$srctree"/tests/sim/ringbuf/*.rb "$out"/rb/gen-*.rb; do
 	[ -e "$rb" ] || continue
 	n=$(basename "$rb" .rb)
-	flags=$(sed -n "s/^# options: *//p" "$rb" | head -1)
 	for side in base work; do
-		# shellcheck disable=SC2086
-		"$work/$side/pmusim" ringbuf --backend model $flags "$rb" >"$work/out/rb-$n.$side" 2>&1
-		echo "exit $?" >>"$work/out/rb-$n.$side"
+		(cd "$srctree" && PMUSIM=$(pmusim_of $side) ringbuf_run_all model "$rb") >"$out/$side/rb-$n" 2>&1 &
 	done
-	compare "ringbuf script $n" "$work/out/rb-$n.base" "$work/out/rb-$n.work"
+	wait
+	report "ring-buffer script $n" text "$out/base/rb-$n" "$out/work/rb-$n"
 done
 
-# Behaviour: fuzz corpora through each side's replay driver.
+# ---- behaviour: fuzz corpora, each input replayed with its trace
 for dir in "$srctree"/fuzz/corpus/*/; do
 	[ -d "$dir" ] || continue
-	n=$(basename "$dir")
-	for side in base work; do
-		drv=$work/$side/fuzz/replay_$n
-		[ -x "$drv" ] || make -s -C "$( [ $side = base ] && echo "$work/base-src" || echo "$srctree")" \
-			O="$work/$side" "$drv" >/dev/null 2>&1
-		if [ -x "$drv" ]; then
-			"$drv" "$dir" >"$work/out/fz-$n.$side" 2>&1
-			echo "exit $?" >>"$work/out/fz-$n.$side"
-		else
-			echo "no replay driver" >"$work/out/fz-$n.$side"
-		fi
+	c=$(basename "$dir")
+	nfiles=0
+	for f in "$dir"*; do
+		[ -f "$f" ] || continue
+		case $(basename "$f") in .*|README*) continue ;; esac
+		nfiles=$((nfiles + 1))
+		i=$(basename "$f")
+		for side in base work; do
+			drv=$(src_of $side)/build/fuzz/replay/fuzz_$c
+			if [ -x "$drv" ]; then
+				# by the same name on both sides: the driver prints it
+				(cd "${drv%/*}" && PMUSIM_FUZZ_TRACE=1 "./${drv##*/}" "$f") >"$out/$side/fz-$c-$i" 2>&1
+				echo "exit $?" >>"$out/$side/fz-$c-$i"
+			else
+				echo "no replay driver fuzz_$c" >"$out/$side/fz-$c-$i"
+			fi
+		done
+		report "fuzz corpus $c/$i" text "$out/base/fz-$c-$i" "$out/work/fz-$c-$i"
 	done
-	compare "fuzz corpus $n" "$work/out/fz-$n.base" "$work/out/fz-$n.work"
 done
 
-[ "$differ" = 0 ] && echo "behaviour: nothing differs"
+if [ "$differ" = 0 ]; then
+	echo "behaviour: no behavioural difference ($compared outputs compared)"
+else
+	echo "behaviour: $differ of $compared outputs differ"
+fi
 
-# Cost: instructions per operation, (I(2N) - I(N)) / N.
-insns() { # BIN MODE N
-	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$1" "$2" "$3" 2>&1 |
-		sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
+# ---- cost ------------------------------------------------------------------
+# insns BIN MODE N FUNCTION: instructions callgrind collected inside FUNCTION.
+insns() {
+	local log
+	log=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null --collect-atstart=no \
+		"--toggle-collect=$4" "$1" "$2" "$3" 2>&1) || { echo "ab_cost $2 $3 failed: $(grep -v '^==' <<<"$log" | head -1)" >&2; return 1; }
+	sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' <<<"$log"
 }
+# per_op SIDE MODE N FUNCTION: (I(2N) - I(N)) / N, set-up cancelled.
+per_op() {
+	local bin=$1/bench/ab_cost a b
+	[ -x "$bin" ] || { echo "no bench/ab_cost" >&2; return 1; }
+	a=$(insns "$bin" "$2" "$3" "$4") && b=$(insns "$bin" "$2" $(($3 * 2)) "$4") || return 1
+	[ -n "$a" ] && [ -n "$b" ] && [ "$b" -gt "$a" ] || { echo "nothing collected in $4" >&2; return 1; }
+	awk -v a="$a" -v b="$b" -v n="$3" 'BEGIN { printf "%.1f\n", (b - a) / n }'
+}
+
+echo "ab: cost (callgrind instructions; threshold +${max_cost}%)"
+printf '  %-36s %12s %12s %9s\n' "" "$short" "working" "change"
 cost_failed=0
-printf '%-28s %12s %12s %9s\n' "cost (instructions)" "$base_rev" "working" "change"
-for mode in output pmi branch; do
-	n=20000
-	declare -A per=()
-	for side in base work; do
-		bin=$work/$side/bench/ab_cost
-		a=$(insns "$bin" "$mode" $n); b=$(insns "$bin" "$mode" $((2 * n)))
-		if [ -z "$a" ] || [ -z "$b" ]; then per[$side]=; continue; fi
-		per[$side]=$(awk -v a="$a" -v b="$b" -v n="$n" 'BEGIN { printf "%.1f", (b - a) / n }')
-	done
-	if [ -z "${per[base]}" ] || [ -z "${per[work]}" ]; then
-		printf '%-28s %12s %12s %9s\n' "per $mode" "${per[base]:-n/a}" "${per[work]:-n/a}" "-"
+for spec in "output-forward 20000 ab_output_record* per record, forward (output path)" \
+	    "output-backward 20000 ab_output_record* per record, backward (output path)" \
+	    "pmi 1000 model_pmu_deliver_pmi per PMI (overflow path)" \
+	    "branch 100000 model_retire_branch per simulated branch"; do
+	read -r mode n fn label <<<"$spec"
+	n=$((n / ${AB_COST_DIV:-1}))
+	per_op "$base_obj" "$mode" "$n" "$fn" >"$out/cost-$mode.base" 2>"$out/cost-$mode.base.err" &
+	per_op "$work_obj" "$mode" "$n" "$fn" >"$out/cost-$mode.work" 2>"$out/cost-$mode.work.err" &
+	wait
+	b=$(cat "$out/cost-$mode.base") w=$(cat "$out/cost-$mode.work")
+	if [ -z "$w" ]; then
+		printf '  %-36s %12s %12s %9s\n' "$label" "${b:-n/a}" "n/a" "-"
+		echo "  the working tree could not be measured: $(head -1 "$out/cost-$mode.work.err")"
+		cost_failed=1
 		continue
 	fi
-	change=$(awk -v a="${per[base]}" -v b="${per[work]}" 'BEGIN { printf "%+.2f", (b - a) * 100 / a }')
-	printf '%-28s %12s %12s %8s%%\n' "per $mode" "${per[base]}" "${per[work]}" "$change"
-	awk -v c="$change" -v m="$max_cost" 'BEGIN { exit !(c > m) }' && cost_failed=1
+	if [ -z "$b" ]; then
+		printf '  %-36s %12s %12s %9s\n' "$label" "n/a" "$w" "-"
+		echo "  $short could not be measured (not compared): $(head -1 "$out/cost-$mode.base.err")"
+		continue
+	fi
+	change=$(awk -v a="$b" -v b="$w" 'BEGIN { printf "%+.2f", (b - a) * 100 / a }')
+	flag=
+	if awk -v c="$change" -v m="$max_cost" 'BEGIN { exit !(c > m) }'; then
+		flag="  > +${max_cost}%"
+		cost_failed=1
+	fi
+	printf '  %-36s %12s %12s %8s%%%s\n' "$label" "$b" "$w" "$change" "$flag"
 done
 
 if [ "$differ" != 0 ] || [ "$cost_failed" != 0 ]; then
-	echo "ab: FAIL ($differ outputs differ; cost threshold ${max_cost}%)"
+	echo "ab: FAIL: $differ outputs differ$([ "$cost_failed" != 0 ] && echo "; cost grew by more than ${max_cost}% or could not be measured")"
 	exit 1
 fi
-echo "ab: same behaviour, cost within ${max_cost}%"
+echo "ab: PASS: no behavioural difference, cost within +${max_cost}%"
+exit 0

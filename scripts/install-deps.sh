@@ -3,7 +3,7 @@
 #
 # Install the Debian packages pmusim needs, saying what it installs, and
 # doing nothing when they are all present. Called by `make check` and
-# `make run`; PURPOSE (check, run, fuzz, coverage, bench) picks the set.
+# `make run`; PURPOSE (check, run, fuzz, coverage, bench, ab) picks the set.
 set -e
 purpose=${1:-check}
 
@@ -12,7 +12,10 @@ need="gcc:gcc make:make kconfig-conf:kconfig-frontends
 /usr/include/cmocka.h:libcmocka-dev /usr/include/cyaml/cyaml.h:libcyaml-dev
 perf:linux-perf valgrind:valgrind"
 case $purpose in
-fuzz|check) need="$need clang:clang afl-clang-fast:afl++ /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev" ;;
+fuzz|check|bench) need="$need clang:clang afl-clang-fast:afl++ /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev" ;;
+esac
+case $purpose in
+ab) need="$need jq:jq clang:clang" ;;
 esac
 case $purpose in
 coverage|check) need="$need lcov:lcov" ;;

@@ -23,6 +23,7 @@
 
 #include "sim/commands.h"
 #include "sim/mmap_read.h"
+#include "sim/perf_data_read.h"
 #include "sim/ringbuf_backend.h"
 #include "sim/ringbuf_script.h"
 
@@ -36,20 +37,6 @@ struct dump_list {
 	struct dump_entry *v;
 	size_t nr, alloc;
 	bool nomem;
-};
-
-static const char *const record_names[] = {
-	[PERF_RECORD_MMAP] = "MMAP",		[PERF_RECORD_LOST] = "LOST",
-	[PERF_RECORD_COMM] = "COMM",		[PERF_RECORD_EXIT] = "EXIT",
-	[PERF_RECORD_THROTTLE] = "THROTTLE",	[PERF_RECORD_UNTHROTTLE] = "UNTHROTTLE",
-	[PERF_RECORD_FORK] = "FORK",		[PERF_RECORD_READ] = "READ",
-	[PERF_RECORD_SAMPLE] = "SAMPLE",	[PERF_RECORD_MMAP2] = "MMAP2",
-	[PERF_RECORD_AUX] = "AUX",		[PERF_RECORD_ITRACE_START] = "ITRACE_START",
-	[PERF_RECORD_LOST_SAMPLES] = "LOST_SAMPLES", [PERF_RECORD_SWITCH] = "SWITCH",
-	[PERF_RECORD_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE",
-	[PERF_RECORD_NAMESPACES] = "NAMESPACES", [PERF_RECORD_KSYMBOL] = "KSYMBOL",
-	[PERF_RECORD_BPF_EVENT] = "BPF_EVENT",	[PERF_RECORD_CGROUP] = "CGROUP",
-	[PERF_RECORD_TEXT_POKE] = "TEXT_POKE",	[PERF_RECORD_AUX_OUTPUT_HW_ID] = "AUX_OUTPUT_HW_ID",
 };
 
 static int collect(const struct perf_event_header *rec, size_t size, void *arg)
@@ -78,8 +65,8 @@ static void print_entry(const struct dump_entry *e)
 {
 	if (e->type == PERF_RECORD_LOST)
 		printf("LOST %u lost=%llu\n", e->size, (unsigned long long)e->lost);
-	else if (e->type < sizeof(record_names) / sizeof(record_names[0]) && record_names[e->type])
-		printf("%s %u\n", record_names[e->type], e->size);
+	else if (perf_event__name(e->type))
+		printf("%s %u\n", perf_event__name(e->type), e->size);
 	else
 		printf("TYPE%u %u\n", e->type, e->size);
 }

@@ -215,6 +215,19 @@ static void print_text(const struct scenario *s, const struct run_stats *st, con
 		       st->true_depth_max, avg(st->depth_sum, st->cs_samples),
 		       (unsigned long long)st->depth_max, avg(st->stitched_sum, st->cs_samples),
 		       (unsigned long long)st->stitched_max);
+	if (st->nr_tasks)
+		printf("  per task, against its true stack at each sample (frames):\n"
+		       "  %7s %-15s %7s %5s %7s %8s %8s %6s %6s %6s\n", "tid", "task", "samples",
+		       "true", "lbr-max", "stitched", "st-max", "whole", "short", "wrong");
+	for (unsigned int i = 0; i < st->nr_tasks; i++) {
+		const struct run_task_depth *d = &st->tasks[i];
+
+		printf("  %7u %-15s %7llu %5u %7llu %8.1f %8llu %6llu %6llu %6llu\n", d->tid,
+		       s->tasks[d->group].name, (unsigned long long)d->samples, d->true_max,
+		       (unsigned long long)d->lbr_max, avg(d->stitched_sum, d->samples),
+		       (unsigned long long)d->stitched_max, (unsigned long long)d->stitched_whole,
+		       (unsigned long long)d->stitched_short, (unsigned long long)d->stitched_wrong);
+	}
 	printf("  %-16s %-24s %10s %8s %8s\n", "task", "function", "samples", "sampled", "truth");
 	for (unsigned int i = 0; i < st->nr_funcs; i++) {
 		const struct run_func *f = &st->funcs[i];
@@ -267,6 +280,26 @@ static void print_json(const struct scenario *s, const struct run_stats *st, con
 	json_u64(&j, "lbr_max", st->depth_max);
 	json_double(&j, "stitched_avg", avg(st->stitched_sum, st->cs_samples));
 	json_u64(&j, "stitched_max", st->stitched_max);
+	json_array_begin(&j, "tasks");
+	for (unsigned int i = 0; i < st->nr_tasks; i++) {
+		const struct run_task_depth *d = &st->tasks[i];
+
+		json_object_begin(&j, NULL);
+		json_u64(&j, "tid", d->tid);
+		json_string(&j, "task", s->tasks[d->group].name);
+		json_u64(&j, "samples", d->samples);
+		json_u64(&j, "true_max", d->true_max);
+		json_double(&j, "lbr_avg", avg(d->lbr_sum, d->samples));
+		json_u64(&j, "lbr_max", d->lbr_max);
+		json_u64(&j, "lbr_whole", d->lbr_whole);
+		json_double(&j, "stitched_avg", avg(d->stitched_sum, d->samples));
+		json_u64(&j, "stitched_max", d->stitched_max);
+		json_u64(&j, "stitched_whole", d->stitched_whole);
+		json_u64(&j, "stitched_short", d->stitched_short);
+		json_u64(&j, "stitched_wrong", d->stitched_wrong);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
 	json_object_end(&j);
 	json_array_begin(&j, "functions");
 	for (unsigned int i = 0; i < st->nr_funcs; i++) {

@@ -63,6 +63,12 @@ int perf_data_file__open_mem(struct perf_data_file *f, const char *name,
 
 void perf_data_file__close(struct perf_data_file *f);
 
+/* The perf tool's own record types (tools/perf/util/event.h), beyond the kernel's. */
+#define PERF_RECORD_FINISHED_ROUND	68
+
+/* A record type's name as perf prints it ("SAMPLE", "MMAP2"), or NULL if unknown. */
+const char *perf_event__name(u32 type);
+
 /* Walks the records of the data section. */
 struct perf_data_iter {
 	u64 pos;			/* file offset of the next record */

@@ -106,6 +106,7 @@ static const cyaml_schema_field_t event_fields[] = {
 	CYAML_FIELD_ENUM("scope", CYAML_FLAG_OPTIONAL, struct scn_event, scope, scopes,
 			 NR(scopes)),
 	CYAML_FIELD_BOOL("write_backward", CYAML_FLAG_OPTIONAL, struct scn_event, write_backward),
+	CYAML_FIELD_BOOL("hw_time", CYAML_FLAG_OPTIONAL, struct scn_event, hw_time),
 	CYAML_FIELD_BOOL("context_switch", CYAML_FLAG_OPTIONAL, struct scn_event, context_switch),
 	CYAML_FIELD_END
 };
@@ -437,6 +438,9 @@ static int check(struct checker *c)
 			return fail(c, path, "not with freq (the RFC refuses it)");
 		if (e->alternative_period >> 63)
 			return fail(c, path, "too large");
+		snprintf(path, sizeof(path), "events.%u.hw_time", i);
+		if (e->hw_time && !IS_ENABLED(CONFIG_PERF_HW_TIME))
+			return fail(c, path, "this build has no CONFIG_PERF_HW_TIME");
 		if (e->call_graph == SCN_CG_LBR) {
 			snprintf(path, sizeof(path), "events.%u.call_graph", i);
 			if (!desc->has_lbr_callstack && !desc->arch_lbr)
@@ -636,6 +640,14 @@ int scenario_load(const char *path, struct scenario **out, char *err, size_t err
 			snprintf(err, errlen, "%s:1: scenario: empty (it needs duration and tasks)",
 				 path);
 		scenario_free(s);
+		yaml_lines_free(yl);
+		free(yl);
+		return -1;
+	}
+	/* an empty document (nothing, or only comments) loads as no data at all */
+	if (!s) {
+		snprintf(err, errlen, "%s:1: scenario: the file is empty (it needs tasks and events)",
+			 path);
 		yaml_lines_free(yl);
 		free(yl);
 		return -1;

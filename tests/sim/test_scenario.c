@@ -362,6 +362,14 @@ static void missing_file_is_one_line(void **state)
 	assert_string_equal(err, "pmusim: /nonexistent/x.yaml: No such file or directory");
 }
 
+/* An empty document loads as no data: it crashed pmusim (found by fuzz_parsers). */
+static void empty_file_is_one_line(void **state)
+{
+	(void)state;
+	expect_error("", 1, "scenario", "empty");
+	expect_error("# only a comment\n\n", 1, "scenario", "empty");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -383,6 +391,7 @@ int main(void)
 		cmocka_unit_test(long_name_names_its_line),
 		cmocka_unit_test(more_ranges_name_the_field),
 		cmocka_unit_test(missing_file_is_one_line),
+		cmocka_unit_test(empty_file_is_one_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
