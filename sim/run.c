@@ -343,6 +343,7 @@ static int add_buf(struct run *r, struct perf_event *event, bool backward, int c
 	b->overwrite = sb->overwrite;
 	refcount_inc(&b->rb->refcount);	/* the consumer keeps one */
 	ring_buffer_attach(event, b->rb);
+	perf_event_init_userpage(event);
 	perf_event_update_userpage(event);
 	if (perf_mmap_reader__init(&b->reader, b->rb->user_page))
 		return -EINVAL;
