@@ -66,7 +66,6 @@ struct run {
 	size_t nr_convs, convs_cap;
 	bool hold_reads;		/* the end hook runs: the consumer waits */
 	int error;
-	int saved_max_samples_per_tick;
 	const char *map_dir;
 	unsigned int nr_maps;		/* perf-PID.map files written, to take back on failure */
 };
@@ -1004,13 +1003,6 @@ static int setup(struct run *r, char *err, size_t errlen)
 			}
 		}
 	}
-	/*
-	 * The throttle budget is per tick: the kernel derives it from its HZ,
-	 * the machine ticks at the scenario's. (The frequency-mode adjustment
-	 * at the tick still assumes the core's TICK_NSEC, i.e. CONFIG_HZ.)
-	 */
-	r->saved_max_samples_per_tick = max_samples_per_tick;
-	max_samples_per_tick = (int)(((uint64_t)sysctl_perf_event_sample_rate + cfg.hz - 1) / cfg.hz);
 	iter.priv = r->m;
 	perf_ctx_data_set_task_iter(&iter);
 	perf_find_task_by_vpid = find_task_by_vpid;
@@ -1037,8 +1029,6 @@ static void teardown(struct run *r)
 	for (unsigned int t = 0; r->m && t < r->m->nr_tasks; t++)
 		perf_ctx_data_exit(&r->m->tasks[t]->task);
 	perf_ctx_data_set_task_iter(&none);
-	if (r->saved_max_samples_per_tick)
-		max_samples_per_tick = r->saved_max_samples_per_tick;
 	x86_branch_text_reset();
 	perf_find_task_by_vpid = NULL;
 	perf_event_hz_set(CONFIG_HZ);
