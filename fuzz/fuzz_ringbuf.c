@@ -275,10 +275,13 @@ static void verify_bytes(const struct fz_rec *r, const u8 *bytes, size_t len, co
 	u64 w[2];
 	u32 i;
 
-	fz_check(len == r->size, "%s: record at %#llx handed over as %zu bytes, it has %u",
+	fz_check(len == r->size && len >= 16, "%s: record at %#llx handed over as %zu bytes, it has %u",
 		 who, (unsigned long long)r->pos, len, r->size);
 	memcpy(&h, bytes, sizeof(h));
-	memcpy(w, bytes + 8, sizeof(w));
+	memcpy(&w[0], bytes + 8, 8);
+	w[1] = 0;
+	if (len >= 24)
+		memcpy(&w[1], bytes + 16, 8);
 	if (r->lost_rec) {
 		fz_check(h.type == PERF_RECORD_LOST && h.misc == 0 && h.size == r->size,
 			 "%s: LOST at %#llx: header type %u misc %u size %u, expected LOST size %u",
