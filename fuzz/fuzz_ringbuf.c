@@ -703,7 +703,8 @@ static void complete(struct fz_writer *w)
 	for (int i = 1; i < fz.depth; i++) {
 		struct fz_writer *o = fz.stack[i];
 
-		if (!o->reserved)
+		/* only a writer still copying writes after it */
+		if (!o->reserved || fz.recs[o->rec].complete)
 			continue;
 		if (!fz.backward && (s64)(o->resv_start - guard) < 0)
 			guard = o->resv_start;
