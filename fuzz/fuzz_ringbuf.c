@@ -121,6 +121,7 @@ static struct {
 	unsigned int nest;
 	bool paused;
 	bool tainted;			/* data_tail was garbage: contents unchecked */
+	bool oversized;			/* a record larger than the buffer was written */
 	u64 attempted, failures, lost_reported, read_records;
 	u64 expected_wakeups, wakeups;
 	u64 consumer;			/* the forward/backward consumer's position */
@@ -552,14 +553,21 @@ static void reader_window(void)
 	struct perf_mmap_reader reader;
 	struct fz_read rd = { .reader = &reader, .who = "read_backward", .pos = data_head };
 	enum perf_mmap_read_status st;
+	bool torn = false;
 	u64 pos;
 
 	if (fz.tainted || fz.depth)
 		return;
-	/* the model's answer: whole records from data_head while they fit */
+	/*
+	 * The model's answer: whole records from data_head while they fit.
+	 * A record larger than the buffer (overwrite mode) wrote over its
+	 * own header: there the reader may find a bad size.
+	 */
 	for (pos = data_head; pos - data_head < window;) {
 		struct fz_rec *r = rec_at(pos);
 
+		if (r && r->size > fz.size)
+			torn = true;
 		if (!r || r->size > window - (pos - data_head))
 			break;
 		fz_check(rec_intact(r), "window: record at %#llx fits the window but was overwritten",
@@ -569,8 +577,9 @@ static void reader_window(void)
 	fz_check(perf_mmap_reader__init(&reader, fz.pg) == 0, "perf_mmap_reader__init");
 	st = perf_mmap_reader__read_backward(&reader, on_backward_record, &rd);
 	perf_mmap_reader__exit(&reader);
-	fz_check(st == PERF_MMAP_READ_END, "read_backward from %#llx: %s",
-		 (unsigned long long)data_head, perf_mmap_read_status_name(st));
+	fz_check(st == PERF_MMAP_READ_END || (torn && st == PERF_MMAP_READ_BAD_SIZE),
+		 "read_backward from %#llx: %s", (unsigned long long)data_head,
+		 perf_mmap_read_status_name(st));
 	fz_check(reader.stop == pos && rd.pos == pos,
 		 "read_backward: window [%#llx, +%#llx): stopped at %#llx, whole records end at %#llx",
 		 (unsigned long long)data_head, (unsigned long long)window,
@@ -674,7 +683,7 @@ static void reader_verify(u8 arg)
 	st = perf_mmap_reader__read_backward_verify(&reader, on_verified_record, &rd);
 	fz.in_verify = false;
 	perf_mmap_reader__exit(&reader);
-	fz_check(fz.guard_broken || st != PERF_MMAP_READ_BAD_SIZE,
+	fz_check(fz.guard_broken || fz.oversized || st != PERF_MMAP_READ_BAD_SIZE,
 		 "read_backward_verify: a bad size within its guard");
 	fz_trace("read_backward_verify (guard %llu): %s after %lu records%s",
 		 (unsigned long long)reader.guard, perf_mmap_read_status_name(st), rd.n,
@@ -857,6 +866,8 @@ static void model_point(struct fz_writer *w, enum perf_interleave_point point)
 		start = fz.backward ? fz.head - need : fz.head;
 		w->resv_start = start;
 		w->resv_end = start + need;
+		if (need > fz.size)
+			fz.oversized = true;
 		fz.head = fz.backward ? fz.head - need : fz.head + need;
 		if (w->have_lost) {
 			w->rec_lost = fz.nr_recs;
