@@ -229,16 +229,20 @@ static void copy_out(u64 pos, void *dst, size_t len)
 
 /*
  * Is no byte of the record where a later byte went? Bytes written after
- * it: later reservations, the rest of its own (a record can exceed the
- * buffer in overwrite mode) and what the writers it interrupted copy
- * after it; r->guard is the far end of the last two, set when it
- * completes.
+ * it lie on both sides: later reservations, up to the head (forward) or
+ * down to it (backward), and what the writers it interrupted still
+ * copied after it, on the other side, as far as r->guard (set when it
+ * completes; its own reservation counts, as a record can exceed the
+ * buffer in overwrite mode). Either side reaching a buffer size away
+ * from the record's far end wrote over it.
  */
 static bool rec_intact(const struct fz_rec *r)
 {
+	u64 end = r->pos + r->size;
+
 	if (!fz.backward)
-		return (u64)(fz.head - r->guard) <= fz.size;
-	return (u64)(r->guard - fz.head) <= fz.size;
+		return (u64)(fz.head - r->pos) <= fz.size && (u64)(end - r->guard) <= fz.size;
+	return (u64)(end - fz.head) <= fz.size && (u64)(r->guard - r->pos) <= fz.size;
 }
 
 static bool rec_published(const struct fz_rec *r, u64 data_head)
@@ -707,7 +711,13 @@ static void run_op(u8 b0, u8 arg, int point);
 /* @w finished copying: its records are whole until bytes written later reach them. */
 static void complete(struct fz_writer *w)
 {
-	u64 guard = fz.backward ? w->resv_end : w->resv_start;
+	/*
+	 * Forward: the lowest byte still to come below the record (its own
+	 * start, or an interrupted writer's); backward: the highest above it
+	 * (its reservation's end: in a backward reservation the record comes
+	 * after its LOST, above it).
+	 */
+	u64 lowest = fz.recs[w->rec].pos, highest = w->resv_end;
 
 	for (int i = 1; i < fz.depth; i++) {
 		struct fz_writer *o = fz.stack[i];
@@ -715,16 +725,19 @@ static void complete(struct fz_writer *w)
 		/* only a writer still copying writes after it */
 		if (!o->reserved || fz.recs[o->rec].complete)
 			continue;
-		if (!fz.backward && (s64)(o->resv_start - guard) < 0)
-			guard = o->resv_start;
-		if (fz.backward && (s64)(o->resv_end - guard) > 0)
-			guard = o->resv_end;
+		if ((s64)(o->resv_start - lowest) < 0)
+			lowest = o->resv_start;
+		if ((s64)(o->resv_end - highest) > 0)
+			highest = o->resv_end;
 	}
 	fz.recs[w->rec].complete = true;
-	fz.recs[w->rec].guard = guard;
+	fz.recs[w->rec].guard = fz.backward ? highest : lowest;
 	if (w->rec_lost >= 0) {
+		u64 lost_pos = fz.recs[w->rec_lost].pos;
+
+		fz.recs[w->rec_lost].guard = fz.backward ? highest :
+					     (s64)(lost_pos - lowest) < 0 ? lost_pos : lowest;
 		fz.recs[w->rec_lost].complete = true;
-		fz.recs[w->rec_lost].guard = guard;
 	}
 }
 
