@@ -122,6 +122,7 @@ static struct {
 	bool paused;
 	bool tainted;			/* data_tail was garbage: contents unchecked */
 	bool oversized;			/* a record larger than the buffer was written */
+	bool piled_up;			/* nested writers had more than a buffer in flight */
 	u64 attempted, failures, lost_reported, read_records;
 	u64 expected_wakeups, wakeups;
 	u64 consumer;			/* the forward/backward consumer's position */
@@ -439,6 +440,8 @@ struct fz_read {
 	const char *who;
 	u64 pos;			/* walks that do not say where they are */
 	unsigned long n;
+	bool unsure;			/* read_backward: no judging from judge_end on */
+	u64 judge_end;
 };
 
 static void account_read(const struct fz_rec *r)
@@ -533,6 +536,8 @@ static int on_backward_record(const struct perf_event_header *rec, size_t size, 
 	struct fz_read *rd = arg;
 	struct fz_rec *r = rec_at(rd->pos);
 
+	if (rd->unsure && rd->pos == rd->judge_end)
+		return 1;
 	fz_check(r, "%s: handed a record (size %zu) at %#llx where the model has none",
 		 rd->who, size, (unsigned long long)rd->pos);
 	fz_check(r->complete && rec_intact(r), "%s: handed record at %#llx, %s", rd->who,
@@ -565,7 +570,11 @@ static void reader_window(void)
 	/*
 	 * The model's answer: whole records from data_head while they fit.
 	 * A record larger than the buffer (overwrite mode) wrote over its
-	 * own header: there the reader may find a bad size.
+	 * own header: there the reader may find a bad size. Nested writers
+	 * with more than a buffer in flight overwrite records inside the
+	 * window (the interrupted ones copy last): nothing in the buffer
+	 * says so, the reader cannot know, and from there on nothing is
+	 * judged.
 	 */
 	for (pos = data_head; pos - data_head < window;) {
 		struct fz_rec *r = rec_at(pos);
@@ -574,13 +583,23 @@ static void reader_window(void)
 			torn = true;
 		if (!r || r->size > window - (pos - data_head))
 			break;
-		fz_check(rec_intact(r), "window: record at %#llx fits the window but was overwritten",
-			 (unsigned long long)pos);
+		if (!rec_intact(r)) {
+			rd.unsure = true;
+			rd.judge_end = pos;
+			break;
+		}
 		pos += r->size;
 	}
 	fz_check(perf_mmap_reader__init(&reader, fz.pg) == 0, "perf_mmap_reader__init");
 	st = perf_mmap_reader__read_backward(&reader, on_backward_record, &rd);
 	perf_mmap_reader__exit(&reader);
+	if (rd.unsure) {
+		fz_check(rd.pos == pos, "read_backward: stopped at %#llx before the whole records "
+			 "end at %#llx", (unsigned long long)rd.pos, (unsigned long long)pos);
+		fz_trace("read_backward: [%#llx, %#llx) whole, then records written over by "
+			 "nested writers", (unsigned long long)data_head, (unsigned long long)pos);
+		return;
+	}
 	fz_check(st == PERF_MMAP_READ_END || (torn && st == PERF_MMAP_READ_BAD_SIZE),
 		 "read_backward from %#llx: %s", (unsigned long long)data_head,
 		 perf_mmap_read_status_name(st));
@@ -655,7 +674,7 @@ static int on_verified_record(const struct perf_event_header *rec, size_t size, 
 	struct fz_rec *r = rec_at(pos);
 
 	rd->n++;
-	if (fz.guard_broken)
+	if (fz.guard_broken || fz.piled_up)
 		return 0;
 	fz_check(r, "%s: handed a record (size %zu) at %#llx as good where the model has none",
 		 rd->who, size, (unsigned long long)pos);
@@ -687,11 +706,12 @@ static void reader_verify(u8 arg)
 	st = perf_mmap_reader__read_backward_verify(&reader, on_verified_record, &rd);
 	fz.in_verify = false;
 	perf_mmap_reader__exit(&reader);
-	fz_check(fz.guard_broken || fz.oversized || st != PERF_MMAP_READ_BAD_SIZE,
+	fz_check(fz.guard_broken || fz.oversized || fz.piled_up || st != PERF_MMAP_READ_BAD_SIZE,
 		 "read_backward_verify: a bad size within its guard");
 	fz_trace("read_backward_verify (guard %llu): %s after %lu records%s",
 		 (unsigned long long)reader.guard, perf_mmap_read_status_name(st), rd.n,
-		 fz.guard_broken ? " (guard too small: not judged)" : "");
+		 fz.guard_broken ? " (guard too small: not judged)" :
+		 fz.piled_up ? " (nested writers overwrote records: not judged)" : "");
 }
 
 static void op_window(u8 arg)
@@ -732,6 +752,10 @@ static void complete(struct fz_writer *w)
 	}
 	fz.recs[w->rec].complete = true;
 	fz.recs[w->rec].guard = fz.backward ? highest : lowest;
+	/* the writers it interrupted will write over it: no reader can tell */
+	if (fz.backward ? highest - fz.recs[w->rec].pos > fz.size :
+			  fz.recs[w->rec].pos + fz.recs[w->rec].size - lowest > fz.size)
+		fz.piled_up = true;
 	if (w->rec_lost >= 0) {
 		u64 lost_pos = fz.recs[w->rec_lost].pos;
 
