@@ -562,7 +562,6 @@ static void reader_window(void)
 	struct perf_mmap_reader reader;
 	struct fz_read rd = { .reader = &reader, .who = "read_backward", .pos = data_head };
 	enum perf_mmap_read_status st;
-	bool torn = false;
 	u64 pos;
 
 	if (fz.tainted || fz.depth)
@@ -570,17 +569,19 @@ static void reader_window(void)
 	/*
 	 * The model's answer: whole records from data_head while they fit.
 	 * A record larger than the buffer (overwrite mode) wrote over its
-	 * own header: there the reader may find a bad size. Nested writers
-	 * with more than a buffer in flight overwrite records inside the
-	 * window (the interrupted ones copy last): nothing in the buffer
-	 * says so, the reader cannot know, and from there on nothing is
-	 * judged.
+	 * own header, and nested writers with more than a buffer in flight
+	 * overwrite records inside the window (the interrupted ones copy
+	 * last): nothing in the buffer says so, the reader cannot know, and
+	 * from there on nothing is judged.
 	 */
 	for (pos = data_head; pos - data_head < window;) {
 		struct fz_rec *r = rec_at(pos);
 
-		if (r && r->size > fz.size)
-			torn = true;
+		if (r && r->size > fz.size) {
+			rd.unsure = true;
+			rd.judge_end = pos;
+			break;
+		}
 		if (!r || r->size > window - (pos - data_head))
 			break;
 		if (!rec_intact(r)) {
@@ -600,7 +601,7 @@ static void reader_window(void)
 			 "nested writers", (unsigned long long)data_head, (unsigned long long)pos);
 		return;
 	}
-	fz_check(st == PERF_MMAP_READ_END || (torn && st == PERF_MMAP_READ_BAD_SIZE),
+	fz_check(st == PERF_MMAP_READ_END,
 		 "read_backward from %#llx: %s", (unsigned long long)data_head,
 		 perf_mmap_read_status_name(st));
 	fz_check(reader.stop == pos && rd.pos == pos,
@@ -674,7 +675,8 @@ static int on_verified_record(const struct perf_event_header *rec, size_t size, 
 	struct fz_rec *r = rec_at(pos);
 
 	rd->n++;
-	if (fz.guard_broken || fz.piled_up)
+	/* a record larger than the buffer or a pile-up tore records for good */
+	if (fz.guard_broken || fz.piled_up || fz.oversized)
 		return 0;
 	fz_check(r, "%s: handed a record (size %zu) at %#llx as good where the model has none",
 		 rd->who, size, (unsigned long long)pos);
