@@ -800,7 +800,7 @@ static void writer(u32 size, bool sample)
 		}
 		complete(&w);
 		/* a reservation that carries the lost count starts with the LOST record */
-		if (w.have_lost && !fz.tainted &&
+		if (w.have_lost && !fz.tainted && w.resv_end - w.resv_start <= fz.size &&
 		    (fz.backward ? w.resv_start - fz.head : fz.head - w.resv_start) <= fz.size) {
 			copy_out(w.resv_start, &h, sizeof(h));
 			fz_check(h.type == PERF_RECORD_LOST,
