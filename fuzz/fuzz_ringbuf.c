@@ -237,13 +237,23 @@ static void copy_out(u64 pos, void *dst, size_t len)
  * buffer in overwrite mode). Either side reaching a buffer size away
  * from the record's far end wrote over it.
  */
+/* Written over by the writers it interrupted (or by itself): for good. */
+static bool rec_torn_early(const struct fz_rec *r)
+{
+	if (r->size > fz.size)
+		return true;
+	if (!fz.backward)
+		return (u64)(r->pos + r->size - r->guard) > fz.size;
+	return (u64)(r->guard - r->pos) > fz.size;
+}
+
 static bool rec_intact(const struct fz_rec *r)
 {
-	u64 end = r->pos + r->size;
-
+	if (rec_torn_early(r))
+		return false;
 	if (!fz.backward)
-		return (u64)(fz.head - r->pos) <= fz.size && (u64)(end - r->guard) <= fz.size;
-	return (u64)(end - fz.head) <= fz.size && (u64)(r->guard - r->pos) <= fz.size;
+		return (u64)(fz.head - r->pos) <= fz.size;
+	return (u64)(r->pos + r->size - fz.head) <= fz.size;
 }
 
 static bool rec_published(const struct fz_rec *r, u64 data_head)
@@ -577,7 +587,7 @@ static void reader_window(void)
 	for (pos = data_head; pos - data_head < window;) {
 		struct fz_rec *r = rec_at(pos);
 
-		if (r && r->size > fz.size) {
+		if (r && r->complete && rec_torn_early(r)) {
 			rd.unsure = true;
 			rd.judge_end = pos;
 			break;
