@@ -71,32 +71,8 @@ static struct {
 /* The attr memory the core reads: as large as any size field claims. */
 static u8 uattr[FA_ATTR_MAX];
 
-static void fa_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void fa_fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "fuzz_attr: INVARIANT BROKEN: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	fflush(stderr);
-	abort();
-}
-
-static void fa_trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void fa_trace(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!fa.trace)
-		return;
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
+#define fa_fail(...) fuzz_fail("fuzz_attr", __VA_ARGS__)
+#define fa_trace(...) fuzz_trace_line(fa.trace, __VA_ARGS__)
 
 static u8 next_byte(void)
 {
@@ -426,7 +402,6 @@ static void check_rb(const struct fa_rb *b)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const char *env = getenv("PMUSIM_FUZZ_TRACE");
 	const struct model_cpu_desc *table;
 	unsigned int nr_models;
 	int err = 0;
@@ -434,7 +409,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	memset(&fa, 0, sizeof(fa));
-	fa.trace = env && *env && *env != '0';
+	fa.trace = fuzz_trace_on();
 	fa.p = data + 1;
 	fa.end = data + size;
 	table = model_cpu_desc_table(&nr_models);

@@ -110,33 +110,9 @@ static struct {
 	u64 pmi_branch, pmi_period;
 } fl;
 
-static void fl_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void fl_fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "fuzz_lbr: INVARIANT BROKEN at branch %llu: ",
-		(unsigned long long)fl.branch_no);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	fflush(stderr);
-	abort();
-}
-
-static void fl_trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void fl_trace(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!fl.trace)
-		return;
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
+#define fl_fail(fmt, ...) \
+	fuzz_fail("fuzz_lbr", "at branch %llu: " fmt, (unsigned long long)fl.branch_no, ##__VA_ARGS__)
+#define fl_trace(...) fuzz_trace_line(fl.trace, __VA_ARGS__)
 
 /* The task list, for system-wide per-task data (CONFIG_PERF_TASK_CTX_DATA). */
 static struct task_struct *fl_first_task(void *priv)
@@ -493,7 +469,6 @@ static void op_switch(void)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const char *env = getenv("PMUSIM_FUZZ_TRACE");
 	const struct model_cpu_desc *table;
 	struct perf_event_attr attr;
 	unsigned long warn_base = pmusim_warn_count();
@@ -503,7 +478,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 5)
 		return 0;
 	memset(&fl, 0, sizeof(fl));
-	fl.trace = env && *env && *env != '0';
+	fl.trace = fuzz_trace_on();
 	table = model_cpu_desc_table(&nr_models);
 	fl.desc = &table[data[0] % nr_models];
 	fl.br_type = filters[data[1] & 7].bits | PERF_SAMPLE_BRANCH_USER |

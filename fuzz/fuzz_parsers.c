@@ -39,19 +39,7 @@ enum { P_PERF_DATA, P_SCENARIO, P_RINGBUF_SCRIPT, P__MAX };
 static bool trace;
 static u64 frames_sum, nr_frames;	/* what the stitcher gave (traced) */
 
-static void fp_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void fp_fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "fuzz_parsers: INVARIANT BROKEN: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	fflush(stderr);
-	abort();
-}
+#define fp_fail(...) fuzz_fail("fuzz_parsers", __VA_ARGS__)
 
 /* A refusal is one line, "NAME...: problem", with no newline inside. */
 static void check_one_line(const char *what, const char *name, const char *msg)
@@ -241,11 +229,9 @@ static void fuzz_ringbuf_script(const u8 *data, size_t size, bool can_read)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const char *env = getenv("PMUSIM_FUZZ_TRACE");
-
 	if (size < 1)
 		return 0;
-	trace = env && *env && *env != '0';
+	trace = fuzz_trace_on();
 	switch ((data[0] & 0x7f) % P__MAX) {
 	case P_PERF_DATA:
 		fuzz_perf_data(data + 1, size - 1);

@@ -1094,7 +1094,6 @@ static void final_drain(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct perf_event *event = &fz.event;
-	const char *env = getenv("PMUSIM_FUZZ_TRACE");
 	int k;
 
 	if (size < 2)
@@ -1103,7 +1102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz.trace_len = 0;
 	fz.trace[0] = 0;
 	fz.trace_truncated = false;
-	fz.trace_live = env && *env && *env != '0';
+	fz.trace_live = fuzz_trace_on();
 
 	k = (data[0] & 7) % 5;
 	fz.nr_pages = 1 << k;

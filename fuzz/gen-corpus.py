@@ -70,11 +70,13 @@ def ringbuf():
         seeds["reader-" + tag] = cfg() + fill + w(8) + op(SAMPLE, 20) + op(READ, 0, at=name)
     return seeds
 
-def write(name, seeds):
+def write(name, seeds, keep=None):
+    # replaces fuzz/corpus/NAME/, but for the files whose names start with KEEP
     d = os.path.join(srctree, "fuzz/corpus", name)
     os.makedirs(d, exist_ok=True)
     for f in os.listdir(d):
-        os.unlink(os.path.join(d, f))
+        if not (keep and f.startswith(keep)):
+            os.unlink(os.path.join(d, f))
     for k, v in sorted(seeds.items()):
         with open(os.path.join(d, k), "wb") as f:
             f.write(v)
@@ -113,14 +115,7 @@ def parsers():
     seeds["scenario-minimal"] = bytes([1]) + (b"seed: 1\nduration: 1000\ntasks:\n  - name: a\n"
                                               b"    workload: {kind: tchain, depth: 3}\n"
                                               b"events:\n  - event: cycles:u\n    period: 100\n")
-    d = os.path.join(srctree, "fuzz/corpus/parsers")
-    os.makedirs(d, exist_ok=True)
-    for f in os.listdir(d):
-        if not f.startswith("perf-data-"):
-            os.unlink(os.path.join(d, f))
-    for k, v in sorted(seeds.items()):
-        with open(os.path.join(d, k), "wb") as f:
-            f.write(v)
+    write("parsers", seeds, keep="perf-data-")
 
 parsers()
 
@@ -162,13 +157,7 @@ def attr_corpus():
                        ioctl(0, 4, 3) + ioctl(0, 7) + ioctl(0, 9, 1) + run() + ioctl(0, 9, 0) + run() +
                        ioctl(0, 2, 2) + run() + ioctl(0, 11, 0x0000000480000000))
     seeds["call-stack"] = bytes([2]) + open_patch(((0x48, 0x00), (0x49, 0x08), (0x4a, 0x02))) + bytes([MMAP, 0, 5]) + run(0, 100)
-    d = os.path.join(srctree, "fuzz/corpus/attr")
-    os.makedirs(d, exist_ok=True)
-    for f in os.listdir(d):
-        os.unlink(os.path.join(d, f))
-    for k, v in sorted(seeds.items()):
-        with open(os.path.join(d, k), "wb") as f:
-            f.write(v)
+    write("attr", seeds)
     lines = ["# SPDX-License-Identifier: GPL-2.0-only",
              "# fuzz_attr: commands (written by fuzz/gen-corpus.py)",
              'open_patched="\\x01\\x00\\x04\\x00"', 'mmap="\\x05\\x00\\x05"',
@@ -200,13 +189,7 @@ def lbr_corpus():
     seeds["skylake-refresh1-task-switch"] = bytes([2, 0, 9, 0, 1 << 1 | 1]) + bytes([BURST | 0xf8]) + bytes([SWITCH, JCC, SWITCH]) + bytes([BURST | 0xf8]) * 2
     seeds["icelake-refresh3"] = bytes([3, 3, 5, 0, 3 << 1]) + mixed * 2
     seeds["sapphirerapids-refresh-alt"] = bytes([4, 7 | 8, 2, 7, 2 << 1 | 1]) + deep + mixed
-    d = os.path.join(srctree, "fuzz/corpus/lbr")
-    os.makedirs(d, exist_ok=True)
-    for f in os.listdir(d):
-        os.unlink(os.path.join(d, f))
-    for k, v in sorted(seeds.items()):
-        with open(os.path.join(d, k), "wb") as f:
-            f.write(v)
+    write("lbr", seeds)
     lines = ["# SPDX-License-Identifier: GPL-2.0-only",
              "# fuzz_lbr: ops (written by fuzz/gen-corpus.py)",
              'call_call_call="\\x00\\x00\\x00"', 'ret_ret="\\x02\\x02"',

@@ -366,6 +366,44 @@ static void test_writers_are_serialised(void **state)
 	assert_null(child.perf_ctx_data);
 }
 
+/*
+ * A's stack shrinks between two of its switches: the second save must not
+ * bring back the first save's deeper frames (Arch LBR: v6.12's non-XSAVE
+ * save leaves them in the saved list; pmusim ends it; found by fuzz_lbr).
+ */
+static void test_a_shrunk_call_stack_comes_back_as_it_is(void **state)
+{
+	static const char *const models[] = { "skylake", "sapphirerapids" };
+
+	(void)state;
+	for (unsigned int m = 0; m < ARRAY_SIZE(models); m++) {
+		struct perf_event *e;
+
+		boot_tasks(models[m]);
+		e = open_callstack(&tasks[0], 1000);
+		calls(0x100000, 0, 3);
+		switch_to(&tasks[0], &tasks[1]);
+		switch_to(&tasks[1], &tasks[0]);
+		/* two returns: one call left */
+		for (int i = 2; i >= 1; i--) {
+			x86_branch_text_add(0x100000 + 0x1000 * (i + 1) + 0x80, MODEL_BR_NEAR_RET);
+			xt_branch(0, 0x100000 + 0x1000 * (i + 1) + 0x80, 0x100000 + 0x1000 * i + 0x15,
+				  MODEL_BR_NEAR_RET);
+		}
+		switch_to(&tasks[0], &tasks[1]);
+		switch_to(&tasks[1], &tasks[0]);
+		/* one more call, and the sample: two frames, not four */
+		assert_int_equal(perf_event_period(e, 2), 0);
+		calls(0x100000, 1, 2);
+		assert_int_equal(xt.nr_samples, 1);
+		if (xt.samples[0].br.nr != 3)
+			fail_msg("%s: %llu call-stack entries, the task is 3 calls deep", models[m],
+				 (unsigned long long)xt.samples[0].br.nr);
+		close_callstack(e);
+		teardown(NULL);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -376,6 +414,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_allocation_failure_attaches_nothing, teardown),
 		cmocka_unit_test_teardown(test_writers_are_serialised, teardown),
 		cmocka_unit_test_teardown(test_restore_is_skipped_when_nobody_touched_the_lbr, teardown),
+		cmocka_unit_test_teardown(test_a_shrunk_call_stack_comes_back_as_it_is, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
