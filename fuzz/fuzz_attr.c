@@ -212,6 +212,15 @@ static void fa_open_raw(void)
 
 /* ---- control ---------------------------------------------------------------- */
 
+/* Traces name events by slot and buffers by number, never by address: replays must match byte for byte. */
+static int ev_slot(const struct perf_event *ev)
+{
+	for (int i = 0; i < fa.nr_ev; i++)
+		if (fa.ev[i] == ev)
+			return i;
+	return -1;
+}
+
 static struct perf_event *pick(u8 b)
 {
 	return fa.nr_ev ? fa.ev[b % fa.nr_ev] : NULL;
@@ -263,7 +272,14 @@ static void fa_ioctl(void)
 	ret = perf_ioctl(ev, cmd, arg);
 	if (ret == 0 && cmd == PERF_EVENT_IOC_SET_OUTPUT && ev->rb)
 		note_writer(ev);
-	fa_trace("ioctl(ev %p, %#x, %#lx) = %d", (void *)ev, cmd, arg, ret);
+	if (cmd == PERF_EVENT_IOC_SET_OUTPUT)
+		fa_trace("ioctl(ev %d, %#x, ev %d) = %d", ev_slot(ev), cmd,
+			 arg ? ev_slot((struct perf_event *)arg) : -1, ret);
+	else if (cmd == PERF_EVENT_IOC_PERIOD || cmd == PERF_EVENT_IOC_ID ||
+		 cmd == PERF_EVENT_IOC_MODIFY_ATTRIBUTES)
+		fa_trace("ioctl(ev %d, %#x, %s) = %d", ev_slot(ev), cmd, arg ? "&arg" : "NULL", ret);
+	else
+		fa_trace("ioctl(ev %d, %#x, %#lx) = %d", ev_slot(ev), cmd, arg, ret);
 	if (ret && !is_errno(ret, ioctl_errnos, ARRAY_SIZE(ioctl_errnos)))
 		fa_fail("ioctl %#x returned %d", cmd, ret);
 	if (ret == 0 && cmd == PERF_EVENT_IOC_ID && value != ev->id)
@@ -298,7 +314,7 @@ static void fa_close(u8 b)
 	if (!fa.nr_ev)
 		return;
 	i = b % fa.nr_ev;
-	fa_trace("close(ev %p)", (void *)fa.ev[i]);
+	fa_trace("close(ev %d)", i);
 	perf_event_release_kernel(fa.ev[i]);
 	fa.ev[i] = fa.ev[--fa.nr_ev];
 }
@@ -318,7 +334,7 @@ static void fa_mmap(u8 b, u8 how)
 	fa.rbs[fa.nr_rbs++] = (struct fa_rb){
 		.rb = ring_buffer_get(ev), .fmt = ev->attr, .backward = is_write_backward(ev),
 	};
-	fa_trace("mmap(ev %p, %d pages, %s)", (void *)ev, 1 << (how & 3),
+	fa_trace("mmap(ev %d, %d pages, %s)", ev_slot(ev), 1 << (how & 3),
 		 how & 4 ? "writable" : "overwrite");
 }
 
@@ -397,7 +413,7 @@ static void check_rb(const struct fa_rb *b)
 		pos += h.size;
 		n++;
 	}
-	fa_trace("buffer %p: %lu records parse", (void *)b->rb, n);
+	fa_trace("buffer %ld: %lu records parse", (long)(b - fa.rbs), n);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
