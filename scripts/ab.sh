@@ -225,6 +225,11 @@ for spec in "output-forward 20000 ab_output_record* per record, forward (output 
 	per_op "$work_obj" "$mode" "$n" "$fn" >"$out/cost-$mode.work" 2>"$out/cost-$mode.work.err" &
 	wait
 	b=$(cat "$out/cost-$mode.base") w=$(cat "$out/cost-$mode.work")
+	if [ -z "$w" ] && [ -z "$b" ]; then
+		printf '  %-36s %12s %12s %9s\n' "$label" "n/a" "n/a" "-"
+		echo "  not measurable on either side (not compared): $(head -1 "$out/cost-$mode.work.err")"
+		continue
+	fi
 	if [ -z "$w" ]; then
 		printf '  %-36s %12s %12s %9s\n' "$label" "${b:-n/a}" "n/a" "-"
 		echo "  the working tree could not be measured: $(head -1 "$out/cost-$mode.work.err")"
