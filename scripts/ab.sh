@@ -6,12 +6,13 @@
 # Builds both out of tree with the same .config (AB_CONFIG, else the
 # tree's .config, else defconfig), then compares
 #   behaviour  every scenario in scenarios/ (exit status, perf.data record
-#              by record, the --json summary field by field, stderr), every
-#              ring-buffer replay script of the tests in each of its modes
-#              (tests/sim/ringbuf/*.rb and the generated seeds of
-#              test_ringbuf_diff.sh), every fuzz corpus file replayed with
-#              its trace (fuzz/corpus/NAME/*): each output that differs is
-#              named with its first difference (scripts/ab-diff.sh);
+#              by record, the --json summary field by field, stderr, the
+#              perf-PID.map symbol files), every ring-buffer replay script
+#              of the tests in each of its modes (tests/sim/ringbuf/*.rb
+#              and the generated seeds of test_ringbuf_diff.sh), every fuzz
+#              corpus file replayed with its trace (fuzz/corpus/NAME/*):
+#              each output that differs is named with its first
+#              difference (scripts/ab-diff.sh);
 #   cost       instructions per record on the output path, per PMI through
 #              the overflow path, per simulated branch, counted by callgrind
 #              in one function each (bench/ab_cost.c says which), so the
@@ -137,8 +138,9 @@ for sc in "$srctree"/scenarios/*.yaml; do
 	[ -e "$sc" ] || continue
 	n=$(basename "$sc" .yaml)
 	for side in base work; do
+		mkdir -p "$out/$side/$n.maps"
 		(cd "$out/$side" && "$(pmusim_of $side)" run "$sc" -o "$n.data" --json \
-			>"$n.json" 2>"$n.err"; echo "exit $?" >"$n.rc") &
+			--map-dir "$n.maps" >"$n.json" 2>"$n.err"; echo "exit $?" >"$n.rc") &
 	done
 	wait
 	report "scenario $n: exit status" text "$out/base/$n.rc" "$out/work/$n.rc"
@@ -147,6 +149,11 @@ for sc in "$srctree"/scenarios/*.yaml; do
 	fi
 	report "scenario $n: summary" json "$out/base/$n.json" "$out/work/$n.json"
 	report "scenario $n: stderr" text "$out/base/$n.err" "$out/work/$n.err"
+	# the symbol maps (perf-PID.map) of either side, by name
+	for m in $( (cd "$out/base/$n.maps" && ls; cd "$out/work/$n.maps" && ls) 2>/dev/null | sort -u); do
+		touch "$out/base/$n.maps/$m" "$out/work/$n.maps/$m"
+		report "scenario $n: $m" text "$out/base/$n.maps/$m" "$out/work/$n.maps/$m"
+	done
 done
 
 # ---- behaviour: ring-buffer replay scripts, every mode (tests/sim/ringbuf_lib.sh)
