@@ -32,7 +32,10 @@ PMUSIM_CFLAGS += -Wno-tsan
 endif
 endif
 ifneq ($(COVERAGE),)
-PMUSIM_CFLAGS += --coverage -O0
+# -O0 after CFLAGS' -O2: optimised code has branches gcov counts twice or
+# never (inlined copies, merged conditions), so the figures would lie.
+PMUSIM_CFLAGS += --coverage
+override CFLAGS += -O0
 LDFLAGS += --coverage
 endif
 
@@ -156,8 +159,9 @@ coverage:
 
 # ---- bench -----------------------------------------------------------------
 # `make bench` builds bench_defconfig (no test hooks) out of tree in
-# build/bench, runs every bench/bench_*.c program and scripts/bench.d/*.sh,
-# prints the table and writes out/bench.json.
+# build/bench, runs every bench/bench_*.c program and scripts/bench.d/*.sh
+# and *.py, prints the table and writes out/bench.json. The other
+# bench/*.c programs are baselines and helpers the scripts run.
 BENCH_SRCS := $(sort $(wildcard $(srctree)/bench/*.c))
 BENCH_BINS := $(patsubst $(srctree)/%.c,$(objtree)/%,$(BENCH_SRCS))
 DEPS += $(addsuffix .d,$(BENCH_BINS))
@@ -196,6 +200,14 @@ run:
 	@mkdir -p $(srctree)/out
 	$(PMUSIM) run $(srctree)/scenarios/default.yaml -o $(srctree)/out/perf.data
 
+# `make seeds`: each seed's result on its scenario (scenarios/seed-*.yaml),
+# as tables; builds build/seeds-noctx too, for the per-task LBR data seed.
+.PHONY: seeds
+seeds:
+	@$(srctree)/scripts/install-deps.sh run
+	@$(MAKE) --no-print-directory -f $(srctree)/Makefile O=$(objtree) $(PMUSIM)
+	@$(srctree)/scripts/seeds.sh $(objtree)
+
 include $(srctree)/fuzz/Makefile.fuzz
 
 # ---- install ---------------------------------------------------------------
@@ -218,10 +230,10 @@ mrproper: clean
 help:
 	@echo "Configuration: defconfig v6.12_defconfig allnoconfig allyesconfig randconfig olddefconfig menuconfig savedefconfig"
 	@echo "Build:         all (default), O=DIR for out of tree, SANITIZE=address,undefined|thread"
-	@echo "Test:          check (full matrix, ASan+UBSan), test (this build), hwcheck (against the host PMU)"
+	@echo "Test:          check (full matrix, ASan+UBSan), test (this build), hwcheck (against the host PMU),"
+	@echo "               stress [STRESS_SECONDS=60], coverage"
 	@echo "Fuzz:          fuzz FUZZER=NAME [TIME=s] [JOBS=n], fuzz-all, fuzz-replay, mutants"
-
-	@echo "Test:          check (full matrix, ASan+UBSan), test (this build), stress [STRESS_SECONDS=60], coverage"
-	@echo "Use:           run (default scenario to out/perf.data), install PREFIX=..."
-	@echo "Compare:       ab BASE=REV [AB_MAX_COST=1%] (behaviour and callgrind cost against REV)"
+	@echo "Use:           run (default scenario to out/perf.data), seeds (the seeds' results), install PREFIX=... [DESTDIR=...]"
+	@echo "               (bin/pmusim and share/man/man1/pmusim.1)"
+	@echo "Measure:       bench (table, out/bench.json), ab BASE=REV [AB_MAX_COST=1%] (behaviour and callgrind cost against REV)"
 	@echo "Clean:         clean, mrproper"

@@ -60,7 +60,7 @@ static void perf_callchain_user(struct perf_callchain_entry_ctx *ctx,
 
 static struct perf_callchain_entry *
 get_perf_callchain(struct perf_callchain_entry *entry, struct pt_regs *regs,
-		   bool kernel, bool user, u32 max_stack, bool add_mark)
+		   bool kernel, bool user, u32 max_stack)
 {
 	struct perf_callchain_entry_ctx ctx = {
 		.entry = entry,
@@ -69,16 +69,14 @@ get_perf_callchain(struct perf_callchain_entry *entry, struct pt_regs *regs,
 
 	entry->nr = 0;
 	if (kernel && !user_mode(regs)) {
-		if (add_mark)
-			perf_callchain_store_context(&ctx, PERF_CONTEXT_KERNEL);
+		perf_callchain_store_context(&ctx, PERF_CONTEXT_KERNEL);
 		perf_callchain_kernel(&ctx, regs);
 	}
 	if (user) {
 		if (!user_mode(regs))
 			regs = regs->user_regs;	/* task_pt_regs(current) */
 		if (regs) {
-			if (add_mark)
-				perf_callchain_store_context(&ctx, PERF_CONTEXT_USER);
+			perf_callchain_store_context(&ctx, PERF_CONTEXT_USER);
 			perf_callchain_user(&ctx, regs);
 		}
 	}
@@ -97,5 +95,5 @@ perf_callchain(struct perf_event *event, struct pt_regs *regs,
 	if (!kernel && !user)
 		return entry;
 	return get_perf_callchain(entry, regs, kernel, user,
-				  event->attr.sample_max_stack, true);
+				  event->attr.sample_max_stack);
 }

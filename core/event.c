@@ -2,7 +2,8 @@
 /*
  * event.c - the life of a perf event, after kernel/events/core.c: the
  * PMU registry, perf_event_alloc() and the perf_event_open() syscall,
- * contexts and scheduling on and off a PMU, the ioctls, read, close.
+ * contexts and scheduling on and off a PMU, side-band delivery
+ * (perf_iterate_sb), the ioctls, read, close.
  *
  * Locking is the caller's: pmusim runs one simulated CPU at a time on a
  * thread, so ctx->mutex and ctx->lock have nothing to protect. Where the
@@ -190,15 +191,19 @@ static void cpu_function_call(int cpu, event_f func, struct perf_event *event,
 	pmusim_this_cpu = saved;
 }
 
+/*
+ * A transaction on this CPU's PMU: adds and dels in between are applied
+ * (counters assigned, programmed) when the outermost one ends.
+ */
 static void perf_pmu_disable(struct pmu *pmu)
 {
-	if (pmu->pmu_disable)
+	if (!pmu->pmu_disable_count[smp_processor_id()]++ && pmu->pmu_disable)
 		pmu->pmu_disable(pmu);
 }
 
 static void perf_pmu_enable(struct pmu *pmu)
 {
-	if (pmu->pmu_enable)
+	if (!--pmu->pmu_disable_count[smp_processor_id()] && pmu->pmu_enable)
 		pmu->pmu_enable(pmu);
 }
 
@@ -270,6 +275,12 @@ static int event_sched_in(struct perf_event *event, int cpu)
 	cpuctx->active_list = event;
 	perf_event_set_state(event, PERF_EVENT_STATE_ACTIVE);
 
+	/*
+	 * Inside a PMU transaction, as the kernel's: an event added alone
+	 * (a sibling joining a running group) gets its counter when it ends.
+	 */
+	perf_pmu_disable(event->pmu);
+
 	/* a throttled event gets a fresh start when it goes back on */
 	if (unlikely(event->hw.interrupts == MAX_INTERRUPTS)) {
 		perf_log_throttle(event, 1);
@@ -279,8 +290,10 @@ static int event_sched_in(struct perf_event *event, int cpu)
 	if (event->pmu->add(event, PERF_EF_START)) {
 		perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);
 		active_list_del(event);
+		perf_pmu_enable(event->pmu);
 		return -EAGAIN;
 	}
+	perf_pmu_enable(event->pmu);
 	return 0;
 }
 
@@ -291,6 +304,7 @@ static void event_sched_out(struct perf_event *event)
 	if (event->state != PERF_EVENT_STATE_ACTIVE)
 		return;
 
+	perf_pmu_disable(event->pmu);
 	event->pmu->del(event, 0);
 	if (event->pending_disable) {
 		event->pending_disable = 0;
@@ -298,6 +312,7 @@ static void event_sched_out(struct perf_event *event)
 	}
 	perf_event_set_state(event, state);
 	active_list_del(event);
+	perf_pmu_enable(event->pmu);
 }
 
 static void group_sched_out(struct perf_event *leader)
@@ -340,6 +355,31 @@ fail:
 	return -EAGAIN;
 }
 
+/*
+ * The user page is per event, so when context time starts every mapped
+ * event's page must move with it, including a group's that stays off the
+ * PMU: its time_enabled runs while time_running does not. A redirected
+ * event (set-output) writes into another event's page: not here.
+ */
+static bool event_update_userpage(struct perf_event *event)
+{
+	if (!event->rb || event->output_event)
+		return false;
+	perf_event_update_time(event);
+	perf_event_update_userpage(event);
+	return true;
+}
+
+static void group_update_userpage(struct perf_event *leader)
+{
+	int i;
+
+	if (!event_update_userpage(leader))
+		return;
+	for (i = 0; i < leader->nr_siblings; i++)
+		event_update_userpage(leader->siblings[i]);
+}
+
 static void ctx_sched_in(struct perf_event_context *ctx, int cpu)
 {
 	struct perf_event *event;
@@ -353,6 +393,8 @@ static void ctx_sched_in(struct perf_event_context *ctx, int cpu)
 			    !event_filter_match(event, cpu))
 				continue;
 			group_sched_in(event, cpu);
+			if (!pinned && event->state == PERF_EVENT_STATE_INACTIVE)
+				group_update_userpage(event);
 		}
 	}
 }
@@ -394,17 +436,25 @@ static void perf_event_try_sched_in(struct perf_event *event)
 		cpu_function_call(ctx_cpu(event->ctx), __perf_event_enable_on_cpu, event, NULL);
 }
 
+/* The kernel's task->perf_event_ctxp: @task's context, or NULL. */
+static struct perf_event_context *task_ctx_of(struct task_struct *task)
+{
+	struct perf_event_context *ctx;
+
+	if (!task)
+		return NULL;
+	for (ctx = task_contexts; ctx; ctx = ctx->next)
+		if (ctx->pid == task->tid)
+			return ctx;
+	return NULL;
+}
+
 void perf_event_sched_in(int cpu, struct task_struct *task)
 {
 	struct perf_cpu_context *cpuctx = &perf_cpu_context[cpu];
-	struct perf_event_context *ctx;
+	struct perf_event_context *ctx = task_ctx_of(task);
 	int saved = pmusim_this_cpu;
 
-	if (!task)
-		return;
-	for (ctx = task_contexts; ctx; ctx = ctx->next)
-		if (ctx->pid == task->tid)
-			break;
 	if (!ctx || ctx->oncpu >= 0)
 		return;
 
@@ -465,12 +515,15 @@ static struct perf_event_context *find_get_context(struct task_struct *task,
 	struct perf_event_context *ctx;
 	int oncpu;
 
-	if (!task)
+	if (!task) {
+		/* the per-CPU context belongs to its CPU: events go on there, not on CPU 0 */
+		perf_cpu_context[cpu].ctx.cpu = cpu;
 		return &perf_cpu_context[cpu].ctx;
+	}
 
-	for (ctx = task_contexts; ctx; ctx = ctx->next)
-		if (ctx->pid == task->tid)
-			return ctx;
+	ctx = task_ctx_of(task);
+	if (ctx)
+		return ctx;
 
 	ctx = kzalloc(sizeof(*ctx));
 	if (!ctx)
@@ -616,6 +669,61 @@ static void perf_remove_from_context(struct perf_event *event)
 	put_ctx(ctx);
 }
 
+/* ---- side-band delivery --------------------------------------------------- */
+
+/*
+ * A CPU-wide event that asked for side-band records: the kernel keeps
+ * these on a per-CPU list (pmu_sb_events) so that a COMM or an MMAP does
+ * not have to walk every CPU-wide event. Per-task events are found
+ * through their task's context instead, and an inherited child (which
+ * pmusim does not make) through its task's. Only CPU contexts are asked.
+ */
+static bool is_sb_event(struct perf_event *event)
+{
+	struct perf_event_attr *attr = &event->attr;
+
+	return attr->mmap || attr->mmap_data || attr->mmap2 ||
+	       attr->comm || attr->comm_exec || attr->task ||
+	       attr->ksymbol || attr->context_switch || attr->text_poke ||
+	       attr->bpf_event;
+}
+
+static bool perf_sb_wants(struct perf_event *event, int cpu)
+{
+	return event->state >= PERF_EVENT_STATE_INACTIVE && event_filter_match(event, cpu);
+}
+
+static void perf_iterate_ctx(struct perf_event_context *ctx, perf_iterate_f output,
+			     void *data, int cpu)
+{
+	struct perf_event *event;
+
+	for (event = ctx->event_list; event; event = event->ctx_next)
+		if (perf_sb_wants(event, cpu))
+			output(event, data);
+}
+
+static void perf_iterate_sb_cpu(perf_iterate_f output, void *data, int cpu)
+{
+	struct perf_event *event;
+
+	for (event = perf_cpu_context[cpu].ctx.event_list; event; event = event->ctx_next)
+		if (is_sb_event(event) && perf_sb_wants(event, cpu))
+			output(event, data);
+}
+
+void perf_iterate_sb(perf_iterate_f output, void *data)
+{
+	int cpu = smp_processor_id();
+	struct perf_event_context *ctx;
+
+	perf_iterate_sb_cpu(output, data, cpu);
+	/* current's context even when it is not (yet) the CPU's task_ctx */
+	ctx = task_ctx_of(current);
+	if (ctx)
+		perf_iterate_ctx(ctx, output, data, cpu);
+}
+
 /* ---- exclusive PMUs ------------------------------------------------------- */
 
 static bool is_exclusive_pmu(struct pmu *pmu)
@@ -698,9 +806,14 @@ static void __free_event(struct perf_event *event)
 	kfree(event);
 }
 
+/*
+ * The kernel's perf_event_alloc() also makes inherited children (a
+ * parent_event); pmusim does not model inheritance, so every event here
+ * is its own parent and stream.
+ */
 static struct perf_event *
 perf_event_alloc(struct perf_event_attr *attr, int cpu, struct task_struct *task,
-		 struct perf_event *group_leader, struct perf_event *parent_event,
+		 struct perf_event *group_leader,
 		 perf_overflow_handler_t overflow_handler, void *context,
 		 struct pmu *pmu, int *errp)
 {
@@ -730,19 +843,14 @@ perf_event_alloc(struct perf_event_attr *attr, int cpu, struct task_struct *task
 	event->attr = *attr;
 	event->group_leader = group_leader;
 	event->oncpu = -1;
-	event->parent = parent_event;
 	event->id = perf_event_next_id();
-	event->stream_id = parent_event ? parent_event->id : event->id;
+	event->stream_id = event->id;
 	event->state = PERF_EVENT_STATE_INACTIVE;
 	if (task)
 		event->attach_state = PERF_ATTACH_TASK;
 
-	event->clock = parent_event ? parent_event->clock : perf_local_clock;
+	event->clock = perf_local_clock;
 
-	if (!overflow_handler && parent_event) {
-		overflow_handler = parent_event->overflow_handler;
-		context = parent_event->overflow_handler_context;
-	}
 	if (overflow_handler) {
 		event->overflow_handler = overflow_handler;
 		event->overflow_handler_context = context;
@@ -805,7 +913,7 @@ perf_event_alloc(struct perf_event_attr *attr, int cpu, struct task_struct *task
 
 	/* get_callchain_buffers(): a deeper stack than the sysctl allows */
 	err = -EOVERFLOW;
-	if (!event->parent && (event->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
+	if ((event->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
 	    attr->sample_max_stack > sysctl_perf_event_max_stack)
 		goto err;
 
@@ -827,7 +935,7 @@ struct perf_event *perf_event_create_kernel_counter(struct perf_event_attr *attr
 	struct perf_event *event;
 	int err;
 
-	event = perf_event_alloc(attr, cpu, task, NULL, NULL, overflow_handler,
+	event = perf_event_alloc(attr, cpu, task, NULL, overflow_handler,
 				 context, pmu, &err);
 	if (!event)
 		goto out;
@@ -935,7 +1043,7 @@ int perf_event_open_attr(const void *uattr, size_t size, int pid, int cpu,
 	if (task && group_leader && group_leader->attr.inherit != attr.inherit)
 		return -EINVAL;
 
-	event = perf_event_alloc(&attr, cpu, task, group_leader, NULL, NULL, NULL,
+	event = perf_event_alloc(&attr, cpu, task, group_leader, NULL, NULL,
 				 pmu, &err);
 	if (!event)
 		return err;
@@ -1098,6 +1206,8 @@ static void perf_event_reset(struct perf_event *event)
 {
 	perf_event_read(event);
 	local64_set(&event->count, 0);
+	/* a self-monitoring reader adds the counter to offset: zero it there too */
+	perf_event_update_userpage(event);
 }
 
 u64 perf_event_read_value(struct perf_event *event, u64 *enabled, u64 *running)

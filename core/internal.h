@@ -16,6 +16,9 @@
 
 #define RING_BUFFER_WRITABLE		0x01
 
+/* Rarely run: kept out of the hot path's code and registers. */
+#define __cold	__attribute__((__cold__))
+
 struct perf_buffer {
 	refcount_t		refcount;
 	int			nr_pages;	/* data pages; 0: user page only */
@@ -112,6 +115,15 @@ static __always_inline unsigned long
 __output_move(struct perf_output_handle *handle, const void *buf,
 	      unsigned long len, bool copy)
 {
+	/* The common case: one chunk that ends before the page does. */
+	if (likely(len && len < handle->size)) {
+		if (copy)
+			memcpy(handle->addr, buf, len);
+		handle->addr = (char *)handle->addr + len;
+		handle->size -= len;
+		perf_interleave(PI_OUTPUT_COPY, handle->rb);
+		return 0;
+	}
 	while (len) {
 		unsigned long size = min(handle->size, len);
 

@@ -52,3 +52,4 @@ const char *const perf_interleave_point_names[PI__MAX] = {
 };
 
 perf_interleave_fn perf_interleave_hook;
+void (*perf_store_fence_hook)(void);

@@ -104,6 +104,24 @@ typedef int64_t s64;
 #define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
 #endif
 
+/*
+ * customised: with CONFIG_PERF_INTERLEAVE a single-threaded harness can
+ * see every store fence (smp_wmb, smp_mb) and so model a store buffer:
+ * stores become visible to other CPUs, in no particular order, only at a
+ * fence (fuzz/fuzz_ringbuf.c checks a record is fenced before data_head
+ * covers it). Ordinary builds compile it away.
+ */
+extern void (*perf_store_fence_hook)(void);
+static inline void perf_store_fence(void)
+{
+	if (IS_ENABLED(CONFIG_PERF_INTERLEAVE)) {
+		void (*fn)(void) = perf_store_fence_hook;
+
+		if (fn)
+			fn();
+	}
+}
+
 /* A compiler barrier: no reordering by the compiler, no CPU fence. */
 #define barrier()		atomic_signal_fence(memory_order_seq_cst)
 /*
@@ -113,9 +131,11 @@ typedef int64_t s64;
  * smp_load_acquire/smp_store_release exactly as the kernel's comment in
  * ring_buffer.c describes.
  */
-#define smp_mb()		atomic_thread_fence(memory_order_seq_cst)
+#define smp_mb()		do { atomic_thread_fence(memory_order_seq_cst); \
+				     perf_store_fence(); } while (0)
 #define smp_rmb()		atomic_thread_fence(memory_order_acquire)
-#define smp_wmb()		atomic_thread_fence(memory_order_release)
+#define smp_wmb()		do { atomic_thread_fence(memory_order_release); \
+				     perf_store_fence(); } while (0)
 #define smp_load_acquire(p)	__atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define smp_store_release(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
 

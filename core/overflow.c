@@ -10,14 +10,32 @@
 #include "core/sideband.h"
 
 int sysctl_perf_event_sample_rate = CONFIG_PERF_SAMPLE_MAX_RATE;
-int max_samples_per_tick = (CONFIG_PERF_SAMPLE_MAX_RATE + HZ - 1) / HZ;
+int perf_event_hz = CONFIG_HZ;
+int max_samples_per_tick = (CONFIG_PERF_SAMPLE_MAX_RATE + CONFIG_HZ - 1) / CONFIG_HZ;
+
+/* DIV_ROUND_UP(rate, HZ): a rate below HZ still allows one sample a tick. */
+static void update_max_samples_per_tick(void)
+{
+	int rate = READ_ONCE(sysctl_perf_event_sample_rate);
+
+	WRITE_ONCE(max_samples_per_tick, (rate + HZ - 1) / HZ);
+}
 
 int perf_event_max_sample_rate_set(int rate)
 {
 	if (rate < 1)
 		return -EINVAL;
-	sysctl_perf_event_sample_rate = rate;
-	WRITE_ONCE(max_samples_per_tick, (rate + HZ - 1) / HZ);
+	WRITE_ONCE(sysctl_perf_event_sample_rate, rate);
+	update_max_samples_per_tick();
+	return 0;
+}
+
+int perf_event_hz_set(int hz)
+{
+	if (hz < 1 || (u64)hz > NSEC_PER_SEC)
+		return -EINVAL;
+	WRITE_ONCE(perf_event_hz, hz);
+	update_max_samples_per_tick();
 	return 0;
 }
 
@@ -219,7 +237,12 @@ int perf_event_overflow(struct perf_event *event, struct perf_sample_data *data,
 
 /* ---- the tick ------------------------------------------------------------- */
 
-static void perf_adjust_freq_unthr_events(struct perf_event *list, int cpu)
+/*
+ * @list is one CPU's active list: every event on it passed the CPU
+ * filter when it went on (the kernel re-checks event_filter_match()
+ * here because its lists are per PMU context, not per CPU).
+ */
+static void perf_adjust_freq_unthr_events(struct perf_event *list)
 {
 	struct perf_event *event;
 	struct hw_perf_event *hwc;
@@ -228,8 +251,6 @@ static void perf_adjust_freq_unthr_events(struct perf_event *list, int cpu)
 
 	for (event = list; event; event = event->active_next) {
 		if (event->state != PERF_EVENT_STATE_ACTIVE)
-			continue;
-		if (event->cpu != -1 && event->cpu != cpu)
 			continue;
 		if (event->pmu->capabilities & PERF_PMU_CAP_NO_INTERRUPT)
 			continue;
@@ -281,5 +302,16 @@ void perf_event_task_tick(void)
 	if (!(nr_freq || throttled))
 		return;
 
-	perf_adjust_freq_unthr_events(cpuctx->active_list, cpu);
+	/*
+	 * As perf_adjust_freq_unthr_context() does, each PMU stays disabled
+	 * while its events restart: x86 writes a fixed counter's enable bits
+	 * only when the PMU is enabled again.
+	 */
+	for (event = cpuctx->active_list; event; event = event->active_next)
+		if (event->pmu->pmu_disable)
+			event->pmu->pmu_disable(event->pmu);
+	perf_adjust_freq_unthr_events(cpuctx->active_list);
+	for (event = cpuctx->active_list; event; event = event->active_next)
+		if (event->pmu->pmu_enable)
+			event->pmu->pmu_enable(event->pmu);
 }

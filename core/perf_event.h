@@ -127,6 +127,8 @@ struct pmu {
 	int (*check_period)(struct perf_event *event, u64 value);
 	void (*pmu_enable)(struct pmu *pmu);
 	void (*pmu_disable)(struct pmu *pmu);
+	/* per CPU: perf_pmu_disable() nests, only the outermost pair calls the PMU */
+	int pmu_disable_count[CONFIG_MODEL_MAX_CPUS];
 	int (*event_idx)(struct perf_event *event);
 	/* context switch: save/restore per-task state such as LBR call stacks */
 	u16 pmc_width;			/* counter bits, for the user page */
@@ -253,8 +255,28 @@ int perf_output_begin_backward(struct perf_output_handle *handle,
 			       struct perf_sample_data *data,
 			       struct perf_event *event, unsigned int size);
 void perf_output_end(struct perf_output_handle *handle);
-unsigned int perf_output_copy(struct perf_output_handle *handle,
-			      const void *buf, unsigned int len);
+/* The page walk of perf_output_copy(), out of line (core/ring_buffer.c). */
+unsigned int __perf_output_copy(struct perf_output_handle *handle,
+				const void *buf, unsigned int len);
+/*
+ * Copy @len bytes of the record. Returns the bytes not copied: always 0.
+ * Bytes that end before the current page does (nearly all of them:
+ * fields are small, pages 4K) are copied inline, where a constant @len
+ * becomes a few moves; a copy that reaches the page's end walks the
+ * pages out of line. Either way PI_OUTPUT_COPY follows each chunk.
+ */
+static __always_inline unsigned int
+perf_output_copy(struct perf_output_handle *handle, const void *buf, unsigned int len)
+{
+	if (likely(len && len < handle->size)) {
+		memcpy(handle->addr, buf, len);
+		handle->addr = (char *)handle->addr + len;
+		handle->size -= len;
+		perf_interleave(PI_OUTPUT_COPY, handle->rb);
+		return 0;
+	}
+	return __perf_output_copy(handle, buf, len);
+}
 unsigned int perf_output_skip(struct perf_output_handle *handle,
 			      unsigned int len);
 #define perf_output_put(handle, x) perf_output_copy((handle), &(x), sizeof(x))
@@ -458,11 +480,25 @@ extern struct perf_cpu_context perf_cpu_context[CONFIG_MODEL_MAX_CPUS];
 /* sysctls: kernel.perf_event_max_sample_rate and friends. */
 extern int sysctl_perf_event_sample_rate;
 extern int max_samples_per_tick;
-/* Set the sample-rate sysctl: the tick budget follows, as the handler does. */
+/*
+ * Set the sample-rate sysctl: the tick budget follows, as the sysctl
+ * handler recomputes it. 0, or -EINVAL for a rate below 1.
+ */
 int perf_event_max_sample_rate_set(int rate);
 
+/*
+ * The machine's tick rate. The kernel's HZ is CONFIG_HZ, fixed when it
+ * is built; a simulated machine picks its own (a scenario's machine.hz),
+ * so here HZ reads a setting that starts at CONFIG_HZ. Everything that
+ * depends on the tick follows it: max_samples_per_tick, TICK_NSEC (the
+ * frequency-mode window). 0, or -EINVAL for a rate below 1 or above
+ * NSEC_PER_SEC.
+ */
+extern int perf_event_hz;
+int perf_event_hz_set(int hz);
+
 #define NSEC_PER_SEC	1000000000ULL
-#define HZ		CONFIG_HZ
+#define HZ		READ_ONCE(perf_event_hz)
 #define TICK_NSEC	((NSEC_PER_SEC + HZ / 2) / HZ)
 
 /* Clock ids for attr.clockid (Linux's numbers). */

@@ -28,6 +28,9 @@
 #define CIRC_CNT(head, tail, size)	(((head) - (tail)) & ((size) - 1))
 #define CIRC_SPACE(head, tail, size)	CIRC_CNT((tail), ((head) + 1), (size))
 
+/* A PERF_RECORD_LOST without its sample_id trailer: header, id, lost. */
+#define PERF_OUTPUT_LOST_SIZE	(sizeof(struct perf_event_header) + 2 * sizeof(u64))
+
 /* The kernel's bound on the kzalloc() of struct perf_buffer (MAX_PAGE_ORDER on x86). */
 #define RB_MAX_PAGE_ORDER	10
 
@@ -49,10 +52,9 @@ static void perf_output_wakeup(struct perf_output_handle *handle)
  * the reader: an inner writer's data_head would cover the bytes of the
  * writer it interrupted, which are not written yet.
  */
-static void perf_output_get_handle(struct perf_output_handle *handle)
+static __always_inline void
+perf_output_get_handle(struct perf_output_handle *handle, struct perf_buffer *rb)
 {
-	struct perf_buffer *rb = handle->rb;
-
 	preempt_disable();
 	/*
 	 * One increment, no interleaving point inside: the kernel uses a
@@ -62,7 +64,8 @@ static void perf_output_get_handle(struct perf_output_handle *handle)
 	handle->wakeup = local_read(&rb->wakeup);
 }
 
-static void perf_output_put_handle(struct perf_output_handle *handle)
+/* Inline in perf_output_end(), the record path; a call from the no-room path. */
+static __always_inline void perf_output_put_handle(struct perf_output_handle *handle)
 {
 	struct perf_buffer *rb = handle->rb;
 	unsigned long head;
@@ -160,6 +163,49 @@ ring_buffer_has_space(unsigned long head, unsigned long tail,
 	return CIRC_SPACE(tail, head, data_size) >= size;
 }
 
+/*
+ * The LOST record that rides in front of the writer's record, and the
+ * writer that found no room: rare, so out of line, which leaves the
+ * record path without a call and without a stack frame.
+ */
+static noinline void
+perf_output_lost(struct perf_output_handle *handle, struct perf_sample_data *data,
+		 struct perf_event *event)
+{
+	struct perf_buffer *rb = handle->rb;
+	struct {
+		struct perf_event_header header;
+		u64 id;
+		u64 lost;
+	} lost_event;
+
+	_Static_assert(sizeof(lost_event) == PERF_OUTPUT_LOST_SIZE, "reserved as sized");
+	lost_event.id = event->id;
+	lost_event.lost = local_xchg(&rb->lost, 0);
+	perf_interleave(PI_OUTPUT_BEGIN_LOST_TAKEN, rb);
+
+	/* @data is re-stamped: the LOST and this record share the trailer. */
+	perf_event_header__init(&lost_event.header, data,
+				PERF_RECORD_LOST, 0,
+				sizeof(lost_event), event);
+	perf_output_put(handle, lost_event);
+	perf_event__output_id_sample(event, handle, data);
+}
+
+static noinline __cold int
+perf_output_begin_failed(struct perf_output_handle *handle, struct perf_event *event)
+{
+	struct perf_buffer *rb = handle->rb;
+
+	perf_interleave(PI_OUTPUT_BEGIN_FAILED, rb);
+	local_inc(&rb->lost);
+	atomic64_inc(&event->lost_samples);
+	/* Still the outermost writer's duty: publish what nested writers wrote. */
+	perf_output_put_handle(handle);
+	rcu_read_unlock();
+	return -ENOSPC;
+}
+
 static __always_inline int
 __perf_output_begin(struct perf_output_handle *handle,
 		    struct perf_sample_data *data,
@@ -169,11 +215,7 @@ __perf_output_begin(struct perf_output_handle *handle,
 	struct perf_buffer *rb;
 	unsigned long tail, offset, head;
 	int have_lost, page_shift;
-	struct {
-		struct perf_event_header header;
-		u64 id;
-		u64 lost;
-	} lost_event;
+	bool overwrite;
 
 	rcu_read_lock();
 	/* An inherited event writes into its parent's buffer. */
@@ -207,25 +249,27 @@ __perf_output_begin(struct perf_output_handle *handle,
 	have_lost = local_read(&rb->lost);
 	perf_interleave(PI_OUTPUT_BEGIN_READ_LOST, rb);
 	if (unlikely(have_lost)) {
-		size += sizeof(lost_event);
+		size += PERF_OUTPUT_LOST_SIZE;
 		if (event->attr.sample_id_all)
 			size += event->id_header_size;
 	}
 
-	perf_output_get_handle(handle);
+	perf_output_get_handle(handle, rb);
 	perf_interleave(PI_OUTPUT_BEGIN_GOT_HANDLE, rb);
 
+	/* Set once by rb_alloc(): read it once, not on every pass. */
+	overwrite = rb->overwrite;
 	offset = local_read(&rb->head);
 	do {
 		head = offset;
 		tail = READ_ONCE(rb->user_page->data_tail);
 		perf_interleave(PI_OUTPUT_BEGIN_READ_TAIL, rb);
 		/* A garbage data_tail is only masked: it costs records, never memory. */
-		if (!rb->overwrite) {
+		if (!overwrite) {
 			if (unlikely(!ring_buffer_has_space(head, tail,
 							    perf_data_size(rb),
 							    size, backward)))
-				goto fail;
+				return perf_output_begin_failed(handle, event);
 		}
 		perf_interleave(PI_OUTPUT_BEGIN_CMPXCHG, rb);
 
@@ -233,9 +277,10 @@ __perf_output_begin(struct perf_output_handle *handle,
 			head += size;
 		else
 			head -= size;
-	} while (!local_try_cmpxchg(&rb->head, (long *)&offset, (long)head));
+		/* A retry means a nested writer reserved in between: rare. */
+	} while (unlikely(!local_try_cmpxchg(&rb->head, (long *)&offset, (long)head)));
 
-	if (!rb->overwrite)
+	if (!overwrite)
 		smp_rmb(); /* A, pairs with D; see perf_output_put_handle() */
 	perf_interleave(PI_OUTPUT_BEGIN_RESERVED, rb);
 
@@ -261,27 +306,11 @@ __perf_output_begin(struct perf_output_handle *handle,
 	handle->addr = (char *)rb->data_pages[handle->page] + offset;
 	handle->size = (1UL << page_shift) - offset;
 
-	if (unlikely(have_lost)) {
-		lost_event.id = event->id;
-		lost_event.lost = local_xchg(&rb->lost, 0);
-		perf_interleave(PI_OUTPUT_BEGIN_LOST_TAKEN, rb);
-
-		/* @data is re-stamped: the LOST and this record share the trailer. */
-		perf_event_header__init(&lost_event.header, data,
-					PERF_RECORD_LOST, 0,
-					sizeof(lost_event), event);
-		perf_output_put(handle, lost_event);
-		perf_event__output_id_sample(event, handle, data);
-	}
+	if (unlikely(have_lost))
+		perf_output_lost(handle, data, event);
 
 	return 0;
 
-fail:
-	perf_interleave(PI_OUTPUT_BEGIN_FAILED, rb);
-	local_inc(&rb->lost);
-	atomic64_inc(&event->lost_samples);
-	/* Still the outermost writer's duty: publish what nested writers wrote. */
-	perf_output_put_handle(handle);
 out:
 	rcu_read_unlock();
 	return -ENOSPC;
@@ -305,12 +334,14 @@ int perf_output_begin(struct perf_output_handle *handle,
 		      struct perf_sample_data *data,
 		      struct perf_event *event, unsigned int size)
 {
-	return __perf_output_begin(handle, data, event, size,
-				   unlikely(is_write_backward(event)));
+	/* Two copies, each with the direction a constant; both are common. */
+	if (is_write_backward(event))
+		return __perf_output_begin(handle, data, event, size, true);
+	return __perf_output_begin(handle, data, event, size, false);
 }
 
-unsigned int perf_output_copy(struct perf_output_handle *handle,
-			      const void *buf, unsigned int len)
+unsigned int __perf_output_copy(struct perf_output_handle *handle,
+				const void *buf, unsigned int len)
 {
 	return __output_copy(handle, buf, len);
 }

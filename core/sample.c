@@ -58,7 +58,7 @@ static void __perf_event_header_size(struct perf_event *event, u64 sample_type)
  */
 void perf_event__header_size(struct perf_event *event)
 {
-	struct perf_event *leader = event->group_leader ? event->group_leader : event;
+	struct perf_event *leader = event->group_leader;
 
 	event->read_size = __perf_event_read_size(event->attr.read_format,
 						  leader->nr_siblings);
@@ -219,7 +219,7 @@ static void perf_output_read_group(struct perf_output_handle *handle,
 				   struct perf_event *event,
 				   u64 enabled, u64 running)
 {
-	struct perf_event *leader = event->group_leader ? event->group_leader : event;
+	struct perf_event *leader = event->group_leader;
 	u64 read_format = event->attr.read_format;
 	bool self = has_inherit_and_sample_read(&event->attr);
 	u64 values[3];

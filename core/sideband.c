@@ -9,34 +9,6 @@
 #include "perf_event.h"
 #include "sideband.h"
 
-perf_sb_iterate_fn perf_sb_for_each_event;
-
-struct perf_sb_walk {
-	perf_iterate_f output;
-	void *data;
-};
-
-/* The filters perf_iterate_ctx() applies before each side-band output. */
-static void perf_iterate_sb_one(struct perf_event *event, void *arg)
-{
-	struct perf_sb_walk *walk = arg;
-
-	if (event->state < PERF_EVENT_STATE_INACTIVE)
-		return;
-	if (event->cpu != -1 && event->cpu != smp_processor_id())
-		return;
-	walk->output(event, walk->data);
-}
-
-void perf_iterate_sb(perf_iterate_f output, void *data)
-{
-	struct perf_sb_walk walk = { .output = output, .data = data };
-	perf_sb_iterate_fn each = perf_sb_for_each_event;
-
-	if (each)
-		each(perf_iterate_sb_one, &walk);
-}
-
 static u32 perf_event_pid(struct perf_event *event, struct task_struct *p)
 {
 	(void)event;	/* no pid namespaces in the model */
@@ -302,7 +274,7 @@ void perf_event_switch(struct task_struct *task, struct task_struct *next_prev,
 
 	if (!sched_in) {
 		switch_event.event_id.header.misc = PERF_RECORD_MISC_SWITCH_OUT;
-		if (task && READ_ONCE(task->on_rq))
+		if (READ_ONCE(task->on_rq))
 			switch_event.event_id.header.misc |= PERF_RECORD_MISC_SWITCH_OUT_PREEMPT;
 	}
 	perf_iterate_sb(perf_event_switch_output, &switch_event);

@@ -11,17 +11,12 @@
 typedef void (*perf_iterate_f)(struct perf_event *event, void *data);
 
 /*
- * The simulator's walk over every event that may want a side-band
- * record on this CPU (the kernel's perf_iterate_sb() over the per-CPU
- * and task contexts): call @fn(event, @arg) for each. NULL: no events.
- */
-typedef void (*perf_sb_iterate_fn)(perf_iterate_f fn, void *arg);
-extern perf_sb_iterate_fn perf_sb_for_each_event;
-
-/*
- * Give @output(event, @data) to every event the walk yields that is at
- * least INACTIVE and not bound to another CPU. Each output function
- * checks the attr bit its record needs.
+ * perf_iterate_sb - give @output(event, @data) to every event on this
+ * CPU that may want a side-band record (core/event.c): the CPU's own
+ * events that asked for one (the kernel's pmu_sb_events list) and the
+ * events of current's task context, skipping those that are off or
+ * bound to another CPU. Each output function checks the attr bit its
+ * record needs.
  */
 void perf_iterate_sb(perf_iterate_f output, void *data);
 
@@ -65,7 +60,7 @@ void perf_log_throttle(struct perf_event *event, int enable);
 /* LOST_SAMPLES: @lost samples of @event were dropped. */
 void perf_log_lost_samples(struct perf_event *event, u64 lost);
 
-/* The per-event steps, for a walk of the simulator's own. */
+/* The per-event steps perf_iterate_sb() runs (tests call them directly). */
 void perf_event_comm_output(struct perf_event *event, void *data);
 void perf_event_mmap_output(struct perf_event *event, void *data);
 void perf_event_task_output(struct perf_event *event, void *data);

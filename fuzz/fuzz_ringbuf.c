@@ -21,15 +21,27 @@
  *     2 write a large record: 16 + 32 * arg bytes (may exceed the buffer)
  *     3 reader step: consume up to arg % 8 records (0: all), then check
  *     4 pause   5 resume   6 garbage to data_tail (arg * 0x01010101 ...)
- *     7 backward/overwrite reader: walk the window from data_head
+ *     7 window readers (sim/mmap_read.c), by mode:
+ *       backward, arg bit 0 clear: read_backward, the paused reader (at
+ *         the top level only, as it requires)
+ *       backward overwrite, arg bit 0 set: read_backward_verify, the
+ *         copy-then-verify reader, at any point, with guard 8 * (arg >> 1)
+ *         bytes; ops bound to the pseudo-points verify-header-copied
+ *         (PI__MAX) and verify-record-copied (PI__MAX + 1) run between
+ *         its copy and its re-read of data_head
+ *       forward overwrite: read_overwrite_forward (top level only)
+ *   The consumer of op 3 is sim/mmap_read.c's read_forward for a forward
+ *   buffer (a backward writable buffer has no reader there: a walk here).
  *
- * PMUSIM_FUZZ_TRACE=1 prints the schedule as it runs; a failure prints
- * it, then the broken invariant, then aborts.
+ * PMUSIM_FUZZ_TRACE=1 (or replay_fuzz_ringbuf -t FILE) prints the
+ * schedule as it runs; a failure prints it, then the broken invariant,
+ * then aborts.
  */
 #include <stdarg.h>
 
 #include "core/internal.h"
 #include "fuzz/fuzz.h"
+#include "sim/mmap_read.h"
 
 #define FZ_MAX_OPS	512
 #define FZ_MAX_RECS	(2 * FZ_MAX_OPS + 4)
@@ -40,6 +52,10 @@
 #define FZ_LOST_SIZE	24
 #define FZ_ID_SIZE	40
 #define FZ_TYPE		PERF_RECORD_SAMPLE
+
+/* The verifying reader's steps, as points ops can be bound to. */
+#define FZ_PT_VERIFY_HEADER	PI__MAX
+#define FZ_PT_VERIFY_RECORD	(PI__MAX + 1)
 
 enum { OP_WRITE, OP_SAMPLE, OP_BIG, OP_READ, OP_PAUSE, OP_RESUME, OP_GARBAGE, OP_WINDOW };
 static const char *const op_names[] = {
@@ -54,6 +70,7 @@ struct fz_rec {
 	u64 guard;		/* the far end of the bytes written after it */
 	bool lost_rec;		/* PERF_RECORD_LOST */
 	bool complete;		/* its writer has finished copying */
+	bool fenced;		/* complete before a store fence: other CPUs see it */
 	bool lost_known;	/* LOST: the count is taken */
 	u32 seq;		/* SAMPLE: the writer's sequence number */
 	u64 lost;		/* LOST: the count it must carry */
@@ -107,10 +124,15 @@ static struct {
 	u64 attempted, failures, lost_reported, read_records;
 	u64 expected_wakeups, wakeups;
 	u64 consumer;			/* the forward/backward consumer's position */
+	struct perf_mmap_reader reader;	/* read_forward: the consumer (forward) */
+	struct perf_mmap_reader ow_reader;	/* read_overwrite_forward */
+	bool in_verify;			/* the verifying reader runs */
+	bool guard_broken;		/* its guard was below the unpublished bytes */
 	u64 last_data_head;
 	unsigned long warn_base;
 	struct fz_rec recs[FZ_MAX_RECS];
 	int nr_recs;
+	int first_unfenced;		/* recs[] below it are all fenced */
 	struct fz_writer *stack[FZ_MAX_DEPTH + 1];
 	int depth;
 	u32 next_seq;
@@ -246,16 +268,17 @@ static struct fz_rec *rec_at(u64 pos)
 	return NULL;
 }
 
-/* The bytes in the buffer are the model's record @r. */
-static void verify_rec(const struct fz_rec *r, const char *who)
+/* @bytes (@len of them) are the model's record @r, as its writer wrote it. */
+static void verify_bytes(const struct fz_rec *r, const u8 *bytes, size_t len, const char *who)
 {
 	struct perf_event_header h;
 	u64 w[2];
-	u8 buf[128];
-	u32 i, k, n;
+	u32 i;
 
-	copy_out(r->pos, &h, sizeof(h));
-	copy_out(r->pos + 8, w, sizeof(w));
+	fz_check(len == r->size, "%s: record at %#llx handed over as %zu bytes, it has %u",
+		 who, (unsigned long long)r->pos, len, r->size);
+	memcpy(&h, bytes, sizeof(h));
+	memcpy(w, bytes + 8, sizeof(w));
 	if (r->lost_rec) {
 		fz_check(h.type == PERF_RECORD_LOST && h.misc == 0 && h.size == r->size,
 			 "%s: LOST at %#llx: header type %u misc %u size %u, expected LOST size %u",
@@ -273,18 +296,37 @@ static void verify_rec(const struct fz_rec *r, const char *who)
 	fz_check(w[0] == ((u64)r->seq << 32 | r->size),
 		 "%s: record at %#llx holds seq/size %#llx, expected #%u size %u",
 		 who, (unsigned long long)r->pos, (unsigned long long)w[0], r->seq, r->size);
-	for (i = 16; i < r->size; i += n) {
-		n = min(r->size - i, (u32)sizeof(buf));
-		copy_out(r->pos + i, buf, n);
-		for (k = 0; k < n; k++)
-			fz_check(buf[k] == payload_byte(r->seq, r->size, i + k),
-				 "%s: record #%u at %#llx: byte %u is %#x, expected %#x", who, r->seq,
-				 (unsigned long long)r->pos, i + k, buf[k],
-				 payload_byte(r->seq, r->size, i + k));
-	}
+	for (i = 16; i < r->size; i++)
+		fz_check(bytes[i] == payload_byte(r->seq, r->size, i),
+			 "%s: record #%u at %#llx: byte %u is %#x, expected %#x", who, r->seq,
+			 (unsigned long long)r->pos, i, bytes[i], payload_byte(r->seq, r->size, i));
+}
+
+/* The bytes in the buffer are the model's record @r. */
+static void verify_rec(const struct fz_rec *r, const char *who)
+{
+	static u8 buf[1 << 16];
+
+	copy_out(r->pos, buf, r->size);
+	verify_bytes(r, buf, r->size, who);
 }
 
 /* ---- oracles --------------------------------------------------------------- */
+
+/*
+ * The store buffer: a record's bytes reach other CPUs, in no particular
+ * order, only once a store fence (smp_wmb, smp_mb) runs after they were
+ * written. data_head must never cover a record not fenced yet, or a
+ * reader on a weakly ordered CPU could read it before its bytes.
+ */
+static void on_store_fence(void)
+{
+	for (int i = fz.first_unfenced; i < fz.nr_recs; i++)
+		if (fz.recs[i].complete)
+			fz.recs[i].fenced = true;
+	while (fz.first_unfenced < fz.nr_recs && fz.recs[fz.first_unfenced].fenced)
+		fz.first_unfenced++;
+}
 
 /* data_head never moves back (forward) or up (backward) and covers only whole records. */
 static void check_data_head(const char *where)
@@ -330,6 +372,10 @@ static void check_data_head(const char *where)
 			fz_check(q->complete, "%s: data_head %#llx published record at %#llx "
 				 "before its writer finished it", where,
 				 (unsigned long long)data_head, (unsigned long long)q->pos);
+			fz_check(q->fenced, "%s: data_head %#llx published record at %#llx with "
+				 "no store fence since it was written (a weakly ordered reader may "
+				 "see data_head first)", where, (unsigned long long)data_head,
+				 (unsigned long long)q->pos);
 		}
 	}
 	fz.last_data_head = data_head;
@@ -379,37 +425,78 @@ static void check_step(const char *where)
 
 /* ---- readers ----------------------------------------------------------------- */
 
+/* What a reader callback needs to place the record it was handed. */
+struct fz_read {
+	struct perf_mmap_reader *reader;
+	const char *who;
+	u64 pos;			/* walks that do not say where they are */
+	unsigned long n;
+};
+
+static void account_read(const struct fz_rec *r)
+{
+	if (r->lost_rec)
+		fz.lost_reported += r->lost;
+	else
+		fz.read_records++;
+}
+
+/* read_forward / read_overwrite_forward: the record starts at reader->prev. */
+static int on_forward_record(const struct perf_event_header *rec, size_t size, void *arg)
+{
+	struct fz_read *rd = arg;
+	u64 pos = rd->reader->prev;
+	struct fz_rec *r = rec_at(pos);
+
+	fz_check(r, "%s: handed a record (size %zu) at %#llx where the model has none",
+		 rd->who, size, (unsigned long long)pos);
+	fz_check(r->complete, "%s: record at %#llx is published but not finished", rd->who,
+		 (unsigned long long)pos);
+	fz_check(rec_intact(r), "%s: handed record at %#llx, which was overwritten", rd->who,
+		 (unsigned long long)pos);
+	verify_bytes(r, (const u8 *)rec, size, rd->who);
+	rd->n++;
+	return 0;
+}
+
 /*
- * The consumer of a writable mapping: forward, it reads from data_tail
- * up, oldest first; backward, from data_head up to where it stopped.
- * Each record must be the model's, whole; then data_tail moves past it.
+ * The consumer of a writable mapping. Forward: sim/mmap_read.c's
+ * read_forward, oldest first from data_tail, data_tail moved past each
+ * record. Backward (no reader there: perf never maps it so): from
+ * data_head up to where it stopped last time, then data_tail = data_head.
+ * Each record must be the model's, whole.
  */
 static void reader_consume(unsigned int max)
 {
 	u64 data_head = __atomic_load_n(&fz.pg->data_head, __ATOMIC_ACQUIRE);
-	unsigned int n = 0;
 
 	if (fz.tainted || fz.overwrite)
 		return;
 	if (!fz.backward) {
-		while (fz.consumer != data_head && (!max || n < max)) {
-			struct fz_rec *r = rec_at(fz.consumer);
-			struct perf_event_header h;
+		struct fz_read rd = { .reader = &fz.reader, .who = "read_forward" };
+		enum perf_mmap_read_status st;
+		u64 from = fz.reader.prev;
 
-			copy_out(fz.consumer, &h, sizeof(h));
-			fz_check(r, "reader: a record starts at %#llx (size %u) where the model has none",
-				 (unsigned long long)fz.consumer, h.size);
-			fz_check(r->complete, "reader: record at %#llx is published but not finished",
-				 (unsigned long long)r->pos);
-			verify_rec(r, "reader");
-			if (r->lost_rec)
-				fz.lost_reported += r->lost;
-			else
-				fz.read_records++;
-			fz.consumer += r->size;
-			n++;
+		fz_check(fz.reader.prev == fz.consumer, "read_forward: at %#llx, the consumer at %#llx",
+			 (unsigned long long)fz.reader.prev, (unsigned long long)fz.consumer);
+		st = perf_mmap_reader__read_forward(&fz.reader, max, on_forward_record, &rd);
+		fz_check(st == PERF_MMAP_READ_END, "read_forward from %#llx (head %#llx): %s",
+			 (unsigned long long)from, (unsigned long long)data_head,
+			 perf_mmap_read_status_name(st));
+		fz_check(max ? rd.n <= max : fz.reader.prev == data_head,
+			 "read_forward: stopped at %#llx after %lu records, head %#llx max %u",
+			 (unsigned long long)fz.reader.prev, rd.n, (unsigned long long)data_head, max);
+		fz_check(READ_ONCE(fz.pg->data_tail) == fz.reader.prev,
+			 "read_forward: at %#llx, but data_tail %#llx",
+			 (unsigned long long)fz.reader.prev,
+			 (unsigned long long)READ_ONCE(fz.pg->data_tail));
+		for (u64 pos = from; pos != fz.reader.prev;) {
+			struct fz_rec *r = rec_at(pos);
+
+			account_read(r);
+			pos += r->size;
 		}
-		__atomic_store_n(&fz.pg->data_tail, fz.consumer, __ATOMIC_RELEASE);
+		fz.consumer = fz.reader.prev;
 	} else {
 		/* newest first: all of [data_head, consumer) in one go */
 		u64 pos = data_head;
@@ -421,10 +508,7 @@ static void reader_consume(unsigned int max)
 			fz_check(r->complete, "reader: record at %#llx published unfinished",
 				 (unsigned long long)pos);
 			verify_rec(r, "reader");
-			if (r->lost_rec)
-				fz.lost_reported += r->lost;
-			else
-				fz.read_records++;
+			account_read(r);
 			pos += r->size;
 		}
 		fz.consumer = data_head;
@@ -435,36 +519,173 @@ static void reader_consume(unsigned int max)
 		 (unsigned long long)fz.lost_reported);
 }
 
+/* read_backward: records come newest first from data_head, each after the last. */
+static int on_backward_record(const struct perf_event_header *rec, size_t size, void *arg)
+{
+	struct fz_read *rd = arg;
+	struct fz_rec *r = rec_at(rd->pos);
+
+	fz_check(r, "%s: handed a record (size %zu) at %#llx where the model has none",
+		 rd->who, size, (unsigned long long)rd->pos);
+	fz_check(r->complete && rec_intact(r), "%s: handed record at %#llx, %s", rd->who,
+		 (unsigned long long)rd->pos, r->complete ? "overwritten" : "unfinished");
+	verify_bytes(r, (const u8 *)rec, size, rd->who);
+	rd->pos += size;
+	rd->n++;
+	return 0;
+}
+
 /*
- * The window a backward (or overwrite) reader takes, by the headers in
- * the buffer only: from data_head, the whole records within one buffer
- * size. Every one must be a model record, intact. Only meaningful with
- * no writer in flight (or the buffer paused), as the real readers say.
+ * The paused backward reader (libperf's overwrite_rb_find_range walk):
+ * from data_head, the records that are whole within one buffer size.
+ * Every one must be a model record, intact, and it must stop exactly
+ * where the model's whole records end. Only with no writer in flight,
+ * as the reader requires (the buffer paused or its events stopped).
  */
 static void reader_window(void)
 {
 	u64 data_head = READ_ONCE(fz.pg->data_head);
-	u64 pos, end;
+	u64 window = (u64)-data_head < fz.size ? (u64)-data_head : fz.size;
+	struct perf_mmap_reader reader;
+	struct fz_read rd = { .reader = &reader, .who = "read_backward", .pos = data_head };
+	enum perf_mmap_read_status st;
+	u64 pos;
 
-	if (fz.tainted || !fz.backward || fz.depth)
+	if (fz.tainted || fz.depth)
 		return;
-	end = (u64)-data_head < fz.size ? 0 : data_head + fz.size;
-	for (pos = data_head; pos != end;) {
-		struct perf_event_header h;
+	/* the model's answer: whole records from data_head while they fit */
+	for (pos = data_head; pos - data_head < window;) {
 		struct fz_rec *r = rec_at(pos);
 
-		fz_check(r, "window: data_head %#llx: no record starts at %#llx",
-			 (unsigned long long)data_head, (unsigned long long)pos);
-		if (!rec_intact(r))
-			break;		/* crosses the window's end: the reader drops it */
-		copy_out(pos, &h, sizeof(h));
-		fz_check(h.size >= 8 && !(h.size & 7) && (u64)(end - pos) >= h.size,
-			 "window: header at %#llx has size %u", (unsigned long long)pos, h.size);
-		verify_rec(r, "window");
-		pos += h.size;
+		if (!r || r->size > window - (pos - data_head))
+			break;
+		fz_check(rec_intact(r), "window: record at %#llx fits the window but was overwritten",
+			 (unsigned long long)pos);
+		pos += r->size;
 	}
-	fz_trace("window [%#llx, %#llx) whole", (unsigned long long)data_head,
-		 (unsigned long long)pos);
+	fz_check(perf_mmap_reader__init(&reader, fz.pg) == 0, "perf_mmap_reader__init");
+	st = perf_mmap_reader__read_backward(&reader, on_backward_record, &rd);
+	perf_mmap_reader__exit(&reader);
+	fz_check(st == PERF_MMAP_READ_END, "read_backward from %#llx: %s",
+		 (unsigned long long)data_head, perf_mmap_read_status_name(st));
+	fz_check(reader.stop == pos && rd.pos == pos,
+		 "read_backward: window [%#llx, +%#llx): stopped at %#llx, whole records end at %#llx",
+		 (unsigned long long)data_head, (unsigned long long)window,
+		 (unsigned long long)reader.stop, (unsigned long long)pos);
+	fz_trace("read_backward: [%#llx, %#llx) whole, %lu records", (unsigned long long)data_head,
+		 (unsigned long long)pos, rd.n);
+}
+
+/*
+ * The forward overwrite reader (top level only): [prev, data_head) when
+ * that is at most one buffer, otherwise it must say it fell behind.
+ */
+static void reader_overwrite_forward(void)
+{
+	u64 data_head = READ_ONCE(fz.pg->data_head);
+	u64 from = fz.ow_reader.prev;
+	struct fz_read rd = { .reader = &fz.ow_reader, .who = "read_overwrite_forward" };
+	enum perf_mmap_read_status st;
+
+	if (fz.depth || !fz.overwrite)
+		return;
+	st = perf_mmap_reader__read_overwrite_forward(&fz.ow_reader, on_forward_record, &rd);
+	if (data_head - from > fz.size)
+		fz_check(st == PERF_MMAP_READ_FELL_BEHIND && fz.ow_reader.prev == data_head,
+			 "read_overwrite_forward: %#llx behind, but %s at %#llx",
+			 (unsigned long long)(data_head - from), perf_mmap_read_status_name(st),
+			 (unsigned long long)fz.ow_reader.prev);
+	else
+		fz_check(st == PERF_MMAP_READ_END && fz.ow_reader.prev == data_head,
+			 "read_overwrite_forward: [%#llx, %#llx): %s at %#llx",
+			 (unsigned long long)from, (unsigned long long)data_head,
+			 perf_mmap_read_status_name(st), (unsigned long long)fz.ow_reader.prev);
+	fz_trace("read_overwrite_forward: [%#llx, %#llx): %s, %lu records",
+		 (unsigned long long)from, (unsigned long long)data_head,
+		 perf_mmap_read_status_name(st), rd.n);
+}
+
+static void run_bound_ops(int point, const char *name, u32 seq);
+
+/* Unpublished bytes (reserved, data_head not there yet) above the reader's guard? */
+static void check_guard(struct perf_mmap_reader *reader)
+{
+	u64 data_head = READ_ONCE(fz.pg->data_head);
+	u64 unpublished = fz.backward ? data_head - (u64)fz.head : (u64)fz.head - data_head;
+
+	if (unpublished > reader->guard && !fz.guard_broken) {
+		fz.guard_broken = true;
+		fz_trace("verify: %llu bytes reserved but unpublished, guard %llu: results not judged",
+			 (unsigned long long)unpublished, (unsigned long long)reader->guard);
+	}
+}
+
+static void on_verify_step(struct perf_mmap_reader *reader, enum perf_mmap_verify_step step,
+			   void *arg)
+{
+	(void)arg;
+	run_bound_ops(step == PERF_MMAP_VERIFY_HEADER_COPIED ? FZ_PT_VERIFY_HEADER
+							      : FZ_PT_VERIFY_RECORD,
+		      step == PERF_MMAP_VERIFY_HEADER_COPIED ? "verify-header-copied"
+							      : "verify-record-copied", 0);
+	check_guard(reader);
+}
+
+/* read_backward_verify: the record it hands over ends at reader->stop. */
+static int on_verified_record(const struct perf_event_header *rec, size_t size, void *arg)
+{
+	struct fz_read *rd = arg;
+	u64 pos = rd->reader->stop - size;
+	struct fz_rec *r = rec_at(pos);
+
+	rd->n++;
+	if (fz.guard_broken)
+		return 0;
+	fz_check(r, "%s: handed a record (size %zu) at %#llx as good where the model has none",
+		 rd->who, size, (unsigned long long)pos);
+	verify_bytes(r, (const u8 *)rec, size, rd->who);
+	return 0;
+}
+
+/*
+ * The copy-then-verify reader on an overwrite backward buffer that is
+ * not paused: it may run anywhere, writers may run between its copy and
+ * its check. Whatever it hands over as good must be what was written
+ * there, unless the writers in flight had more unpublished bytes than
+ * the guard it was given (the one assumption it makes).
+ */
+static void reader_verify(u8 arg)
+{
+	struct perf_mmap_reader reader;
+	struct fz_read rd = { .reader = &reader, .who = "read_backward_verify" };
+	enum perf_mmap_read_status st;
+
+	if (!fz.backward || !fz.overwrite || fz.in_verify)
+		return;
+	fz_check(perf_mmap_reader__init(&reader, fz.pg) == 0, "perf_mmap_reader__init");
+	reader.guard = 8u * (arg >> 1);
+	reader.step = on_verify_step;
+	fz.guard_broken = false;
+	check_guard(&reader);
+	fz.in_verify = true;
+	st = perf_mmap_reader__read_backward_verify(&reader, on_verified_record, &rd);
+	fz.in_verify = false;
+	perf_mmap_reader__exit(&reader);
+	fz_check(fz.guard_broken || st != PERF_MMAP_READ_BAD_SIZE,
+		 "read_backward_verify: a bad size within its guard");
+	fz_trace("read_backward_verify (guard %llu): %s after %lu records%s",
+		 (unsigned long long)reader.guard, perf_mmap_read_status_name(st), rd.n,
+		 fz.guard_broken ? " (guard too small: not judged)" : "");
+}
+
+static void op_window(u8 arg)
+{
+	if (!fz.backward)
+		reader_overwrite_forward();
+	else if (arg & 1)
+		reader_verify(arg);
+	else
+		reader_window();
 }
 
 /* ---- the schedule --------------------------------------------------------- */
@@ -526,6 +747,14 @@ static void writer(u32 size, bool sample)
 			perf_output_copy(&handle, chunk, n);
 		}
 		complete(&w);
+		/* a reservation that carries the lost count starts with the LOST record */
+		if (w.have_lost && !fz.tainted &&
+		    (fz.backward ? w.resv_start - fz.head : fz.head - w.resv_start) <= fz.size) {
+			copy_out(w.resv_start, &h, sizeof(h));
+			fz_check(h.type == PERF_RECORD_LOST,
+				 "writer #%u: records were lost, but its reservation starts with type %u",
+				 w.seq, h.type);
+		}
 		if (sample)
 			perf_output_sample_wakeup(&handle);
 		perf_output_end(&handle);
@@ -713,6 +942,24 @@ static bool ring_buffer_point(int point)
 	       point != PI_OVERFLOW_OUTPUT;
 }
 
+/* Ops bound to @point run here, as an NMI or another CPU. */
+static void run_bound_ops(int point, const char *name, u32 seq)
+{
+	while (fz.next_op < fz.nr_ops && fz.depth < FZ_MAX_DEPTH) {
+		const u8 *op = fz.ops + 2 * fz.next_op;
+		int p = (op[0] >> 3) - 1;
+
+		if (p != point)
+			break;
+		fz.next_op++;
+		if (point < PI__MAX)
+			fz_trace("at %s of writer #%u:", name, seq);
+		else
+			fz_trace("at %s of the verifying reader:", name);
+		run_op(op[0], op[1], p);
+	}
+}
+
 static void fz_hook(enum perf_interleave_point point, void *obj)
 {
 	struct fz_writer *w = fz.stack[fz.depth];
@@ -721,18 +968,7 @@ static void fz_hook(enum perf_interleave_point point, void *obj)
 		return;
 	model_point(w, point);
 	check_data_head(perf_interleave_point_names[point]);
-
-	/* ops bound to this point run here, as an NMI or another CPU */
-	while (fz.next_op < fz.nr_ops && fz.depth < FZ_MAX_DEPTH) {
-		const u8 *op = fz.ops + 2 * fz.next_op;
-		int p = (op[0] >> 3) - 1;
-
-		if (p != (int)point)
-			break;
-		fz.next_op++;
-		fz_trace("at %s of writer #%u:", perf_interleave_point_names[point], w->seq);
-		run_op(op[0], op[1], p);
-	}
+	run_bound_ops(point, perf_interleave_point_names[point], w->seq);
 }
 
 static void run_op(u8 b0, u8 arg, int point)
@@ -762,7 +998,7 @@ static void run_op(u8 b0, u8 arg, int point)
 		fz_trace("garbage-tail %#llx", (unsigned long long)fz.pg->data_tail);
 		break;
 	case OP_WINDOW:
-		reader_window();
+		op_window(arg);
 		break;
 	}
 	(void)point;
@@ -843,7 +1079,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz.data = (unsigned char *)fz.pg + fz.pg->data_offset;
 	fz_check(fz.pg->data_size == fz.size, "data_size %llu", (unsigned long long)fz.pg->data_size);
 	fz.warn_base = pmusim_warn_count();
+	fz_check(perf_mmap_reader__init(&fz.reader, fz.pg) == 0 &&
+		 perf_mmap_reader__init(&fz.ow_reader, fz.pg) == 0, "perf_mmap_reader__init");
 	perf_interleave_hook = fz_hook;
+	perf_store_fence_hook = on_store_fence;
 
 	while (fz.next_op < fz.nr_ops) {
 		const u8 *op = fz.ops + 2 * fz.next_op++;
@@ -858,6 +1097,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	final_drain();
 
 	perf_interleave_hook = NULL;
+	perf_store_fence_hook = NULL;
+	perf_mmap_reader__exit(&fz.reader);
+	perf_mmap_reader__exit(&fz.ow_reader);
 	if (fz.trace_live)
 		fprintf(stderr, "ok: %llu attempted, %llu read, %llu lost, %llu wakeups\n",
 			(unsigned long long)fz.attempted, (unsigned long long)fz.read_records,

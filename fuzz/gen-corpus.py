@@ -18,6 +18,9 @@ def points():
     return re.findall(r"P\((PI_\w+)\)", body)
 
 PI = {name: i for i, name in enumerate(points())}
+# the verifying reader's steps, pseudo-points after the real ones (fuzz_ringbuf.c)
+PI["VERIFY_HEADER"] = len(PI)
+PI["VERIFY_RECORD"] = len(PI)
 WRITE, SAMPLE, BIG, READ, PAUSE, RESUME, GARBAGE, WINDOW = range(8)
 
 def cfg(order=0, backward=False, overwrite=False, id_all=False, watermark=False, arg=0):
@@ -41,6 +44,18 @@ def ringbuf():
     seeds["wakeup-events"] = cfg(arg=2) + op(SAMPLE, 2) * 5 + op(READ)
     seeds["watermark"] = cfg(1, watermark=True, arg=3) + w(30) * 8 + op(READ)
     seeds["garbage-tail"] = cfg() + w() + op(GARBAGE, 0x7f) + w(100) * 6
+    # the window readers: forward overwrite, the paused backward one, and
+    # the copy-then-verify reader with writers between its copy and check
+    seeds["overwrite-forward-reader"] = cfg(overwrite=True) + (w(60) + op(WINDOW)) * 10 + w(200) * 3 + op(WINDOW)
+    seeds["backward-writable-window"] = cfg(backward=True) + w(100) * 6 + op(WINDOW) + op(READ) + w(100) * 3 + op(WINDOW)
+    for guard in (0, 128, 1016):		# bytes: arg = guard / 8 * 2 + 1
+        g = guard // 8 * 2 + 1
+        seeds["verify-guard%d" % guard] = (cfg(backward=True, overwrite=True) + w(60) * 12 +
+                                           op(WINDOW, g) + op(WRITE, 60, at="VERIFY_HEADER") +
+                                           op(WRITE, 100, at="VERIFY_RECORD") + op(WRITE, 60, at="VERIFY_RECORD"))
+        seeds["verify-in-writer-guard%d" % guard] = (cfg(backward=True, overwrite=True) + w(60) * 12 +
+                                                     op(SAMPLE, 40) + op(WINDOW, g, at="PI_OUTPUT_COPY") +
+                                                     op(WRITE, 30, at="VERIFY_RECORD") + op(WINDOW, g))
     for name in PI:
         if not name.startswith("PI_OUTPUT") and not name.startswith("PI_PUT_HANDLE"):
             continue
@@ -76,10 +91,128 @@ def ringbuf_dict():
     for name, i in sorted(PI.items(), key=lambda x: x[1]):
         if name.startswith("PI_OVERFLOW"):
             continue
-        for kind in (WRITE, SAMPLE, READ, PAUSE, RESUME):
-            lines.append('%s_at_%s="\\x%02x\\x%02x"' % (names[kind], name[3:].lower(),
-                                                      kind | (i + 1) << 3, 8))
+        for kind in (WRITE, SAMPLE, READ, PAUSE, RESUME, WINDOW):
+            lines.append('%s_at_%s="\\x%02x\\x%02x"' % (names[kind], name.replace("PI_", "").lower(),
+                                                      kind | (i + 1) << 3, 9 if kind == WINDOW else 8))
     with open(os.path.join(srctree, "fuzz/dict/ringbuf.dict"), "w") as f:
         f.write("\n".join(lines) + "\n")
 
 ringbuf_dict()
+
+def parsers():
+    # byte 0 picks the parser (fuzz_parsers.c); the perf.data seeds
+    # (perf-data-*, written by pmusim run) are kept as they are
+    seeds = {}
+    for d, sel in (("scenarios", 1), ("tests/sim/ringbuf", 2 | 0x80)):
+        for n in sorted(os.listdir(os.path.join(srctree, d))):
+            if n.endswith((".yaml", ".rb")):
+                seeds["%s-%s" % ("scenario" if sel == 1 else "script", n)] = \
+                    bytes([sel]) + open(os.path.join(srctree, d, n), "rb").read()
+    seeds["script-read-on-backward"] = bytes([2]) + b"write 16 3\nread\n"
+    seeds["script-bad-size"] = bytes([2 | 0x80]) + b"write 17\n"
+    seeds["scenario-minimal"] = bytes([1]) + (b"seed: 1\nduration: 1000\ntasks:\n  - name: a\n"
+                                              b"    workload: {kind: tchain, depth: 3}\n"
+                                              b"events:\n  - event: cycles:u\n    period: 100\n")
+    d = os.path.join(srctree, "fuzz/corpus/parsers")
+    os.makedirs(d, exist_ok=True)
+    for f in os.listdir(d):
+        if not f.startswith("perf-data-"):
+            os.unlink(os.path.join(d, f))
+    for k, v in sorted(seeds.items()):
+        with open(os.path.join(d, k), "wb") as f:
+            f.write(v)
+
+parsers()
+
+def attr_corpus():
+    # see the input format at the top of fuzz/fuzz_attr.c
+    import struct
+    OPEN_RAW, OPEN_PATCH, IOCTL, RUN, CLOSE, MMAP, READ, TICK = range(8)
+    def raw_attr(type_, config, period, sample_type, flags, branch=0, read_format=0, size=128):
+        a = struct.pack("<IIQQQQQIIQQQ", type_, size, config, period, sample_type, read_format,
+                        flags, 0, 0, 0, 0, branch)
+        return a + bytes(size - len(a)) if size > len(a) else a[:size]
+    def open_raw(a, target=0x04, flags=0):
+        return bytes([OPEN_RAW, len(a)]) + a + bytes([target, flags])
+    def open_patch(patches=(), target=0x04, flags=0):
+        b = bytes([OPEN_PATCH, len(patches)])
+        for off, val in patches:
+            b += bytes([off, val])
+        return b + bytes([target, flags])
+    def ioctl(ev, cmd, arg=0):
+        return bytes([IOCTL, ev, cmd]) + struct.pack("<Q", arg)
+    run = lambda cpu=0, n=40: bytes([RUN, cpu, n])
+    seeds = {}
+    for m in range(5):
+        seeds["sampler-model%d" % m] = (bytes([m]) + open_patch() + bytes([MMAP, 0, 4 | 1]) +
+                                        run() + bytes([READ, 0]) + ioctl(0, 1) + run() + ioctl(0, 0) +
+                                        run() + bytes([CLOSE, 0]))
+    disabled, freq, inherit = 1 << 0, 1 << 10, 1 << 1
+    st = 0x1 | 0x2 | 0x4 | 0x8 | 0x40 | 0x80 | 0x100 | 0x10000   # ip tid time addr id cpu period identifier
+    seeds["raw-counting"] = bytes([2]) + open_raw(raw_attr(0, 0, 0, 0, 0)) + run() + bytes([READ, 0])
+    seeds["raw-freq"] = bytes([2]) + open_raw(raw_attr(0, 4, 4000, st, freq)) + bytes([MMAP, 0, 4]) + run(0, 200) + bytes([TICK])
+    seeds["raw-read-group"] = (bytes([2]) + open_raw(raw_attr(0, 0, 100, st | 0x10, 0, read_format=0xf)) +
+                               open_raw(raw_attr(0, 1, 0, 0, 0), target=0x14) + bytes([MMAP, 0, 5]) + run(0, 100))
+    seeds["raw-backward"] = bytes([2]) + open_raw(raw_attr(0, 4, 10, st, 1 << 27)) + bytes([MMAP, 0, 0]) + run(0, 120)
+    seeds["raw-task"] = bytes([2]) + open_raw(raw_attr(0, 4, 10, st, inherit), target=0x01 | 0x00) + bytes([MMAP, 0, 4]) + run() + bytes([TICK | 8]) + run(1) + bytes([TICK | 8]) + run()
+    seeds["raw-short-size"] = bytes([2]) + open_raw(raw_attr(0, 0, 0, 0, 0, size=64))
+    seeds["raw-big-size"] = bytes([2]) + open_raw(raw_attr(0, 0, 0, 0, 0, size=200))
+    seeds["ioctls"] = (bytes([2]) + open_patch() + open_patch() + bytes([MMAP, 0, 5]) +
+                       b"".join(ioctl(0, c, 1) for c in range(12)) + ioctl(1, 5, 0) + run() +
+                       ioctl(0, 4, 3) + ioctl(0, 7) + ioctl(0, 9, 1) + run() + ioctl(0, 9, 0) + run() +
+                       ioctl(0, 2, 2) + run() + ioctl(0, 11, 0x0000000480000000))
+    seeds["call-stack"] = bytes([2]) + open_patch(((0x48, 0x00), (0x49, 0x08), (0x4a, 0x02))) + bytes([MMAP, 0, 5]) + run(0, 100)
+    d = os.path.join(srctree, "fuzz/corpus/attr")
+    os.makedirs(d, exist_ok=True)
+    for f in os.listdir(d):
+        os.unlink(os.path.join(d, f))
+    for k, v in sorted(seeds.items()):
+        with open(os.path.join(d, k), "wb") as f:
+            f.write(v)
+    lines = ["# SPDX-License-Identifier: GPL-2.0-only",
+             "# fuzz_attr: commands (written by fuzz/gen-corpus.py)",
+             'open_patched="\\x01\\x00\\x04\\x00"', 'mmap="\\x05\\x00\\x05"',
+             'run="\\x03\\x00\\x28"', 'close="\\x04\\x00"', 'read="\\x06\\x00"',
+             'tick="\\x07"', 'swap="\\x0f"', 'attr_size_128="\\x80\\x00\\x00\\x00"']
+    for c in range(12):
+        lines.append('ioctl_%d="\\x02\\x00\\x%02x"' % (c, c))
+    with open(os.path.join(srctree, "fuzz/dict/attr.dict"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+attr_corpus()
+
+def lbr_corpus():
+    # see the input format at the top of fuzz/fuzz_lbr.c
+    CALL, CALL2, RET, JCC, JMP, TICK, SWITCH, BURST = range(8)
+    deep = bytes([CALL] * 40 + [JCC] * 5 + [RET] * 12 + [CALL | 8] * 6 + [JCC] * 3)
+    mixed = bytes([CALL, JCC, CALL | 8, JMP, JMP | 8, CALL | 0x40, RET, JCC, RET, CALL, RET, TICK] * 6)
+    seeds = {}
+    names = ["core2", "nehalem", "skylake", "icelake", "sapphirerapids"]
+    for m, name in enumerate(names):
+        for f, fname in enumerate(["any", "any_call", "any_return", "cond", "ind_call", "call", "ind_jump", "call_stack"]):
+            seeds["%s-%s" % (name, fname)] = bytes([m, f | 8, 4, 0, 0]) + mixed + deep
+    seeds["skylake-callstack-task-switch"] = bytes([2, 7 | 8, 6, 0, 1]) + deep + bytes([SWITCH]) + deep[:20] + bytes([SWITCH]) + deep
+    seeds["skylake-callstack-cpu-switch"] = bytes([2, 7 | 8, 6, 0, 0]) + deep + bytes([SWITCH]) + deep[:20] + bytes([SWITCH]) + deep
+    seeds["skylake-alt-period"] = bytes([2, 7 | 8, 9, 3, 0]) + deep * 2
+    seeds["skylake-period1-throttle"] = bytes([2, 0, 0, 0, 0]) + bytes([BURST | 0xf8]) * 10 + bytes([TICK]) + bytes([BURST | 0xf8]) * 2
+    seeds["skylake-task-throttle-switch"] = bytes([2, 0, 0, 0, 1]) + bytes([BURST | 0xf8]) * 10 + bytes([SWITCH, JCC, SWITCH]) + bytes([BURST | 0xf8]) * 2
+    seeds["skylake-alt-throttle"] = bytes([2, 0, 1, 3, 0]) + bytes([BURST | 0xf8]) * 12 + bytes([TICK]) + bytes([BURST | 0xf8]) * 4
+    seeds["skylake-refresh1-task-switch"] = bytes([2, 0, 9, 0, 1 << 1 | 1]) + bytes([BURST | 0xf8]) + bytes([SWITCH, JCC, SWITCH]) + bytes([BURST | 0xf8]) * 2
+    seeds["icelake-refresh3"] = bytes([3, 3, 5, 0, 3 << 1]) + mixed * 2
+    seeds["sapphirerapids-refresh-alt"] = bytes([4, 7 | 8, 2, 7, 2 << 1 | 1]) + deep + mixed
+    d = os.path.join(srctree, "fuzz/corpus/lbr")
+    os.makedirs(d, exist_ok=True)
+    for f in os.listdir(d):
+        os.unlink(os.path.join(d, f))
+    for k, v in sorted(seeds.items()):
+        with open(os.path.join(d, k), "wb") as f:
+            f.write(v)
+    lines = ["# SPDX-License-Identifier: GPL-2.0-only",
+             "# fuzz_lbr: ops (written by fuzz/gen-corpus.py)",
+             'call_call_call="\\x00\\x00\\x00"', 'ret_ret="\\x02\\x02"',
+             'burst="\\xff"', 'tick="\\x05"', 'switch="\\x06"', 'ind_call="\\x40"',
+             'ind_jmp="\\x0c"']
+    with open(os.path.join(srctree, "fuzz/dict/lbr.dict"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+lbr_corpus()

@@ -6,10 +6,12 @@
  * one that aborts (a broken invariant, a sanitizer report) fails its own
  * line and the others still run; the child's stderr carries the trace.
  *
- *   replay_fuzz_NAME [-n] PATH...
+ *   replay_fuzz_NAME [-n] [-t] PATH...
  *
  * -n runs the inputs in this process instead (for a debugger): the first
- * failure ends the run. PMUSIM_TAP_FIRST numbers the first line (so that
+ * failure ends the run. -t sets PMUSIM_FUZZ_TRACE=1, with which every
+ * harness prints what it runs (the ring-buffer harness: its schedule, as
+ * a readable trace) on stderr. PMUSIM_TAP_FIRST numbers the first line (so that
  * scripts/fuzz-replay.sh can run several drivers as one TAP stream);
  * PMUSIM_REPLAY_TIMEOUT bounds each input in seconds (default 60).
  */
@@ -175,12 +177,16 @@ int main(int argc, char **argv)
 
 	if (first)
 		tap_next = strtoul(first, NULL, 10);
-	if (i < argc && !strcmp(argv[i], "-n")) {
-		in_process = true;
-		i++;
+	for (; i < argc && argv[i][0] == '-' && argv[i][1] && !argv[i][2]; i++) {
+		if (argv[i][1] == 'n')
+			in_process = true;
+		else if (argv[i][1] == 't')
+			setenv("PMUSIM_FUZZ_TRACE", "1", 1);
+		else
+			break;
 	}
 	if (i >= argc) {
-		fprintf(stderr, "usage: %s [-n] FILE|DIR...\n", argv[0]);
+		fprintf(stderr, "usage: %s [-n] [-t] FILE|DIR...\n", argv[0]);
 		return 2;
 	}
 	if (LLVMFuzzerInitialize)

@@ -23,9 +23,12 @@ struct model_cpu *model_cpu_create(const struct model_cpu_desc *desc, int cpu_id
 	cpu->cpu_id = cpu_id;
 	cpu->tsc_khz = CONFIG_MODEL_TSC_KHZ;
 	cpu->core_khz = CONFIG_MODEL_TSC_KHZ;
+	cpu->slots_per_cycle = desc->slots_per_cycle;
+	cpu->cycles_reach = 1 + (uint64_t)desc->slots_per_cycle;
 	model_pmu_reset(cpu);
 	model_lbr_reset(cpu);
 	model_pmu_update(cpu);
+	model_lbr_update(cpu);
 	return cpu;
 }
 

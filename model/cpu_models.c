@@ -29,6 +29,22 @@ static const struct model_cpu_desc model_cpu_descs[] = {
 		.lbr_from = MSR_LBR_CORE_FROM, .lbr_to = MSR_LBR_CORE_TO,
 	},
 	{
+		/*
+		 * Atom (Silvermont, Bay Trail): 8 LBRs at the Core 2 addresses
+		 * (SDM 17.5.2) but 64-bit, with LBR_SELECT filtering and no
+		 * call-stack mode (the kernel's intel_pmu_lbr_init_slm). The
+		 * format is assumed to be EIP_FLAGS (MISPRED in FROM[63]), as
+		 * on Nehalem; no FW_WRITE, so periods stop at 2^31 - 1.
+		 */
+		.name = "atom", .family = 6, .model = 0x37, .stepping = 8,
+		.pmu_version = 3, .nr_gp = 2, .gp_width = 40,
+		.nr_fixed = 3, .fixed_width = 40,
+		.lbr_nr = 8, .lbr_format = LBR_FORMAT_EIP_FLAGS,
+		.lbr_from = MSR_LBR_CORE_FROM, .lbr_to = MSR_LBR_CORE_TO,
+		.has_perf_capabilities = true, .has_lbr_select = true,
+		.perf_capabilities = LBR_FORMAT_EIP_FLAGS,
+	},
+	{
 		/* Nehalem: MISPRED in FROM[63] (SDM Table 17-8), i.e. EIP_FLAGS. */
 		.name = "nehalem", .family = 6, .model = 0x1a, .stepping = 5,
 		.pmu_version = 3, .nr_gp = 4, .gp_width = 48,
@@ -94,6 +110,8 @@ const struct model_cpu_desc *model_cpu_desc_default(void)
 {
 #if defined(CONFIG_MODEL_CPU_CORE2)
 	return model_cpu_desc_lookup("core2");
+#elif defined(CONFIG_MODEL_CPU_ATOM)
+	return model_cpu_desc_lookup("atom");
 #elif defined(CONFIG_MODEL_CPU_NEHALEM)
 	return model_cpu_desc_lookup("nehalem");
 #elif defined(CONFIG_MODEL_CPU_ICELAKE)

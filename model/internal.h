@@ -31,8 +31,22 @@ enum model_event_class {
 	MODEL_EV__NR
 };
 
-/* One enabled counter in a per-privilege counting list. */
+/* What retire calls add up while counting lazily (retire.c). */
+enum model_pending {
+	MODEL_PEND_INSNS,
+	MODEL_PEND_BRANCHES,
+	MODEL_PEND_MISSES,
+	MODEL_PEND_CYCLES,
+	MODEL_PEND_REF,
+	MODEL_PEND__NR
+};
+
+/*
+ * One enabled counter in a per-privilege counting list, with its width
+ * mask beside it so the retire path touches one line per counter.
+ */
 struct model_counting {
+	uint64_t mask;		/* ctr_mask[ctr] */
 	uint8_t ctr;		/* dense index */
 	uint8_t cls;		/* enum model_event_class */
 };
@@ -48,6 +62,17 @@ struct model_cpu {
 	uint64_t tsc_rem;	/* carried remainder of cycles * tsc_khz / core_khz */
 	uint64_t cycles;	/* unhalted core cycles */
 	uint32_t tsc_khz, core_khz;
+	uint32_t slots_per_cycle;	/* desc->slots_per_cycle, kept at hand */
+
+	/*
+	 * Lazy counting (retire.c): sums not yet in the counters, per
+	 * [user]; how much more may be added before a counter could wrap,
+	 * and that figure when the sums were last empty; and the most a
+	 * cycle adds to any counter (1 + slots per cycle).
+	 */
+	uint64_t pend[2][MODEL_PEND__NR];
+	uint64_t budget, budget_base;
+	uint64_t cycles_reach;
 
 	/* PMU registers */
 	uint64_t ctr[MODEL_NR_CTRS];
@@ -84,15 +109,25 @@ struct model_cpu {
 	uint64_t arch_lbr_ctl;
 	uint64_t lbr_cycles;		/* core cycles since the last LBR record */
 	bool lbr_cyc_valid;		/* Arch LBR: CYC_CNT_VALID for the next record */
-	/* Derived: branch types (bit per enum model_branch_type) to record, per [user] */
+	/*
+	 * Derived: branch types (bit per enum model_branch_type) to record,
+	 * per [user]; the type that pops (MODEL_BR_NEAR_RET in call-stack
+	 * mode, else MODEL_BR__NR); the format, and Arch LBR's INFO.BR_TYPE
+	 * bits per type, at hand for model_lbr_record() (lbr_record.h).
+	 */
 	uint16_t lbr_capture[2];
-	bool lbr_call_stack;
+	uint8_t lbr_pop_type;
+	uint8_t lbr_format;
+	uint64_t lbr_info_br_type[MODEL_BR__NR];
 };
 
 static inline unsigned int model_status_bit(unsigned int ctr)
 {
 	return ctr < MODEL_FIXED_BASE ? ctr : INTEL_PMC_IDX_FIXED + ctr - MODEL_FIXED_BASE;
 }
+
+/* retire.c: fold pending counts in; before anyone reads or changes the counters */
+void model_pmu_sync(struct model_cpu *cpu);
 
 /* pmu.c */
 void model_pmu_reset(struct model_cpu *cpu);
@@ -106,8 +141,6 @@ int model_pmu_wrmsr(struct model_cpu *cpu, uint32_t msr, uint64_t val);
 /* lbr.c */
 void model_lbr_reset(struct model_cpu *cpu);
 void model_lbr_update(struct model_cpu *cpu);
-void model_lbr_record(struct model_cpu *cpu, uint64_t from, uint64_t to,
-		      enum model_branch_type type, bool mispred);
 int model_lbr_rdmsr(struct model_cpu *cpu, uint32_t msr, uint64_t *val);
 int model_lbr_wrmsr(struct model_cpu *cpu, uint32_t msr, uint64_t val);
 

@@ -65,6 +65,9 @@ void model_lbr_reset(struct model_cpu *cpu)
 {
 	model_lbr_clear(cpu);
 	cpu->lbr_depth = cpu->desc->lbr_nr;	/* ARCH_LBR_DEPTH resets to the maximum */
+	cpu->lbr_format = (uint8_t)cpu->desc->lbr_format;
+	for (unsigned int t = 0; t < MODEL_BR__NR; t++)
+		cpu->lbr_info_br_type[t] = (uint64_t)arch_lbr_br_type[t] << LBR_INFO_BR_TYPE_OFFSET;
 	cpu->lbr_select = 0;
 	cpu->arch_lbr_ctl = 0;
 }
@@ -81,7 +84,7 @@ void model_lbr_update(struct model_cpu *cpu)
 	unsigned int types = 0;
 
 	cpu->lbr_capture[0] = cpu->lbr_capture[1] = 0;
-	cpu->lbr_call_stack = false;
+	cpu->lbr_pop_type = MODEL_BR__NR;
 	if (!d->lbr_nr || model_lbr_frozen(cpu))
 		return;
 
@@ -96,7 +99,8 @@ void model_lbr_update(struct model_cpu *cpu)
 				types |= 1u << t;
 		cpu->lbr_capture[0] = ctl & ARCH_LBR_KERNEL ? types : 0;
 		cpu->lbr_capture[1] = ctl & ARCH_LBR_USER ? types : 0;
-		cpu->lbr_call_stack = ctl & ARCH_LBR_CTL_STACK;
+		if (ctl & ARCH_LBR_CTL_STACK)
+			cpu->lbr_pop_type = MODEL_BR_NEAR_RET;
 		return;
 	}
 
@@ -112,64 +116,8 @@ void model_lbr_update(struct model_cpu *cpu)
 			types |= 1u << t;
 	cpu->lbr_capture[0] = cpu->lbr_select & LBR_KERNEL ? 0 : types;
 	cpu->lbr_capture[1] = cpu->lbr_select & LBR_USER ? 0 : types;
-	cpu->lbr_call_stack = d->has_lbr_callstack && (cpu->lbr_select & LBR_CALL_STACK);
-}
-
-/*
- * Called from the retire path for a branch that passed the filter.
- * In call-stack mode a near return pops: the newest record is cleared
- * (FROM == 0 is where the driver stops reading) and TOS steps back; a push
- * beyond the depth overwrites the oldest frame without a trace.
- */
-void model_lbr_record(struct model_cpu *cpu, uint64_t from, uint64_t to,
-		      enum model_branch_type type, bool mispred)
-{
-	unsigned int depth = cpu->lbr_depth;
-	unsigned int slot = cpu->lbr_tos;
-	uint64_t cycles = cpu->lbr_cycles < LBR_INFO_CYCLES ? cpu->lbr_cycles : LBR_INFO_CYCLES;
-	uint64_t mis = mispred ? 1 : 0;
-	uint64_t info = 0;
-
-	cpu->lbr_cycles = 0;
-	if (cpu->lbr_call_stack && type == MODEL_BR_NEAR_RET) {
-		cpu->lbr_from[slot] = cpu->lbr_to[slot] = cpu->lbr_info[slot] = 0;
-		cpu->lbr_tos = slot ? slot - 1 : depth - 1;
-		return;
-	}
-
-	slot = slot + 1 == depth ? 0 : slot + 1;
-	cpu->lbr_tos = slot;
-
-	switch (cpu->desc->lbr_format) {
-	case LBR_FORMAT_32:
-		from = (to & 0xffffffffULL) << 32 | (from & 0xffffffffULL);
-		to &= 0xffffffffULL;
-		break;
-	case LBR_FORMAT_EIP_FLAGS:
-		from = (from & ~(1ULL << 63)) | mis << 63;
-		break;
-	case LBR_FORMAT_EIP_FLAGS2:
-		from = (from & ~(7ULL << 61)) | mis << 63;	/* no TSX: IN_TX = ABORT = 0 */
-		break;
-	case LBR_FORMAT_TIME:
-		from = (from & ~(1ULL << 63)) | mis << 63;
-		to = (to & 0xffffffffffffULL) | cycles << 48;
-		break;
-	case LBR_FORMAT_INFO:
-	case LBR_FORMAT_INFO2:
-		info = mis << 63 | cycles;
-		break;
-	case LBR_FORMAT_ARCH_LBR:
-		info = mis << 63 | cycles | (uint64_t)arch_lbr_br_type[type] << LBR_INFO_BR_TYPE_OFFSET |
-		       (cpu->lbr_cyc_valid ? LBR_INFO_CYC_CNT_VALID : 0);
-		cpu->lbr_cyc_valid = true;
-		break;
-	default:	/* LIP, EIP: plain addresses */
-		break;
-	}
-	cpu->lbr_from[slot] = from;
-	cpu->lbr_to[slot] = to;
-	cpu->lbr_info[slot] = info;
+	if (d->has_lbr_callstack && (cpu->lbr_select & LBR_CALL_STACK))
+		cpu->lbr_pop_type = MODEL_BR_NEAR_RET;
 }
 
 /* ---- MSRs ---------------------------------------------------------------- */

@@ -2,7 +2,8 @@
 /*
  * The MSR file of a model CPU: rdmsr/wrmsr as the driver sees them.  Each
  * register lives with the unit that owns it (pmu.c, lbr.c); this file only
- * routes, and turns "nobody has it" into the #GP of a missing MSR.
+ * routes, and turns "nobody has it" into the #GP of a missing MSR.  The
+ * counters may have counts pending (retire.c): they are folded in first.
  */
 #include <errno.h>
 
@@ -10,7 +11,10 @@
 
 int model_rdmsr(struct model_cpu *cpu, uint32_t msr, uint64_t *val)
 {
-	int ret = model_pmu_rdmsr(cpu, msr, val);
+	int ret;
+
+	model_pmu_sync(cpu);
+	ret = model_pmu_rdmsr(cpu, msr, val);
 
 	if (ret == -ENOENT)
 		ret = model_lbr_rdmsr(cpu, msr, val);
@@ -19,7 +23,10 @@ int model_rdmsr(struct model_cpu *cpu, uint32_t msr, uint64_t *val)
 
 int model_wrmsr(struct model_cpu *cpu, uint32_t msr, uint64_t val)
 {
-	int ret = model_pmu_wrmsr(cpu, msr, val);
+	int ret;
+
+	model_pmu_sync(cpu);
+	ret = model_pmu_wrmsr(cpu, msr, val);
 
 	if (ret == -ENOENT)
 		ret = model_lbr_wrmsr(cpu, msr, val);

@@ -58,7 +58,9 @@ static bool model_global_enabled(const struct model_cpu *cpu, unsigned int ctr)
 static void model_add_counting(struct model_cpu *cpu, unsigned int ctr,
 			       enum model_event_class cls, bool os, bool usr, bool slow)
 {
-	struct model_counting c = { .ctr = (uint8_t)ctr, .cls = (uint8_t)cls };
+	struct model_counting c = {
+		.mask = cpu->ctr_mask[ctr], .ctr = (uint8_t)ctr, .cls = (uint8_t)cls,
+	};
 
 	for (int user = 0; user < 2; user++) {
 		if (!(user ? usr : os))
@@ -73,8 +75,11 @@ static void model_add_counting(struct model_cpu *cpu, unsigned int ctr,
 void model_pmu_update(struct model_cpu *cpu)
 {
 	const struct model_cpu_desc *d = cpu->desc;
-	bool frozen = model_pmu_frozen(cpu);
+	bool frozen;
 
+	/* What is pending was counted under the lists about to change. */
+	model_pmu_sync(cpu);
+	frozen = model_pmu_frozen(cpu);
 	cpu->nr_counting[0] = cpu->nr_counting[1] = 0;
 	cpu->nr_cmask_counting[0] = cpu->nr_cmask_counting[1] = 0;
 	cpu->pmi_on_overflow = 0;

@@ -2,17 +2,29 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Run the benchmarks of one build (OBJTREE) and write JSON (OUT): each
-# bench/bench_* program (with its modes) and each scripts/bench.d/*.sh
-# prints one JSON object per figure. The table goes to stdout.
+# bench/bench_* program (with its modes) and each scripts/bench.d/*.sh and
+# *.py (benchlib.py is their library) prints one JSON object per figure.
+# The table goes to stdout: every figure a ratio against a baseline
+# measured in the same run, the goal, by how much a missed goal is
+# missed, and the noise (the spread of the ratio between rounds).
 set -u
 objtree=$1
 out=$2
 srctree=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$(dirname "$out")"
+export PYTHONDONTWRITEBYTECODE=1	# no __pycache__ in the source tree
 lines=$(mktemp)
 trap 'rm -f "$lines"' EXIT
 
-run() { echo "  running $*" >&2; "$@" >>"$lines" || echo "bench: '$*' failed" >&2; }
+# Each program's wall and CPU seconds go to stderr: the budget is 5 minutes.
+run() {
+	local t0=$SECONDS c0 c1
+	c0=$(awk '{ print $14 + $15 + $16 + $17 }' /proc/$$/stat)
+	echo "  running $*" >&2
+	"$@" >>"$lines" || echo "bench: '$*' failed" >&2
+	c1=$(awk '{ print $14 + $15 + $16 + $17 }' /proc/$$/stat)
+	echo "    $((SECONDS - t0)) s wall, $(( (c1 - c0) / $(getconf CLK_TCK) )) s CPU" >&2
+}
 
 for b in "$objtree"/bench/bench_*; do
 	[ -x "$b" ] || continue
@@ -20,8 +32,10 @@ for b in "$objtree"/bench/bench_*; do
 	run "$b"
 	[ "$(basename "$b")" = bench_ringbuf ] && run "$b" scale
 done
-for s in "$srctree"/scripts/bench.d/*.sh; do
-	[ -e "$s" ] && PMUSIM="$objtree/pmusim" PMUSIM_OBJTREE="$objtree" run bash "$s"
+for s in "$srctree"/scripts/bench.d/*.sh "$srctree"/scripts/bench.d/*.py; do
+	[ -e "$s" ] || continue
+	case $s in */benchlib.py) continue ;; *.py) interp=python3 ;; *) interp=bash ;; esac
+	PMUSIM="$objtree/pmusim" PMUSIM_OBJTREE="$objtree" run "$interp" "$s"
 done
 
 python3 - "$lines" "$out" <<'PY'
@@ -29,13 +43,20 @@ import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
 json.dump(rows, open(sys.argv[2], "w"), indent=1)
 w = max([len(r["figure"]) for r in rows] + [6])
-print(f"{'figure':<{w}}  {'value':>10} {'baseline':>10} {'ratio':>7}  {'goal':>7}  met")
+print(f"{'figure':<{w}}  {'value':>12} {'baseline':>12} {'unit':<10} {'ratio':>8}  {'goal':>7}  {'noise':>5}  met")
 for r in rows:
     miss = ""
     if not r["met"] and r["goal"]:
-        g = float(r["goal"].lstrip("<>="))
-        miss = f"  (off by {r['ratio'] / g:.2f}x)" if r["goal"].startswith("<=") else f"  (off by {g / r['ratio'] if r['ratio'] else float('inf'):.2f}x)"
-    print(f"{r['figure']:<{w}}  {r['value']:>10.2f} {r['baseline']:>10.2f} {r['ratio']:>7.3f}  {r['goal']:>7}  {'yes' if r['met'] else 'NO'}{miss}")
-met = sum(r["met"] for r in rows)
-print(f"{met} of {len(rows)} goals met; written to {sys.argv[2]}")
+        g = float(r["goal"][3:] if r["goal"].startswith("1+-") else r["goal"][2:])
+        if r["goal"].startswith("1+-"):
+            miss = f"  (off by {abs(r['ratio'] - 1) * 100:.1f}%, allowed {g * 100:.0f}%)"
+        elif r["goal"].startswith("<="):
+            miss = f"  (off by {r['ratio'] / g:.2f}x)"
+        else:
+            miss = f"  (off by {g / r['ratio'] if r['ratio'] else float('inf'):.2f}x)"
+    met = "yes" if r["met"] and r["goal"] else "-" if not r["goal"] else "NO"
+    print(f"{r['figure']:<{w}}  {r['value']:>12.6g} {r['baseline']:>12.6g} {r['unit']:<10} "
+          f"{r['ratio']:>8.4g}  {r['goal'] or '-':>7}  {r.get('noise', 0):>5.2f}  {met}{miss}")
+goals = [r for r in rows if r["goal"]]
+print(f"{sum(r['met'] for r in goals)} of {len(goals)} goals met; written to {sys.argv[2]}")
 PY

@@ -10,7 +10,7 @@ set -u
 srctree=$(cd "$(dirname "$0")/.." && pwd)
 obj=$srctree/build/coverage
 out=$srctree/out/coverage
-jobs=$(nproc 2>/dev/null || echo 2)
+jobs=$(nproc 2>/dev/null || echo 2); [ "$jobs" -gt 2 ] && jobs=2	# a shared machine: -j2 at most
 rc="--rc lcov_branch_coverage=1"
 cd "$srctree" || exit 1
 
@@ -39,7 +39,7 @@ coverage_replay_fuzz() {
 		gcc -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers \
 			-I"$srctree" -I"$srctree/include" -I"$obj/include" -g --coverage -O0 \
 			-o "$bin" "$src" fuzz/replay_main.c "$obj/libpmusim.a" \
-			-lcyaml -lm -lpthread || return 1
+			-lcyaml -lyaml -lm -lpthread || return 1
 	done
 	scripts/fuzz-replay.sh "$obj/fuzz" | tail -1
 }

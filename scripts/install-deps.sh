@@ -12,7 +12,7 @@ need="gcc:gcc make:make kconfig-conf:kconfig-frontends
 /usr/include/cmocka.h:libcmocka-dev /usr/include/cyaml/cyaml.h:libcyaml-dev
 perf:linux-perf valgrind:valgrind"
 case $purpose in
-fuzz|check) need="$need clang:clang afl-clang-fast:afl++ /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev" ;;
+fuzz|check|bench) need="$need clang:clang afl-clang-fast:afl++ /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev" ;;
 esac
 case $purpose in
 ab) need="$need jq:jq clang:clang" ;;

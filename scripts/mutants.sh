@@ -1,22 +1,29 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# make mutants: does the ring-buffer harness find bugs? Each patch in
-# fuzz/mutants/ is a realistic mistake in core/ring_buffer.c (or the copy
-# loop in core/internal.h). One at a time, in a temporary copy of the
-# tree (the real tree is never edited): apply it, build, run the
-# ring-buffer unit tests, replay the seed corpus and fuzz with libFuzzer
-# for MUTANT_TIME seconds. Then a table: mutant, caught by the tests,
-# caught by the fuzzer, seconds until the fuzzer caught it.
+# make mutants: do the tests and the fuzzers find bugs? Each patch in
+# fuzz/mutants/ is a realistic mistake in the ring buffer (core/
+# ring_buffer.c, the copy loop in core/internal.h) or the overflow path
+# (core/overflow.c). Its header names the unit tests that should catch
+# it ("Tests:") and the fuzz harness ("Fuzzer:"). One at a time, in a
+# temporary copy of the tree (the real tree is never edited): apply it,
+# build, run those tests, then fuzz with libFuzzer from the harness's
+# seed corpus for at most MUTANT_TIME seconds. Then a table: mutant,
+# caught by the tests, caught by the fuzzer, seconds until the fuzzer
+# caught it (the seed corpus counts: 0-1 s means a seed caught it).
 #
 #   scripts/mutants.sh [NAME...]      (MUTANT_TIME=30 by default)
 #
+# MUTANT_SEEDS=0 fuzzes from an empty corpus instead: how long the
+# fuzzer takes to find each mistake on its own.
+#
 # A patch that no longer applies is stale: an error (regenerate with
-# fuzz/mutants/regen.py). A patch that says "Expect: stress-only" is not
-# expected to be caught here. Exit status 1 if any other mutant survives.
+# fuzz/mutants/regen.py). Exit status 1 if any mutant survives both.
 set -u
 srctree=$(cd "$(dirname "$0")/.." && pwd)
 time_limit=${MUTANT_TIME:-30}
+seeds=yes
+[ "${MUTANT_SEEDS:-1}" = 0 ] && seeds=
 work=$(mktemp -d "${TMPDIR:-/tmp}/pmusim-mutants.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 tree=$work/tree
@@ -32,65 +39,79 @@ fi
 mkdir -p "$tree"
 (cd "$srctree" && git ls-files -co --exclude-standard -z | grep -zv '^build/' |
 	xargs -0 tar cf - 2>/dev/null) | tar xf - -C "$tree"
-cp "$tree/core/ring_buffer.c" "$work/ring_buffer.c.orig"
-cp "$tree/core/internal.h" "$work/internal.h.orig"
+mutable=(core/ring_buffer.c core/internal.h core/overflow.c)
+for f in "${mutable[@]}"; do cp "$tree/$f" "$work/$(basename "$f").orig"; done
 
-build() { # quietly: the unit tests and the libFuzzer harness
-	make -s --no-print-directory -C "$tree" O="$tree/build/mut" -j2 \
-		"$tree/build/mut/tests/core/test_ring_buffer" >"$work/build.log" 2>&1 &&
-	make -s --no-print-directory -C "$tree" fuzz-build FUZZER=ringbuf ENGINE=libfuzzer >>"$work/build.log" 2>&1
+header() { # PATCH FIELD: the value of "FIELD: ..." in the patch's header
+	sed -n "/^--- /q; s/^$2: //p" "$1"
+}
+
+build() { # TESTS FUZZER: quietly, the unit tests and the libFuzzer harness
+	local t targets=()
+	for t in $1; do targets+=("$tree/build/mut/$t"); done
+	make -s --no-print-directory -C "$tree" O="$tree/build/mut" -j2 "${targets[@]}" \
+		>"$work/build.log" 2>&1 &&
+	make -s --no-print-directory -C "$tree" fuzz-build FUZZER="$2" ENGINE=libfuzzer \
+		>>"$work/build.log" 2>&1
+}
+
+run_tests() { # TESTS: 0 if every one passes
+	local t
+	for t in $1; do
+		timeout 300 "$tree/build/mut/$t" || return 1
+	done
 }
 
 printf 'building the unmutated tree ...\n'
-if ! build; then
-	tail -20 "$work/build.log"; echo "mutants: the unmutated tree does not build" >&2; exit 1
-fi
-if ! "$tree/build/mut/tests/core/test_ring_buffer" >/dev/null 2>&1; then
-	echo "mutants: the ring-buffer tests fail on the unmutated tree" >&2; exit 1
+all_tests=$(for p in "${patches[@]}"; do header "$p" Tests; done | tr ' ' '\n' | sort -u | tr '\n' ' ')
+all_fuzzers=$(for p in "${patches[@]}"; do header "$p" Fuzzer; done | sort -u)
+for fz in $all_fuzzers; do
+	if ! build "$all_tests" "$fz"; then
+		tail -20 "$work/build.log"; echo "mutants: the unmutated tree does not build" >&2; exit 1
+	fi
+done
+if ! run_tests "$all_tests" >/dev/null 2>&1; then
+	echo "mutants: the tests ($all_tests) fail on the unmutated tree" >&2; exit 1
 fi
 
 rows=() status=0
 for p in "${patches[@]}"; do
 	name=$(basename "$p" .patch)
-	cp "$work/ring_buffer.c.orig" "$tree/core/ring_buffer.c"
-	cp "$work/internal.h.orig" "$tree/core/internal.h"
+	for f in "${mutable[@]}"; do cp "$work/$(basename "$f").orig" "$tree/$f"; done
 	if [ ! -f "$p" ] || ! patch -s -p1 --dry-run -d "$tree" <"$p" >/dev/null 2>&1; then
 		echo "mutants: $name: STALE, the patch no longer applies (fuzz/mutants/regen.py)" >&2
 		rows+=("$name|STALE|STALE|-"); status=1; continue
 	fi
 	patch -s -p1 -d "$tree" <"$p"
-	expect_stress=no
-	grep -q 'Expect: stress-only' "$p" && expect_stress=yes
+	tests_of=$(header "$p" Tests) fz=$(header "$p" Fuzzer)
 	printf '%s: building ...\n' "$name"
-	if ! build; then
+	if ! build "$tests_of" "$fz"; then
 		tail -5 "$work/build.log"
-		rows+=("$name|build fails|-|-"); continue
+		rows+=("$name|build fails|-|-"); status=1; continue
 	fi
 	tests=no
-	timeout 300 "$tree/build/mut/tests/core/test_ring_buffer" >"$work/$name.tests.log" 2>&1 || tests=yes
+	run_tests "$tests_of" >"$work/$name.tests.log" 2>&1 || tests=yes
 	fuzz=no secs=-
-	bin=$tree/build/fuzz/libfuzzer/fuzz_ringbuf
+	bin=$tree/build/fuzz/libfuzzer/fuzz_$fz
 	mkdir -p "$work/$name.corpus" "$work/$name.art"
 	start=$(date +%s)
 	if ! (cd "$work/$name.art" && timeout $((time_limit + 60)) "$bin" -max_total_time="$time_limit" \
-		-seed=1 -dict="$tree/fuzz/dict/ringbuf.dict" -artifact_prefix="$work/$name.art/" \
-		"$work/$name.corpus" "$tree/fuzz/corpus/ringbuf") >"$work/$name.fuzz.log" 2>&1; then
+		-seed=1 -dict="$tree/fuzz/dict/$fz.dict" -artifact_prefix="$work/$name.art/" \
+		"$work/$name.corpus" ${seeds:+"$tree/fuzz/corpus/$fz"}) >"$work/$name.fuzz.log" 2>&1; then
 		fuzz=yes secs=$(( $(date +%s) - start ))
 		grep -m1 'INVARIANT BROKEN\|ERROR: AddressSanitizer\|runtime error' "$work/$name.fuzz.log" |
 			cut -c1-150 | sed "s/^/  $name: /"
 	fi
-	rows+=("$name|$tests|$fuzz|$secs")
-	if [ "$tests" = no ] && [ "$fuzz" = no ] && [ "$expect_stress" = no ]; then
+	rows+=("$name|$tests|$fuzz|$secs|$fz")
+	if [ "$tests" = no ] && [ "$fuzz" = no ]; then
 		status=1
-	fi
-	if [ "$tests" = no ] && [ "$fuzz" = no ] && [ "$expect_stress" = yes ]; then
-		rows[-1]="$name|no|no|- (needs the TSan stress test)"
 	fi
 done
 
-printf '\n%-28s %-8s %-8s %s\n' "mutant" "tests" "fuzzer" "fuzzer s"
+printf '\n%-34s %-8s %-16s %s\n' "mutant" "tests" "fuzzer" "fuzzer s"
 for r in "${rows[@]}"; do
-	IFS='|' read -r n t f s <<<"$r"
-	printf '%-28s %-8s %-8s %s\n' "$n" "$t" "$f" "$s"
+	IFS='|' read -r n t f s z <<<"$r"
+	[ -n "${z:-}" ] && f="$f ($z)"
+	printf '%-34s %-8s %-16s %s\n' "$n" "$t" "$f" "$s"
 done
 exit $status

@@ -31,10 +31,10 @@ static void usage(FILE *f)
 	      "  -e, --event EVENT      record EVENT instead (cycles, instructions, rHEX, :u :k)\n"
 	      "  -c, --count PERIOD     sample period\n"
 	      "  -F, --freq FREQ        sample frequency\n"
-	      "  -a, --all-cpus         system-wide: one event per CPU\n"
+	      "  -a, --all-cpus         system-wide: one event per CPU (samples the CPU)\n"
 	      "  -C, --cpu CPUS         system-wide on these CPUs only (0,2-3)\n"
 	      "  -m, --mmap-pages N     buffer data pages (a power of two)\n"
-	      "      --overwrite        overwrite buffers (read-only mapping)\n"
+	      "      --overwrite        overwrite buffers, written backward\n"
 	      "  -b, --branch-any       sample any taken branch\n"
 	      "  -j, --branch-filter F  branch filter words, comma-separated (any,u,call_stack,...)\n"
 	      "      --call-graph lbr   LBR call stacks (as perf record --call-graph lbr)\n", f);
@@ -116,7 +116,7 @@ static int apply(struct scenario *s, const struct overrides *o, char *err, size_
 	if (o->pages)
 		s->buffer->pages = o->pages;
 	if (o->overwrite)
-		s->buffer->overwrite = true;
+		s->buffer->overwrite = true;	/* and write_backward, below, as perf record does */
 	if (o->event) {
 		struct scn_event *e;
 
@@ -147,8 +147,13 @@ static int apply(struct scenario *s, const struct overrides *o, char *err, size_
 			e->period = 0;
 			e->alternative_period = 0;
 		}
-		if (o->all_cpus || o->cpu_mask)
+		if (o->overwrite)
+			e->write_backward = true;
+		if (o->all_cpus || o->cpu_mask) {
+			/* perf record samples the CPU of a CPU-wide event */
 			e->scope = SCN_SCOPE_SYSTEM;
+			e->sample_type |= PERF_SAMPLE_CPU;
+		}
 		e->cpu_mask = o->cpu_mask;
 		if (o->branch_any || o->branch_filter) {
 			e->sample_type |= PERF_SAMPLE_BRANCH_STACK;
@@ -210,13 +215,27 @@ static void print_text(const struct scenario *s, const struct run_stats *st, con
 		       st->true_depth_max, avg(st->depth_sum, st->cs_samples),
 		       (unsigned long long)st->depth_max, avg(st->stitched_sum, st->cs_samples),
 		       (unsigned long long)st->stitched_max);
-	printf("  %-24s %10s %8s %8s\n", "function", "samples", "sampled", "truth");
+	if (st->nr_tasks)
+		printf("  per task, against its true stack at each sample (frames):\n"
+		       "  %7s %-15s %7s %5s %7s %8s %8s %6s %6s %6s\n", "tid", "task", "samples",
+		       "true", "lbr-max", "stitched", "st-max", "whole", "short", "wrong");
+	for (unsigned int i = 0; i < st->nr_tasks; i++) {
+		const struct run_task_depth *d = &st->tasks[i];
+
+		printf("  %7u %-15s %7llu %5u %7llu %8.1f %8llu %6llu %6llu %6llu\n", d->tid,
+		       s->tasks[d->group].name, (unsigned long long)d->samples, d->true_max,
+		       (unsigned long long)d->lbr_max, avg(d->stitched_sum, d->samples),
+		       (unsigned long long)d->stitched_max, (unsigned long long)d->stitched_whole,
+		       (unsigned long long)d->stitched_short, (unsigned long long)d->stitched_wrong);
+	}
+	printf("  %-16s %-24s %10s %8s %8s\n", "task", "function", "samples", "sampled", "truth");
 	for (unsigned int i = 0; i < st->nr_funcs; i++) {
 		const struct run_func *f = &st->funcs[i];
 
 		if (!f->samples && f->insns * 1000 < st->insns)
 			continue;	/* under 0.1% and never sampled */
-		printf("  %-24s %10llu %7.2f%% %7.2f%%\n", f->name, (unsigned long long)f->samples,
+		printf("  %-16s %-24s %10llu %7.2f%% %7.2f%%\n", s->tasks[f->group].name, f->name,
+		       (unsigned long long)f->samples,
 		       100.0 * avg(f->samples, total_samples), 100.0 * avg(f->insns, st->insns));
 	}
 	if (out) {
@@ -261,6 +280,26 @@ static void print_json(const struct scenario *s, const struct run_stats *st, con
 	json_u64(&j, "lbr_max", st->depth_max);
 	json_double(&j, "stitched_avg", avg(st->stitched_sum, st->cs_samples));
 	json_u64(&j, "stitched_max", st->stitched_max);
+	json_array_begin(&j, "tasks");
+	for (unsigned int i = 0; i < st->nr_tasks; i++) {
+		const struct run_task_depth *d = &st->tasks[i];
+
+		json_object_begin(&j, NULL);
+		json_u64(&j, "tid", d->tid);
+		json_string(&j, "task", s->tasks[d->group].name);
+		json_u64(&j, "samples", d->samples);
+		json_u64(&j, "true_max", d->true_max);
+		json_double(&j, "lbr_avg", avg(d->lbr_sum, d->samples));
+		json_u64(&j, "lbr_max", d->lbr_max);
+		json_u64(&j, "lbr_whole", d->lbr_whole);
+		json_double(&j, "stitched_avg", avg(d->stitched_sum, d->samples));
+		json_u64(&j, "stitched_max", d->stitched_max);
+		json_u64(&j, "stitched_whole", d->stitched_whole);
+		json_u64(&j, "stitched_short", d->stitched_short);
+		json_u64(&j, "stitched_wrong", d->stitched_wrong);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
 	json_object_end(&j);
 	json_array_begin(&j, "functions");
 	for (unsigned int i = 0; i < st->nr_funcs; i++) {
@@ -310,7 +349,7 @@ int cmd_run(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:e:c:F:aC:m:bj:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:e:c:F:aC:m:bj:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case OPT_SEED:
@@ -363,15 +402,17 @@ int cmd_run(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
+		case ':':
+			fprintf(stderr, "pmusim: run: option '%s' needs a value\n", argv[optind - 1]);
+			return 2;
 		default:
-			fprintf(stderr, "pmusim: run: bad option '%s'\n", argv[optind - 1]);
-			usage(stderr);
+			fprintf(stderr, "pmusim: run: unknown option '%s' (pmusim run --help lists them)\n",
+				argv[optind - 1]);
 			return 2;
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "pmusim: run: give one scenario file\n");
-		usage(stderr);
+		fprintf(stderr, "pmusim: run: give one scenario file (pmusim run --help)\n");
 		return 2;
 	}
 	if (scenario_load(argv[optind], &s, err, sizeof(err))) {

@@ -5,6 +5,11 @@
  * block per sample, one "\t<ip> <symbol>" line per frame, a blank line
  * after. Symbols come from perf-PID.map for addresses inside an anonymous
  * executable mapping of the sample's process, as perf resolves them.
+ *
+ * Samples go in perf's order: perf script queues every event and hands
+ * them out by time (ordered events; a file without FINISHED_ROUND is one
+ * round), equal times in file order. Stitching depends on that order,
+ * since it looks at the previous sample of the same thread.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -29,8 +34,21 @@ struct pid_syms {
 	struct perf_map map;
 };
 
+/* A sample waiting for its turn: where it is in the file, and its time. */
+struct queued_sample {
+	const u8 *ev;
+	u32 size;
+	u64 time;
+	u64 seq;			/* file order, for equal times */
+	const struct perf_data_attr *attr;
+};
+
 struct stitch_ctx {
 	const char *map_dir;
+	bool tid_time;			/* a "TID SECS.USECS:" line per sample, as -F tid,time */
+	bool no_sym;			/* addresses only, as -F ip without sym */
+	struct queued_sample *q;
+	size_t nr_q, cap_q;
 	struct anon_map *maps;
 	size_t nr_maps, cap_maps;
 	struct pid_syms *syms;
@@ -100,6 +118,8 @@ static const char *symbol_name(struct stitch_ctx *c, u32 pid, u64 ip)
 	char path[4096];
 	size_t i;
 
+	if (c->no_sym)
+		return "";
 	for (i = c->nr_maps; i > 0; i--)
 		if (c->maps[i - 1].pid == pid && ip >= c->maps[i - 1].start &&
 		    ip < c->maps[i - 1].end)
@@ -130,11 +150,11 @@ static void out_flush(struct stitch_ctx *c)
 	c->out_len = 0;
 }
 
-/* "\t%16llx %s\n", without printf's cost per frame. */
+/* "\t%16llx %s\n" ("\t%16llx\n" with no_sym), without printf's cost per frame. */
 static void out_frame(struct stitch_ctx *c, u64 ip, const char *name)
 {
 	static const char hex[] = "0123456789abcdef";
-	size_t nlen = strlen(name);
+	size_t nlen = c->no_sym ? 0 : strlen(name);
 	char digits[16];
 	int n = 0, pad;
 	char *p;
@@ -142,7 +162,8 @@ static void out_frame(struct stitch_ctx *c, u64 ip, const char *name)
 	if (c->out_len + 20 + nlen > c->out_cap)
 		out_flush(c);
 	if (20 + nlen > c->out_cap) {
-		printf("\t%16llx %s\n", (unsigned long long)ip, name);
+		printf("\t%16llx%s%s\n", (unsigned long long)ip, c->no_sym ? "" : " ",
+		       c->no_sym ? "" : name);
 		return;
 	}
 	do {
@@ -155,9 +176,11 @@ static void out_frame(struct stitch_ctx *c, u64 ip, const char *name)
 		*p++ = ' ';
 	while (n)
 		*p++ = digits[--n];
-	*p++ = ' ';
-	memcpy(p, name, nlen);
-	p += nlen;
+	if (!c->no_sym) {
+		*p++ = ' ';
+		memcpy(p, name, nlen);
+		p += nlen;
+	}
 	*p++ = '\n';
 	c->out_len = (size_t)(p - c->out);
 }
@@ -188,6 +211,15 @@ static int print_sample(struct stitch_ctx *c, struct lbr_stitcher *st,
 		ret = lbr_stitcher__resolve(st, s, &frames, &nr);
 	if (ret < 0)
 		return -1;
+	if (c->tid_time) {
+		char line[64];
+		int n = snprintf(line, sizeof(line), "%5u %5llu.%06llu: ", s->tid,
+				 (unsigned long long)(s->time / 1000000000ull),
+				 (unsigned long long)(s->time % 1000000000ull / 1000));
+
+		for (int k = 0; k < n; k++)
+			out_char(c, line[k]);
+	}
 	out_char(c, '\n');
 	if (ret) {
 		for (i = 0; i < nr; i++)
@@ -205,12 +237,23 @@ static int print_sample(struct stitch_ctx *c, struct lbr_stitcher *st,
 	return 0;
 }
 
+static int queued_cmp(const void *a, const void *b)
+{
+	const struct queued_sample *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
 static int usage(void)
 {
-	fputs("usage: pmusim stitch [--no-stitch] [--map-dir DIR] FILE\n"
+	fputs("usage: pmusim stitch [--no-stitch] [--tid-time] [--no-sym] [--map-dir DIR] FILE\n"
 	      "  print the call stack of every sample of FILE as\n"
-	      "  `perf script -F ip,sym --stitch-lbr` does\n"
+	      "  `perf script -F ip,sym --stitch-lbr` does, in perf's (time) order\n"
 	      "  --no-stitch     plain LBR call stacks (as without --stitch-lbr)\n"
+	      "  --tid-time      start each sample with its tid and time (-F tid,time,ip,sym)\n"
+	      "  --no-sym        addresses only (-F ip: no perf-PID.map needed)\n"
 	      "  --map-dir DIR   read perf-PID.map files from DIR (default /tmp)\n", stderr);
 	return 2;
 }
@@ -224,7 +267,7 @@ int cmd_stitch(int argc, char **argv)
 	struct lbr_stitcher st;
 	struct perf_sample s;
 	const char *path = NULL, *why;
-	bool stitch = true;
+	bool stitch = true, all_timed = true;
 	struct perf_event_header hdr;
 	const u8 *ev;
 	u32 size;
@@ -233,6 +276,10 @@ int cmd_stitch(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--no-stitch")) {
 			stitch = false;
+		} else if (!strcmp(argv[i], "--tid-time")) {
+			c.tid_time = true;
+		} else if (!strcmp(argv[i], "--no-sym")) {
+			c.no_sym = true;
 		} else if (!strcmp(argv[i], "--map-dir") && i + 1 < argc) {
 			c.map_dir = argv[++i];
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -283,12 +330,25 @@ int cmd_stitch(int argc, char **argv)
 			status = 2;
 			goto out;
 		}
-		if (print_sample(&c, &st, &a->attr, &s))
+		if (grow((void **)&c.q, &c.cap_q, c.nr_q + 1, sizeof(*c.q)))
 			goto nomem;
+		c.q[c.nr_q] = (struct queued_sample){ .ev = ev, .size = size, .time = s.time,
+						      .seq = c.nr_q, .attr = a };
+		c.nr_q++;
+		all_timed &= !!(a->attr.sample_type & PERF_SAMPLE_TIME);
 	}
 	if (ret < 0) {
 		fprintf(stderr, "%s\n", f.err);
 		status = 2;
+		goto out;
+	}
+	if (all_timed)
+		qsort(c.q, c.nr_q, sizeof(*c.q), queued_cmp);
+	for (size_t k = 0; k < c.nr_q; k++) {
+		/* parsed once already: cannot fail now */
+		perf_sample__parse(&c.q[k].attr->attr, c.q[k].ev, c.q[k].size, &s, &why);
+		if (print_sample(&c, &st, &c.q[k].attr->attr, &s))
+			goto nomem;
 	}
 	goto out;
 nomem:
@@ -303,6 +363,7 @@ out:
 			perf_map__exit(&c.syms[k].map);
 	free(c.syms);
 	free(c.maps);
+	free(c.q);
 	free(c.out);
 	lbr_stitcher__exit(&st);
 	perf_data_file__close(&f);

@@ -16,6 +16,7 @@ struct pmusim_command {
 int cmd_dump(int argc, char **argv);
 int cmd_ringbuf(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_seed(int argc, char **argv);
 int cmd_stitch(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
@@ -24,6 +25,7 @@ int cmd_version(int argc, char **argv);
 	{ "dump", "print a perf.data file one record per line, for diffing", cmd_dump }, \
 	{ "ringbuf", "replay a ring-buffer script on the model or the kernel", cmd_ringbuf }, \
 	{ "run", "run a scenario: samples into perf.data, a summary", cmd_run }, \
+	{ "seed", "reproduce a seed's result on its scenario, as a table", cmd_seed }, \
 	{ "stitch", "print a perf.data's call stacks, LBR stitched", cmd_stitch }, \
 	{ "version", "print the version and the configuration", cmd_version },
 

@@ -25,24 +25,6 @@ static u64 machine_clock_ns(void)
 	return machine_time_ns(clock_machine, smp_processor_id());
 }
 
-/* The sink of a CPU: keep the interrupted registers current, then retire. */
-static void sink_branch(void *ctx, uint64_t from, uint64_t to, enum model_branch_type type,
-			bool mispred, unsigned int cycles)
-{
-	struct sim_cpu *cpu = ctx;
-
-	cpu->regs.ip = to;
-	model_retire_branch(cpu->model, from, to, type, true, mispred, cycles);
-}
-
-static void sink_insns(void *ctx, uint64_t n, uint64_t cycles)
-{
-	struct sim_cpu *cpu = ctx;
-
-	cpu->regs.ip = wl_exec_ip(&cpu->curr->exec);
-	model_retire_insns(cpu->model, n, cycles, true);
-}
-
 struct machine *machine_create(const struct machine_config *cfg)
 {
 	struct machine *m;
@@ -68,7 +50,8 @@ struct machine *machine_create(const struct machine_config *cfg)
 			goto nomem;
 		cpu->next_tick = m->tick_cycles;
 		cpu->regs.user = true;
-		cpu->sink = (struct wl_sink){ .branch = sink_branch, .insns = sink_insns, .ctx = cpu };
+		/* the executor retires straight into the model and keeps the PMI's ip */
+		cpu->sink = (struct wl_sink){ .model = cpu->model, .ip = &cpu->regs.ip };
 		pmusim_curr[i] = NULL;
 	}
 	clock_machine = m;

@@ -47,7 +47,7 @@ struct sim_cpu {
 	uint64_t carry;			/* cycles run beyond the last quantum */
 	uint64_t busy, idle;		/* cycles */
 	struct pt_regs regs;		/* what a PMI interrupts */
-	struct wl_sink sink;		/* sink.ctx = this CPU */
+	struct wl_sink sink;		/* retires into model, ip into regs.ip */
 };
 
 struct machine;

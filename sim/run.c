@@ -10,11 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/internal.h"
 #include "core/sideband.h"
 #include "core/task_ctx_data.h"
 #include "core/x86/pmu.h"
+#include "core/x86/tsc.h"
 #include "sim/lbr_stitch.h"
 #include "sim/machine.h"
 #include "sim/mmap_read.h"
@@ -23,6 +25,7 @@
 #include "sim/perf_map.h"
 #include "sim/run.h"
 #include "sim/synthesize.h"
+#include "sim/tsc_convert.h"
 
 #define MAX_EVENTS	(16 * 1024)
 
@@ -53,7 +56,19 @@ struct run {
 	size_t nr_offs, offs_cap;
 	uint64_t want;			/* backward: bytes new since the last read */
 	uint64_t seen;
+	/* the samples' truth, in the order they were taken */
+	struct run_truth *truth;
+	size_t nr_truth, truth_cap;
+	uint16_t *truth_frames;		/* the true stacks, one after another */
+	size_t nr_truth_frames, truth_frames_cap;
+	/* user-page time conversion snapshots, oldest first */
+	struct tsc_conv *convs;
+	size_t nr_convs, convs_cap;
+	bool hold_reads;		/* the end hook runs: the consumer waits */
 	int error;
+	int saved_max_samples_per_tick;
+	const char *map_dir;
+	unsigned int nr_maps;		/* perf-PID.map files written, to take back on failure */
 };
 
 static struct run *the_run;
@@ -85,18 +100,6 @@ static struct task_struct *task_next(void *priv, struct task_struct *task)
 		if (&m->tasks[i]->task == task)
 			return &m->tasks[i + 1]->task;
 	return NULL;
-}
-
-/* The events that may want a side-band record on this CPU: its own and current's. */
-static void sb_for_each_event(perf_iterate_f fn, void *arg)
-{
-	struct perf_cpu_context *cpuctx = &perf_cpu_context[smp_processor_id()];
-
-	for (struct perf_event *e = cpuctx->ctx.event_list; e; e = e->ctx_next)
-		fn(e, arg);
-	if (cpuctx->task_ctx)
-		for (struct perf_event *e = cpuctx->task_ctx->event_list; e; e = e->ctx_next)
-			fn(e, arg);
 }
 
 /* ---- the machine's hooks ---------------------------------------------------- */
@@ -196,6 +199,22 @@ static void account(struct run *r, const struct perf_event_header *h)
 		r->error = EIO;
 }
 
+/* Keep the page's conversion fields when they changed: samples read later may need them. */
+static void snapshot_conv(struct run *r, struct run_buf *b)
+{
+	struct tsc_conv c;
+
+	if (tsc_conv_read(b->rb->user_page, &c) || !c.mono_raw)
+		return;
+	if (r->nr_convs && !memcmp(&r->convs[r->nr_convs - 1], &c, sizeof(c)))
+		return;
+	if (grow((void **)&r->convs, &r->convs_cap, r->nr_convs + 1, sizeof(c))) {
+		r->error = ENOMEM;
+		return;
+	}
+	r->convs[r->nr_convs++] = c;
+}
+
 static void read_buf(struct run *r, struct run_buf *b)
 {
 	bool pause = r->s->consumer->pause;
@@ -205,6 +224,7 @@ static void read_buf(struct run *r, struct run_buf *b)
 	r->want = UINT64_MAX;
 	if (pause)
 		rb_toggle_paused(b->rb, true);
+	snapshot_conv(r, b);
 	if (b->backward) {
 		uint64_t head = perf_mmap__read_head(b->rb->user_page);
 
@@ -232,7 +252,11 @@ static void read_buf(struct run *r, struct run_buf *b)
 static void consume(struct run *r, bool all)
 {
 	uint64_t interval = r->s->consumer->interval;
-	bool due = all || (interval && r->m->now >= r->next_read);
+	bool due;
+
+	if (r->hold_reads)
+		return;
+	due = all || (interval && r->m->now >= r->next_read);
 
 	if (interval && r->m->now >= r->next_read)
 		r->next_read += interval;
@@ -302,6 +326,9 @@ static void build_attr(const struct run *r, const struct scn_event *e, bool trac
 #ifdef CONFIG_PERF_ALT_SAMPLE_PERIOD
 	attr->alternative_sample_period = e->alternative_period;
 #endif
+#ifdef CONFIG_PERF_HW_TIME
+	attr->hw_time = e->hw_time;
+#endif
 }
 
 static int add_buf(struct run *r, struct perf_event *event, bool backward, int cpu)
@@ -320,8 +347,59 @@ static int add_buf(struct run *r, struct perf_event *event, bool backward, int c
 	perf_event_update_userpage(event);
 	if (perf_mmap_reader__init(&b->reader, b->rb->user_page))
 		return -EINVAL;
+	snapshot_conv(r, b);
 	r->nr_bufs++;
 	return 0;
+}
+
+/*
+ * The overflow handler of every event the run opens: the default output,
+ * then a note of the true stack of the task the sample was taken from,
+ * keyed as the sample is, so the summary can judge its call stack.
+ */
+static void run_overflow_handler(struct perf_event *event, struct perf_sample_data *data,
+				 struct pt_regs *regs)
+{
+	struct run *r = the_run;
+	struct sim_task *t = current ? current->sim : NULL;
+	uint64_t ips[RUN_TRUTH_FRAMES];
+	struct run_truth *tr;
+	unsigned int n;
+
+	if (event->attr.write_backward)
+		perf_event_output_backward(event, data, regs);
+	else
+		perf_event_output_forward(event, data, regs);
+	if (!r || !t || !(event->attr.sample_type & PERF_SAMPLE_TIME))
+		return;
+	if (grow((void **)&r->truth, &r->truth_cap, r->nr_truth + 1, sizeof(*r->truth))) {
+		r->error = ENOMEM;
+		return;
+	}
+	tr = &r->truth[r->nr_truth++];
+	tr->tid = (uint32_t)t->task.tid;
+	tr->time = data->time;
+	tr->ip = wl_exec_ip(&t->exec);
+	tr->tsc = perf_hw_time();
+	tr->nr = 0;
+	tr->frames = r->nr_truth_frames;
+	/* only LBR call-stack samples are judged against their stacks */
+	if (!(event->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) ||
+	    !(event->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK))
+		return;
+	n = wl_exec_callstack(&t->exec, ips, RUN_TRUTH_FRAMES);
+	if (grow((void **)&r->truth_frames, &r->truth_frames_cap, r->nr_truth_frames + n,
+		 sizeof(*r->truth_frames))) {
+		r->error = ENOMEM;
+		return;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		const struct wl_func *fn = workload_func_at(t->exec.wl, ips[i]);
+
+		r->truth_frames[r->nr_truth_frames++] =
+			fn ? (uint16_t)(fn - t->exec.wl->funcs) : UINT16_MAX;
+	}
+	tr->nr = (uint16_t)n;
 }
 
 static int open_one(struct run *r, struct perf_event_attr *attr, int pid, int cpu,
@@ -342,6 +420,7 @@ static int open_one(struct run *r, struct perf_event_attr *attr, int pid, int cp
 	}
 	r->scn_of[r->nr_events] = idx;
 	r->events[r->nr_events++] = event;
+	WRITE_ONCE(event->overflow_handler, run_overflow_handler);
 	if (output) {
 		ret = perf_event_set_output(event, output);
 		if (ret) {
@@ -425,7 +504,15 @@ static int start_file(struct run *r, const char *output, const char *map_dir, ch
 	snprintf(cpuid, sizeof(cpuid), "GenuineIntel,%u,%u,%u", desc->family, desc->model,
 		 desc->stepping);
 	snprintf(cpu_desc, sizeof(cpu_desc), "pmusim model Intel %s", desc->name);
-	/* symbols first: perf reads /tmp/perf-PID.map for the anonymous text */
+	if (output) {
+		r->w = perf_data_writer__open(output, &env);
+		if (!r->w) {
+			snprintf(err, errlen, "%s", perf_data_writer__last_error());
+			return -1;
+		}
+	}
+	/* the symbols: perf reads /tmp/perf-PID.map for the anonymous text */
+	r->map_dir = map_dir;
 	for (unsigned int t = 0; t < r->m->nr_tasks; t++) {
 		struct sim_task *st = r->m->tasks[t];
 		const struct workload *wl = r->wls[st->group];
@@ -438,14 +525,10 @@ static int start_file(struct run *r, const char *output, const char *map_dir, ch
 							 wl->funcs[f].name };
 		if (perf_map__write(map_dir, st->task.pid, syms, wl->nr_funcs, err, errlen))
 			return -1;
+		r->nr_maps = t + 1;
 	}
 	if (!output)
 		return 0;
-	r->w = perf_data_writer__open(output, &env);
-	if (!r->w) {
-		snprintf(err, errlen, "%s", perf_data_writer__last_error());
-		return -1;
-	}
 	for (unsigned int i = 0; i < s->events_count; i++) {
 		struct perf_event_attr attr;
 		u64 *ids = calloc(r->nr_events, sizeof(*ids));
@@ -498,6 +581,132 @@ nomem:
 
 /* ---- the summary, from the file --------------------------------------------- */
 
+static int truth_cmp(const void *a, const void *b)
+{
+	const struct run_truth *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return 0;
+}
+
+/* The truth of the sample TID took at TIME, or NULL. Truth sorted by truth_cmp. */
+static const struct run_truth *truth_find(const struct run *r, uint32_t tid, uint64_t time)
+{
+	struct run_truth key = { .tid = tid, .time = time };
+
+	return bsearch(&key, r->truth, r->nr_truth, sizeof(key), truth_cmp);
+}
+
+static struct run_task_depth *task_depth(struct run_stats *st, const struct sim_task *t)
+{
+	struct run_task_depth *d;
+
+	for (unsigned int i = 0; i < st->nr_tasks; i++)
+		if (st->tasks[i].tid == (uint32_t)t->task.tid)
+			return &st->tasks[i];
+	d = realloc(st->tasks, (st->nr_tasks + 1) * sizeof(*d));
+	if (!d)
+		return NULL;
+	st->tasks = d;
+	d = &st->tasks[st->nr_tasks++];
+	memset(d, 0, sizeof(*d));
+	d->tid = (uint32_t)t->task.tid;
+	d->group = t->group;
+	return d;
+}
+
+enum stack_verdict { STACK_WHOLE, STACK_SHORT, STACK_WRONG };
+
+/* FRAMES (innermost first) against the true stack, function by function. */
+static enum stack_verdict judge_stack(const struct run *r, const struct workload *wl,
+				      const struct run_truth *tr, const u64 *frames, u32 nr)
+{
+	const uint16_t *truth = r->truth_frames + tr->frames;
+
+	for (u32 i = 0; i < nr; i++) {
+		const struct wl_func *fn = workload_func_at(wl, frames[i]);
+
+		if (i >= tr->nr || !fn || (uint16_t)(fn - wl->funcs) != truth[i])
+			return STACK_WRONG;
+	}
+	return nr == tr->nr ? STACK_WHOLE : STACK_SHORT;
+}
+
+static void account_depth(const struct run *r, struct run_stats *st, struct run_task_depth *d,
+			  const struct workload *wl, const struct run_truth *tr,
+			  struct lbr_stitcher *plain, struct lbr_stitcher *stitched,
+			  const struct perf_sample *s)
+{
+	const u64 *frames;
+	u32 nr;
+
+	if (lbr_stitcher__resolve(plain, s, &frames, &nr) > 0) {
+		st->cs_samples++;
+		st->depth_sum += nr;
+		if (nr > st->depth_max)
+			st->depth_max = nr;
+		if (d && tr) {
+			d->samples++;
+			d->lbr_sum += nr;
+			if (nr > d->lbr_max)
+				d->lbr_max = nr;
+			if (tr->nr > d->true_max)
+				d->true_max = tr->nr;
+			d->lbr_whole += judge_stack(r, wl, tr, frames, nr) == STACK_WHOLE;
+		}
+	}
+	if (lbr_stitcher__resolve(stitched, s, &frames, &nr) > 0) {
+		st->stitched_sum += nr;
+		if (nr > st->stitched_max)
+			st->stitched_max = nr;
+		if (d && tr) {
+			d->stitched_sum += nr;
+			if (nr > d->stitched_max)
+				d->stitched_max = nr;
+			switch (judge_stack(r, wl, tr, frames, nr)) {
+			case STACK_WHOLE: d->stitched_whole++; break;
+			case STACK_SHORT: d->stitched_short++; break;
+			case STACK_WRONG: d->stitched_wrong++; break;
+			}
+		}
+	}
+}
+
+/* The latest page snapshot that applies to CYC (its time_mono_last is not later). */
+static const struct tsc_conv *conv_for(const struct run *r, uint64_t cyc)
+{
+	for (size_t i = r->nr_convs; i > 0; i--)
+		if (r->convs[i - 1].mono_last <= cyc)
+			return &r->convs[i - 1];
+	return NULL;
+}
+
+/* A hw_time sample: its raw TSC post-processed as a tool would, against the model. */
+static void account_hw_time(const struct run *r, struct run_hw_time *hw, uint64_t tsc)
+{
+	const struct tsc_conv *conv = conv_for(r, tsc);
+	unsigned __int128 exact;
+	uint64_t mono, off;
+
+	if (!conv) {
+		hw->no_snapshot++;
+		return;
+	}
+	hw->samples++;
+	mono = tsc_conv_to_mono_raw(conv, tsc);
+	hw->mono_equal += mono == model_clock_tsc_to_mono_raw(tsc);
+	/* the model clock exactly: cycles since c0 at tsc_khz, no mult/shift rounding */
+	exact = (unsigned __int128)(tsc - model_clock.tsc_at_zero) * 1000000u /
+		model_clock.tsc_khz + model_clock.raw_at_zero;
+	off = mono > (uint64_t)exact ? mono - (uint64_t)exact : (uint64_t)exact - mono;
+	if (off > hw->max_ns_off_exact)
+		hw->max_ns_off_exact = off;
+	hw->tsc_khz = model_clock.tsc_khz;
+}
+
 static int summarize_file(struct run *r, const char *path, char *err, size_t errlen)
 {
 	struct run_stats *st = r->st;
@@ -513,52 +722,67 @@ static int summarize_file(struct run *r, const char *path, char *err, size_t err
 		perf_data_file__close(&f);
 		return -1;
 	}
+	qsort(r->truth, r->nr_truth, sizeof(*r->truth), truth_cmp);
 	lbr_stitcher__init(&plain, f.max_branches, false);
 	lbr_stitcher__init(&stitched, f.max_branches, true);
 	perf_data_file__iter_init(&f, &it);
 	while ((ret = perf_data_file__next(&f, &it, &ev, &size)) > 0) {
+		const struct run_truth *tr = NULL;
+		struct run_task_depth *d = NULL;
 		const struct perf_data_attr *a;
+		const struct scn_event *e;
+		const struct workload *wl = NULL;
 		struct perf_sample s;
 		struct sim_task *t;
-		const u64 *frames;
 		const char *why;
-		u32 nr;
 
 		if (((const struct perf_event_header *)ev)->type != PERF_RECORD_SAMPLE)
 			continue;
 		a = perf_data_file__sample_attr(&f, ev, size);
 		if (!a || perf_sample__parse(&a->attr, ev, size, &s, &why))
 			continue;
+		/* the file's attrs are the scenario's events, in order */
+		e = &r->s->events[a - f.attrs];
 		t = machine_find_task(r->m, (int)s.tid);
+		if (a->attr.sample_type & PERF_SAMPLE_TIME)
+			tr = truth_find(r, s.tid, s.time);
 		if (t) {
-			const struct workload *wl = r->wls[t->group];
-			const struct wl_func *fn = workload_func_at(wl, s.ip);
+			const struct wl_func *fn;
 
-			for (unsigned int i = 0; fn && i < st->nr_funcs; i++)
-				if (st->funcs[i].group == t->group &&
-				    !strcmp(st->funcs[i].name, fn->name))
-					st->funcs[i].samples++;
+			wl = r->wls[t->group];
+			fn = workload_func_at(wl, s.ip);
+			for (unsigned int i = 0; fn && i < st->nr_funcs; i++) {
+				if (st->funcs[i].group != t->group || strcmp(st->funcs[i].name, fn->name))
+					continue;
+				st->funcs[i].samples++;
+				if (e->alternative_period && (a->attr.sample_type & PERF_SAMPLE_PERIOD) &&
+				    s.period == e->alternative_period)
+					st->funcs[i].short_samples++;
+			}
 		}
+		if (e->hw_time && tr)
+			account_hw_time(r, &st->hw_time, s.time);
 		if (!(a->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) ||
 		    !(a->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) ||
 		    !(a->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
 			continue;
-		if (lbr_stitcher__resolve(&plain, &s, &frames, &nr) > 0) {
-			st->cs_samples++;
-			st->depth_sum += nr;
-			if (nr > st->depth_max)
-				st->depth_max = nr;
+		if (t && tr) {
+			d = task_depth(st, t);
+			if (!d)
+				goto nomem;
 		}
-		if (lbr_stitcher__resolve(&stitched, &s, &frames, &nr) > 0) {
-			st->stitched_sum += nr;
-			if (nr > st->stitched_max)
-				st->stitched_max = nr;
-		}
+		account_depth(r, st, d, wl, tr, &plain, &stitched, &s);
 	}
 	lbr_stitcher__exit(&plain);
 	lbr_stitcher__exit(&stitched);
 	perf_data_file__close(&f);
 	return 0;
+nomem:
+	lbr_stitcher__exit(&plain);
+	lbr_stitcher__exit(&stitched);
+	perf_data_file__close(&f);
+	snprintf(err, errlen, "pmusim: out of memory");
+	return -1;
 }
 
 static int ground_truth(struct run *r)
@@ -599,6 +823,16 @@ static int ground_truth(struct run *r)
 		if (x->max_depth > st->true_depth_max)
 			st->true_depth_max = x->max_depth;
 	}
+	for (unsigned int t = 0; t < r->m->nr_tasks; t++) {
+		size_t bytes = perf_ctx_data_task_bytes(&r->m->tasks[t]->task);
+
+		if (!bytes)
+			continue;
+		st->ctx_data_tasks++;
+		if (bytes > st->ctx_data_task_bytes)
+			st->ctx_data_task_bytes = bytes;
+	}
+	st->ctx_data_total_bytes = perf_ctx_data_total_bytes();
 	st->switches = r->m->nr_switches;
 	st->migrations = r->m->nr_migrations;
 	st->ticks = r->m->nr_ticks;
@@ -673,6 +907,11 @@ static int setup(struct run *r, char *err, size_t errlen)
 	if (!r->m)
 		goto nomem;
 	machine_set_hooks(r->m, &hooks);
+	/* the event core's tick budget follows the machine's tick, not CONFIG_HZ */
+	if (perf_event_hz_set((int)cfg.hz)) {
+		snprintf(err, errlen, "pmusim: machine.hz %u: the event core refused it", cfg.hz);
+		return -1;
+	}
 	for (unsigned int c = 0; c < cfg.nr_cpus; c++) {
 		int ret = x86_pmu_attach_cpu((int)c, r->m->cpus[c].model);
 
@@ -703,10 +942,16 @@ static int setup(struct run *r, char *err, size_t errlen)
 			}
 		}
 	}
+	/*
+	 * The throttle budget is per tick: the kernel derives it from its HZ,
+	 * the machine ticks at the scenario's. (The frequency-mode adjustment
+	 * at the tick still assumes the core's TICK_NSEC, i.e. CONFIG_HZ.)
+	 */
+	r->saved_max_samples_per_tick = max_samples_per_tick;
+	max_samples_per_tick = (int)(((uint64_t)sysctl_perf_event_sample_rate + cfg.hz - 1) / cfg.hz);
 	iter.priv = r->m;
 	perf_ctx_data_set_task_iter(&iter);
 	perf_find_task_by_vpid = find_task_by_vpid;
-	perf_sb_for_each_event = sb_for_each_event;
 	return 0;
 nomem:
 	snprintf(err, errlen, "pmusim: out of memory");
@@ -730,9 +975,11 @@ static void teardown(struct run *r)
 	for (unsigned int t = 0; r->m && t < r->m->nr_tasks; t++)
 		perf_ctx_data_exit(&r->m->tasks[t]->task);
 	perf_ctx_data_set_task_iter(&none);
+	if (r->saved_max_samples_per_tick)
+		max_samples_per_tick = r->saved_max_samples_per_tick;
 	x86_branch_text_reset();
 	perf_find_task_by_vpid = NULL;
-	perf_sb_for_each_event = NULL;
+	perf_event_hz_set(CONFIG_HZ);
 	machine_destroy(r->m);
 	for (unsigned int g = 0; r->wls && g < r->s->tasks_count; g++)
 		workload_free(r->wls[g]);
@@ -742,11 +989,79 @@ static void teardown(struct run *r)
 	free(r->bufs);
 	free(r->batch);
 	free(r->offs);
+	free(r->truth);
+	free(r->truth_frames);
+	free(r->convs);
 	the_run = NULL;
+}
+
+/* A failed run leaves nothing behind: its perf-PID.map files go too. */
+static void remove_maps(struct run *r)
+{
+	char path[4096];
+
+	for (unsigned int t = 0; r->m && t < r->nr_maps; t++) {
+		const struct task_struct *task = &r->m->tasks[t]->task;
+
+		if (task->pid != task->tid)
+			continue;
+		snprintf(path, sizeof(path), "%s/perf-%d.map", r->map_dir, task->pid);
+		unlink(path);
+	}
+}
+
+/* ---- what the end hook may do ------------------------------------------------ */
+
+unsigned int run_nr_buffers(const struct run *r)
+{
+	return r->nr_bufs;
+}
+
+struct perf_event_mmap_page *run_buffer_page(const struct run *r, unsigned int i)
+{
+	return r->bufs[i].rb->user_page;
+}
+
+void run_buffer_pause(struct run *r, unsigned int i, bool pause)
+{
+	rb_toggle_paused(r->bufs[i].rb, pause);
+}
+
+void run_advance(struct run *r, uint64_t cycles)
+{
+	machine_run(r->m, r->m->now + cycles);
+}
+
+const struct run_truth *run_truths(const struct run *r, size_t *nr)
+{
+	*nr = r->nr_truth;
+	return r->truth;
+}
+
+int run_parse_sample(const struct run *r, const void *rec, size_t size, struct perf_sample *s)
+{
+	const struct perf_event_header *h = rec;
+	struct perf_event_attr attr;
+	const char *why;
+
+	/* one event: its attr is the scenario's first */
+	if (h->type != PERF_RECORD_SAMPLE || r->s->events_count != 1)
+		return -1;
+	build_attr(r, &r->s->events[0], true, &attr);
+	if (perf_sample__parse(&attr, rec, (u32)size, s, &why))
+		return -1;
+	return 0;
 }
 
 int run_scenario(const struct scenario *s, const char *output, const char *map_dir,
 		 run_progress_fn progress, struct run_stats *st, char *err, size_t errlen)
+{
+	return run_scenario_hooked(s, output, map_dir, progress, NULL, st, err, errlen);
+}
+
+int run_scenario_hooked(const struct scenario *s, const char *output, const char *map_dir,
+			run_progress_fn progress, const struct run_end_hook *hook,
+			struct run_stats *st, char *err, size_t errlen)
 {
 	struct run r = { .s = s, .st = st, .progress = progress };
 	int ret = -1;
@@ -758,6 +1073,14 @@ int run_scenario(const struct scenario *s, const char *output, const char *map_d
 		goto out;
 	r.next_read = s->consumer->interval;
 	machine_run(r.m, s->duration);
+	if (hook) {
+		r.hold_reads = true;
+		if (hook->fn(&r, hook->arg)) {
+			snprintf(err, errlen, "pmusim: %s: the analysis at the end failed", s->file);
+			goto out;
+		}
+		r.hold_reads = false;
+	}
 	consume(&r, true);
 	if (r.error) {
 		snprintf(err, errlen, "pmusim: cannot write %s: %s", output, strerror(r.error));
@@ -782,12 +1105,17 @@ int run_scenario(const struct scenario *s, const char *output, const char *map_d
 out:
 	if (r.w)
 		perf_data_writer__abort(r.w);
+	if (ret)
+		remove_maps(&r);
 	teardown(&r);
 	return ret;
 }
 
 void run_stats_free(struct run_stats *st)
 {
+	free(st->tasks);
+	st->tasks = NULL;
+	st->nr_tasks = 0;
 	free(st->funcs);
 	st->funcs = NULL;
 	st->nr_funcs = 0;

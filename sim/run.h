@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "sim/perf_data_read.h"
 #include "sim/scenario.h"
 
 struct run_func {
@@ -17,6 +18,34 @@ struct run_func {
 	unsigned int group;		/* scenario task entry */
 	uint64_t samples;
 	uint64_t insns;			/* ground truth */
+	uint64_t short_samples;		/* closing an alternative (short) period */
+};
+
+/*
+ * One task's LBR call-stack samples against the true stack the workload
+ * had at each of them (recorded when the sample was taken), frame by
+ * frame as functions: without stitching, and stitched as perf does.
+ */
+struct run_task_depth {
+	uint32_t tid;
+	unsigned int group;		/* scenario task entry */
+	uint32_t true_max;		/* deepest true stack at one of its samples */
+	uint64_t samples;		/* LBR call-stack samples with a known truth */
+	uint64_t lbr_sum, lbr_max;	/* frames without stitching */
+	uint64_t lbr_whole;		/* ... that are the whole true stack */
+	uint64_t stitched_sum, stitched_max;
+	uint64_t stitched_whole;	/* stitched stack == true stack */
+	uint64_t stitched_short;	/* true frames only, but not all of them */
+	uint64_t stitched_wrong;	/* frames that are not on the true stack */
+};
+
+/* Samples with attr.hw_time: their raw TSC against the model's clocks. */
+struct run_hw_time {
+	uint64_t samples;		/* converted with the user page's fields */
+	uint64_t mono_equal;		/* post-processed == the model's CLOCK_MONOTONIC_RAW */
+	uint64_t no_snapshot;		/* no page snapshot at or before the TSC */
+	uint64_t max_ns_off_exact;	/* |mono_raw - TSC converted exactly|, ns */
+	uint64_t tsc_khz;
 };
 
 struct run_stats {
@@ -29,9 +58,53 @@ struct run_stats {
 	uint64_t cs_samples;
 	uint64_t depth_sum, depth_max, stitched_sum, stitched_max;
 	uint32_t true_depth_max;
+	struct run_task_depth *tasks;	/* one per task with LBR call-stack samples */
+	unsigned int nr_tasks;
+	struct run_hw_time hw_time;
+	/* per-task PMU data (perf_ctx_data) the run held at its end */
+	uint64_t ctx_data_tasks, ctx_data_task_bytes, ctx_data_total_bytes;
 	struct run_func *funcs;
 	unsigned int nr_funcs;
 };
+
+/*
+ * What the workload was doing when the core wrote a sample: the key the
+ * sample carries (tid, time), the sampled ip and TSC, and for events that
+ * sample LBR call stacks the true stack, as function indices (innermost
+ * first) kept by the run.
+ */
+#define RUN_TRUTH_FRAMES	96	/* deeper true stacks are cut here */
+struct run_truth {
+	uint32_t tid;
+	uint16_t nr;			/* frames of the true stack kept */
+	uint64_t time;
+	uint64_t ip;
+	uint64_t tsc;			/* perf_hw_time() at the sample */
+	uint64_t frames;		/* where they are in the run's pool */
+};
+
+/*
+ * A look at the run's buffers once the machine has run its duration,
+ * before the consumer's last read (seed analyses: a flight recorder is
+ * read only then). The hook may advance the machine with run_advance().
+ */
+struct run;
+struct perf_event_mmap_page;
+struct run_end_hook {
+	int (*fn)(struct run *r, void *arg);	/* non-zero: the run fails */
+	void *arg;
+};
+unsigned int run_nr_buffers(const struct run *r);
+struct perf_event_mmap_page *run_buffer_page(const struct run *r, unsigned int i);
+/* Pause or resume buffer I's output (PERF_EVENT_IOC_PAUSE_OUTPUT). */
+void run_buffer_pause(struct run *r, unsigned int i, bool pause);
+/* Run the machine @cycles further (the consumer does not read meanwhile). */
+void run_advance(struct run *r, uint64_t cycles);
+/* Every sample taken so far, in the order taken. */
+const struct run_truth *run_truths(const struct run *r, size_t *nr);
+/* Parse a sample record of the run's one event: 0, or -1 (not such a sample). */
+int run_parse_sample(const struct run *r, const void *rec, size_t size,
+		     struct perf_sample *s);
 
 /* Called after each quantum with the fraction done, for a progress bar. */
 typedef void (*run_progress_fn)(uint64_t now, uint64_t duration);
@@ -43,6 +116,10 @@ typedef void (*run_progress_fn)(uint64_t now, uint64_t duration);
  */
 int run_scenario(const struct scenario *s, const char *output, const char *map_dir,
 		 run_progress_fn progress, struct run_stats *st, char *err, size_t errlen);
+/* The same with @hook (may be NULL) called at the end. */
+int run_scenario_hooked(const struct scenario *s, const char *output, const char *map_dir,
+			run_progress_fn progress, const struct run_end_hook *hook,
+			struct run_stats *st, char *err, size_t errlen);
 void run_stats_free(struct run_stats *st);
 
 #endif /* PMUSIM_SIM_RUN_H */

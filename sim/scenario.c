@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/kernel.h"
 #include "include/pmusim/perf_event.h"
@@ -105,6 +106,7 @@ static const cyaml_schema_field_t event_fields[] = {
 	CYAML_FIELD_ENUM("scope", CYAML_FLAG_OPTIONAL, struct scn_event, scope, scopes,
 			 NR(scopes)),
 	CYAML_FIELD_BOOL("write_backward", CYAML_FLAG_OPTIONAL, struct scn_event, write_backward),
+	CYAML_FIELD_BOOL("hw_time", CYAML_FLAG_OPTIONAL, struct scn_event, hw_time),
 	CYAML_FIELD_BOOL("context_switch", CYAML_FLAG_OPTIONAL, struct scn_event, context_switch),
 	CYAML_FIELD_END
 };
@@ -192,6 +194,25 @@ static void cy_log_fn(cyaml_log_t level, void *ctx, const char *fmt, va_list arg
 		snprintf(log->msg, sizeof(log->msg), "%s", s);
 }
 
+/* The words an enum field takes, to name them when a word is wrong. */
+struct enum_words {
+	const char *field, *words;
+};
+
+static const struct enum_words enum_words[] = {
+	{ "kind", "tchain, recursion, random" },
+	{ "scope", "task, system" },
+	{ "call_graph", "none, lbr" },
+};
+
+static const struct enum_words *enum_words_of(const char *field)
+{
+	for (size_t i = 0; i < NR(enum_words); i++)
+		if (!strcmp(enum_words[i].field, field))
+			return &enum_words[i];
+	return NULL;
+}
+
 /* Turn libcyaml's wording into FILE:LINE: field: problem. */
 static void cy_error(const struct cy_log *log, const struct yaml_lines *yl, const char *file,
 		     char *err, size_t errlen)
@@ -212,11 +233,24 @@ static void cy_error(const struct cy_log *log, const struct yaml_lines *yl, cons
 		snprintf(err, errlen, "%s:%u: %s: missing required field", file,
 			 log->have_trace ? line : 1, msg + sizeof(missing) - 1);
 	} else if (!strncmp(msg, seen, sizeof(seen) - 1)) {
-		snprintf(err, errlen, "%s:%u: %s: given twice", file, line,
-			 msg + sizeof(seen) - 1);
+		/* libcyaml's line is the mapping's: name the second use of the key */
+		const char *key = msg + sizeof(seen) - 1;
+		unsigned int first = yaml_lines_find_key(yl, key, line, NULL);
+		unsigned int again = first ? yaml_lines_find_key(yl, key, first + 1, NULL) : 0;
+
+		snprintf(err, errlen, "%s:%u: %s: given twice", file, again ? again : line, key);
 	} else {
-		snprintf(err, errlen, "%s:%u: %s: %c%s", file, line, field,
-			 msg[0] >= 'A' && msg[0] <= 'Z' ? msg[0] - 'A' + 'a' : msg[0], msg + 1);
+		const struct enum_words *ew = enum_words_of(field);
+
+		const char *word = strchr(msg, '\'');
+
+		if (ew && word && !strncmp(msg, "Invalid INT value", 17))
+			snprintf(err, errlen, "%s:%u: %s: unknown word %s (one of: %s)", file, line,
+				 field, word, ew->words);
+		else	/* "Invalid ..." -> "invalid ...", but "STRING ..." stays */
+			snprintf(err, errlen, "%s:%u: %s: %c%s", file, line, field,
+				 msg[0] >= 'A' && msg[0] <= 'Z' && msg[1] >= 'a' && msg[1] <= 'z' ?
+				 msg[0] - 'A' + 'a' : msg[0], msg + 1);
 	}
 }
 
@@ -349,6 +383,8 @@ static int check(struct checker *c)
 			    CONFIG_MODEL_MAX_CPUS);
 	if (m->hz < 100 || m->hz > 10000)
 		return fail(c, "machine.hz", "must be 100..10000");
+	if (!m->timeslice)
+		return fail(c, "machine.timeslice", "must be at least 1 cycle");
 	if (!m->quantum || m->quantum > m->timeslice)
 		return fail(c, "machine.quantum", "must be 1..timeslice (%llu)",
 			    (unsigned long long)m->timeslice);
@@ -402,6 +438,9 @@ static int check(struct checker *c)
 			return fail(c, path, "not with freq (the RFC refuses it)");
 		if (e->alternative_period >> 63)
 			return fail(c, path, "too large");
+		snprintf(path, sizeof(path), "events.%u.hw_time", i);
+		if (e->hw_time && !IS_ENABLED(CONFIG_PERF_HW_TIME))
+			return fail(c, path, "this build has no CONFIG_PERF_HW_TIME");
 		if (e->call_graph == SCN_CG_LBR) {
 			snprintf(path, sizeof(path), "events.%u.call_graph", i);
 			if (!desc->has_lbr_callstack && !desc->arch_lbr)
@@ -436,8 +475,16 @@ int scenario_check(struct scenario *s, char *err, size_t errlen)
 				 PERF_SAMPLE_BRANCH_NO_FLAGS | PERF_SAMPLE_BRANCH_NO_CYCLES | \
 				 PERF_SAMPLE_BRANCH_HW_INDEX)
 
+/* Whether the file gave @path: a 0 written there is refused, not taken as "default". */
+static bool given(const struct scenario *s, const char *path)
+{
+	return s->lines && yaml_lines_value(s->lines, path) != NULL;
+}
+
 static int apply_defaults(struct scenario *s)
 {
+	char path[64];
+
 	if (!s->machine) {
 		s->machine = calloc(1, sizeof(*s->machine));
 		if (!s->machine)
@@ -448,20 +495,20 @@ static int apply_defaults(struct scenario *s)
 		if (!s->machine->cpu)
 			return -1;
 	}
-	if (!s->machine->cpus)
+	if (!s->machine->cpus && !given(s, "machine.cpus"))
 		s->machine->cpus = 1;
-	if (!s->machine->hz)
+	if (!s->machine->hz && !given(s, "machine.hz"))
 		s->machine->hz = CONFIG_HZ;
-	if (!s->machine->timeslice)
+	if (!s->machine->timeslice && !given(s, "machine.timeslice"))
 		s->machine->timeslice = 4000000;	/* 4 ms at 1 GHz */
-	if (!s->machine->quantum)
+	if (!s->machine->quantum && !given(s, "machine.quantum"))
 		s->machine->quantum = s->machine->timeslice < 100000 ? s->machine->timeslice : 100000;
 	if (!s->buffer) {
 		s->buffer = calloc(1, sizeof(*s->buffer));
 		if (!s->buffer)
 			return -1;
 	}
-	if (!s->buffer->pages)
+	if (!s->buffer->pages && !given(s, "buffer.pages"))
 		s->buffer->pages = 64;
 	if (!s->consumer) {
 		s->consumer = calloc(1, sizeof(*s->consumer));
@@ -469,9 +516,11 @@ static int apply_defaults(struct scenario *s)
 			return -1;
 	}
 	for (uint32_t i = 0; i < s->tasks_count; i++) {
-		if (!s->tasks[i].count)
+		snprintf(path, sizeof(path), "tasks.%u.count", i);
+		if (!s->tasks[i].count && !given(s, path))
 			s->tasks[i].count = 1;
-		if (!s->tasks[i].threads)
+		snprintf(path, sizeof(path), "tasks.%u.threads", i);
+		if (!s->tasks[i].threads && !given(s, path))
 			s->tasks[i].threads = 1;
 	}
 	for (uint32_t i = 0; i < s->events_count; i++)
@@ -506,6 +555,47 @@ static void note_given(struct scenario *s, const struct yaml_lines *yl)
 	}
 }
 
+/*
+ * What libcyaml lets through: it reads any word but a "false" one as a
+ * true bool, and a negative number into an unsigned field as a huge one.
+ * Both are refused here, on the line they are on.
+ */
+static int check_scalars(const struct yaml_lines *yl, const char *file, char *err,
+			 size_t errlen)
+{
+	static const char *const bools[] = {
+		"write_backward", "context_switch", "overwrite", "pause",
+	};
+	static const char *const bool_words[] = { "true", "false", "yes", "no", "on", "off" };
+
+	for (size_t i = 0; i < yl->nr; i++) {
+		const struct yaml_line *l = &yl->v[i];
+		const char *key = strrchr(l->path, '.');
+		bool ok = false;
+
+		key = key ? key + 1 : l->path;
+		if (!l->value[0])
+			continue;
+		for (size_t b = 0; b < NR(bools); b++) {
+			if (strcmp(key, bools[b]))
+				continue;
+			for (size_t w = 0; w < NR(bool_words); w++)
+				ok |= !strcasecmp(l->value, bool_words[w]);
+			if (!ok) {
+				snprintf(err, errlen, "%s:%u: %s: '%s' is not a boolean (true or false)",
+					 file, l->line, l->path, l->value);
+				return -1;
+			}
+		}
+		if (l->value[0] == '-' && l->value[1] >= '0' && l->value[1] <= '9') {
+			snprintf(err, errlen, "%s:%u: %s: must not be negative", file, l->line,
+				 l->path);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int scenario_load(const char *path, struct scenario **out, char *err, size_t errlen)
 {
 	struct cy_log log = { 0 };
@@ -535,8 +625,29 @@ int scenario_load(const char *path, struct scenario **out, char *err, size_t err
 		free(yl);
 		return -1;
 	}
-	if (cyaml_load_file(path, &cfg, &scenario_schema, (cyaml_data_t **)&s, NULL) != CYAML_OK) {
-		cy_error(&log, yl, path, err, errlen);
+	if (check_scalars(yl, path, err, errlen)) {
+		yaml_lines_free(yl);
+		free(yl);
+		return -1;
+	}
+	if (cyaml_load_file(path, &cfg, &scenario_schema, (cyaml_data_t **)&s, NULL) != CYAML_OK ||
+	    !s) {
+		if (s)
+			cy_error(&log, yl, path, err, errlen);
+		else if (log.msg[0])
+			cy_error(&log, yl, path, err, errlen);
+		else	/* an empty document loads as nothing */
+			snprintf(err, errlen, "%s:1: scenario: empty (it needs duration and tasks)",
+				 path);
+		scenario_free(s);
+		yaml_lines_free(yl);
+		free(yl);
+		return -1;
+	}
+	/* an empty document (nothing, or only comments) loads as no data at all */
+	if (!s) {
+		snprintf(err, errlen, "%s:1: scenario: the file is empty (it needs tasks and events)",
+			 path);
 		yaml_lines_free(yl);
 		free(yl);
 		return -1;

@@ -49,6 +49,7 @@ struct scn_event {
 	enum scn_call_graph call_graph;
 	enum scn_scope scope;
 	bool write_backward;
+	bool hw_time;			/* RFC attr.hw_time: samples carry the raw TSC */
 	bool context_switch;		/* attr.context_switch: SWITCH records */
 	uint64_t cpu_mask;		/* system scope: these CPUs only (0: all); perf -C */
 	/* resolved by scenario_load() */

@@ -30,6 +30,7 @@ static int add(struct yaml_lines *yl, const char *path, unsigned int line)
 		yl->alloc = n;
 	}
 	snprintf(yl->v[yl->nr].path, sizeof(yl->v[yl->nr].path), "%s", path);
+	yl->v[yl->nr].value[0] = 0;
 	yl->v[yl->nr++].line = line;
 	return 0;
 }
@@ -98,6 +99,10 @@ int yaml_lines_index(struct yaml_lines *yl, const char *file, unsigned int *line
 				path[before] = 0;
 				break;
 			}
+			/* a key's value: its entry was added with the key, just before */
+			if (top && top->mapping && yl->nr)
+				snprintf(yl->v[yl->nr - 1].value, sizeof(yl->v[yl->nr - 1].value),
+					 "%s", (const char *)ev.data.scalar.value);
 			value_start(top, path, sizeof(path), key);
 			if (top && !top->mapping &&
 			    add(yl, path, (unsigned int)ev.start_mark.line + 1))
@@ -170,6 +175,14 @@ unsigned int yaml_lines_find(const struct yaml_lines *yl, const char *path)
 			return 1;
 		*dot = 0;
 	}
+}
+
+const char *yaml_lines_value(const struct yaml_lines *yl, const char *path)
+{
+	for (size_t i = 0; i < yl->nr; i++)
+		if (!strcmp(yl->v[i].path, path))
+			return yl->v[i].value;
+	return NULL;
 }
 
 unsigned int yaml_lines_find_key(const struct yaml_lines *yl, const char *key,

@@ -230,6 +230,36 @@ static int build_random(struct workload *wl, struct wl_builder *b, uint64_t *add
 	return err;
 }
 
+/* Every address the executor needs, worked out once: see struct wl_op. */
+static void link_ops(struct workload *wl)
+{
+	for (uint32_t f = 0; f < wl->nr_funcs; f++) {
+		struct wl_func *fn = &wl->funcs[f];
+
+		for (uint32_t i = 0; i < fn->nr_ops; i++) {
+			struct wl_op *op = &fn->ops[i];
+
+			op->at = fn->addr + op->pc;
+			op->next = i + 1 < fn->nr_ops ? fn->addr + fn->ops[i + 1].pc
+						      : fn->addr + fn->size;
+			switch (op->kind) {
+			case WL_OP_END:
+			case WL_OP_COND:
+				op->to = op->match < fn->nr_ops ? fn->addr + fn->ops[op->match].pc
+								: fn->addr + fn->size;
+				break;
+			case WL_OP_CALL:
+			case WL_OP_RCALL:
+				op->to = wl->funcs[op->arg].addr;
+				break;
+			default:
+				op->to = 0;
+				break;
+			}
+		}
+	}
+}
+
 struct workload *workload_build(const struct wl_params *params)
 {
 	const struct wl_params *p = params;
@@ -270,6 +300,7 @@ struct workload *workload_build(const struct wl_params *params)
 		errno = -err;
 		return NULL;
 	}
+	link_ops(wl);
 	return wl;
 nomem:
 	workload_free(wl);
@@ -359,126 +390,170 @@ static inline bool chance(uint64_t *rng, uint32_t permille)
 	return prng_below(rng, 1000) < permille;
 }
 
-/* One taken branch: the counters, then the sink (which may take a PMI). */
-static inline void retire_branch(struct wl_exec *x, const struct wl_sink *sink,
-				 uint32_t func, uint64_t from, uint64_t to,
-				 enum model_branch_type type, bool conditional)
-{
-	const struct wl_params *p = &x->wl->params;
-	bool mispred = conditional && chance(&x->rng, p->mispredict_permille);
-	unsigned int cycles = 1 + (mispred ? p->mispredict_penalty : 0);
-
-	x->insns++;
-	x->branches++;
-	x->mispredicts += mispred;
-	x->cycles += cycles;
-	x->self_insns[func]++;
-	sink->branch(sink->ctx, from, to, type, mispred, cycles);
-}
-
-static inline void retire_insns(struct wl_exec *x, const struct wl_sink *sink,
-				uint32_t func, uint64_t n)
-{
-	x->insns += n;
-	x->cycles += n;
-	x->self_insns[func] += n;
-	sink->insns(sink->ctx, n, n);
-}
-
-uint64_t wl_exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink)
+/*
+ * The run loop, written once and instantiated twice: @direct retires into
+ * sink->model (the simulator), otherwise through the sink's callbacks
+ * (tests, tools). Everything hot lives in locals; what a callback may look
+ * at (depth, the frames' op indexes) is stored before each retire.
+ */
+static __attribute__((always_inline)) inline uint64_t
+exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const bool direct)
 {
 	const struct workload *wl = x->wl;
-	uint64_t start = x->cycles, end = start + budget;
+	const uint32_t mis_permille = wl->params.mispredict_permille;
+	const unsigned int penalty = wl->params.mispredict_penalty;
+	const uint32_t max_call_depth = wl->params.depth;
+	struct model_cpu *model = sink->model;
+	uint64_t *ip = sink->ip;
+	uint64_t *self = x->self_insns;
+	uint64_t start = x->cycles, cycles = start, end = start + budget;
+	uint64_t rng = x->rng;
+	uint64_t branches = 0, mispredicts = 0;
+	uint32_t depth = x->depth;
+	struct wl_frame *f = &x->stack[depth - 1];
+	const struct wl_op *ops = wl->funcs[f->func].ops;
+	const struct wl_op *op = &ops[f->op];
+	uint64_t *self_f = &self[f->func];	/* the current function's ground truth */
 
-	while (x->cycles < end) {
-		struct wl_frame *f = &x->stack[x->depth - 1];
-		const struct wl_func *fn = &wl->funcs[f->func];
-		const struct wl_op *op = &fn->ops[f->op];
-		uint64_t at = fn->addr + op->pc;
+/* @n straight-line instructions of the current function; the PMI ip is @at_ip. */
+#define RETIRE_INSNS(n, at_ip) do {						\
+		uint64_t n_ = (n);						\
+									\
+		cycles += n_;							\
+		*self_f += n_;							\
+		if (direct) {							\
+			*ip = (at_ip);						\
+			model_retire_insns(model, n_, n_, true);		\
+		} else {							\
+			f->op = (uint32_t)(op - ops);				\
+			sink->insns(sink->ctx, n_, n_);				\
+		}								\
+	} while (0)
+/* A taken branch charged to @self_of (a ground-truth counter); conditional ones may mispredict. */
+#define RETIRE_BRANCH(self_of, from, to_, type, conditional) do {	\
+		bool mis_ = (conditional) && chance(&rng, mis_permille);	\
+		unsigned int cyc_ = 1 + (mis_ ? penalty : 0);			\
+									\
+		branches++;							\
+		mispredicts += mis_;						\
+		cycles += cyc_;							\
+		(*(self_of))++;							\
+		if (direct) {							\
+			*ip = (to_);						\
+			model_retire_branch(model, from, to_, type, true, mis_, cyc_); \
+		} else {							\
+			f->op = (uint32_t)(op - ops);				\
+			sink->branch(sink->ctx, from, to_, type, mis_, cyc_);	\
+		}								\
+	} while (0)
 
-		switch (op->kind) {
+	while (cycles < end) {
+		const struct wl_op *cur = op;
+
+		switch (cur->kind) {
 		case WL_OP_INSNS:
-			f->op++;
-			retire_insns(x, sink, f->func, op->arg);
+			op++;
+			RETIRE_INSNS(cur->arg, cur->next);
 			break;
 		case WL_OP_LOOP:
-			f->loop_left[f->nr_loops++] = op->arg;
-			f->op++;
+			f->loop_left[f->nr_loops++] = cur->arg;
+			op++;
 			break;
 		case WL_OP_END: {
 			uint32_t *left = &f->loop_left[f->nr_loops - 1];
 			/* arg 0 loops forever: the counter stays 0 */
 			if (*left != 1) {
-				const struct wl_op *start_op = &fn->ops[op->match];
-
 				if (*left)
 					(*left)--;
-				f->op = op->match + 1;
-				retire_branch(x, sink, f->func, at, fn->addr + start_op->pc,
-					      MODEL_BR_JCC, true);
+				op = &ops[cur->match + 1];
+				RETIRE_BRANCH(self_f, cur->at, cur->to, MODEL_BR_JCC, true);
 			} else {
 				f->nr_loops--;
-				f->op++;
-				retire_insns(x, sink, f->func, 1);
+				op++;
+				RETIRE_INSNS(1, cur->next);
 			}
 			break;
 		}
 		case WL_OP_COND:
-			if (chance(&x->rng, op->arg)) {
-				f->op = op->match;
-				retire_branch(x, sink, f->func, at, fn->addr + fn->ops[op->match].pc,
-					      MODEL_BR_JCC, true);
+			if (chance(&rng, cur->arg)) {
+				op = &ops[cur->match];
+				RETIRE_BRANCH(self_f, cur->at, cur->to, MODEL_BR_JCC, true);
 			} else {
-				f->op++;
-				retire_insns(x, sink, f->func, 1);
+				op++;
+				RETIRE_INSNS(1, cur->next);
 			}
 			break;
 		case WL_OP_RCALL:
-			if (x->depth > wl->params.depth) {
-				f->op++;
-				retire_branch(x, sink, f->func, at, fn->addr + fn->ops[f->op].pc,
-					      MODEL_BR_JCC, true);
+			if (depth > max_call_depth) {
+				op++;
+				RETIRE_BRANCH(self_f, cur->at, cur->next, MODEL_BR_JCC, true);
 				break;
 			}
-			retire_insns(x, sink, f->func, 1);
-			at += RCALL_JCC_BYTES;
+			/* the jcc over the call falls through */
+			RETIRE_INSNS(1, cur->at);
 			/* fall through */
 		case WL_OP_CALL: {
-			uint32_t caller = f->func;
-			struct wl_frame *callee;
+			uint64_t *caller = self_f;
+			uint64_t from = cur->at + (cur->kind == WL_OP_RCALL ? RCALL_JCC_BYTES : 0);
 
-			if (x->depth == WL_MAX_DEPTH) {
-				/* workload_build() bounds every program below this */
-				f->op++;
-				break;
-			}
-			f->op++;
-			callee = &x->stack[x->depth++];
-			callee->func = op->arg;
-			callee->op = 0;
-			callee->nr_loops = 0;
-			if (x->depth > x->max_depth)
-				x->max_depth = x->depth;
+			op++;
+			if (depth == WL_MAX_DEPTH)
+				break;	/* workload_build() bounds every program below this */
+			f->op = (uint32_t)(op - ops);
+			f = &x->stack[depth++];
+			f->func = cur->arg;
+			f->op = 0;
+			f->nr_loops = 0;
+			x->depth = depth;
+			if (depth > x->max_depth)
+				x->max_depth = depth;
 			x->calls++;
-			retire_branch(x, sink, caller, at, wl->funcs[op->arg].addr,
-				      MODEL_BR_NEAR_REL_CALL, false);
+			ops = wl->funcs[cur->arg].ops;
+			op = ops;
+			self_f = &self[cur->arg];
+			RETIRE_BRANCH(caller, from, cur->to, MODEL_BR_NEAR_REL_CALL, false);
 			break;
 		}
 		case WL_OP_RET: {
-			uint32_t func = f->func;
+			uint64_t *callee = self_f;
 
-			if (x->depth == 1) {
+			if (depth == 1) {
 				/* main returned: start the program again */
-				f->op = 0;
+				op = ops;
 				f->nr_loops = 0;
-				retire_insns(x, sink, func, 1);
+				RETIRE_INSNS(1, ops[0].at);
 				break;
 			}
-			x->depth--;
-			retire_branch(x, sink, func, at, wl_exec_ip(x), MODEL_BR_NEAR_RET, false);
+			x->depth = --depth;
+			f = &x->stack[depth - 1];
+			ops = wl->funcs[f->func].ops;
+			op = &ops[f->op];
+			self_f = &self[f->func];
+			RETIRE_BRANCH(callee, cur->at, op->at, MODEL_BR_NEAR_RET, false);
 			break;
 		}
+		default:
+			__builtin_unreachable();	/* workload_build() emits only the kinds above */
 		}
 	}
-	return x->cycles - start;
+#undef RETIRE_INSNS
+#undef RETIRE_BRANCH
+	f->op = (uint32_t)(op - ops);
+	x->depth = depth;
+	x->rng = rng;
+	/* every instruction retired went to one function's count: the total is their sum */
+	x->insns = 0;
+	for (uint32_t i = 0; i < wl->nr_funcs; i++)
+		x->insns += self[i];
+	x->branches += branches;
+	x->mispredicts += mispredicts;
+	x->cycles = cycles;
+	return cycles - start;
+}
+
+uint64_t wl_exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink)
+{
+	if (sink->model)
+		return exec_run(x, budget, sink, true);
+	return exec_run(x, budget, sink, false);
 }

@@ -64,6 +64,11 @@ struct wl_op {
 	uint32_t arg;
 	uint32_t pc;		/* offset of the op's instruction in its function */
 	uint32_t match;		/* LOOP <-> END: index of the other; COND: its target op */
+	/* linked by workload_build(), so the executor does no address arithmetic */
+	uint64_t at;		/* absolute address of the op */
+	uint64_t next;		/* absolute address of the op after it */
+	uint64_t to;		/* taken target: END the loop head, COND the op it skips
+				 * to, CALL and RCALL the callee */
 };
 
 struct wl_func {
@@ -86,12 +91,20 @@ void workload_free(struct workload *wl);
 /* The function containing addr, or NULL. */
 const struct wl_func *workload_func_at(const struct workload *wl, uint64_t addr);
 
-/* Where the executor sends what it retires. All of it is user code. */
+/*
+ * Where the executor sends what it retires. All of it is user code.
+ * With @model set the executor retires straight into that model CPU (no
+ * call through a pointer per op, the simulator's hot path) and keeps *@ip
+ * at the address a PMI would interrupt: the branch target after a branch,
+ * the next instruction after a block. Otherwise it calls @branch/@insns.
+ */
 struct wl_sink {
 	void (*branch)(void *ctx, uint64_t from, uint64_t to,
 		       enum model_branch_type type, bool mispred, unsigned int cycles);
 	void (*insns)(void *ctx, uint64_t n, uint64_t cycles);
 	void *ctx;
+	struct model_cpu *model;
+	uint64_t *ip;
 };
 
 #define WL_MAX_DEPTH	512
@@ -121,8 +134,10 @@ void wl_exec_fini(struct wl_exec *x);
 /*
  * Run until at least @budget core cycles have retired (the last op may
  * overshoot by its block). Returns the cycles retired. The executor's
- * state (stack, ip) is up to date whenever a sink callback runs, so a PMI
- * taken inside it sees where the program is.
+ * stack (depth, frames, ip) is up to date whenever a sink callback runs,
+ * so a PMI taken inside it sees where the program is; the counters
+ * (insns, branches, cycles, self_insns, ...) are brought up to date when
+ * wl_exec_run() returns.
  */
 uint64_t wl_exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink);
 /* Address of the next instruction to retire. */

@@ -568,17 +568,22 @@ static void x86_pmu_del(struct perf_event *event, int flags)
 	int i;
 
 	(void)flags;
-	x86_pmu_stop(event, PERF_EF_UPDATE);
-
 	for (i = 0; i < cpuc->n_events; i++)
 		if (event == cpuc->event_list[i])
 			break;
 	if (WARN_ON_ONCE(i == cpuc->n_events))
 		return;
 
-	/* If we have a newly added event, make sure to decrease n_added. */
+	/*
+	 * Added in this PMU transaction (a group going on that does not fit
+	 * undoes its adds): it never got a counter, and its hw.idx is the
+	 * one it had last time, maybe another event's now. The kernel's
+	 * group transaction skips the stop the same way. Otherwise stop it.
+	 */
 	if (i >= cpuc->n_events - cpuc->n_added)
 		--cpuc->n_added;
+	else
+		x86_pmu_stop(event, PERF_EF_UPDATE);
 
 	while (++i < cpuc->n_events) {
 		cpuc->event_list[i - 1] = cpuc->event_list[i];

@@ -17,6 +17,7 @@
 #define EVENT_CONSTRAINT_END		{ .weight = -1 }
 
 #define INTEL_MODEL_CORE2		0x0f
+#define INTEL_MODEL_ATOM_SILVERMONT	0x37
 #define INTEL_MODEL_NEHALEM		0x1a
 #define INTEL_MODEL_SKYLAKE		0x5e
 #define INTEL_MODEL_ICELAKE		0x7e
@@ -36,6 +37,13 @@ static const struct event_constraint intel_core2_event_constraints[] = {
 	INTEL_EVENT_CONSTRAINT(0xc1, 0x1),	/* FP_COMP_INSTR_RET */
 	INTEL_EVENT_CONSTRAINT(0xc9, 0x1),	/* ITLB_MISS_RETIRED */
 	INTEL_EVENT_CONSTRAINT(0xcb, 0x1),	/* MEM_LOAD_RETIRED */
+	EVENT_CONSTRAINT_END
+};
+
+static const struct event_constraint intel_slm_event_constraints[] = {
+	FIXED_EVENT_CONSTRAINT(0x00c0, 0),
+	FIXED_EVENT_CONSTRAINT(0x003c, 1),
+	FIXED_EVENT_CONSTRAINT(0x0300, 2),
 	EVENT_CONSTRAINT_END
 };
 
@@ -125,6 +133,13 @@ int intel_pmu_hw_config(struct perf_event *event)
 
 	if (ret)
 		return ret;
+
+	/*
+	 * Branch counter logging (PMU_FL_BR_CNTR) is a feature of CPUs newer
+	 * than any model here: v6.12 refuses the bit, whatever sample_type is.
+	 */
+	if (event->attr.branch_sample_type & PERF_SAMPLE_BRANCH_COUNTERS)
+		return -EINVAL;
 
 	if (has_branch_stack(event)) {
 		ret = intel_pmu_setup_lbr_filter(event);
@@ -373,6 +388,10 @@ int intel_pmu_init(void)
 	case INTEL_MODEL_CORE2:
 		x86_pmu.name = "core2";
 		tmpl = intel_core2_event_constraints;
+		break;
+	case INTEL_MODEL_ATOM_SILVERMONT:
+		x86_pmu.name = "silvermont";
+		tmpl = intel_slm_event_constraints;
 		break;
 	case INTEL_MODEL_NEHALEM:
 		x86_pmu.name = "nehalem";

@@ -251,9 +251,17 @@ static void intel_pmu_arch_lbr_save(void *ctx)
 	for (i = 0; i < x86_pmu.lbr_nr; i++)
 		if (!rdlbr_all(&entries[i], i, true))
 			break;
-	/* Not full: the restore must reset first. */
-	if (i < x86_pmu.lbr_nr)
+	/*
+	 * Not full: the restore must reset first, and stop at entry i.
+	 * v6.12 does not end the list at i: rdlbr_all() leaves the entry
+	 * alone, so a stack that shrank since the task's last save gets the
+	 * stale entries of that save back on restore (the non-XSAVES path;
+	 * found by fuzz/fuzz_lbr). pmusim ends it, a deliberate departure.
+	 */
+	if (i < x86_pmu.lbr_nr) {
+		entries[i].from = 0;
 		entries[x86_pmu.lbr_nr - 1].from = 0;
+	}
 }
 
 static void intel_pmu_arch_lbr_restore(void *ctx)
@@ -744,6 +752,18 @@ static void intel_pmu_arch_lbr_init(void)
 	x86_pmu.lbr_restore = intel_pmu_arch_lbr_restore;
 }
 
+/* The legacy stack of a model: depth, where FROM and TO live, the LBR_SELECT map if any. */
+static void intel_pmu_lbr_init_stack(int nr, u32 from, u32 to, const int *sel_map)
+{
+	x86_pmu.lbr_nr = nr;
+	x86_pmu.lbr_from = from;
+	x86_pmu.lbr_to = to;
+	if (sel_map) {
+		x86_pmu.lbr_sel_mask = LBR_SEL_MASK;
+		x86_pmu.lbr_sel_map = sel_map;
+	}
+}
+
 void intel_pmu_lbr_init(void)
 {
 	u32 eax, ebx, ecx, edx;
@@ -758,25 +778,18 @@ void intel_pmu_lbr_init(void)
 	x86_pmu.lbr_tos = MSR_LBR_TOS;
 	switch (x86_pmu.cpu_model) {
 	case 0x0f:	/* core2: no hardware filter, the software one does it all */
-		x86_pmu.lbr_nr = 4;
-		x86_pmu.lbr_from = MSR_LBR_CORE_FROM;
-		x86_pmu.lbr_to = MSR_LBR_CORE_TO;
+		intel_pmu_lbr_init_stack(4, MSR_LBR_CORE_FROM, MSR_LBR_CORE_TO, NULL);
+		break;
+	case 0x37:	/* silvermont: 8 entries at core2's addresses, 64-bit, filtered */
+		intel_pmu_lbr_init_stack(8, MSR_LBR_CORE_FROM, MSR_LBR_CORE_TO, nhm_lbr_sel_map);
 		break;
 	case 0x1a:	/* nehalem */
-		x86_pmu.lbr_nr = 16;
-		x86_pmu.lbr_from = MSR_LBR_NHM_FROM;
-		x86_pmu.lbr_to = MSR_LBR_NHM_TO;
-		x86_pmu.lbr_sel_mask = LBR_SEL_MASK;
-		x86_pmu.lbr_sel_map = nhm_lbr_sel_map;
+		intel_pmu_lbr_init_stack(16, MSR_LBR_NHM_FROM, MSR_LBR_NHM_TO, nhm_lbr_sel_map);
 		break;
 	case 0x5e:	/* skylake */
 	case 0x7e:	/* icelake */
-		x86_pmu.lbr_nr = 32;
-		x86_pmu.lbr_from = MSR_LBR_NHM_FROM;
-		x86_pmu.lbr_to = MSR_LBR_NHM_TO;
+		intel_pmu_lbr_init_stack(32, MSR_LBR_NHM_FROM, MSR_LBR_NHM_TO, hsw_lbr_sel_map);
 		x86_pmu.lbr_info = MSR_LBR_INFO_0;
-		x86_pmu.lbr_sel_mask = LBR_SEL_MASK;
-		x86_pmu.lbr_sel_map = hsw_lbr_sel_map;
 		break;
 	default:	/* an unknown model: no LBR, as the kernel does */
 		x86_pmu.lbr_nr = 0;

@@ -2,20 +2,25 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Regenerate fuzz/mutants/*.patch from the current core/ring_buffer.c
-# (and core/internal.h, where the copy loop lives): each mutant is a
-# small textual edit; a mutant whose text is gone is reported and not
-# written. Run after ring_buffer.c changes: fuzz/mutants/regen.py
+# (and core/internal.h, where the copy loop lives) and core/overflow.c:
+# each mutant is a small textual edit; a mutant whose text is gone is
+# reported and not written. Each patch names the unit tests and the fuzz
+# harness that should catch it ("Tests:", "Fuzzer:" lines, read by
+# scripts/mutants.sh). Run after those files change: fuzz/mutants/regen.py
 import difflib
 import os
 import sys
 
 srctree = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RB = "core/ring_buffer.c"
+OV = "core/overflow.c"
+RB_TESTS = "tests/core/test_ring_buffer"
+OV_TESTS = "tests/core/test_overflow tests/x86/test_pmi"
 
 # name, file, what the mistake is, old text, new text
 MUTANTS = [
-    ("no-wmb", RB, "the barrier before publishing data_head removed "
-     "(Expect: stress-only, a single-threaded schedule cannot see a missing fence)",
+    ("no-wmb", RB, "the barrier before publishing data_head removed (fuzz_ringbuf "
+     "models a store buffer: a record must be fenced before data_head covers it)",
      "\tsmp_wmb(); /* B, pairs with C */\n", ""),
     ("no-head-recheck", RB, "put_handle does not re-check head after clearing nest",
      "\tif (unlikely(head != (unsigned long)local_read(&rb->head))) {\n"
@@ -40,7 +45,34 @@ MUTANTS = [
      "\t\tsize += sizeof(lost_event);\n", ""),
     ("backward-head-not-negated", RB, "the backward head is not negated for the watermark",
      "\t\thead = -head;\n", ""),
+    # the overflow path
+    ("throttle-off-by-one", OV, "throttles one PMI late (> for >=)",
+     "\tif (unlikely(throttle && hwc->interrupts >= (u64)READ_ONCE(max_samples_per_tick))) {\n",
+     "\tif (unlikely(throttle && hwc->interrupts > (u64)READ_ONCE(max_samples_per_tick))) {\n"),
+    ("throttle-count-from-zero", OV, "the first PMI of a tick is not counted",
+     "\t\thwc->interrupts = 1;\n", "\t\thwc->interrupts = 0;\n"),
+    ("alt-period-not-reprogrammed", OV, "the other period is set but the counter keeps "
+     "running out the old one",
+     "\tif (local64_read(&hwc->period_left) > 0) {\n\t\tevent->pmu->stop(event, PERF_EF_UPDATE);\n"
+     "\t\tlocal64_set(&hwc->period_left, 0);\n\t\tevent->pmu->start(event, PERF_EF_RELOAD);\n\t}\n",
+     ""),
+    ("alt-period-swapped", OV, "the alternation picks the period it is leaving",
+     "\thwc->sample_period = using_alt ? event->attr.sample_period\n"
+     "\t\t\t\t       : event->attr.alternative_sample_period;\n",
+     "\thwc->sample_period = using_alt ? event->attr.alternative_sample_period\n"
+     "\t\t\t\t       : event->attr.sample_period;\n"),
+    ("alt-period-skipped-when-throttled", OV, "a throttled overflow does not switch periods",
+     "\tperf_event_alternate_period(event);\n",
+     "\tif (!ret)\n\t\tperf_event_alternate_period(event);\n"),
+    ("event-limit-off-by-one", OV, "the REFRESH budget's last overflow does not stop the event",
+     "\tif (events && atomic_dec_and_test(&event->event_limit)) {\n",
+     "\tif (events > 1 && atomic_dec_and_test(&event->event_limit)) {\n"),
+    ("event-limit-no-disable", OV, "the REFRESH budget stops the counter but does not "
+     "disable the event",
+     "\t\tperf_event_disable_inatomic(event);\n", ""),
 ]
+TESTS = {path: tests for path, tests in ((RB, RB_TESTS), ("core/internal.h", RB_TESTS), (OV, OV_TESTS))}
+FUZZER = {RB: "ringbuf", "core/internal.h": "ringbuf", OV: "lbr"}
 # have-lost-after-reserve also samples it after the cmpxchg loop:
 EXTRA = {
     "no-head-recheck": ("again:\n", ""),
@@ -67,7 +99,8 @@ def main():
             diff = difflib.unified_diff(text.splitlines(True), mutated.splitlines(True),
                                         "a/" + path, "b/" + path, n=2)
             with open(os.path.join(outdir, name + ".patch"), "w") as f:
-                f.write("Mutant %s: %s\n\n" % (name, why))
+                f.write("Mutant %s: %s\nTests: %s\nFuzzer: %s\n\n" %
+                        (name, why, TESTS[path], FUZZER[path]))
                 f.writelines(diff)
     return bad
 

@@ -115,6 +115,8 @@ static const struct attr_rule rules[] = {
 	{ "aux_output", { .aux_output = 1 }, ON_CPU0, 0, 0, -EOPNOTSUPP },
 	{ "aux_pause and aux_resume", { .aux_pause = 1, .aux_resume = 1 }, ON_CPU0, 0, 0, -EINVAL },
 	{ "aux_start_paused", { .aux_start_paused = 1 }, ON_CPU0, 0, 0, -EOPNOTSUPP },
+	{ "aux_start_paused on an aux-pause PMU", { .aux_start_paused = 1 }, ON_CPU0, 0,
+	  PERF_PMU_CAP_AUX_PAUSE, 0 },
 	{ "known flags", { .config = 1 }, ON_CPU0, PERF_FLAG_FD_CLOEXEC, 0, 0 },
 	{ "unknown flag", { .config = 1 }, ON_CPU0, 1UL << 4, 0, -EINVAL },
 	{ "cgroup flag", { .config = 1 }, ON_CPU0, PERF_FLAG_PID_CGROUP, 0, -EINVAL },
@@ -195,19 +197,39 @@ static void test_every_attr_rule_accepts_and_refuses_with_the_kernel_errno(void 
 	assert_int_equal(bad, 0);
 }
 
-static void test_branch_privilege_follows_the_exclude_bits(void **state)
+/* branch_sample_type as open leaves it for a branch-stack event. */
+static u64 branch_type_after_open(u64 branch_sample_type, bool excl_user, bool excl_kernel,
+				  bool excl_hv)
 {
 	struct perf_event_attr attr = { .size = sizeof(attr), .sample_type = BR,
-		.branch_sample_type = PERF_SAMPLE_BRANCH_ANY, .exclude_kernel = 1 };
+		.branch_sample_type = branch_sample_type, .exclude_user = excl_user,
+		.exclude_kernel = excl_kernel, .exclude_hv = excl_hv };
+	struct perf_event *ev;
+	u64 type;
+
+	assert_int_equal(perf_event_open_attr(&attr, sizeof(attr), -1, 0, NULL, 0, &tp.pmu, &ev), 0);
+	type = ev->attr.branch_sample_type;
+	perf_event_release_kernel(ev);
+	return type;
+}
+
+static void test_branch_privilege_follows_the_exclude_bits(void **state)
+{
+	struct perf_event_attr attr = { .size = sizeof(attr), .branch_sample_type = ~0ULL };
 	struct perf_event *ev;
 
 	(void)state;
-	assert_int_equal(perf_event_open_attr(&attr, sizeof(attr), -1, 0, NULL, 0, &tp.pmu, &ev), 0);
-	assert_int_equal(ev->attr.branch_sample_type,
+	/* no level asked for: the event's own, from its exclude bits */
+	assert_int_equal(branch_type_after_open(PERF_SAMPLE_BRANCH_ANY, false, true, false),
 			 PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_HV);
-	perf_event_release_kernel(ev);
+	assert_int_equal(branch_type_after_open(PERF_SAMPLE_BRANCH_ANY, true, false, true),
+			 PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_KERNEL);
+	/* a level asked for is kept as it is */
+	assert_int_equal(branch_type_after_open(PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER,
+						false, true, false),
+			 PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER);
 
-	attr.sample_type = 0;
+	/* no branch stack: whatever was there is dropped */
 	assert_int_equal(perf_event_open_attr(&attr, sizeof(attr), -1, 0, NULL, 0, &tp.pmu, &ev), 0);
 	assert_int_equal(ev->attr.branch_sample_type, 0);
 	perf_event_release_kernel(ev);

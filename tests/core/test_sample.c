@@ -346,6 +346,132 @@ static void hw_time_puts_raw_tsc_in_samples_only(void **state)
 	fixture_done(&ev, rb);
 }
 
+static void callchain_contexts_per_stack_and_a_zero_max_stack(void **state)
+{
+	/* one marker allowed: the user half goes, markers and ips both */
+	const u64 kernel_only[] = { PERF_CONTEXT_KERNEL, 0xffffffff81000000ULL,
+				    0xffffffff81000100ULL, 0xffffffff81000200ULL };
+	/* no ips at all: the markers alone */
+	const u64 markers[] = { PERF_CONTEXT_KERNEL, PERF_CONTEXT_USER };
+	int saved = sysctl_perf_event_max_contexts_per_stack;
+
+	(void)state;
+	sysctl_perf_event_max_contexts_per_stack = 1;
+	callchain_case(false, false, 127, false, kernel_only, ARRAY_SIZE(kernel_only));
+	sysctl_perf_event_max_contexts_per_stack = saved;
+	callchain_case(false, false, 0, false, markers, ARRAY_SIZE(markers));
+}
+
+/* Inherited PERF_SAMPLE_READ reports the event's own count, not its children's. */
+static void read_inherited_counts_only_itself(void **state)
+{
+	struct perf_event ev;
+	struct perf_buffer *rb;
+	struct pt_regs regs = user_regs();
+	struct expect e = { 0 };
+
+	(void)state;
+	fixture_event(&ev, &rb);
+	ev.attr.sample_type = PERF_SAMPLE_READ | PERF_SAMPLE_TID;
+	ev.attr.inherit = 1;
+	local64_set(&ev.count, 900);
+	atomic64_set(&ev.child_count, 11);
+	fixture_sizes(&ev);
+	emit(&ev, &regs, 1);
+	put_header(&e, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 24);
+	put32(&e, 100); put32(&e, 101);
+	put64(&e, 900);
+	/* and in a group read too */
+	ev.attr.read_format = PERF_FORMAT_GROUP;
+	fixture_sizes(&ev);
+	emit(&ev, &regs, 1);
+	put_header(&e, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 32);
+	put32(&e, 100); put32(&e, 101);
+	put64(&e, 1); put64(&e, 900);
+	assert_buffer(rb, &e);
+	fixture_done(&ev, rb);
+}
+
+/* A member with no PMU read (a software-like member) is written as it is. */
+static void read_group_member_without_a_read_op(void **state)
+{
+	struct perf_event ev, sib = { 0 };
+	struct perf_event *sibs[] = { &sib };
+	struct pmu pmu = { 0 };
+	struct perf_buffer *rb;
+	struct pt_regs regs = user_regs();
+	struct expect e = { 0 };
+
+	(void)state;
+	fixture_event(&ev, &rb);
+	sib.group_leader = &ev;
+	sib.state = PERF_EVENT_STATE_ACTIVE;
+	local64_set(&sib.count, 5);
+	ev.siblings = sibs;
+	ev.nr_siblings = 1;
+	ev.attr.sample_type = PERF_SAMPLE_READ;
+	ev.attr.read_format = PERF_FORMAT_GROUP;
+	fixture_sizes(&ev);
+	emit(&ev, &regs, 1);			/* no pmu at all */
+	sib.pmu = &pmu;
+	emit(&ev, &regs, 1);			/* a pmu without read */
+	for (int i = 0; i < 2; i++) {
+		put_header(&e, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 32);
+		put64(&e, 2); put64(&e, 0); put64(&e, 5);
+	}
+	assert_buffer(rb, &e);
+	fixture_done(&ev, rb);
+}
+
+/*
+ * No room (a paused buffer): perf_event_output() says so, and none of
+ * the three entry points (each its own inlined copy) writes anything;
+ * each loss is counted.
+ */
+static void output_into_a_paused_buffer_fails(void **state)
+{
+	struct perf_event ev;
+	struct perf_buffer *rb;
+	struct pt_regs regs = user_regs();
+	struct perf_sample_data data;
+
+	(void)state;
+	fixture_event(&ev, &rb);
+	ev.attr.sample_type = PERF_SAMPLE_IP;
+	fixture_sizes(&ev);
+	rb_toggle_paused(rb, true);
+	perf_sample_data_init(&data, 0, 1);
+	assert_int_not_equal(perf_event_output(&ev, &data, &regs), 0);
+	perf_sample_data_init(&data, 0, 1);
+	perf_event_output_forward(&ev, &data, &regs);
+	perf_sample_data_init(&data, 0, 1);
+	perf_event_output_backward(&ev, &data, &regs);
+	assert_int_equal(rb->user_page->data_head, 0);
+	assert_int_equal(local_read(&rb->lost), 3);
+	fixture_done(&ev, rb);
+}
+
+/* An address the driver gave (perf_sample_data_init) is the sample's ADDR. */
+static void driver_address_goes_into_addr(void **state)
+{
+	struct perf_event ev;
+	struct perf_buffer *rb;
+	struct pt_regs regs = user_regs();
+	struct perf_sample_data data;
+	struct expect e = { 0 };
+
+	(void)state;
+	fixture_event(&ev, &rb);
+	ev.attr.sample_type = PERF_SAMPLE_ADDR | PERF_SAMPLE_PERIOD;
+	fixture_sizes(&ev);
+	perf_sample_data_init(&data, 0x7fff0000dead, 3);
+	assert_int_equal(perf_event_output(&ev, &data, &regs), 0);
+	put_header(&e, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 24);
+	put64(&e, 0x7fff0000dead); put64(&e, 3);
+	assert_buffer(rb, &e);
+	fixture_done(&ev, rb);
+}
+
 static void wakeup_events_counts_samples(void **state)
 {
 	struct perf_event ev;
@@ -366,22 +492,37 @@ static void wakeup_events_counts_samples(void **state)
 
 static void backward_and_forward_handlers_write_the_same_record(void **state)
 {
-	struct perf_event ev;
-	struct perf_buffer *rb;
+	struct perf_event fwd, bwd;
+	struct perf_buffer *rb, *brb;
 	struct pt_regs regs = user_regs();
 	struct perf_sample_data data;
 	struct expect e = { 0 };
+	const u8 *bdata;
+	u64 head;
 
 	(void)state;
-	fixture_event(&ev, &rb);
-	ev.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD;
-	fixture_sizes(&ev);
+	fixture_event(&fwd, &rb);
+	fwd.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD;
+	fixture_sizes(&fwd);
 	perf_sample_data_init(&data, 0, 77);
-	perf_event_output_forward(&ev, &data, &regs);
+	perf_event_output_forward(&fwd, &data, &regs);
 	put_header(&e, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 24);
 	put64(&e, 0x401000); put64(&e, 77);
 	assert_buffer(rb, &e);
-	fixture_done(&ev, rb);
+
+	/* backward: the same bytes, ending where the head was (0) */
+	fixture_event(&bwd, &brb);
+	bwd.attr.sample_type = fwd.attr.sample_type;
+	bwd.attr.write_backward = 1;
+	fixture_sizes(&bwd);
+	perf_sample_data_init(&data, 0, 77);
+	perf_event_output_backward(&bwd, &data, &regs);
+	head = brb->user_page->data_head;
+	assert_int_equal(head, (u64)-24);
+	bdata = (const u8 *)brb->user_page + brb->user_page->data_offset;
+	assert_memory_equal(bdata + (head & (perf_data_size(brb) - 1)), e.b, e.n);
+	fixture_done(&bwd, brb);
+	fixture_done(&fwd, rb);
 }
 
 int main(void)
@@ -397,6 +538,11 @@ int main(void)
 		cmocka_unit_test(callchain_max_stack_counts_ips_not_markers),
 		cmocka_unit_test(branch_stack_with_and_without_hw_idx),
 		cmocka_unit_test(hw_time_puts_raw_tsc_in_samples_only),
+		cmocka_unit_test(callchain_contexts_per_stack_and_a_zero_max_stack),
+		cmocka_unit_test(read_inherited_counts_only_itself),
+		cmocka_unit_test(read_group_member_without_a_read_op),
+		cmocka_unit_test(output_into_a_paused_buffer_fails),
+		cmocka_unit_test(driver_address_goes_into_addr),
 		cmocka_unit_test(wakeup_events_counts_samples),
 		cmocka_unit_test(backward_and_forward_handlers_write_the_same_record),
 	};

@@ -65,6 +65,27 @@ static void active_event_fields_and_lock(void **state)
 	fixture_done(&ev, rb);
 }
 
+/* A PMU without rdpmc indices (or no PMU yet) publishes index 0 even while active. */
+static void no_event_idx_means_no_rdpmc_index(void **state)
+{
+	struct perf_event ev;
+	struct perf_buffer *rb;
+	struct pmu pmu = { .pmc_width = 48 };
+
+	(void)state;
+	fixture_event(&ev, &rb);
+	local64_set(&ev.count, 77);
+	local64_set(&ev.hw.prev_count, 5);
+	perf_event_update_userpage(&ev);
+	assert_int_equal(rb->user_page->index, 0);
+	assert_int_equal(rb->user_page->offset, 77);
+	ev.pmu = &pmu;
+	perf_event_update_userpage(&ev);
+	assert_int_equal(rb->user_page->index, 0);
+	assert_int_equal(rb->user_page->offset, 77);
+	fixture_done(&ev, rb);
+}
+
 static void clockid_event_gets_no_time_zero(void **state)
 {
 	struct perf_event ev;
@@ -121,6 +142,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(active_event_fields_and_lock),
+		cmocka_unit_test(no_event_idx_means_no_rdpmc_index),
 		cmocka_unit_test(clockid_event_gets_no_time_zero),
 		cmocka_unit_test(narrow_tsc_sets_time_short),
 		cmocka_unit_test(mult_shift_choice_is_largest_safe_shift),

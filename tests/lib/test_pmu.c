@@ -79,6 +79,8 @@ static int tp_set_period(struct perf_event *event)
 	local64_set(&hwc->prev_count, -left);
 	tp->raw[hwc->idx] = (u64)(-left) & tp_mask(tp);
 	tp_log(tp, TP_PROGRAM, event, 0, (u64)left);
+	/* prev_count moved: a self-monitoring reader's offset with it (as x86) */
+	perf_event_update_userpage(event);
 	return ret;
 }
 
@@ -113,6 +115,7 @@ static void tp_start(struct perf_event *event, int flags)
 		tp_set_period(event);
 	}
 	hwc->state = 0;
+	perf_event_update_userpage(event);
 }
 
 static void tp_stop(struct perf_event *event, int flags)
@@ -161,12 +164,19 @@ static void tp_del(struct perf_event *event, int flags)
 	if (hwc->idx >= 0)
 		tp->counters[hwc->idx] = NULL;
 	hwc->idx = -1;
+	perf_event_update_userpage(event);
 }
 
 static void tp_read(struct perf_event *event)
 {
 	tp_log(test_pmu_of(event), TP_READ, event, 0, 0);
 	tp_update(event);
+}
+
+/* rdpmc index + 1 for the user page, as x86 gives it; 0: not readable */
+static int tp_event_idx(struct perf_event *event)
+{
+	return event->hw.idx + 1;
 }
 
 static int tp_check_period(struct perf_event *event, u64 value)
@@ -187,7 +197,10 @@ void test_pmu_init(struct test_pmu *tp, int type)
 	tp->pmu.stop = tp_stop;
 	tp->pmu.read = tp_read;
 	tp->pmu.check_period = tp_check_period;
+	tp->pmu.event_idx = tp_event_idx;
 	tp->counter_width = 48;
+	tp->pmu.pmc_width = 48;
+	tp->pmu.cap_user_rdpmc = true;
 	tp->max_period = (1ULL << 47) - 1;
 	tp->min_period = 1;
 	tp->nr_counters = 8;

@@ -7,8 +7,9 @@
  * them while started, and when it wraps the "PMI" runs the way x86's
  * handler does: update the count, set the next period, build the sample
  * data and call perf_event_overflow(), stopping the event if asked to.
- * start/stop/add/del/read keep x86's PERF_HES_* protocol, and every call
- * is logged for tests to assert on.
+ * start/stop/add/del/read keep x86's PERF_HES_* protocol and refresh the
+ * user page where x86 does (a new period, start, del); the rdpmc index is
+ * the counter's + 1. Every call is logged for tests to assert on.
  */
 #ifndef PMUSIM_TESTS_LIB_TEST_PMU_H
 #define PMUSIM_TESTS_LIB_TEST_PMU_H

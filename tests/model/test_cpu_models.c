@@ -19,6 +19,7 @@ struct expected_model {
 
 static const struct expected_model expected[] = {
 	{ "core2", 2, 2, 40, 3, 40, 4, LBR_FORMAT_32, 0x0f, false, false, false, false },
+	{ "atom", 3, 2, 40, 3, 40, 8, LBR_FORMAT_EIP_FLAGS, 0x37, true, false, false, false },
 	{ "nehalem", 3, 4, 48, 3, 48, 16, LBR_FORMAT_EIP_FLAGS, 0x1a, true, false, false, false },
 	{ "skylake", 4, 4, 48, 3, 48, 32, LBR_FORMAT_INFO, 0x5e, true, true, true, false },
 	{ "icelake", 5, 8, 48, 4, 48, 32, LBR_FORMAT_INFO, 0x7e, true, true, true, false },
@@ -78,6 +79,8 @@ static void default_follows_the_kconfig_choice(void **state)
 	const char *want =
 #if defined(CONFIG_MODEL_CPU_CORE2)
 		"core2";
+#elif defined(CONFIG_MODEL_CPU_ATOM)
+		"atom";
 #elif defined(CONFIG_MODEL_CPU_NEHALEM)
 		"nehalem";
 #elif defined(CONFIG_MODEL_CPU_ICELAKE)

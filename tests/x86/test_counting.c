@@ -7,7 +7,7 @@
  */
 #include "tests/x86/x86_test.h"
 
-static const char *const models[] = { "core2", "nehalem", "skylake", "icelake", "sapphirerapids" };
+static const char *const models[] = { "core2", "atom", "nehalem", "skylake", "icelake", "sapphirerapids" };
 
 /* 100 user instructions over 150 cycles, then 10 branches (3 mispredicted) of 2 cycles. */
 static void run_known_sequence(struct model_cpu *cpu)
@@ -174,6 +174,37 @@ static void test_more_events_than_counters_stay_off_and_groups_are_refused(void 
 	xt_shutdown();
 }
 
+/*
+ * A sibling that joins a group already counting is put on its own counter
+ * (the event core adds it inside a PMU transaction, as the kernel does;
+ * without one it stayed ACTIVE with no counter: found by fuzz_attr).
+ */
+static void test_a_sibling_joining_a_running_group_counts(void **state)
+{
+	struct perf_event_attr a = xt_attr(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 0);
+	struct perf_event *leader, *sibling;
+
+	(void)state;
+	assert_int_equal(xt_boot("skylake"), 0);
+	a.size = sizeof(a);
+	assert_int_equal(perf_event_open_attr(&a, sizeof(a), -1, 0, NULL, 0, NULL, &leader), 0);
+	model_retire_branch(xt.cpu[0], 0x1000, 0x2000, MODEL_BR_JCC, true, false, 1);
+	assert_int_equal(perf_event_open_attr(&a, sizeof(a), -1, 0, leader, 0, NULL, &sibling), 0);
+	assert_int_equal(sibling->state, PERF_EVENT_STATE_ACTIVE);
+	assert_true(sibling->hw.idx >= 0);
+	for (int i = 0; i < 3; i++)
+		model_retire_branch(xt.cpu[0], 0x1000, 0x2000, MODEL_BR_JCC, true, false, 1);
+	assert_int_equal(xt_read(leader), 4);
+	assert_int_equal(xt_read(sibling), 3);
+	/* alone once the leader goes, it still counts */
+	perf_event_release_kernel(leader);
+	model_retire_branch(xt.cpu[0], 0x1000, 0x2000, MODEL_BR_JCC, true, false, 1);
+	assert_int_equal(xt_read(sibling), 4);
+	perf_event_release_kernel(sibling);
+	assert_int_equal(pmusim_warn_count(), 0);
+	xt_shutdown();
+}
+
 static void test_raw_config_bits_outside_the_mask_are_dropped_and_anythread_checked(void **state)
 {
 	struct perf_event_attr a = xt_attr(PERF_TYPE_RAW, (1ULL << 40) | ARCH_PERFMON_EVENTSEL_INT |
@@ -244,6 +275,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_fixed_counters_first_then_gp_and_ref_cycles_only_on_fixed2, xt_teardown),
 		cmocka_unit_test_teardown(test_constraint_puts_prec_dist_on_pmc1, xt_teardown),
 		cmocka_unit_test_teardown(test_more_events_than_counters_stay_off_and_groups_are_refused, xt_teardown),
+		cmocka_unit_test_teardown(test_a_sibling_joining_a_running_group_counts, xt_teardown),
 		cmocka_unit_test_teardown(test_raw_config_bits_outside_the_mask_are_dropped_and_anythread_checked, xt_teardown),
 		cmocka_unit_test_teardown(test_unknown_and_absent_events_are_refused, xt_teardown),
 		cmocka_unit_test_teardown(test_hybrid_machines_are_refused, xt_teardown),

@@ -8,7 +8,7 @@
  */
 #include "tests/x86/x86_test.h"
 
-static const char *const models[] = { "core2", "nehalem", "skylake", "icelake", "sapphirerapids" };
+static const char *const models[] = { "core2", "atom", "nehalem", "skylake", "icelake", "sapphirerapids" };
 
 /*
  * Open a sampling instructions event on counter @idx: fixed counter 0, or
@@ -69,29 +69,71 @@ static void expect_pmi_at(u64 at)
 	assert_int_equal(xt.nr_overflows, before + 1);
 }
 
+/*
+ * Open a sampling event on fixed counter 1 (cycles) or 2 (ref-cycles);
+ * retire() moves both as fast as instructions (TSC rate == core rate).
+ */
+static struct perf_event *open_fixed_clock(int idx, u64 period)
+{
+	struct perf_event_attr a = xt_attr(PERF_TYPE_HARDWARE,
+					   idx == INTEL_PMC_IDX_FIXED + 1 ? PERF_COUNT_HW_CPU_CYCLES :
+					   PERF_COUNT_HW_REF_CPU_CYCLES, period);
+	struct perf_event *e;
+	int err;
+
+	e = xt_open(&a, 0, NULL, &err);
+	assert_non_null(e);
+	assert_int_equal(e->hw.idx, idx);
+	return e;
+}
+
+/*
+ * Every counter the driver schedules (each GP counter, fixed 0 to 2) on
+ * every model, for periods 1, 2, 2^31 - 1 and the counter width less 2:
+ * the sample comes with the event that completes the period, never one
+ * earlier, twice in a row, and the count is exact. Period 1 is
+ * programmed as 2 (x86_perf_event_set_period's minimum). A period above
+ * max_period (2^31 - 1 without full-width writes, 2^(width-1) - 1 with)
+ * takes ceil(period / max_period) PMIs for its one sample.
+ */
 static void test_pmi_at_exact_period_in_every_counter_of_every_model(void **state)
 {
-	(void)state;
-	for (unsigned int m = 0; m < ARRAY_SIZE(models); m++) {
-		const struct model_cpu_desc *d = model_cpu_desc_lookup(models[m]);
-		int idxs[INTEL_PMC_MAX_GENERIC + 1], n = 0;
+	unsigned int nr_models;
+	const struct model_cpu_desc *table = model_cpu_desc_table(&nr_models);
 
-		assert_int_equal(xt_boot(models[m]), 0);
-		for (unsigned int i = 0; i + 1 < d->nr_gp; i++)	/* one GP left for the fillers' rival */
+	(void)state;
+	for (unsigned int m = 0; m < nr_models; m++) {
+		const struct model_cpu_desc *d = &table[m];
+		int idxs[INTEL_PMC_MAX_GENERIC + 3], n = 0;
+
+		assert_int_equal(xt_boot(d->name), 0);
+		for (unsigned int i = 0; i < d->nr_gp; i++)
 			idxs[n++] = i;
-		idxs[n++] = INTEL_PMC_IDX_FIXED;
+		for (int j = 0; j < 3; j++)	/* fixed 3 (slots) takes no sampling event */
+			idxs[n++] = INTEL_PMC_IDX_FIXED + j;
 		for (int k = 0; k < n; k++) {
-			static const u64 periods[] = { 2, 3, 1000, (1ULL << 31) - 1 };
+			const u64 periods[] = { 1, 2, (1ULL << 31) - 1, x86_pmu.cntval_mask - 1 };
 
 			for (unsigned int p = 0; p < ARRAY_SIZE(periods); p++) {
 				struct perf_event *fill[INTEL_PMC_MAX_GENERIC + 1], *e;
-				int nfill;
+				u64 at = periods[p] < 2 ? 2 : periods[p];
+				u64 pmis_per_sample = (at + x86_pmu.max_period - 1) / x86_pmu.max_period;
+				u64 pmis = model_cpu_nr_pmis(xt.cpu[0]);
+				int nfill = 0;
 
-				e = open_insns_on(idxs[k], periods[p], fill, &nfill);
-				expect_pmi_at(periods[p]);
-				expect_pmi_at(periods[p]);
+				if (idxs[k] > INTEL_PMC_IDX_FIXED)
+					e = open_fixed_clock(idxs[k], periods[p]);
+				else
+					e = open_insns_on(idxs[k], periods[p], fill, &nfill);
+				expect_pmi_at(at);
+				expect_pmi_at(at);
+				if (model_cpu_nr_pmis(xt.cpu[0]) - pmis != 2 * pmis_per_sample)
+					fail_msg("%s counter %d period %llu: %llu PMIs, expected %llu",
+						 d->name, idxs[k], (unsigned long long)periods[p],
+						 (unsigned long long)(model_cpu_nr_pmis(xt.cpu[0]) - pmis),
+						 (unsigned long long)(2 * pmis_per_sample));
 				assert_int_equal(xt.samples[xt.nr_samples - 1].period, periods[p]);
-				assert_int_equal(xt_read(e), 2 * periods[p]);
+				assert_int_equal(xt_read(e), 2 * at);
 				close_all(e, fill, nfill);
 				xt.nr_samples = 0;
 			}
@@ -221,9 +263,11 @@ static struct perf_event *open_lbr_sampler(u64 period, u64 br_type)
 static void test_freeze_and_thaw_per_pmu_version(void **state)
 {
 	(void)state;
-	for (unsigned int m = 0; m < 4; m++) {	/* the legacy-LBR models */
+	for (unsigned int m = 0; m < ARRAY_SIZE(models); m++) {
 		struct perf_event *e;
 
+		if (model_cpu_desc_lookup(models[m])->arch_lbr)
+			continue;	/* no DEBUGCTL.LBR, no TOS: tests/model/test_arch_lbr.c */
 		assert_int_equal(xt_boot(models[m]), 0);
 		for (u64 a = 0x1000; a < 0x1000 + 16 * 16; a += 16)
 			x86_branch_text_add(a, MODEL_BR_JCC);
@@ -274,9 +318,59 @@ static void test_hw_idx_is_the_tos_at_the_pmi(void **state)
 			assert_int_equal(xt.samples[s].entries[0].from, 0x1000 + (7 * (s + 1) - 1) * 16);
 			assert_int_equal(xt.samples[s].ip, 0x3000 + 7 * (s + 1) - 1);
 		}
+		if (x86_pmu.arch_lbr) {
+			/*
+			 * The Arch LBR read does not write hw_idx at all: what a
+			 * PEBS-LBR record left there (-1ULL) is what the next
+			 * plain sample carries, as in v6.12.
+			 */
+			cpu_hw_events[0].lbr_stack.hw_idx = -1ULL;
+			for (int i = 0; i < 7; i++)
+				xt_branch(0, 0x1000 + i * 16, 0x3000 + i, MODEL_BR_JCC);
+			assert_int_equal(xt.samples[xt.nr_samples - 1].br.hw_idx, -1ULL);
+		}
 		perf_event_release_kernel(e);
 		xt_shutdown();
 	}
+}
+
+/*
+ * The handler stops an event the core throttled: with a budget of three
+ * samples per tick, the third PMI's overflow returns 1, x86_pmu_stop()
+ * takes the counter off (its FIXED_CTR_CTRL field goes to 0 at the
+ * re-enable that ends the handler), and nothing counts or samples until
+ * the tick unthrottles it.
+ */
+static void test_pmi_stops_an_event_the_core_throttled(void **state)
+{
+	struct perf_event *fill[2], *e;
+	int saved_rate = sysctl_perf_event_sample_rate;
+	u64 frozen_at;
+	int nfill;
+
+	(void)state;
+	assert_int_equal(xt_boot("skylake"), 0);
+	assert_int_equal(perf_event_max_sample_rate_set(3 * HZ), 0);
+	e = open_insns_on(INTEL_PMC_IDX_FIXED, 10, fill, &nfill);
+	for (int i = 0; i < 3; i++)
+		expect_pmi_at(10);
+	assert_true(e->hw.state & PERF_HES_STOPPED);
+	assert_int_equal(e->hw.interrupts, MAX_INTERRUPTS);
+	assert_false(cpu_hw_events[0].active_mask >> INTEL_PMC_IDX_FIXED & 1);
+	assert_int_equal(xt_rdmsr(0, MSR_CORE_PERF_FIXED_CTR_CTRL) & 0xf, 0);
+	frozen_at = xt_rdmsr(0, MSR_CORE_PERF_FIXED_CTR0);
+	retire(100);
+	assert_int_equal(xt.nr_overflows, 3);
+	assert_int_equal(xt_rdmsr(0, MSR_CORE_PERF_FIXED_CTR0), frozen_at);
+
+	perf_event_task_tick();		/* unthrottle: counting and sampling again */
+	assert_false(e->hw.state & PERF_HES_STOPPED);
+	assert_int_equal(xt_rdmsr(0, MSR_CORE_PERF_FIXED_CTR_CTRL) & 0xf, 0xb);
+	retire(10);
+	assert_int_equal(xt.nr_overflows, 4);
+	close_all(e, fill, nfill);
+	perf_event_max_sample_rate_set(saved_rate);
+	assert_int_equal(pmusim_warn_count(), 0);
 }
 
 int main(void)
@@ -289,6 +383,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_update_takes_the_delta_modulo_the_counter_width, xt_teardown),
 		cmocka_unit_test_teardown(test_freeze_and_thaw_per_pmu_version, xt_teardown),
 		cmocka_unit_test_teardown(test_hw_idx_is_the_tos_at_the_pmi, xt_teardown),
+		cmocka_unit_test_teardown(test_pmi_stops_an_event_the_core_throttled, xt_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * User-space reader cost (sim/mmap_read.c): bytes of records parsed per
+ * second by the forward reader with data_tail, the backward reader of an
+ * overwrite buffer and the copy-then-verify reader, against memcpy() of
+ * the same bytes out of the same ring. A buffer is filled once by the
+ * real writer (perf_output_begin/copy/end) and read again and again:
+ * the readers leave the bytes in place, so every pass parses the same
+ * records. "Parsing" is what a consumer must do at least: take the
+ * record's type and size and load its first field.
+ *
+ * Also the cost of copy-then-verify over the plain backward reader, the
+ * price the write-backward seed's discussion puts on reading a buffer
+ * that is not paused.
+ */
+#include "core/internal.h"
+#include "sim/mmap_read.h"
+#include "bench/bench.h"
+
+#define READER_PAGES	8
+
+struct reader_bench {
+	struct perf_event event;
+	struct perf_buffer *rb;
+	struct perf_mmap_reader reader;
+	int kind;			/* enum reader_kind */
+	uint64_t bytes;			/* bytes one pass delivers */
+	uint64_t sum;			/* what parsing computed: kept live */
+};
+
+enum reader_kind { READ_FORWARD, READ_BACKWARD, READ_VERIFY, NR_READERS };
+
+static const char *const reader_names[NR_READERS] = {
+	[READ_FORWARD] = "forward with tail",
+	[READ_BACKWARD] = "backward overwrite",
+	[READ_VERIFY] = "copy-then-verify",
+};
+
+static void fill(struct reader_bench *b, unsigned int size, bool backward)
+{
+	static const char payload[1024];
+	struct perf_event_header hdr = {
+		.type = PERF_RECORD_SAMPLE, .misc = PERF_RECORD_MISC_USER, .size = (u16)size,
+	};
+	unsigned long n = backward ? 3 * READER_PAGES * PAGE_SIZE / size : ~0UL;
+	struct perf_output_handle handle;
+
+	/* Forward: until the buffer is full. Backward: wrap it a few times. */
+	for (unsigned long i = 0; i < n; i++) {
+		if (perf_output_begin(&handle, NULL, &b->event, size))
+			break;
+		perf_output_put(&handle, hdr);
+		perf_output_copy(&handle, payload, size - sizeof(hdr));
+		perf_output_end(&handle);
+	}
+}
+
+static int parse(const struct perf_event_header *rec, size_t size, void *arg)
+{
+	struct reader_bench *b = arg;
+	u64 first;
+
+	memcpy(&first, rec + 1, sizeof(first));
+	b->sum += rec->type + size + first;
+	return 0;
+}
+
+static void read_pass(struct reader_bench *b)
+{
+	struct perf_mmap_reader *r = &b->reader;
+	enum perf_mmap_read_status st;
+
+	switch (b->kind) {
+	case READ_FORWARD:
+		/* The same records again: the reader and data_tail back at 0. */
+		r->prev = 0;
+		perf_mmap__write_tail(r->pg, 0);
+		st = perf_mmap_reader__read_forward(r, 0, parse, b);
+		break;
+	case READ_BACKWARD:
+		st = perf_mmap_reader__read_backward(r, parse, b);
+		break;
+	default:
+		st = perf_mmap_reader__read_backward_verify(r, parse, b);
+		break;
+	}
+	/*
+	 * A full backward window ends with the record that crossed its far
+	 * end: the plain reader drops it, the verifying one reports it
+	 * overwritten. Both are the normal end of a pass.
+	 */
+	if (st != PERF_MMAP_READ_END &&
+	    !(b->kind == READ_VERIFY && st == PERF_MMAP_READ_RECORD_OVERWRITTEN)) {
+		fprintf(stderr, "bench_readers: %s reader: %s\n", reader_names[b->kind],
+			perf_mmap_read_status_name(st));
+		exit(1);
+	}
+}
+
+static void read_n(void *ctx, uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++)
+		read_pass(ctx);
+}
+
+static void reader_setup(struct reader_bench *b, int kind, unsigned int size)
+{
+	bool backward = kind != READ_FORWARD;
+
+	memset(b, 0, sizeof(*b));
+	b->kind = kind;
+	b->event.attr.size = sizeof(b->event.attr);
+	b->event.attr.write_backward = backward;
+	b->event.attr.sample_type = PERF_SAMPLE_IP;
+	b->event.attr.watermark = 1;
+	b->event.attr.wakeup_watermark = 1u << 30;
+	b->rb = rb_alloc(READER_PAGES, 0, 0, backward ? 0 : RING_BUFFER_WRITABLE);
+	if (!b->rb) {
+		fprintf(stderr, "bench_readers: rb_alloc failed\n");
+		exit(1);
+	}
+	ring_buffer_attach(&b->event, b->rb);
+	fill(b, size, backward);
+	if (perf_mmap_reader__init(&b->reader, b->rb->user_page)) {
+		fprintf(stderr, "bench_readers: reader init failed\n");
+		exit(1);
+	}
+	read_pass(b);
+	b->bytes = b->reader.stats.bytes;
+}
+
+static void reader_teardown(struct reader_bench *b)
+{
+	perf_mmap_reader__exit(&b->reader);
+	ring_buffer_attach(&b->event, NULL);
+}
+
+/* The baseline: memcpy() of the bytes a pass delivers, out of the same ring. */
+struct copy_bench {
+	const unsigned char *src;
+	unsigned char *dst;
+	size_t bytes;
+};
+
+static void copy_n(void *ctx, uint64_t n)
+{
+	struct copy_bench *c = ctx;
+
+	for (uint64_t i = 0; i < n; i++) {
+		memcpy(c->dst, c->src, c->bytes);
+		__asm__ volatile("" : : "r"(c->dst) : "memory");
+	}
+}
+
+int main(void)
+{
+	static const unsigned int sizes[] = { 40, 800 };
+
+	for (unsigned int s = 0; s < ARRAY_SIZE(sizes); s++) {
+		double ns_per_record[NR_READERS], noise[NR_READERS];
+
+		for (int kind = 0; kind < NR_READERS; kind++) {
+			struct reader_bench *b = malloc(sizeof(*b));
+			struct copy_bench c;
+			struct bench_pair p;
+			uint64_t records;
+			char fig[96];
+
+			reader_setup(b, kind, sizes[s]);
+			records = b->bytes / sizes[s];
+			c.src = b->reader.data;
+			c.dst = malloc(b->bytes);
+			c.bytes = b->bytes;
+			memset(c.dst, 0, c.bytes);
+			/* about 30 ms a round at 1 ns a byte */
+			p = bench_compare(read_n, b, copy_n, &c, 30000000 / b->bytes + 1, 31);
+			ns_per_record[kind] = p.value / (double)records;
+			noise[kind] = p.noise;
+			snprintf(fig, sizeof(fig), "readers %s %u B", reader_names[kind], sizes[s]);
+			/* ns per pass to MB/s: bytes / ns * 1000 */
+			bench_report(fig, "MB/s", (double)b->bytes / p.value * 1000.0,
+				     (double)b->bytes / p.baseline * 1000.0, "memcpy same bytes",
+				     GOAL_AT_LEAST, 0.5, p.noise);
+			free(c.dst);
+			reader_teardown(b);
+			free(b);
+		}
+		{
+			char fig[96];
+
+			snprintf(fig, sizeof(fig), "readers copy-then-verify cost %u B", sizes[s]);
+			bench_report(fig, "ns/record", ns_per_record[READ_VERIFY],
+				     ns_per_record[READ_BACKWARD], "backward overwrite",
+				     GOAL_NONE, 0, noise[READ_VERIFY] + noise[READ_BACKWARD]);
+		}
+	}
+	return 0;
+}

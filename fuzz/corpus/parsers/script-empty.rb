@@ -1,0 +1,6 @@
+‚# options:
+# Nothing written: the reader finds nothing.
+dump
+pause
+resume
+dump

@@ -1,0 +1,529 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Event open and control: arbitrary attr bytes and ioctl sequences
+ * through the event core's syscall entry points (perf_event_open_attr,
+ * perf_ioctl), on model CPUs driven by the x86 driver, with branches
+ * retired in between so accepted events count, overflow and write.
+ *
+ * Oracles: every open returns 0 and an event, or an errno from the
+ * syscall's list and no event; every ioctl returns 0 or such an errno;
+ * no WARN_ON; the records in every buffer parse (headers 8-aligned and
+ * of a known type, samples decoded by sim/perf_data_read.c with the
+ * attr of the events writing there); nothing crashes, and nothing leaks
+ * once every event is closed (LeakSanitizer in the libFuzzer build).
+ *
+ * Input: byte 0 picks the CPU model; then commands, byte c, c & 7:
+ *   0 open, raw:   size byte S, S attr bytes, target byte, flags byte
+ *   1 open, patch: from a valid sampling attr, N = byte & 15 patches of
+ *                  (offset byte, value byte), then target and flags bytes
+ *       target: bits 0-1 pid (-1, 0 = current, 101 = the other task,
+ *               4242 = none), bits 2-3 cpu (-1, 0, 1, 9), bits 4-7 the
+ *               group leader (0: none, else open event n - 1)
+ *   2 ioctl: event byte, command byte, 8 argument bytes
+ *   3 run: cpu byte, count byte: count * 4 user branches on that CPU
+ *   4 close: event byte
+ *   5 mmap: event byte, byte: pages 1 << (b & 3), bit 2 writable
+ *   6 read: event byte
+ *   7 tick (bit 3 clear) or swap the two tasks between the CPUs
+ * PMUSIM_FUZZ_TRACE=1 prints each call and its result.
+ */
+#include <stdarg.h>
+
+#include "core/internal.h"
+#include "core/sched.h"
+#include "core/x86/pmu.h"
+#include "fuzz/fuzz.h"
+#include "model/model.h"
+#include "sim/perf_data_read.h"
+
+#define FA_CPUS		2
+#define FA_EVENTS	16
+#define FA_ATTR_MAX	(1 << 16)	/* what a size field can claim */
+#define FA_BUFFERS	32
+
+/*
+ * A buffer the harness mapped, with a reference of its own so it stays
+ * (and keeps its address) until the end, and the sample format of every
+ * event that ever wrote to it: a closed event's records stay behind.
+ */
+struct fa_rb {
+	struct perf_buffer *rb;
+	struct perf_event_attr fmt;
+	bool mixed;			/* writers with different formats */
+	bool backward;
+};
+
+static struct {
+	const u8 *p, *end;
+	struct model_cpu *cpu[FA_CPUS];
+	struct pt_regs regs[FA_CPUS];
+	struct task_struct tasks[FA_CPUS];
+	struct perf_event *ev[FA_EVENTS];
+	int nr_ev;
+	struct fa_rb rbs[FA_BUFFERS];
+	int nr_rbs;
+	unsigned long warn_base;
+	u64 ip;
+	bool trace;
+} fa;
+
+/* The attr memory the core reads: as large as any size field claims. */
+static u8 uattr[FA_ATTR_MAX];
+
+static void fa_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void fa_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "fuzz_attr: INVARIANT BROKEN: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+	abort();
+}
+
+static void fa_trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void fa_trace(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!fa.trace)
+		return;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static u8 next_byte(void)
+{
+	return fa.p < fa.end ? *fa.p++ : 0;
+}
+
+static u64 next_u64(void)
+{
+	u64 v = 0;
+
+	for (int i = 0; i < 8; i++)
+		v |= (u64)next_byte() << (8 * i);
+	return v;
+}
+
+static bool is_errno(int err, const int *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (err == list[i])
+			return true;
+	return false;
+}
+
+static struct task_struct *fa_find_task(int pid)
+{
+	for (int i = 0; i < FA_CPUS; i++)
+		if (fa.tasks[i].tid == pid)
+			return &fa.tasks[i];
+	return NULL;
+}
+
+static bool same_format(const struct perf_event_attr *a, const struct perf_event_attr *b)
+{
+	return a->sample_type == b->sample_type && a->read_format == b->read_format &&
+	       a->branch_sample_type == b->branch_sample_type && a->sample_id_all == b->sample_id_all;
+}
+
+/* @ev writes to its buffer from now on: note its format there. */
+static void note_writer(struct perf_event *ev)
+{
+	for (int i = 0; i < fa.nr_rbs; i++) {
+		if (fa.rbs[i].rb != ev->rb)
+			continue;
+		if (!same_format(&fa.rbs[i].fmt, &ev->attr))
+			fa.rbs[i].mixed = true;
+	}
+}
+
+/* ---- open ------------------------------------------------------------------ */
+
+static void fa_open(const u8 *attr, size_t size, u8 target, u8 flags)
+{
+	static const int open_errnos[] = {
+		-EINVAL, -E2BIG, -EOPNOTSUPP, -EOVERFLOW, -ESRCH, -ENOENT, -ENODEV,
+		-EACCES, -EBUSY, -ENOSPC, -EPERM, -EFAULT, -EMFILE,
+	};
+	static const int pids[] = { -1, 0, 101, 4242 };
+	static const int cpus[] = { -1, 0, 1, 9 };
+	struct perf_event *leader = NULL, *ev = NULL;
+	int pid = pids[target & 3], cpu = cpus[(target >> 2) & 3];
+	int g = target >> 4, err;
+
+	if (pid == 0)
+		pid = current ? current->tid : -1;
+	if (g && g - 1 < fa.nr_ev)
+		leader = fa.ev[g - 1];
+	if (fa.nr_ev == FA_EVENTS)
+		return;
+	memset(uattr, 0, size);
+	memcpy(uattr, attr, size);
+	err = perf_event_open_attr(uattr, size, pid, cpu, leader, flags, NULL, &ev);
+	fa_trace("open(size %zu, type %u, config %#llx, pid %d, cpu %d, group %d, flags %#x) = %d",
+		 size, size >= 4 ? *(u32 *)uattr : 0,
+		 size >= 16 ? (unsigned long long)*(u64 *)(uattr + 8) : 0ULL,
+		 pid, cpu, leader ? g - 1 : -1, flags, err);
+	if (err == 0) {
+		if (!ev)
+			fa_fail("open returned 0 without an event");
+		fa.ev[fa.nr_ev++] = ev;
+		if (ev->rb)	/* PERF_FLAG_FD_OUTPUT */
+			note_writer(ev);
+		return;
+	}
+	if (ev)
+		fa_fail("open returned %d, but also an event", err);
+	if (!is_errno(err, open_errnos, ARRAY_SIZE(open_errnos)))
+		fa_fail("open returned %d, not an errno perf_event_open gives", err);
+}
+
+/* A sampling event every model has: the patches start from something valid. */
+static void fa_open_patched(void)
+{
+	struct perf_event_attr a;
+	unsigned int n = next_byte() & 15;
+	u8 buf[sizeof(a)];
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_HARDWARE;
+	a.config = PERF_COUNT_HW_BRANCH_INSTRUCTIONS;
+	a.sample_period = 7;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
+			PERF_SAMPLE_PERIOD | PERF_SAMPLE_BRANCH_STACK;
+	a.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.sample_id_all = 1;
+	memcpy(buf, &a, sizeof(a));
+	while (n--) {
+		u8 off = next_byte();
+		u8 val = next_byte();
+
+		buf[off % sizeof(buf)] = val;
+	}
+	{
+		u8 target = next_byte();
+		u8 flags = next_byte();
+
+		fa_open(buf, sizeof(buf), target, flags);
+	}
+}
+
+static void fa_open_raw(void)
+{
+	size_t size = next_byte();
+	u8 buf[256] = { 0 };
+
+	for (size_t i = 0; i < size; i++)
+		buf[i] = next_byte();
+	{
+		u8 target = next_byte();
+		u8 flags = next_byte();
+
+		fa_open(buf, size, target, flags);
+	}
+}
+
+/* ---- control ---------------------------------------------------------------- */
+
+static struct perf_event *pick(u8 b)
+{
+	return fa.nr_ev ? fa.ev[b % fa.nr_ev] : NULL;
+}
+
+static void fa_ioctl(void)
+{
+	static const unsigned int cmds[] = {
+		PERF_EVENT_IOC_ENABLE, PERF_EVENT_IOC_DISABLE, PERF_EVENT_IOC_REFRESH,
+		PERF_EVENT_IOC_RESET, PERF_EVENT_IOC_PERIOD, PERF_EVENT_IOC_SET_OUTPUT,
+		PERF_EVENT_IOC_SET_FILTER, PERF_EVENT_IOC_ID, PERF_EVENT_IOC_SET_BPF,
+		PERF_EVENT_IOC_PAUSE_OUTPUT, PERF_EVENT_IOC_QUERY_BPF,
+		PERF_EVENT_IOC_MODIFY_ATTRIBUTES,
+	};
+	static const int ioctl_errnos[] = { -EINVAL, -EFAULT, -ENOTTY, -EOPNOTSUPP, -EBUSY,
+					    -E2BIG, -ENOENT };
+	struct perf_event *ev = pick(next_byte());
+	u8 c = next_byte();
+	u64 argv = next_u64(), value = argv;
+	unsigned int cmd = c < 2 * ARRAY_SIZE(cmds) ? cmds[c % ARRAY_SIZE(cmds)] : c;
+	unsigned long arg;
+	int ret;
+
+	if (!ev)
+		return;
+	switch (cmd) {
+	case PERF_EVENT_IOC_PERIOD:
+	case PERF_EVENT_IOC_ID:
+		arg = argv & 1 << 8 ? 0 : (unsigned long)&value;	/* NULL: -EFAULT */
+		break;
+	case PERF_EVENT_IOC_SET_OUTPUT:
+		arg = (unsigned long)((argv & 0xff) == 0xff ? NULL : pick((u8)argv));
+		break;
+	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:
+		/* a struct perf_event_attr with its size, and zeros after it */
+		memset(uattr, 0, sizeof(struct perf_event_attr) + 8);
+		memcpy(uattr, &ev->attr, sizeof(ev->attr));
+		memcpy(uattr + 4, &argv, 4);		/* size */
+		memcpy(uattr, (u8 *)&argv + 4, 4);	/* type */
+		arg = argv & 1ULL << 63 ? 0 : (unsigned long)uattr;
+		break;
+	case PERF_EVENT_IOC_REFRESH:
+		arg = (unsigned long)(long)(s8)argv;
+		break;
+	default:
+		arg = (unsigned long)argv;
+		break;
+	}
+	ret = perf_ioctl(ev, cmd, arg);
+	if (ret == 0 && cmd == PERF_EVENT_IOC_SET_OUTPUT && ev->rb)
+		note_writer(ev);
+	fa_trace("ioctl(ev %p, %#x, %#lx) = %d", (void *)ev, cmd, arg, ret);
+	if (ret && !is_errno(ret, ioctl_errnos, ARRAY_SIZE(ioctl_errnos)))
+		fa_fail("ioctl %#x returned %d", cmd, ret);
+	if (ret == 0 && cmd == PERF_EVENT_IOC_ID && value != ev->id)
+		fa_fail("PERF_EVENT_IOC_ID gave %llu, the event's id is %llu",
+			(unsigned long long)value, (unsigned long long)ev->id);
+}
+
+/* User branches on @cpu, of every type, the PMI seeing ip = to. */
+static void fa_run(int cpu, unsigned int n)
+{
+	int saved = pmusim_this_cpu;
+
+	pmusim_this_cpu = cpu;
+	for (unsigned int i = 0; i < n; i++) {
+		u64 from = 0x400000 + (fa.ip++ % 4096) * 16;
+		u64 to = 0x400000 + ((fa.ip * 7919) % 4096) * 16;
+		enum model_branch_type type = (enum model_branch_type)(i % MODEL_BR_FAR);
+
+		fa.regs[cpu].ip = to;
+		fa.regs[cpu].user = true;
+		model_retire_branch(fa.cpu[cpu], from, to, type, true, i % 5 == 0, 1 + i % 3);
+	}
+	perf_event_irq_work_run();
+	pmusim_this_cpu = saved;
+	fa_trace("run: %u branches on cpu %d", n, cpu);
+}
+
+static void fa_close(u8 b)
+{
+	int i;
+
+	if (!fa.nr_ev)
+		return;
+	i = b % fa.nr_ev;
+	fa_trace("close(ev %p)", (void *)fa.ev[i]);
+	perf_event_release_kernel(fa.ev[i]);
+	fa.ev[i] = fa.ev[--fa.nr_ev];
+}
+
+static void fa_mmap(u8 b, u8 how)
+{
+	struct perf_event *ev = pick(b);
+	struct perf_buffer *rb;
+
+	if (!ev || ev->rb || fa.nr_rbs == FA_BUFFERS)
+		return;
+	rb = rb_alloc(1 << (how & 3), ev->attr.watermark ? ev->attr.wakeup_watermark : 0,
+		      ev->cpu, how & 4 ? RING_BUFFER_WRITABLE : 0);
+	if (!rb)
+		fa_fail("rb_alloc(%d) failed", 1 << (how & 3));
+	ring_buffer_attach(ev, rb);
+	fa.rbs[fa.nr_rbs++] = (struct fa_rb){
+		.rb = ring_buffer_get(ev), .fmt = ev->attr, .backward = is_write_backward(ev),
+	};
+	fa_trace("mmap(ev %p, %d pages, %s)", (void *)ev, 1 << (how & 3),
+		 how & 4 ? "writable" : "overwrite");
+}
+
+/* The two tasks trade CPUs, through the driver's and the core's hooks. */
+static void fa_swap(void)
+{
+	struct task_struct *t0 = pmusim_curr[0], *t1 = pmusim_curr[1];
+	int saved = pmusim_this_cpu;
+
+	for (int cpu = 0; cpu < FA_CPUS; cpu++) {
+		struct task_struct *prev = pmusim_curr[cpu];
+
+		pmusim_this_cpu = cpu;
+		x86_pmu_sched_out(prev);
+		perf_event_sched_out(cpu, prev);
+		pmusim_curr[cpu] = NULL;
+	}
+	pmusim_curr[0] = t1;
+	pmusim_curr[1] = t0;
+	for (int cpu = 0; cpu < FA_CPUS; cpu++) {
+		pmusim_this_cpu = cpu;
+		perf_event_sched_in(cpu, pmusim_curr[cpu]);
+		x86_pmu_sched_in(pmusim_curr[cpu]);
+	}
+	pmusim_this_cpu = saved;
+	fa_trace("swap tasks");
+}
+
+/* ---- the records -------------------------------------------------------------- */
+
+static void check_record(const struct perf_event_attr *attr, const u8 *rec, u64 pos)
+{
+	struct perf_event_header h;
+	struct perf_sample s;
+	const char *why;
+
+	memcpy(&h, rec, sizeof(h));
+	if (h.type == 0 || h.type >= PERF_RECORD_MAX)
+		fa_fail("record at %#llx: type %u", (unsigned long long)pos, h.type);
+	if (h.type == PERF_RECORD_SAMPLE && attr &&
+	    perf_sample__parse(attr, rec, h.size, &s, &why))
+		fa_fail("sample at %#llx (%u bytes, sample_type %#llx) does not parse: %s",
+			(unsigned long long)pos, h.size, (unsigned long long)attr->sample_type, why);
+}
+
+/*
+ * The records a reader can trust: a writable forward buffer from its
+ * tail (0: nothing was consumed) to data_head; an overwrite one only
+ * while it has not wrapped; a backward one from data_head up.
+ */
+static void check_rb(const struct fa_rb *b)
+{
+	static u8 rec[1 << 16];
+	struct perf_event_mmap_page *pg = b->rb->user_page;
+	const u8 *data = (const u8 *)pg + pg->data_offset;
+	const struct perf_event_attr *attr = b->mixed ? NULL : &b->fmt;
+	u64 size = pg->data_size, head = READ_ONCE(pg->data_head);
+	bool backward = b->backward;	/* SET_OUTPUT keeps one direction per buffer */
+	u64 pos, end;
+	unsigned long n = 0;
+
+	pos = backward ? head : 0;
+	end = backward ? 0 : head;
+	if (!size || (backward ? -head : head) > size)
+		return;		/* wrapped: the oldest record may be torn */
+	while (pos != end) {
+		struct perf_event_header h;
+
+		memcpy(&h, data + (pos & (size - 1)), sizeof(h));
+		if (h.size < sizeof(h) || h.size & 7 || h.size > end - pos)
+			fa_fail("record at %#llx: size %u (%#llx bytes left)", (unsigned long long)pos,
+				h.size, (unsigned long long)(end - pos));
+		for (u32 i = 0; i < h.size; i++)
+			rec[i] = data[(pos + i) & (size - 1)];
+		check_record(attr, rec, pos);
+		pos += h.size;
+		n++;
+	}
+	fa_trace("buffer %p: %lu records parse", (void *)b->rb, n);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *env = getenv("PMUSIM_FUZZ_TRACE");
+	const struct model_cpu_desc *table;
+	unsigned int nr_models;
+	int err = 0;
+
+	if (size < 1)
+		return 0;
+	memset(&fa, 0, sizeof(fa));
+	fa.trace = env && *env && *env != '0';
+	fa.p = data + 1;
+	fa.end = data + size;
+	table = model_cpu_desc_table(&nr_models);
+
+	pmusim_this_cpu = 0;
+	for (int i = 0; i < FA_CPUS; i++) {
+		fa.tasks[i].pid = fa.tasks[i].tid = 100 + i;
+		snprintf(fa.tasks[i].comm, sizeof(fa.tasks[i].comm), "fuzz%d", i);
+		pmusim_curr[i] = &fa.tasks[i];
+		fa.cpu[i] = model_cpu_create(&table[data[0] % nr_models], i);
+		if (!fa.cpu[i])
+			fa_fail("model_cpu_create");
+		if (!err)
+			err = x86_pmu_attach_cpu(i, fa.cpu[i]);
+		x86_pmu_set_irq_regs(i, &fa.regs[i]);
+	}
+	perf_find_task_by_vpid = fa_find_task;
+	fa.warn_base = pmusim_warn_count();
+	fa_trace("model %s: attach %d", table[data[0] % nr_models].name, err);
+
+	while (!err && fa.p < fa.end) {
+		u8 c = next_byte();
+
+		switch (c & 7) {
+		case 0:
+			fa_open_raw();
+			break;
+		case 1:
+			fa_open_patched();
+			break;
+		case 2:
+			fa_ioctl();
+			break;
+		case 3: {
+			u8 cpu = next_byte();
+
+			fa_run(cpu % FA_CPUS, 4u * next_byte());
+			break;
+		}
+		case 4:
+			fa_close(next_byte());
+			break;
+		case 5: {
+			u8 b = next_byte();
+
+			fa_mmap(b, next_byte());
+			break;
+		}
+		case 6: {
+			struct perf_event *ev = pick(next_byte());
+			u64 enabled, running;
+
+			if (ev) {
+				perf_event_read_value(ev, &enabled, &running);
+				if (running > enabled)
+					fa_fail("read: running %llu > enabled %llu",
+						(unsigned long long)running,
+						(unsigned long long)enabled);
+			}
+			break;
+		}
+		case 7:
+			if (c & 8) {
+				fa_swap();
+			} else {
+				pmusim_this_cpu = (c >> 4) & 1;
+				perf_event_task_tick();
+				pmusim_this_cpu = 0;
+			}
+			break;
+		}
+		if (pmusim_warn_count() != fa.warn_base)
+			fa_fail("a WARN_ON fired");
+	}
+
+	for (int i = 0; i < fa.nr_rbs; i++)
+		check_rb(&fa.rbs[i]);
+	while (fa.nr_ev)
+		fa_close((u8)(fa.nr_ev - 1));
+	if (pmusim_warn_count() != fa.warn_base)
+		fa_fail("a WARN_ON fired while closing");
+	for (int i = 0; i < fa.nr_rbs; i++)
+		ring_buffer_put(fa.rbs[i].rb);
+	for (int i = 0; i < FA_CPUS; i++) {
+		x86_pmu_attach_cpu(i, NULL);
+		model_cpu_destroy(fa.cpu[i]);
+		pmusim_curr[i] = NULL;
+	}
+	x86_branch_text_reset();
+	perf_find_task_by_vpid = NULL;
+	pmusim_this_cpu = 0;
+	return 0;
+}

@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Scale: CPU time per simulated branch as the machine grows, each point
+# against the smallest one (goal: flat, at most 1.25x).
+#  - CPUs 1..64, one tchain task per CPU, each with its own LBR call-stack
+#    event and buffer. (Per-task events: this session's simulator samples
+#    on one CPU only for a system-wide event on a machine of several,
+#    which would make the points incomparable.)
+#  - tasks 10..10,000 on 1 CPU under a system-wide LBR call-stack event
+#    (per-task LBR data for every task), 20 us time slices.
+# The cost per branch is marginal: each point runs for T and for 3T
+# simulated cycles and divides the difference in user CPU time by the
+# difference in branches, so building the machine (10,000 tasks and their
+# perf-PID.map files take seconds, much of it in the kernel) cancels out
+# and what is left is the per-event cost.
+# The ring buffer's own scale (ns per record, 1..1024 pages) is
+# bench_ringbuf's "scale" mode.
+import tempfile
+
+import benchlib as b
+
+ROUNDS = 2
+
+
+def marginal_ns(scenario, work):
+    r1, j1 = b.pmusim_run(scenario(1), work)
+    r3, j3 = b.pmusim_run(scenario(3), work)
+    return (r3.user - r1.user) / (j3["branches"] - j1["branches"]) * 1e9
+
+
+def series(name, unit_name, points, scenario, work):
+    for p in points[1:]:
+        ns, ratios = [], []
+        for _ in range(ROUNDS):
+            # the smallest point again in every round: drift hits both
+            base = marginal_ns(lambda k: scenario(points[0], k), work)
+            ns.append(marginal_ns(lambda k: scenario(p, k), work))
+            ratios.append(ns[-1] / base)
+        value = b.median(ns)
+        b.report(f"scale {name} {p} vs {points[0]}", "ns/branch", value,
+                 value / b.median(ratios), f"{points[0]} {unit_name}", "<=", 1.25,
+                 b.spread(ratios))
+
+
+def cpus_scn(n, k):
+    # about 4.7M branches per T whatever the number of CPUs
+    return b.tchain_scenario(cpus=n, tasks=n, duration=k * max(20_000_000 // n, 200_000),
+                             scope="task", pages=8)
+
+
+def tasks_scn(n, k):
+    return b.tchain_scenario(cpus=1, tasks=n, duration=k * 40_000_000,
+                             scope="system", timeslice=42_000, quantum=42_000)
+
+
+with tempfile.TemporaryDirectory() as work:
+    series("CPUs", "CPUs", [1, 4, 16, 64], cpus_scn, work)
+    series("tasks", "tasks", [10, 100, 1000, 10000], tasks_scn, work)

@@ -1,0 +1,24 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The hardware-time seed (pmusim seed hw-time): samples carry the raw TSC,
+# and every one post-processed with the user page's time_mono_* fields
+# equals the model's CLOCK_MONOTONIC_RAW.
+set -u
+. "$PMUSIM_SRCTREE/tests/sim/seeds_lib.sh"
+
+# ---- hardware time -----------------------------------------------------------
+if ! has hw_time; then
+	skip "hw-time: this build has no CONFIG_PERF_HW_TIME"
+elif seed hw-time hw.txt --duration 40000000 -o "$dir/hw.data"; then
+	t=$dir/hw.txt
+	samples=$(field "$t" "samples with a raw TSC" 1)
+	check "hw-time: samples carry the raw TSC" '[ "$samples" -gt 0 ]'
+	check "hw-time: every post-processed monotonic raw time equals the model clock" \
+		'[ "$(field "$t" "post-processed mono_raw == model mono_raw" 1)" = "$samples" ] &&
+		 [ "$(field "$t" "samples with no page snapshot before them" 1)" = 0 ]'
+else
+	nok "hw-time runs: $(head -1 "$dir/hw.txt.err")"
+fi
+
+echo "1..$n"
