@@ -74,6 +74,8 @@ $(KCONFIG_CONFIG):
 	@$(KCONF_DIRS) && $(KCONF_ENV) kconfig-conf --defconfig=$(srctree)/kconfig/configs/defconfig $(srctree)/Kconfig >/dev/null
 
 $(AUTOCONF): $(KCONFIG_CONFIG) $(wildcard $(srctree)/Kconfig $(srctree)/kconfig/Kconfig.*)
+	@# a Kconfig change since .config was made: new symbols take their defaults
+	@$(KCONF_DIRS) && $(KCONF_ENV) kconfig-conf --olddefconfig $(srctree)/Kconfig >/dev/null
 	@$(KCONF_DIRS) && $(KCONF_ENV) kconfig-conf --silentoldconfig $(srctree)/Kconfig </dev/null
 	@touch $@
 

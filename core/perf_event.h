@@ -436,6 +436,11 @@ perf_callchain(struct perf_event *event, struct pt_regs *regs,
 /* Enabled and running time of @event up to *now = perf_clock(). */
 void calc_timer_values(struct perf_event *event, u64 *now,
 		       u64 *enabled, u64 *running);
+/*
+ * What perf_mmap() writes once into a new mapping's user page (event->rb
+ * attached): cap_bit0_is_deprecated, size, data_offset, data_size.
+ */
+void perf_event_init_userpage(struct perf_event *event);
 /* Rewrite the self-monitoring fields of event->rb's user page. */
 void perf_event_update_userpage(struct perf_event *event);
 void arch_perf_update_userpage(struct perf_event *event,

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * user_page.c - the self-monitoring fields of the first mmap()ed page
- * (perf_event_update_userpage() in kernel/events/core.c).
+ * user_page.c - the first mmap()ed page: what perf_mmap() sets once
+ * (perf_event_init_userpage()) and the self-monitoring fields kept up to
+ * date (perf_event_update_userpage()), as in kernel/events/core.c.
  */
 #include "perf_event.h"
 #include "internal.h"
@@ -32,6 +33,27 @@ static int perf_event_index(struct perf_event *event)
 	if (event->state != PERF_EVENT_STATE_ACTIVE)
 		return 0;
 	return event->pmu && event->pmu->event_idx ? event->pmu->event_idx(event) : 0;
+}
+
+void perf_event_init_userpage(struct perf_event *event)
+{
+	struct perf_event_mmap_page *userpg;
+	struct perf_buffer *rb;
+
+	rcu_read_lock();
+	rb = event->rb;
+	if (!rb)
+		goto unlock;
+
+	userpg = rb->user_page;
+	/* bit 0 once meant rdpmc and was unreliable: readers must look at cap_user_rdpmc */
+	userpg->cap_bit0_is_deprecated = 1;
+	/* how much of the page this ABI fills: a reader checks before using a field */
+	userpg->size = offsetof(struct perf_event_mmap_page, __reserved);
+	userpg->data_offset = PAGE_SIZE;
+	userpg->data_size = perf_data_size(rb);
+unlock:
+	rcu_read_unlock();
 }
 
 /*

@@ -31,6 +31,7 @@
 
 #include "core/internal.h"
 #include "core/sched.h"
+#include "core/task_ctx_data.h"
 #include "core/x86/pmu.h"
 #include "fuzz/fuzz.h"
 #include "model/model.h"
@@ -517,6 +518,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fa_fail("a WARN_ON fired while closing");
 	for (int i = 0; i < fa.nr_rbs; i++)
 		ring_buffer_put(fa.rbs[i].rb);
+	/* the tasks exit: their per-task PMU data goes with them */
+	for (int i = 0; i < FA_CPUS; i++)
+		perf_ctx_data_exit(&fa.tasks[i]);
 	for (int i = 0; i < FA_CPUS; i++) {
 		x86_pmu_attach_cpu(i, NULL);
 		model_cpu_destroy(fa.cpu[i]);

@@ -36,6 +36,7 @@
 
 #include "core/perf_event.h"
 #include "core/sched.h"
+#include "core/task_ctx_data.h"
 #include "core/x86/perf_event.h"
 #include "core/x86/pmu.h"
 #include "fuzz/fuzz.h"
@@ -136,6 +137,21 @@ static void fl_trace(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 }
+
+/* The task list, for system-wide per-task data (CONFIG_PERF_TASK_CTX_DATA). */
+static struct task_struct *fl_first_task(void *priv)
+{
+	(void)priv;
+	return &fl.tasks[0].task;
+}
+
+static struct task_struct *fl_next_task(void *priv, struct task_struct *t)
+{
+	(void)priv;
+	return t == &fl.tasks[0].task ? &fl.tasks[1].task : NULL;
+}
+
+static const struct perf_task_iter fl_task_iter = { fl_first_task, fl_next_task, NULL };
 
 /* ---- the program: a call tree ------------------------------------------------ */
 
@@ -506,6 +522,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	register_text(fl.tasks[0].func);
 	pmusim_curr[0] = &fl.tasks[0].task;
+	perf_ctx_data_set_task_iter(&fl_task_iter);
 	fl.cpu = model_cpu_create(fl.desc, 0);
 	if (!fl.cpu)
 		fl_fail("model_cpu_create");
@@ -594,6 +611,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (pmusim_warn_count() != warn_base)
 		fl_fail("a WARN_ON fired");
 	lbr_stitcher__exit(&fl.stitcher);
+	/* the tasks exit: their per-task PMU data goes with them */
+	for (int i = 0; i < 2; i++)
+		perf_ctx_data_exit(&fl.tasks[i].task);
+	perf_ctx_data_set_task_iter(NULL);
 	x86_pmu_attach_cpu(0, NULL);
 	model_cpu_destroy(fl.cpu);
 	x86_branch_text_reset();

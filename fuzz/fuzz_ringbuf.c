@@ -121,6 +121,8 @@ static struct {
 	unsigned int nest;
 	bool paused;
 	bool tainted;			/* data_tail was garbage: contents unchecked */
+	bool oversized;			/* a record larger than the buffer was written */
+	bool piled_up;			/* nested writers had more than a buffer in flight */
 	u64 attempted, failures, lost_reported, read_records;
 	u64 expected_wakeups, wakeups;
 	u64 consumer;			/* the forward/backward consumer's position */
@@ -228,16 +230,30 @@ static void copy_out(u64 pos, void *dst, size_t len)
 
 /*
  * Is no byte of the record where a later byte went? Bytes written after
- * it: later reservations, the rest of its own (a record can exceed the
- * buffer in overwrite mode) and what the writers it interrupted copy
- * after it; r->guard is the far end of the last two, set when it
- * completes.
+ * it lie on both sides: later reservations, up to the head (forward) or
+ * down to it (backward), and what the writers it interrupted still
+ * copied after it, on the other side, as far as r->guard (set when it
+ * completes; its own reservation counts, as a record can exceed the
+ * buffer in overwrite mode). Either side reaching a buffer size away
+ * from the record's far end wrote over it.
  */
+/* Written over by the writers it interrupted (or by itself): for good. */
+static bool rec_torn_early(const struct fz_rec *r)
+{
+	if (r->size > fz.size)
+		return true;
+	if (!fz.backward)
+		return (u64)(r->pos + r->size - r->guard) > fz.size;
+	return (u64)(r->guard - r->pos) > fz.size;
+}
+
 static bool rec_intact(const struct fz_rec *r)
 {
+	if (rec_torn_early(r))
+		return false;
 	if (!fz.backward)
-		return (u64)(fz.head - r->guard) <= fz.size;
-	return (u64)(r->guard - fz.head) <= fz.size;
+		return (u64)(fz.head - r->pos) <= fz.size;
+	return (u64)(r->pos + r->size - fz.head) <= fz.size;
 }
 
 static bool rec_published(const struct fz_rec *r, u64 data_head)
@@ -275,10 +291,13 @@ static void verify_bytes(const struct fz_rec *r, const u8 *bytes, size_t len, co
 	u64 w[2];
 	u32 i;
 
-	fz_check(len == r->size, "%s: record at %#llx handed over as %zu bytes, it has %u",
+	fz_check(len == r->size && len >= 16, "%s: record at %#llx handed over as %zu bytes, it has %u",
 		 who, (unsigned long long)r->pos, len, r->size);
 	memcpy(&h, bytes, sizeof(h));
-	memcpy(w, bytes + 8, sizeof(w));
+	memcpy(&w[0], bytes + 8, 8);
+	w[1] = 0;
+	if (len >= 24)
+		memcpy(&w[1], bytes + 16, 8);
 	if (r->lost_rec) {
 		fz_check(h.type == PERF_RECORD_LOST && h.misc == 0 && h.size == r->size,
 			 "%s: LOST at %#llx: header type %u misc %u size %u, expected LOST size %u",
@@ -431,6 +450,8 @@ struct fz_read {
 	const char *who;
 	u64 pos;			/* walks that do not say where they are */
 	unsigned long n;
+	bool unsure;			/* read_backward: no judging from judge_end on */
+	u64 judge_end;
 };
 
 static void account_read(const struct fz_rec *r)
@@ -525,6 +546,8 @@ static int on_backward_record(const struct perf_event_header *rec, size_t size, 
 	struct fz_read *rd = arg;
 	struct fz_rec *r = rec_at(rd->pos);
 
+	if (rd->unsure && rd->pos == rd->judge_end)
+		return 1;
 	fz_check(r, "%s: handed a record (size %zu) at %#llx where the model has none",
 		 rd->who, size, (unsigned long long)rd->pos);
 	fz_check(r->complete && rec_intact(r), "%s: handed record at %#llx, %s", rd->who,
@@ -553,21 +576,44 @@ static void reader_window(void)
 
 	if (fz.tainted || fz.depth)
 		return;
-	/* the model's answer: whole records from data_head while they fit */
+	/*
+	 * The model's answer: whole records from data_head while they fit.
+	 * A record larger than the buffer (overwrite mode) wrote over its
+	 * own header, and nested writers with more than a buffer in flight
+	 * overwrite records inside the window (the interrupted ones copy
+	 * last): nothing in the buffer says so, the reader cannot know, and
+	 * from there on nothing is judged.
+	 */
 	for (pos = data_head; pos - data_head < window;) {
 		struct fz_rec *r = rec_at(pos);
 
+		if (r && r->complete && rec_torn_early(r)) {
+			rd.unsure = true;
+			rd.judge_end = pos;
+			break;
+		}
 		if (!r || r->size > window - (pos - data_head))
 			break;
-		fz_check(rec_intact(r), "window: record at %#llx fits the window but was overwritten",
-			 (unsigned long long)pos);
+		if (!rec_intact(r)) {
+			rd.unsure = true;
+			rd.judge_end = pos;
+			break;
+		}
 		pos += r->size;
 	}
 	fz_check(perf_mmap_reader__init(&reader, fz.pg) == 0, "perf_mmap_reader__init");
 	st = perf_mmap_reader__read_backward(&reader, on_backward_record, &rd);
 	perf_mmap_reader__exit(&reader);
-	fz_check(st == PERF_MMAP_READ_END, "read_backward from %#llx: %s",
-		 (unsigned long long)data_head, perf_mmap_read_status_name(st));
+	if (rd.unsure) {
+		fz_check(rd.pos == pos, "read_backward: stopped at %#llx before the whole records "
+			 "end at %#llx", (unsigned long long)rd.pos, (unsigned long long)pos);
+		fz_trace("read_backward: [%#llx, %#llx) whole, then records written over by "
+			 "nested writers", (unsigned long long)data_head, (unsigned long long)pos);
+		return;
+	}
+	fz_check(st == PERF_MMAP_READ_END,
+		 "read_backward from %#llx: %s", (unsigned long long)data_head,
+		 perf_mmap_read_status_name(st));
 	fz_check(reader.stop == pos && rd.pos == pos,
 		 "read_backward: window [%#llx, +%#llx): stopped at %#llx, whole records end at %#llx",
 		 (unsigned long long)data_head, (unsigned long long)window,
@@ -639,7 +685,8 @@ static int on_verified_record(const struct perf_event_header *rec, size_t size, 
 	struct fz_rec *r = rec_at(pos);
 
 	rd->n++;
-	if (fz.guard_broken)
+	/* a record larger than the buffer or a pile-up tore records for good */
+	if (fz.guard_broken || fz.piled_up || fz.oversized)
 		return 0;
 	fz_check(r, "%s: handed a record (size %zu) at %#llx as good where the model has none",
 		 rd->who, size, (unsigned long long)pos);
@@ -671,11 +718,12 @@ static void reader_verify(u8 arg)
 	st = perf_mmap_reader__read_backward_verify(&reader, on_verified_record, &rd);
 	fz.in_verify = false;
 	perf_mmap_reader__exit(&reader);
-	fz_check(fz.guard_broken || st != PERF_MMAP_READ_BAD_SIZE,
+	fz_check(fz.guard_broken || fz.oversized || fz.piled_up || st != PERF_MMAP_READ_BAD_SIZE,
 		 "read_backward_verify: a bad size within its guard");
 	fz_trace("read_backward_verify (guard %llu): %s after %lu records%s",
 		 (unsigned long long)reader.guard, perf_mmap_read_status_name(st), rd.n,
-		 fz.guard_broken ? " (guard too small: not judged)" : "");
+		 fz.guard_broken ? " (guard too small: not judged)" :
+		 fz.piled_up ? " (nested writers overwrote records: not judged)" : "");
 }
 
 static void op_window(u8 arg)
@@ -695,23 +743,37 @@ static void run_op(u8 b0, u8 arg, int point);
 /* @w finished copying: its records are whole until bytes written later reach them. */
 static void complete(struct fz_writer *w)
 {
-	u64 guard = fz.backward ? w->resv_end : w->resv_start;
+	/*
+	 * Forward: the lowest byte still to come below the record (its own
+	 * start, or an interrupted writer's); backward: the highest above it
+	 * (its reservation's end: in a backward reservation the record comes
+	 * after its LOST, above it).
+	 */
+	u64 lowest = fz.recs[w->rec].pos, highest = w->resv_end;
 
 	for (int i = 1; i < fz.depth; i++) {
 		struct fz_writer *o = fz.stack[i];
 
-		if (!o->reserved)
+		/* only a writer still copying writes after it */
+		if (!o->reserved || fz.recs[o->rec].complete)
 			continue;
-		if (!fz.backward && (s64)(o->resv_start - guard) < 0)
-			guard = o->resv_start;
-		if (fz.backward && (s64)(o->resv_end - guard) > 0)
-			guard = o->resv_end;
+		if ((s64)(o->resv_start - lowest) < 0)
+			lowest = o->resv_start;
+		if ((s64)(o->resv_end - highest) > 0)
+			highest = o->resv_end;
 	}
 	fz.recs[w->rec].complete = true;
-	fz.recs[w->rec].guard = guard;
+	fz.recs[w->rec].guard = fz.backward ? highest : lowest;
+	/* the writers it interrupted will write over it: no reader can tell */
+	if (fz.backward ? highest - fz.recs[w->rec].pos > fz.size :
+			  fz.recs[w->rec].pos + fz.recs[w->rec].size - lowest > fz.size)
+		fz.piled_up = true;
 	if (w->rec_lost >= 0) {
+		u64 lost_pos = fz.recs[w->rec_lost].pos;
+
+		fz.recs[w->rec_lost].guard = fz.backward ? highest :
+					     (s64)(lost_pos - lowest) < 0 ? lost_pos : lowest;
 		fz.recs[w->rec_lost].complete = true;
-		fz.recs[w->rec_lost].guard = guard;
 	}
 }
 
@@ -748,7 +810,7 @@ static void writer(u32 size, bool sample)
 		}
 		complete(&w);
 		/* a reservation that carries the lost count starts with the LOST record */
-		if (w.have_lost && !fz.tainted &&
+		if (w.have_lost && !fz.tainted && w.resv_end - w.resv_start <= fz.size &&
 		    (fz.backward ? w.resv_start - fz.head : fz.head - w.resv_start) <= fz.size) {
 			copy_out(w.resv_start, &h, sizeof(h));
 			fz_check(h.type == PERF_RECORD_LOST,
@@ -853,6 +915,8 @@ static void model_point(struct fz_writer *w, enum perf_interleave_point point)
 		start = fz.backward ? fz.head - need : fz.head;
 		w->resv_start = start;
 		w->resv_end = start + need;
+		if (need > fz.size)
+			fz.oversized = true;
 		fz.head = fz.backward ? fz.head - need : fz.head + need;
 		if (w->have_lost) {
 			w->rec_lost = fz.nr_recs;

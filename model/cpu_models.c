@@ -55,6 +55,23 @@ static const struct model_cpu_desc model_cpu_descs[] = {
 		.perf_capabilities = LBR_FORMAT_EIP_FLAGS,
 	},
 	{
+		/*
+		 * Haswell client: 16 LBRs as on Nehalem, plus the call-stack
+		 * mode (LBR_SELECT bit 9, writable TOS) and EIP_FLAGS2 (FROM
+		 * bits 63:61 mispredict, in TSX, TSX abort; the model has no
+		 * TSX, so the last two read 0). Like Nehalem, no FW_WRITE is
+		 * claimed.
+		 */
+		.name = "haswell", .family = 6, .model = 0x3c, .stepping = 3,
+		.pmu_version = 3, .nr_gp = 4, .gp_width = 48,
+		.nr_fixed = 3, .fixed_width = 48,
+		.lbr_nr = 16, .lbr_format = LBR_FORMAT_EIP_FLAGS2,
+		.lbr_from = MSR_LBR_NHM_FROM, .lbr_to = MSR_LBR_NHM_TO,
+		.has_perf_capabilities = true, .has_lbr_select = true,
+		.has_lbr_callstack = true,
+		.perf_capabilities = LBR_FORMAT_EIP_FLAGS2,
+	},
+	{
 		/* Skylake client, HT on: 4 GP counters per thread. */
 		.name = "skylake", .family = 6, .model = 0x5e, .stepping = 3,
 		.pmu_version = 4, .nr_gp = 4, .gp_width = 48,
@@ -114,6 +131,8 @@ const struct model_cpu_desc *model_cpu_desc_default(void)
 	return model_cpu_desc_lookup("atom");
 #elif defined(CONFIG_MODEL_CPU_NEHALEM)
 	return model_cpu_desc_lookup("nehalem");
+#elif defined(CONFIG_MODEL_CPU_HASWELL)
+	return model_cpu_desc_lookup("haswell");
 #elif defined(CONFIG_MODEL_CPU_ICELAKE)
 	return model_cpu_desc_lookup("icelake");
 #elif defined(CONFIG_MODEL_CPU_SAPPHIRERAPIDS)

@@ -34,7 +34,10 @@
 #define model_unlikely(x)	__builtin_expect(!!(x), 0)
 #define model_cold		__attribute__((noinline, cold))
 
-/* Core cycles -> TSC ticks when the core runs at another rate: exact, remainder carried. */
+/*
+ * Core cycles -> TSC ticks when the core runs at another rate: exact,
+ * remainder carried.  (At the TSC's own rate a cycle is a tick.)
+ */
 static model_cold uint64_t model_advance_tsc_scaled(struct model_cpu *cpu, uint64_t cycles)
 {
 	uint64_t before = cpu->tsc;
@@ -45,16 +48,6 @@ static model_cold uint64_t model_advance_tsc_scaled(struct model_cpu *cpu, uint6
 	cpu->tsc += cpu->tsc_rem / cpu->core_khz;
 	cpu->tsc_rem %= cpu->core_khz;
 	return cpu->tsc - before;
-}
-
-/* At the TSC's own rate, core cycles are TSC ticks. */
-static inline uint64_t model_advance_tsc(struct model_cpu *cpu, uint64_t cycles)
-{
-	if (model_likely(cpu->core_khz == cpu->tsc_khz)) {
-		cpu->tsc += cycles;
-		return cycles;
-	}
-	return model_advance_tsc_scaled(cpu, cycles);
 }
 
 /* A call's amounts for each event class; slots are always cycles times the rate. */
@@ -163,21 +156,31 @@ static model_cold void model_retire_exact(struct model_cpu *cpu, unsigned int us
 }
 
 /*
- * A branch counted exactly: the LBR records it first, so that the PMI the
- * count may deliver sees it there, as it would on hardware.  Six
- * arguments, all in registers (@what packs the type, the privilege and
- * the mispredict), so that the fast path needs no frame for the call.
+ * The entry points below keep their fast paths free of calls, ending
+ * instead in a jump to one of these (a sibling call: the arguments, six at
+ * most, all in registers), so that they need no frame and save no
+ * registers.  @what packs a branch's type, privilege and mispredict.
  */
-#define BRANCH_EXACT_USER	(1u << 8)
-#define BRANCH_EXACT_MISPRED	(1u << 9)
+#define BRANCH_WHAT_USER	(1u << 8)
+#define BRANCH_WHAT_MISPRED	(1u << 9)
 
+static inline unsigned int branch_what(enum model_branch_type type, unsigned int user,
+				       bool mispred)
+{
+	/* an out-of-range type must not alias the flag bits; it records nothing */
+	unsigned int t = (unsigned int)type < MODEL_BR__NR ? (unsigned int)type : MODEL_BR__NR;
+
+	return t | (user ? BRANCH_WHAT_USER : 0) | (mispred ? BRANCH_WHAT_MISPRED : 0);
+}
+
+/* A branch counted exactly: the LBR records it first, so that a PMI sees it there. */
 static model_cold void model_retire_branch_exact(struct model_cpu *cpu, uint64_t from,
 						 uint64_t to, unsigned int what, uint64_t cycles,
 						 uint64_t ref)
 {
 	enum model_branch_type type = (enum model_branch_type)(what & 0xff);
-	unsigned int user = !!(what & BRANCH_EXACT_USER);
-	bool mispred = what & BRANCH_EXACT_MISPRED;
+	unsigned int user = !!(what & BRANCH_WHAT_USER);
+	bool mispred = what & BRANCH_WHAT_MISPRED;
 	const uint64_t pend[MODEL_PEND__NR] = {
 		[MODEL_PEND_INSNS] = 1, [MODEL_PEND_BRANCHES] = 1,
 		[MODEL_PEND_MISSES] = mispred, [MODEL_PEND_CYCLES] = cycles,
@@ -189,26 +192,32 @@ static model_cold void model_retire_branch_exact(struct model_cpu *cpu, uint64_t
 	model_retire_exact(cpu, user, pend);
 }
 
-/*
- * On the fast path the LBR records last: nothing there looks at it, and
- * from, to and the type stay in their argument registers until then.
- */
-void model_retire_branch(struct model_cpu *cpu, uint64_t from, uint64_t to,
-			 enum model_branch_type type, bool user, bool mispred,
-			 unsigned int cycles)
+static model_cold void model_retire_insns_exact(struct model_cpu *cpu, unsigned int user,
+						uint64_t n, uint64_t cycles, uint64_t ref)
 {
-	unsigned int u = user;
-	uint64_t ref = model_advance_tsc(cpu, cycles);
+	const uint64_t pend[MODEL_PEND__NR] = {
+		[MODEL_PEND_INSNS] = n, [MODEL_PEND_CYCLES] = cycles, [MODEL_PEND_REF] = ref,
+	};
+
+	model_retire_exact(cpu, user, pend);
+}
+
+/*
+ * A branch, its TSC ticks known.  On the fast path the LBR records last:
+ * nothing there looks at it, and from, to and the type stay in their
+ * argument registers until then.
+ */
+static inline __attribute__((always_inline))
+void model_retire_branch_ref(struct model_cpu *cpu, uint64_t from, uint64_t to,
+			     enum model_branch_type type, unsigned int u, bool mispred,
+			     uint64_t cycles, uint64_t ref)
+{
 	uint64_t reach = 1 + cycles * cpu->cycles_reach + ref;
 
 	cpu->cycles += cycles;
 	cpu->lbr_cycles += cycles;
 	if (model_unlikely(reach >= cpu->budget)) {
-		/* an out-of-range type must not alias the flag bits */
-		unsigned int t = (unsigned int)type < MODEL_BR__NR ? (unsigned int)type : MODEL_BR__NR;
-
-		model_retire_branch_exact(cpu, from, to, t | (u ? BRANCH_EXACT_USER : 0) |
-					  (mispred ? BRANCH_EXACT_MISPRED : 0), cycles, ref);
+		model_retire_branch_exact(cpu, from, to, branch_what(type, u, mispred), cycles, ref);
 		return;
 	}
 	cpu->budget -= reach;
@@ -222,26 +231,43 @@ void model_retire_branch(struct model_cpu *cpu, uint64_t from, uint64_t to,
 		model_lbr_record(cpu, from, to, type, mispred);
 }
 
-void model_retire_insns(struct model_cpu *cpu, uint64_t n, uint64_t cycles, bool user)
+/* A branch while the core clock is not the TSC's. */
+static model_cold void model_retire_branch_scaled(struct model_cpu *cpu, uint64_t from,
+						  uint64_t to, unsigned int what, uint64_t cycles)
 {
-	unsigned int u = user;
-	uint64_t ref = model_advance_tsc(cpu, cycles);
-	uint64_t reach;
-	bool huge;
+	uint64_t ref = model_advance_tsc_scaled(cpu, cycles);
+
+	model_retire_branch_ref(cpu, from, to, (enum model_branch_type)(what & 0xff),
+				!!(what & BRANCH_WHAT_USER), what & BRANCH_WHAT_MISPRED, cycles, ref);
+}
+
+void model_retire_branch(struct model_cpu *cpu, uint64_t from, uint64_t to,
+			 enum model_branch_type type, bool user, bool mispred,
+			 unsigned int cycles)
+{
+	if (model_unlikely(cpu->core_khz != cpu->tsc_khz)) {
+		model_retire_branch_scaled(cpu, from, to, branch_what(type, user, mispred), cycles);
+		return;
+	}
+	cpu->tsc += cycles;	/* at the TSC's own rate, a cycle is a tick */
+	model_retire_branch_ref(cpu, from, to, type, user, mispred, cycles, cycles);
+}
+
+/*
+ * A block, its TSC ticks known.  Below 2^32 instructions and cycles the
+ * reach stays far from 2^64 (ref is at most 2^32 times 10^7 TSC kHz per
+ * core kHz, < 2^56); bigger blocks are counted exactly.
+ */
+static inline __attribute__((always_inline))
+void model_retire_insns_ref(struct model_cpu *cpu, uint64_t n, uint64_t cycles, unsigned int u,
+			    uint64_t ref)
+{
+	uint64_t reach = n + cycles * cpu->cycles_reach + ref;
 
 	cpu->cycles += cycles;
 	cpu->lbr_cycles += cycles;
-	/* reach = n + cycles * cycles_reach + ref, unless that passes 2^64 */
-	huge = __builtin_mul_overflow(cycles, cpu->cycles_reach, &reach) ||
-	       __builtin_add_overflow(reach, n, &reach) ||
-	       __builtin_add_overflow(reach, ref, &reach);
-	if (model_unlikely(huge || reach >= cpu->budget)) {
-		const uint64_t pend[MODEL_PEND__NR] = {
-			[MODEL_PEND_INSNS] = n, [MODEL_PEND_CYCLES] = cycles,
-			[MODEL_PEND_REF] = ref,
-		};
-
-		model_retire_exact(cpu, u, pend);
+	if (model_unlikely((n | cycles) >> 32 || reach >= cpu->budget)) {
+		model_retire_insns_exact(cpu, u, n, cycles, ref);
 		return;
 	}
 	cpu->budget -= reach;
@@ -250,7 +276,26 @@ void model_retire_insns(struct model_cpu *cpu, uint64_t n, uint64_t cycles, bool
 	cpu->pend[u][MODEL_PEND_REF] += ref;
 }
 
+static model_cold void model_retire_insns_scaled(struct model_cpu *cpu, uint64_t n,
+						 uint64_t cycles, unsigned int user)
+{
+	model_retire_insns_ref(cpu, n, cycles, user, model_advance_tsc_scaled(cpu, cycles));
+}
+
+void model_retire_insns(struct model_cpu *cpu, uint64_t n, uint64_t cycles, bool user)
+{
+	if (model_unlikely(cpu->core_khz != cpu->tsc_khz)) {
+		model_retire_insns_scaled(cpu, n, cycles, user);
+		return;
+	}
+	cpu->tsc += cycles;
+	model_retire_insns_ref(cpu, n, cycles, user, cycles);
+}
+
 void model_cpu_idle(struct model_cpu *cpu, uint64_t cycles)
 {
-	model_advance_tsc(cpu, cycles);
+	if (cpu->core_khz != cpu->tsc_khz)
+		model_advance_tsc_scaled(cpu, cycles);
+	else
+		cpu->tsc += cycles;
 }

@@ -23,7 +23,8 @@ run() {
 	echo "  running $*" >&2
 	"$@" >>"$lines" || echo "bench: '$*' failed" >&2
 	c1=$(awk '{ print $14 + $15 + $16 + $17 }' /proc/$$/stat)
-	echo "    $((SECONDS - t0)) s wall, $(( (c1 - c0) / $(getconf CLK_TCK) )) s CPU" >&2
+	echo "    $((SECONDS - t0)) s wall, $(awk -v d=$((c1 - c0)) -v hz="$(getconf CLK_TCK)" \
+		'BEGIN { printf "%.1f", d / hz }') s CPU" >&2
 }
 
 for b in "$objtree"/bench/bench_*; do

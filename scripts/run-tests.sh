@@ -35,13 +35,14 @@ tally() { # NAME OUTPUT RC
 
 while IFS= read -r bin; do
 	name=${bin#"$objtree"/}
-	out=$(cd "$objtree" && timeout 600 "$bin" 2>&1)
+	out=$(cd "$objtree" && timeout 600 "$bin" 2>&1 </dev/null)
 	tally "$name" "$out" $?
 done < <(find "$objtree/tests" -type f -name 'test_*' ! -name '*.*' -perm -u+x 2>/dev/null | sort)
 
 while IFS= read -r sh; do
 	name=${sh#"$srctree"/}
-	out=$(cd "$objtree" && timeout 600 bash "$sh" 2>&1)
+	# stdin is the list being read: a test that reads stdin would eat the rest
+	out=$(cd "$objtree" && timeout 600 bash "$sh" 2>&1 </dev/null)
 	tally "$name" "$out" $?
 done < <(find "$srctree/tests" -type f -name 'test_*.sh' 2>/dev/null | sort)
 

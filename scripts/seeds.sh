@@ -42,7 +42,8 @@ build_noctx() {
 if has task_ctx_data; then
 	if build_noctx; then
 		"$noctx/pmusim" seed task-ctx-data "$scn/seed-task-ctx-data.yaml" \
-			-o "$out/task-ctx-data-off.data" | tail -n +3 | head -2
+			-o "$out/task-ctx-data-off.data" | tail -n +3 | grep -v '^  (whole\|^   '
+		echo "  (the rows marked off: the same runs in build/seeds-noctx, defconfig without it)"
 	else
 		echo "  (the build without CONFIG_PERF_TASK_CTX_DATA failed: build/seeds-noctx)"
 	fi

@@ -66,7 +66,6 @@ struct run {
 	size_t nr_convs, convs_cap;
 	bool hold_reads;		/* the end hook runs: the consumer waits */
 	int error;
-	int saved_max_samples_per_tick;
 	const char *map_dir;
 	unsigned int nr_maps;		/* perf-PID.map files written, to take back on failure */
 };
@@ -344,6 +343,7 @@ static int add_buf(struct run *r, struct perf_event *event, bool backward, int c
 	b->overwrite = sb->overwrite;
 	refcount_inc(&b->rb->refcount);	/* the consumer keeps one */
 	ring_buffer_attach(event, b->rb);
+	perf_event_init_userpage(event);
 	perf_event_update_userpage(event);
 	if (perf_mmap_reader__init(&b->reader, b->rb->user_page))
 		return -EINVAL;
@@ -379,7 +379,7 @@ static void run_overflow_handler(struct perf_event *event, struct perf_sample_da
 	tr = &r->truth[r->nr_truth++];
 	tr->tid = (uint32_t)t->task.tid;
 	tr->time = data->time;
-	tr->ip = wl_exec_ip(&t->exec);
+	tr->ip = regs->ip;		/* what the sample records (the executor's own op may lag) */
 	tr->tsc = perf_hw_time();
 	tr->nr = 0;
 	tr->frames = r->nr_truth_frames;
@@ -707,8 +707,54 @@ static void account_hw_time(const struct run *r, struct run_hw_time *hw, uint64_
 	hw->tsc_khz = model_clock.tsc_khz;
 }
 
+/* The previous sample of one task from one event: where its next window began. */
+struct window_start {
+	uint32_t tid;
+	const struct perf_data_attr *attr;
+	uint64_t time;
+};
+
+static bool counts_instructions(const struct perf_event_attr *attr)
+{
+	return attr->type == PERF_TYPE_HARDWARE && attr->config == PERF_COUNT_HW_INSTRUCTIONS &&
+	       (attr->sample_type & PERF_SAMPLE_TIME) && (attr->sample_type & PERF_SAMPLE_PERIOD);
+}
+
+/*
+ * The window S closed: its instructions and, from the task's previous
+ * sample of the same event, its cycles. Returns false for a task's first
+ * sample. The task runs alone on its CPU for this to be its own cycles.
+ */
+static bool sample_window(struct window_start **starts, size_t *nr, const struct perf_data_attr *a,
+			  const struct scn_event *e, const struct perf_sample *s, uint64_t *cycles)
+{
+	struct window_start *w = NULL, *n;
+	bool have;
+
+	for (size_t i = 0; i < *nr; i++)
+		if ((*starts)[i].tid == s->tid && (*starts)[i].attr == a)
+			w = &(*starts)[i];
+	if (!w) {
+		n = realloc(*starts, (*nr + 1) * sizeof(*n));
+		if (!n)
+			return false;
+		*starts = n;
+		w = &n[(*nr)++];
+		*w = (struct window_start){ .tid = s->tid, .attr = a, .time = s->time };
+		return false;
+	}
+	have = s->time > w->time;
+	if (have)
+		*cycles = e->hw_time ? s->time - w->time :
+				       model_clock_ns_to_tsc(s->time) - model_clock_ns_to_tsc(w->time);
+	w->time = s->time;
+	return have;
+}
+
 static int summarize_file(struct run *r, const char *path, char *err, size_t errlen)
 {
+	struct window_start *starts = NULL;
+	size_t nr_starts = 0;
 	struct run_stats *st = r->st;
 	struct lbr_stitcher plain, stitched;
 	struct perf_data_iter it;
@@ -748,6 +794,13 @@ static int summarize_file(struct run *r, const char *path, char *err, size_t err
 			tr = truth_find(r, s.tid, s.time);
 		if (t) {
 			const struct wl_func *fn;
+			bool is_short = e->alternative_period &&
+					(a->attr.sample_type & PERF_SAMPLE_PERIOD) &&
+					s.period == e->alternative_period;
+			uint64_t win = 0;
+			bool windowed = counts_instructions(&a->attr) &&
+					sample_window(&starts, &nr_starts, a, e, &s, &win) &&
+					(!e->alternative_period || is_short);
 
 			wl = r->wls[t->group];
 			fn = workload_func_at(wl, s.ip);
@@ -755,9 +808,11 @@ static int summarize_file(struct run *r, const char *path, char *err, size_t err
 				if (st->funcs[i].group != t->group || strcmp(st->funcs[i].name, fn->name))
 					continue;
 				st->funcs[i].samples++;
-				if (e->alternative_period && (a->attr.sample_type & PERF_SAMPLE_PERIOD) &&
-				    s.period == e->alternative_period)
-					st->funcs[i].short_samples++;
+				st->funcs[i].short_samples += is_short;
+				if (windowed) {
+					st->funcs[i].win_insns += s.period;
+					st->funcs[i].win_cycles += win;
+				}
 			}
 		}
 		if (e->hw_time && tr)
@@ -776,11 +831,13 @@ static int summarize_file(struct run *r, const char *path, char *err, size_t err
 	lbr_stitcher__exit(&plain);
 	lbr_stitcher__exit(&stitched);
 	perf_data_file__close(&f);
+	free(starts);
 	return 0;
 nomem:
 	lbr_stitcher__exit(&plain);
 	lbr_stitcher__exit(&stitched);
 	perf_data_file__close(&f);
+	free(starts);
 	snprintf(err, errlen, "pmusim: out of memory");
 	return -1;
 }
@@ -808,8 +865,12 @@ static int ground_truth(struct run *r)
 
 			if (tk->group != g)
 				continue;
-			for (uint32_t f = 0; f < r->wls[g]->nr_funcs; f++)
+			for (uint32_t f = 0; f < r->wls[g]->nr_funcs; f++) {
 				st->funcs[st->nr_funcs + f].insns += tk->exec.self_insns[f];
+				st->funcs[st->nr_funcs + f].cycles += tk->exec.self_insns[f] +
+					(uint64_t)r->wls[g]->params.mispredict_penalty *
+					tk->exec.self_mispredicts[f];
+			}
 		}
 		st->nr_funcs += r->wls[g]->nr_funcs;
 	}
@@ -942,13 +1003,6 @@ static int setup(struct run *r, char *err, size_t errlen)
 			}
 		}
 	}
-	/*
-	 * The throttle budget is per tick: the kernel derives it from its HZ,
-	 * the machine ticks at the scenario's. (The frequency-mode adjustment
-	 * at the tick still assumes the core's TICK_NSEC, i.e. CONFIG_HZ.)
-	 */
-	r->saved_max_samples_per_tick = max_samples_per_tick;
-	max_samples_per_tick = (int)(((uint64_t)sysctl_perf_event_sample_rate + cfg.hz - 1) / cfg.hz);
 	iter.priv = r->m;
 	perf_ctx_data_set_task_iter(&iter);
 	perf_find_task_by_vpid = find_task_by_vpid;
@@ -975,8 +1029,6 @@ static void teardown(struct run *r)
 	for (unsigned int t = 0; r->m && t < r->m->nr_tasks; t++)
 		perf_ctx_data_exit(&r->m->tasks[t]->task);
 	perf_ctx_data_set_task_iter(&none);
-	if (r->saved_max_samples_per_tick)
-		max_samples_per_tick = r->saved_max_samples_per_tick;
 	x86_branch_text_reset();
 	perf_find_task_by_vpid = NULL;
 	perf_event_hz_set(CONFIG_HZ);

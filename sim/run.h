@@ -17,8 +17,15 @@ struct run_func {
 	char name[32];
 	unsigned int group;		/* scenario task entry */
 	uint64_t samples;
-	uint64_t insns;			/* ground truth */
+	uint64_t insns, cycles;		/* ground truth: its own instructions, their cycles */
 	uint64_t short_samples;		/* closing an alternative (short) period */
+	/*
+	 * An instructions event's sampling windows, charged to the function
+	 * a window ends in: instructions (the sample's period) and cycles
+	 * (the time since the task's previous sample). With alternating
+	 * periods only the short windows count.
+	 */
+	uint64_t win_insns, win_cycles;
 };
 
 /*

@@ -630,23 +630,15 @@ int scenario_load(const char *path, struct scenario **out, char *err, size_t err
 		free(yl);
 		return -1;
 	}
-	if (cyaml_load_file(path, &cfg, &scenario_schema, (cyaml_data_t **)&s, NULL) != CYAML_OK ||
-	    !s) {
-		if (s)
-			cy_error(&log, yl, path, err, errlen);
-		else if (log.msg[0])
-			cy_error(&log, yl, path, err, errlen);
-		else	/* an empty document loads as nothing */
-			snprintf(err, errlen, "%s:1: scenario: empty (it needs duration and tasks)",
-				 path);
-		scenario_free(s);
+	if (cyaml_load_file(path, &cfg, &scenario_schema, (cyaml_data_t **)&s, NULL) != CYAML_OK) {
+		cy_error(&log, yl, path, err, errlen);
 		yaml_lines_free(yl);
 		free(yl);
 		return -1;
 	}
 	/* an empty document (nothing, or only comments) loads as no data at all */
 	if (!s) {
-		snprintf(err, errlen, "%s:1: scenario: the file is empty (it needs tasks and events)",
+		snprintf(err, errlen, "%s:1: scenario: the file is empty (it needs duration and tasks)",
 			 path);
 		yaml_lines_free(yl);
 		free(yl);

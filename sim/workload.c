@@ -344,8 +344,11 @@ int wl_exec_init(struct wl_exec *x, const struct workload *wl, uint64_t seed)
 	x->wl = wl;
 	x->rng = seed;
 	x->self_insns = calloc(wl->nr_funcs, sizeof(*x->self_insns));
-	if (!x->self_insns)
+	x->self_mispredicts = calloc(wl->nr_funcs, sizeof(*x->self_mispredicts));
+	if (!x->self_insns || !x->self_mispredicts) {
+		wl_exec_fini(x);
 		return -ENOMEM;
+	}
 	memset(&x->stack[0], 0, sizeof(x->stack[0]));
 	x->depth = 1;
 	x->max_depth = 1;
@@ -355,7 +358,9 @@ int wl_exec_init(struct wl_exec *x, const struct workload *wl, uint64_t seed)
 void wl_exec_fini(struct wl_exec *x)
 {
 	free(x->self_insns);
+	free(x->self_mispredicts);
 	x->self_insns = NULL;
+	x->self_mispredicts = NULL;
 }
 
 uint64_t wl_exec_ip(const struct wl_exec *x)
@@ -406,6 +411,7 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 	struct model_cpu *model = sink->model;
 	uint64_t *ip = sink->ip;
 	uint64_t *self = x->self_insns;
+	uint64_t *self_mis = x->self_mispredicts;
 	uint64_t start = x->cycles, cycles = start, end = start + budget;
 	uint64_t rng = x->rng;
 	uint64_t branches = 0, mispredicts = 0;
@@ -436,6 +442,8 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 									\
 		branches++;							\
 		mispredicts += mis_;						\
+		if (mis_)							\
+			self_mis[(self_of) - self]++;				\
 		cycles += cyc_;							\
 		(*(self_of))++;							\
 		if (direct) {							\

@@ -123,6 +123,8 @@ struct wl_exec {
 	uint32_t depth;			/* frames on the stack */
 	uint32_t max_depth;		/* deepest stack seen */
 	uint64_t *self_insns;		/* ground truth: instructions per function */
+	uint64_t *self_mispredicts;	/* ... and its mispredicted branches; it took
+					 * self_insns + penalty * these cycles */
 	uint64_t insns, branches, calls, mispredicts;
 	uint64_t cycles;		/* core cycles retired */
 	struct wl_frame stack[WL_MAX_DEPTH];

@@ -19,6 +19,7 @@
 #define INTEL_MODEL_CORE2		0x0f
 #define INTEL_MODEL_ATOM_SILVERMONT	0x37
 #define INTEL_MODEL_NEHALEM		0x1a
+#define INTEL_MODEL_HASWELL		0x3c
 #define INTEL_MODEL_SKYLAKE		0x5e
 #define INTEL_MODEL_ICELAKE		0x7e
 #define INTEL_MODEL_SAPPHIRERAPIDS	0x8f
@@ -396,6 +397,10 @@ int intel_pmu_init(void)
 	case INTEL_MODEL_NEHALEM:
 		x86_pmu.name = "nehalem";
 		tmpl = intel_nehalem_event_constraints;
+		break;
+	case INTEL_MODEL_HASWELL:
+		x86_pmu.name = "haswell";
+		tmpl = intel_skl_event_constraints;	/* the same for what the model counts */
 		break;
 	case INTEL_MODEL_SKYLAKE:
 		x86_pmu.name = "skylake";

@@ -786,6 +786,9 @@ void intel_pmu_lbr_init(void)
 	case 0x1a:	/* nehalem */
 		intel_pmu_lbr_init_stack(16, MSR_LBR_NHM_FROM, MSR_LBR_NHM_TO, nhm_lbr_sel_map);
 		break;
+	case 0x3c:	/* haswell: nehalem's 16 entries, with the call-stack mode */
+		intel_pmu_lbr_init_stack(16, MSR_LBR_NHM_FROM, MSR_LBR_NHM_TO, hsw_lbr_sel_map);
+		break;
 	case 0x5e:	/* skylake */
 	case 0x7e:	/* icelake */
 		intel_pmu_lbr_init_stack(32, MSR_LBR_NHM_FROM, MSR_LBR_NHM_TO, hsw_lbr_sel_map);

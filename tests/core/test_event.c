@@ -553,7 +553,7 @@ static void test_group_page_refresh_skips_redirected_members_and_unmapped_leader
 	struct perf_event_attr attr = { .config = 1 };
 	struct perf_event *leader, *sib, *plain;
 	struct perf_event_mmap_page *pg, *sibpg;
-	struct perf_buffer *rb;
+	struct perf_buffer *rb, *plainrb;
 
 	(void)state;
 	tp.nr_counters = 0;
@@ -565,7 +565,9 @@ static void test_group_page_refresh_skips_redirected_members_and_unmapped_leader
 	pg = rb->user_page;
 	assert_int_equal(perf_event_set_output(sib, leader), 0);
 	assert_ptr_equal(sib->rb, rb);
-	sibpg = map_buffer(plain)->user_page;	/* a page of its own, not in the group */
+	plainrb = map_buffer(plain);		/* a page of its own, not in the group */
+	sibpg = plainrb->user_page;
+	refcount_inc(&plainrb->refcount);	/* kept to look at after the unmap */
 	ring_buffer_attach(plain, NULL);
 	local64_set(&sib->count, 12345);
 
@@ -577,6 +579,7 @@ static void test_group_page_refresh_skips_redirected_members_and_unmapped_leader
 	/* an unmapped group is left alone */
 	assert_int_equal(sibpg->lock, 2);
 	perf_event_sched_out(1, &task);
+	ring_buffer_put(plainrb);
 	perf_event_release_kernel(plain);
 	perf_event_release_kernel(sib);
 	perf_event_release_kernel(leader);
@@ -890,7 +893,6 @@ static void test_throttled_event_unthrottles_when_it_goes_back_on(void **state)
 	h = (const void *)((const u8 *)rb->data_pages[0] + rb->user_page->data_head - 32);
 	assert_int_equal(h->type, PERF_RECORD_UNTHROTTLE);
 	perf_event_release_kernel(ev);
-	ring_buffer_put(rb);
 }
 
 /* PERIOD on a throttled event unthrottles it (or the tick would start it twice). */

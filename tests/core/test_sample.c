@@ -267,16 +267,17 @@ static void branch_stack_case(bool hw_index, bool have_stack)
 	struct pt_regs regs = user_regs();
 	struct perf_sample_data data;
 	struct expect e = { 0 };
-	struct {
-		struct perf_branch_stack bs;
-		struct perf_branch_entry ent[2];
-	} s = { .bs = { .nr = 2, .hw_idx = 13 } };
+	/* a stack with two entries, in u64s: no struct with a flexible array inside */
+	u64 buf[(sizeof(struct perf_branch_stack) + 2 * sizeof(struct perf_branch_entry)) / 8] = { 0 };
+	struct perf_branch_stack *bs = (struct perf_branch_stack *)buf;
 	u64 nr_bytes;
 
-	s.ent[0] = (struct perf_branch_entry){ .from = 0x10, .to = 0x20, .mispred = 1,
-					       .cycles = 0x1234, .type = 3 };
-	s.ent[1] = (struct perf_branch_entry){ .from = 0x30, .to = 0x40, .predicted = 1,
-					       .in_tx = 1, .abort = 1, .spec = 2, .priv = 5 };
+	bs->nr = 2;
+	bs->hw_idx = 13;
+	bs->entries[0] = (struct perf_branch_entry){ .from = 0x10, .to = 0x20, .mispred = 1,
+						     .cycles = 0x1234, .type = 3 };
+	bs->entries[1] = (struct perf_branch_entry){ .from = 0x30, .to = 0x40, .predicted = 1,
+						     .in_tx = 1, .abort = 1, .spec = 2, .priv = 5 };
 	fixture_event(&ev, &rb);
 	ev.attr.sample_type = PERF_SAMPLE_BRANCH_STACK;
 	ev.attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY |
@@ -284,7 +285,7 @@ static void branch_stack_case(bool hw_index, bool have_stack)
 	fixture_sizes(&ev);
 	perf_sample_data_init(&data, 0, 1);
 	if (have_stack)
-		perf_sample_save_brstack(&data, &ev, &s.bs);
+		perf_sample_save_brstack(&data, &ev, bs);
 	assert_int_equal(perf_event_output(&ev, &data, &regs), 0);
 
 	nr_bytes = have_stack ? 8 + (hw_index ? 8 : 0) + 2 * 24 : 8;

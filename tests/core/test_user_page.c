@@ -65,6 +65,31 @@ static void active_event_fields_and_lock(void **state)
 	fixture_done(&ev, rb);
 }
 
+/* What perf_mmap() sets once: the deprecated bit 0, the ABI size, the data area. */
+static void init_userpage_sets_size_and_the_data_area(void **state)
+{
+	struct perf_event ev;
+	struct perf_buffer *rb;
+	struct perf_event_mmap_page *pg;
+
+	(void)state;
+	fixture_event(&ev, &rb);
+	pg = rb->user_page;
+	pg->data_offset = pg->data_size = 0;
+	perf_event_init_userpage(&ev);
+	assert_true(pg->cap_bit0_is_deprecated);
+	assert_false(pg->cap_bit0);
+	/* v6.12 fills 96 bytes; the RFC's five time_mono_* fields add 32 */
+	assert_int_equal(pg->size, IS_ENABLED(CONFIG_PERF_HW_TIME) ? 128 : 96);
+	assert_int_equal(pg->data_offset, PAGE_SIZE);
+	assert_int_equal(pg->data_size, 4 * PAGE_SIZE);
+	assert_int_equal(pg->lock, 0);
+	/* no buffer: nothing to do */
+	ring_buffer_attach(&ev, NULL);
+	perf_event_init_userpage(&ev);
+	ring_buffer_put(rb);
+}
+
 /* A PMU without rdpmc indices (or no PMU yet) publishes index 0 even while active. */
 static void no_event_idx_means_no_rdpmc_index(void **state)
 {
@@ -142,6 +167,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(active_event_fields_and_lock),
+		cmocka_unit_test(init_userpage_sets_size_and_the_data_area),
 		cmocka_unit_test(no_event_idx_means_no_rdpmc_index),
 		cmocka_unit_test(clockid_event_gets_no_time_zero),
 		cmocka_unit_test(narrow_tsc_sets_time_short),

@@ -10,7 +10,7 @@
 
 #include "model_test.h"
 
-static const char *const models[] = { "core2", "atom", "nehalem", "skylake", "icelake", "sapphirerapids" };
+static const char *const models[] = { "core2", "atom", "nehalem", "haswell", "skylake", "icelake", "sapphirerapids" };
 #define NR_MODELS (sizeof(models) / sizeof(models[0]))
 
 enum { KERNEL, USER, BOTH };

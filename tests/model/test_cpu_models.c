@@ -21,6 +21,7 @@ static const struct expected_model expected[] = {
 	{ "core2", 2, 2, 40, 3, 40, 4, LBR_FORMAT_32, 0x0f, false, false, false, false },
 	{ "atom", 3, 2, 40, 3, 40, 8, LBR_FORMAT_EIP_FLAGS, 0x37, true, false, false, false },
 	{ "nehalem", 3, 4, 48, 3, 48, 16, LBR_FORMAT_EIP_FLAGS, 0x1a, true, false, false, false },
+	{ "haswell", 3, 4, 48, 3, 48, 16, LBR_FORMAT_EIP_FLAGS2, 0x3c, true, false, false, false },
 	{ "skylake", 4, 4, 48, 3, 48, 32, LBR_FORMAT_INFO, 0x5e, true, true, true, false },
 	{ "icelake", 5, 8, 48, 4, 48, 32, LBR_FORMAT_INFO, 0x7e, true, true, true, false },
 	{ "sapphirerapids", 5, 8, 48, 4, 48, 32, LBR_FORMAT_ARCH_LBR, 0x8f, true, true, false, true },
@@ -83,6 +84,8 @@ static void default_follows_the_kconfig_choice(void **state)
 		"atom";
 #elif defined(CONFIG_MODEL_CPU_NEHALEM)
 		"nehalem";
+#elif defined(CONFIG_MODEL_CPU_HASWELL)
+		"haswell";
 #elif defined(CONFIG_MODEL_CPU_ICELAKE)
 		"icelake";
 #elif defined(CONFIG_MODEL_CPU_SAPPHIRERAPIDS)

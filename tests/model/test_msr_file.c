@@ -7,7 +7,7 @@
  */
 #include "model_test.h"
 
-static const char *const models[] = { "core2", "atom", "nehalem", "skylake", "icelake", "sapphirerapids" };
+static const char *const models[] = { "core2", "atom", "nehalem", "haswell", "skylake", "icelake", "sapphirerapids" };
 #define NR_MODELS (sizeof(models) / sizeof(models[0]))
 
 static bool in(uint32_t msr, uint32_t base, unsigned int nr)

@@ -8,7 +8,7 @@
  */
 #include "model_test.h"
 
-static const char *const models[] = { "core2", "atom", "nehalem", "skylake", "icelake", "sapphirerapids" };
+static const char *const models[] = { "core2", "atom", "nehalem", "haswell", "skylake", "icelake", "sapphirerapids" };
 #define NR_MODELS (sizeof(models) / sizeof(models[0]))
 
 /* Retire `units` of what counter ctr counts (dense: GP 0..7 count insns, fixed from 8). */

@@ -149,6 +149,65 @@ else
 	skip "no script(1) for a pseudo-terminal"
 fi
 
+# a context switch saves the task's LBR call stack and restores it at
+# switch-in (the core's sched hooks): two tasks time-sliced every 0.1 ms on
+# one CPU keep call stacks as deep as when each has a CPU of its own
+for cpus in 1 2; do
+	cat >"$dir/sw$cpus.yaml" <<EOF
+seed: 4
+duration: 42000000
+machine: { cpu: skylake, cpus: $cpus, timeslice: 210000, quantum: 21000 }
+tasks:
+  - name: tchain
+    workload: { kind: tchain, depth: 43, leaf_loops: 2000, mid_loops: 20, outer_loops: 100 }
+    cpus: [0]
+  - name: rec
+    workload: { kind: recursion, depth: 20 }
+events:
+  - event: cycles:u
+    period: 20011
+    call_graph: lbr
+EOF
+	"$PMUSIM" run "$dir/sw$cpus.yaml" -o "$dir/sw$cpus.data" --map-dir "$dir" >"$dir/sw$cpus.txt" 2>&1
+done
+check "two tasks on one CPU switch often" '[ "$(field sw1 "context switches")" -ge 100 ] && [ "$(field sw2 "context switches")" = 2 ]'
+if $have_perf; then
+	entries() { perf script -i "$dir/$1.data" -F comm,brstack 2>/dev/null | awk '$1 == "tchain" { n++; e += NF - 1 } END { if (n) printf "%d\n", 100 * e / n; else print 0 }'; }
+	e1=$(entries sw1) e2=$(entries sw2)
+	echo "# tchain's LBR entries per sample (x100): switching $e1, alone $e2"
+	check "the LBR call stack survives context switches (saved and restored)" \
+		'[ "$e2" -gt 2500 ] && [ "$e1" -ge $((e2 * 95 / 100)) ]'
+else
+	skip "perf is not installed"
+fi
+
+# processes and threads: 2 processes of 2 threads each, pid = the leader's tid
+cat >"$dir/thr2.yaml" <<'EOF'
+duration: 21000000
+machine: { cpus: 2 }
+tasks:
+  - name: mt
+    count: 2
+    threads: 2
+    workload: { kind: random, depth: 10 }
+events:
+  - event: cycles:u
+    period: 20011
+EOF
+mkdir -p "$dir/thr2maps"
+"$PMUSIM" run "$dir/thr2.yaml" -o "$dir/thr2.data" --map-dir "$dir/thr2maps" >"$dir/thr2.txt" 2>&1
+check "one perf-PID.map per process, none per thread" \
+	'[ "$(ls "$dir/thr2maps" | tr "\n" " ")" = "perf-1000.map perf-1002.map " ]'
+if $have_perf; then
+	check "samples carry pid/tid: 2 processes of 2 threads" \
+		'[ "$(perf script -i "$dir/thr2.data" -F pid,tid 2>/dev/null | tr -s " " | sort -u | tr "\n" ",")" = " 1000/1000 , 1000/1001 , 1002/1002 , 1002/1003 ," ]'
+	check "a COMM record for every thread" \
+		'[ "$(perf script -i "$dir/thr2.data" --show-task-events -F tid 2>/dev/null | grep -c "PERF_RECORD_COMM: mt:")" = 4 ]'
+else
+	skip "perf is not installed"
+	skip "perf is not installed"
+fi
+
 # the throttle budget follows the scenario's HZ: at 100 Hz a tick is 10 ms,
 # 525 samples of a 40000 period, well under 100000 samples a second
 sed -e 's/hz: 1000/hz: 100/' -e 's/period: 40009/period: 40000/' "$dir/s.yaml" >"$dir/hz.yaml"

@@ -278,14 +278,6 @@ static void wrong_shape_names_its_line(void **state)
 	expect_error("just words\n", 1, "scenario", "expecting MAPPING");
 }
 
-/* An empty file (or only comments) is a document of nothing: no crash, one line. */
-static void empty_file_is_refused(void **state)
-{
-	(void)state;
-	expect_error("", 1, "scenario", "empty");
-	expect_error("# nothing but a comment\n", 1, "scenario", "empty");
-}
-
 /* libcyaml alone would read "maybe" as true and -5 as 2^64-5. */
 static void loose_bools_and_negative_numbers_are_refused(void **state)
 {
@@ -385,7 +377,6 @@ int main(void)
 		cmocka_unit_test(contradicting_fields_are_refused),
 		cmocka_unit_test(duplicate_key_names_its_line),
 		cmocka_unit_test(wrong_shape_names_its_line),
-		cmocka_unit_test(empty_file_is_refused),
 		cmocka_unit_test(loose_bools_and_negative_numbers_are_refused),
 		cmocka_unit_test(enum_error_lists_the_words),
 		cmocka_unit_test(long_name_names_its_line),

@@ -3,12 +3,19 @@
 #
 # The hardware-time seed (pmusim seed hw-time): samples carry the raw TSC,
 # and every one post-processed with the user page's time_mono_* fields
-# equals the model's CLOCK_MONOTONIC_RAW.
+# equals the model's CLOCK_MONOTONIC_RAW. A build without the RFC refuses
+# the scenario's hw_time field with one FILE:LINE line.
 set -u
 . "$PMUSIM_SRCTREE/tests/sim/seeds_lib.sh"
 
 # ---- hardware time -----------------------------------------------------------
 if ! has hw_time; then
+	line=$(grep -n "hw_time:" "$scn/seed-hw-time.yaml" | cut -d: -f1)
+	seed hw-time refused.txt
+	rc=$?
+	check "hw-time: this build refuses the scenario's hw_time, naming its line" \
+		'[ $rc = 2 ] && [ "$(wc -l <"$dir/refused.txt.err")" = 1 ] &&
+		 grep -q "seed-hw-time.yaml:$line: events.0.hw_time: " "$dir/refused.txt.err"'
 	skip "hw-time: this build has no CONFIG_PERF_HW_TIME"
 elif seed hw-time hw.txt --duration 40000000 -o "$dir/hw.data"; then
 	t=$dir/hw.txt

@@ -7,7 +7,7 @@
  */
 #include "tests/x86/x86_test.h"
 
-static const char *const models[] = { "core2", "atom", "nehalem", "skylake", "icelake", "sapphirerapids" };
+static const char *const models[] = { "core2", "atom", "nehalem", "haswell", "skylake", "icelake", "sapphirerapids" };
 
 /* 100 user instructions over 150 cycles, then 10 branches (3 mispredicted) of 2 cycles. */
 static void run_known_sequence(struct model_cpu *cpu)

@@ -69,8 +69,8 @@ static struct perf_event *open_sampler(u64 period, u64 br_type, int *err)
 
 static void test_each_filter_on_each_model_reports_what_the_kernel_would(void **state)
 {
-	static const char *const models[] = { "core2", "atom", "nehalem", "skylake", "icelake",
-					      "sapphirerapids" };
+	static const char *const models[] = { "core2", "atom", "nehalem", "haswell", "skylake",
+					      "icelake", "sapphirerapids" };
 	(void)state;
 
 	for (unsigned int m = 0; m < ARRAY_SIZE(models); m++) {
@@ -162,16 +162,24 @@ static void test_lbr_select_and_arch_lbr_ctl_as_the_kernel_programs_them(void **
 }
 
 /* 40 nested calls on a 32-deep LBR, then 10 returns. */
+/*
+ * 40 nested calls on every model with the call-stack mode: the sample
+ * holds the newest lbr_nr frames (16 on haswell, 32 on skylake and
+ * sapphirerapids), the outermost are lost; 10 returns later it holds
+ * lbr_nr - 10, still newest first.
+ */
 static void test_call_stack_deeper_than_the_lbr(void **state)
 {
-	static const char *const models[] = { "skylake", "sapphirerapids" };
+	static const char *const models[] = { "haswell", "skylake", "sapphirerapids" };
 
 	(void)state;
 	for (unsigned int m = 0; m < ARRAY_SIZE(models); m++) {
 		struct perf_event *e;
-		int err;
+		int depth, err;
 
 		assert_int_equal(xt_boot(models[m]), 0);
+		depth = x86_pmu.lbr_nr;
+		assert_int_equal(depth, model_cpu_desc_lookup(models[m])->lbr_nr);
 		for (int i = 0; i < 40; i++) {
 			x86_branch_text_add(0x10000 * (i + 1) + 0x10, MODEL_BR_NEAR_REL_CALL);
 			x86_branch_text_add(0x10000 * (i + 2) + 0x80, MODEL_BR_NEAR_RET);
@@ -182,50 +190,75 @@ static void test_call_stack_deeper_than_the_lbr(void **state)
 		for (int i = 0; i < 40; i++)
 			xt_branch(0, 0x10000 * (i + 1) + 0x10, 0x10000 * (i + 2), MODEL_BR_NEAR_REL_CALL);
 		assert_int_equal(xt.nr_samples, 1);
-		assert_int_equal(xt.samples[0].br.nr, 32);	/* the 8 outermost are lost */
-		for (int i = 0; i < 32; i++)
+		assert_int_equal(xt.samples[0].br.nr, depth);	/* the 40 - depth outermost are lost */
+		for (int i = 0; i < depth; i++)
 			assert_int_equal(xt.samples[0].entries[i].from, 0x10000 * (40 - i) + 0x10);
 
-		/* 10 returns, then 30 more branches to the next sample: a 22-deep stack */
+		/* 10 returns, then the next sample: depth - 10 frames */
 		perf_event_period(e, 10);
 		for (int i = 39; i >= 30; i--)
 			xt_branch(0, 0x10000 * (i + 2) + 0x80, 0x10000 * (i + 1) + 0x15,
 				  MODEL_BR_NEAR_RET);
 		assert_int_equal(xt.nr_samples, 2);
-		assert_int_equal(xt.samples[1].br.nr, 22);
+		assert_int_equal(xt.samples[1].br.nr, depth - 10);
 		assert_int_equal(xt.samples[1].entries[0].from, 0x10000 * 30 + 0x10);
-		assert_int_equal(xt.samples[1].entries[21].from, 0x10000 * 9 + 0x10);
+		assert_int_equal(xt.samples[1].entries[depth - 11].from,
+				 0x10000 * (40 - depth + 1) + 0x10);
 		perf_event_release_kernel(e);
 		xt_shutdown();
 	}
 }
 
+/*
+ * 40 branches through every legacy LBR (4, 8, 16 and 32 entries): TOS
+ * wrapped to 40 mod depth, hw_idx is it, and the entries read back newest
+ * first, the flags decoded where the format has them.
+ */
 static void test_tos_wraps_and_entries_stay_newest_first(void **state)
 {
-	struct perf_event *e;
-	int err;
+	unsigned int nr;
+	const struct model_cpu_desc *t = model_cpu_desc_table(&nr);
 
 	(void)state;
-	assert_int_equal(xt_boot("skylake"), 0);
-	e = open_sampler(40, PERF_SAMPLE_BRANCH_ANY | U | PERF_SAMPLE_BRANCH_KERNEL |
-			 PERF_SAMPLE_BRANCH_HW_INDEX, &err);
-	for (int i = 0; i < 40; i++)
-		xt_branch(0, 0x1000 + i * 8, 0x9000 + i * 8, MODEL_BR_JCC);
-	assert_int_equal(xt.samples[0].br.hw_idx, 40 % 32);
-	assert_int_equal(xt.samples[0].br.nr, 32);
-	for (int i = 0; i < 32; i++) {
-		assert_int_equal(xt.samples[0].entries[i].from, 0x1000 + (39 - i) * 8);
-		assert_true(xt.samples[0].entries[i].predicted);
+	for (unsigned int m = 0; m < nr; m++) {
+		struct perf_event *e;
+		int depth, err;
+
+		if (t[m].arch_lbr)
+			continue;	/* no TOS: tests/model/test_arch_lbr.c */
+		assert_int_equal(xt_boot(t[m].name), 0);
+		depth = x86_pmu.lbr_nr;
+		assert_int_equal(depth, t[m].lbr_nr);
+		e = open_sampler(40, PERF_SAMPLE_BRANCH_ANY | U | PERF_SAMPLE_BRANCH_KERNEL |
+				 PERF_SAMPLE_BRANCH_HW_INDEX, &err);
+		for (int i = 0; i < 40; i++)
+			xt_branch(0, 0x1000 + i * 8, 0x9000 + i * 8, MODEL_BR_JCC);
+		assert_int_equal(xt.samples[0].br.hw_idx, 40 % depth);
+		assert_int_equal(xt.samples[0].model_tos, 40 % depth);
+		assert_int_equal(xt.samples[0].br.nr, depth);
+		for (int i = 0; i < depth; i++) {
+			assert_int_equal(xt.samples[0].entries[i].from, 0x1000 + (39 - i) * 8);
+			assert_int_equal(xt.samples[0].entries[i].to, 0x9000 + (39 - i) * 8);
+			/* LBR_FORMAT_32 carries no flags at all */
+			assert_int_equal(xt.samples[0].entries[i].predicted,
+					 t[m].lbr_format != LBR_FORMAT_32);
+		}
+		/* LBR_INFO: one cycle per branch since the previous record */
+		if (t[m].has_lbr_info)
+			assert_int_equal(xt.samples[0].entries[0].cycles, 1);
+		perf_event_release_kernel(e);
+		xt_shutdown();
 	}
-	/* LBR_INFO: one cycle per branch since the previous record */
-	assert_int_equal(xt.samples[0].entries[0].cycles, 1);
-	perf_event_release_kernel(e);
 }
 
-/* Mispredict from LBR_INFO (skylake) and from FROM[63] (nehalem). */
+/*
+ * Mispredict from LBR_INFO (skylake, sapphirerapids) and from FROM[63]
+ * (atom, nehalem, haswell).
+ */
 static void test_mispredict_flag_decoded_per_format(void **state)
 {
-	static const char *const models[] = { "nehalem", "skylake", "sapphirerapids" };
+	static const char *const models[] = { "atom", "nehalem", "haswell", "skylake",
+					      "sapphirerapids" };
 
 	(void)state;
 	for (unsigned int m = 0; m < ARRAY_SIZE(models); m++) {

@@ -8,7 +8,7 @@
  */
 #include "tests/x86/x86_test.h"
 
-static const char *const models[] = { "core2", "atom", "nehalem", "skylake", "icelake", "sapphirerapids" };
+static const char *const models[] = { "core2", "atom", "nehalem", "haswell", "skylake", "icelake", "sapphirerapids" };
 
 /*
  * Open a sampling instructions event on counter @idx: fixed counter 0, or
