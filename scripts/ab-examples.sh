@@ -116,7 +116,7 @@ run)
 		fi
 		(cd "$tree" && AB_CONFIG=$tmp/config scripts/ab.sh HEAD) >"$tmp/$name.log" 2>&1
 		rc=$?
-		grep -E '^(behaviour:|DIFFERS:|  per |  first|ab: (PASS|FAIL))' "$tmp/$name.log" | head -30
+		grep -E '^(behaviour:|DIFFERS:|  per |  first|    (base|work):|ab: (PASS|FAIL))' "$tmp/$name.log" | head -30
 		echo "exit $rc"
 		[ $rc -le 1 ] || status=2
 		git -C "$tree" checkout -q -- .

@@ -3,7 +3,7 @@
  * pmusim dump FILE: a perf.data file as text, one line per header item and
  * one per record, made for diffing two files (scripts/ab-diff.sh does):
  *
- *   header	attrs=N	data_size=N	features=...
+ *   header	attrs=N	data_offset=N	data_size=N	features=...
  *   attr0	type=0	config=...	...	ids=[...]	name=cycles
  *   env	hostname=...	...
  *   0	COMM	misc=0x2000	size=40	pid=1	tid=1	comm="tchain"	sample_id.tid=...
@@ -331,7 +331,8 @@ static void dump_sample(const struct perf_data_file *f, const u8 *ev, u32 size)
 
 static void dump_header(const struct perf_data_file *f)
 {
-	printf("header\tattrs=%u\tdata_size=%llu\tfeatures=", f->nr_attrs,
+	printf("header\tattrs=%u\tdata_offset=%llu\tdata_size=%llu\tfeatures=", f->nr_attrs,
+	       (unsigned long long)f->header.data.offset,
 	       (unsigned long long)f->header.data.size);
 	for (int w = 3; w >= 0; w--)
 		printf("%016llx", (unsigned long long)f->header.adds_features[w]);
