@@ -15,8 +15,9 @@
 # (make itself exits 2 whenever a recipe fails, so the exact 0/1 verdict is
 # scripts/ab.sh's exit status; make ab passes it on as success or failure.)
 # It builds two trees (pmusim and bench/ab_cost only) and runs ab three
-# times, about 1 min of CPU, so the make check matrix skips it; `make test`
-# runs it.
+# times, about 1 min of CPU, so each configuration of the make check matrix
+# skips it; make check runs it once (scripts/check.d/make-ab.sh), and
+# `make test` runs it.
 set -u
 src=${PMUSIM_SRCTREE:-$(cd "$(dirname "$0")/../.." && pwd)}
 n=0
