@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The three ways into the ring buffer (perf_output_begin() choosing by
+ * attr.write_backward, perf_output_begin_forward() and
+ * perf_output_begin_backward() as perf_event_output_forward/_backward
+ * call them) each get their own copy of __perf_output_begin(): every
+ * edge case is run through each of them, in both directions. No buffer;
+ * a paused buffer counting what it refuses, then the LOST record (with
+ * its sample_id trailer) ahead of the next record; a full buffer in
+ * non-overwrite mode and the same in overwrite mode; an inherited event
+ * writing into its parent's buffer. Plus rb_alloc()'s refusals and
+ * ring_buffer_get() on a buffer being torn down.
+ */
+#include "tests/test.h"
+#include "core/internal.h"
+
+enum entry { ENTRY_BEGIN, ENTRY_FORWARD, ENTRY_BACKWARD };
+
+static const struct way {
+	const char *name;
+	enum entry entry;
+	bool write_backward;		/* the event's attr */
+	bool backward;			/* the direction it writes */
+} ways[] = {
+	{ "perf_output_begin, forward event", ENTRY_BEGIN, false, false },
+	{ "perf_output_begin, backward event", ENTRY_BEGIN, true, true },
+	{ "perf_output_begin_forward", ENTRY_FORWARD, false, false },
+	{ "perf_output_begin_backward", ENTRY_BACKWARD, false, true },
+};
+
+static int begin(const struct way *w, struct perf_output_handle *h, struct perf_sample_data *d,
+		 struct perf_event *ev, unsigned int size)
+{
+	switch (w->entry) {
+	case ENTRY_FORWARD:
+		return perf_output_begin_forward(h, d, ev, size);
+	case ENTRY_BACKWARD:
+		return perf_output_begin_backward(h, d, ev, size);
+	default:
+		return perf_output_begin(h, d, ev, size);
+	}
+}
+
+static void event_init(struct perf_event *ev, const struct way *w)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->attr.write_backward = w->write_backward;
+	ev->attr.sample_id_all = 1;
+	ev->attr.sample_type = PERF_SAMPLE_ID;
+	ev->id = 77;
+	perf_event__id_header_size(ev);
+}
+
+/* A 32-byte record tagged @tag; returns begin()'s result. */
+static int write32(const struct way *w, struct perf_event *ev, u64 tag)
+{
+	struct perf_output_handle h;
+	struct perf_sample_data d;
+	struct perf_event_header hdr = { .type = PERF_RECORD_SAMPLE, .size = 32 };
+	u64 pad[3] = { tag, ~tag, tag ^ 0x5a5a };
+	int ret;
+
+	perf_sample_data_init(&d, 0, 0);
+	ret = begin(w, &h, &d, ev, 32);
+	if (ret)
+		return ret;
+	perf_output_put(&h, hdr);
+	perf_output_copy(&h, pad, sizeof(pad));
+	perf_output_end(&h);
+	return 0;
+}
+
+/* The record at free-running position @pos of the one-page data area. */
+static const u64 *at(struct perf_buffer *rb, u64 pos)
+{
+	return (const u64 *)((char *)rb->data_pages[0] + (pos & (PAGE_SIZE - 1)));
+}
+
+static void test_no_buffer_through_every_entry(void **state)
+{
+	(void)state;
+	for (unsigned int i = 0; i < ARRAY_SIZE(ways); i++) {
+		struct perf_event ev;
+
+		event_init(&ev, &ways[i]);
+		assert_int_equal(write32(&ways[i], &ev, 1), -ENOSPC);
+		assert_int_equal(atomic64_read(&ev.lost_samples), 0);
+	}
+}
+
+/*
+ * Paused: every record refused is counted; after resume the next record
+ * is preceded by one LOST record carrying the count and the sample_id
+ * trailer (the id), and the count starts again from 0.
+ */
+static void test_pause_then_lost_record_through_every_entry(void **state)
+{
+	(void)state;
+	for (unsigned int i = 0; i < ARRAY_SIZE(ways); i++) {
+		const struct way *w = &ways[i];
+		struct perf_buffer *rb = rb_alloc(1, 0, 0, RING_BUFFER_WRITABLE);
+		struct perf_event ev;
+		const u64 *lost, *rec;
+		u64 head;
+
+		event_init(&ev, w);
+		ring_buffer_attach(&ev, rb);
+		rb_toggle_paused(rb, true);
+		for (int k = 0; k < 3; k++)
+			assert_int_equal(write32(w, &ev, k), -ENOSPC);
+		assert_int_equal(local_read(&rb->lost), 3);
+		assert_int_equal(atomic64_read(&ev.lost_samples), 3);
+		assert_int_equal(rb->user_page->data_head, 0);
+		rb_toggle_paused(rb, false);
+
+		assert_int_equal(write32(w, &ev, 9), 0);
+		head = rb->user_page->data_head;
+		/* LOST (24 + 8-byte trailer) then the record: 64 bytes */
+		assert_int_equal(w->backward ? -head : head, 64);
+		lost = w->backward ? at(rb, head) : at(rb, 0);
+		rec = w->backward ? at(rb, head + 32) : at(rb, 32);
+		assert_int_equal(((const struct perf_event_header *)lost)->type, PERF_RECORD_LOST);
+		assert_int_equal(((const struct perf_event_header *)lost)->size, 32);
+		assert_int_equal(lost[1], 77);		/* id */
+		assert_int_equal(lost[2], 3);		/* lost */
+		assert_int_equal(lost[3], 77);		/* sample_id: PERF_SAMPLE_ID */
+		assert_int_equal(((const struct perf_event_header *)rec)->type, PERF_RECORD_SAMPLE);
+		assert_int_equal(rec[1], 9);
+		assert_int_equal(local_read(&rb->lost), 0);
+		ring_buffer_attach(&ev, NULL);
+	}
+}
+
+/*
+ * Full, non-overwrite: the record that does not fit is refused and
+ * counted, data_head stays on the last whole record; once the reader
+ * frees room the LOST record comes first. Overwrite mode never refuses.
+ */
+static void test_full_buffer_through_every_entry(void **state)
+{
+	(void)state;
+	for (unsigned int i = 0; i < ARRAY_SIZE(ways); i++) {
+		const struct way *w = &ways[i];
+		struct perf_buffer *rb = rb_alloc(1, 0, 0, RING_BUFFER_WRITABLE);
+		struct perf_buffer *ow = rb_alloc(1, 0, 0, 0);
+		struct perf_event ev, ev_ow;
+		unsigned int n = PAGE_SIZE / 32;	/* one byte stays free: n - 1 fit */
+		u64 head;
+
+		event_init(&ev, w);
+		ring_buffer_attach(&ev, rb);
+		for (unsigned int k = 0; k < n - 1; k++)
+			assert_int_equal(write32(w, &ev, k), 0);
+		head = rb->user_page->data_head;
+		assert_int_equal(write32(w, &ev, 1000), -ENOSPC);
+		assert_int_equal(rb->user_page->data_head, head);
+		assert_int_equal(atomic64_read(&ev.lost_samples), 1);
+		/* the reader consumes everything: the LOST record leads the next write */
+		WRITE_ONCE(rb->user_page->data_tail, head);
+		assert_int_equal(write32(w, &ev, 1001), 0);
+		assert_int_equal(((const struct perf_event_header *)
+				  at(rb, w->backward ? rb->user_page->data_head : head))->type,
+				 PERF_RECORD_LOST);
+		ring_buffer_attach(&ev, NULL);
+
+		event_init(&ev_ow, w);
+		ring_buffer_attach(&ev_ow, ow);
+		for (unsigned int k = 0; k < 2 * n; k++)
+			assert_int_equal(write32(w, &ev_ow, k), 0);
+		head = ow->user_page->data_head;
+		assert_int_equal(w->backward ? -head : head, 2 * n * 32);
+		assert_int_equal(atomic64_read(&ev_ow.lost_samples), 0);
+		/* the newest record is whole where the head says */
+		assert_int_equal(at(ow, w->backward ? head : head - 32)[1], 2 * n - 1);
+		ring_buffer_attach(&ev_ow, NULL);
+	}
+}
+
+/* An inherited event writes into its parent's buffer, through every entry. */
+static void test_inherited_event_writes_into_the_parents_buffer(void **state)
+{
+	(void)state;
+	for (unsigned int i = 0; i < ARRAY_SIZE(ways); i++) {
+		const struct way *w = &ways[i];
+		struct perf_buffer *rb = rb_alloc(1, 0, 0, RING_BUFFER_WRITABLE);
+		struct perf_event parent, child;
+		struct perf_buffer *got;
+
+		event_init(&parent, w);
+		event_init(&child, w);
+		child.parent = &parent;
+		ring_buffer_attach(&parent, rb);
+		assert_int_equal(write32(w, &child, 5), 0);
+		assert_int_equal(w->backward ? -rb->user_page->data_head :
+				 rb->user_page->data_head, 32);
+		assert_null(child.rb);
+		/* and its reference is the parent's buffer */
+		got = ring_buffer_get(&child);
+		assert_ptr_equal(got, rb);
+		assert_int_equal(refcount_read(&rb->refcount), 2);
+		ring_buffer_put(got);
+		ring_buffer_attach(&parent, NULL);
+	}
+}
+
+static void test_rb_alloc_refuses_bad_page_counts(void **state)
+{
+	struct perf_buffer *rb;
+
+	(void)state;
+	assert_null(rb_alloc(-1, 0, 0, 0));
+	assert_null(rb_alloc(3, 0, 0, 0));
+	assert_null(rb_alloc(6, 0, 0, 0));
+	/* more page pointers than the kernel's kzalloc bound allows */
+	assert_null(rb_alloc(1 << 20, 0, 0, 0));
+	/* allocation failures: the struct, then the pages */
+	pmusim_alloc_fail_after(0);
+	assert_null(rb_alloc(2, 0, 0, 0));
+	pmusim_alloc_fail_after(1);
+	assert_null(rb_alloc(2, 0, 0, 0));
+	pmusim_alloc_fail_after(-1);
+	rb = rb_alloc(2, 0, 0, 0);
+	assert_non_null(rb);
+	assert_int_equal(rb->user_page->data_size, 2 * PAGE_SIZE);
+	rb_free(rb);
+}
+
+/* No buffer, or one whose last reference is going: no new reference. */
+static void test_ring_buffer_get_without_a_live_buffer(void **state)
+{
+	struct perf_event ev;
+	struct perf_buffer *rb = rb_alloc(1, 0, 0, 0);
+
+	(void)state;
+	memset(&ev, 0, sizeof(ev));
+	assert_null(ring_buffer_get(&ev));
+	ev.rb = rb;
+	refcount_set(&rb->refcount, 0);
+	assert_null(ring_buffer_get(&ev));
+	assert_int_equal(refcount_read(&rb->refcount), 0);
+	ev.rb = NULL;
+	rb_free(rb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_no_buffer_through_every_entry),
+		cmocka_unit_test(test_pause_then_lost_record_through_every_entry),
+		cmocka_unit_test(test_full_buffer_through_every_entry),
+		cmocka_unit_test(test_inherited_event_writes_into_the_parents_buffer),
+		cmocka_unit_test(test_rb_alloc_refuses_bad_page_counts),
+		cmocka_unit_test(test_ring_buffer_get_without_a_live_buffer),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
