@@ -11,6 +11,15 @@
  */
 #include "tests/x86/x86_test.h"
 
+static unsigned long warns_at_start;
+
+static int setup(void **state)
+{
+	(void)state;
+	warns_at_start = pmusim_warn_count();
+	return 0;
+}
+
 static int teardown(void **state)
 {
 	pmusim_alloc_fail_after(-1);
@@ -51,7 +60,7 @@ static void test_events_the_driver_refuses(void **state)
 	memset(&ev, 0, sizeof(ev));
 	ev.attr.type = PERF_TYPE_SOFTWARE;
 	assert_int_equal(x86_get_pmu()->event_init(&ev), -ENOENT);
-	assert_int_equal(pmusim_warn_count(), 0);
+	assert_int_equal(pmusim_warn_count(), warns_at_start);
 	xt_shutdown();
 
 	/* nothing plugged in: no PMU to size the event for */
@@ -107,7 +116,7 @@ static void test_lbr_events_that_disagree_on_lbr_select(void **state)
 	perf_event_release_kernel(same);
 	perf_event_release_kernel(leader);
 	perf_event_release_kernel(solo);
-	assert_int_equal(pmusim_warn_count(), 0);
+	assert_int_equal(pmusim_warn_count(), warns_at_start);
 }
 
 /*
@@ -269,7 +278,7 @@ static void test_a_stopped_event_moves_counter_and_stays_stopped(void **state)
 	perf_event_release_kernel(thr);
 	perf_event_release_kernel(fill);
 	perf_event_max_sample_rate_set(saved_rate);
-	assert_int_equal(pmusim_warn_count(), 0);
+	assert_int_equal(pmusim_warn_count(), warns_at_start);
 }
 
 /* The switch hooks: no task, no CPU, no task data. */
@@ -453,24 +462,164 @@ static void test_unchecked_msr_access_is_reported(void **state)
 	assert_int_equal(xt_rdmsr(0, MSR_CORE_PERF_GLOBAL_CTRL), x86_pmu.intel_ctrl);
 }
 
+/*
+ * All seven counters of a Skylake (3 fixed, 4 GP) taken: an eighth event
+ * stays off; a disabled sibling takes no counter in the group check.
+ */
+static void test_counters_exhausted_and_disabled_siblings(void **state)
+{
+	static const u64 cfg[] = { PERF_COUNT_HW_INSTRUCTIONS, PERF_COUNT_HW_CPU_CYCLES,
+				   PERF_COUNT_HW_REF_CPU_CYCLES };
+	struct perf_event_attr a = xt_attr(PERF_TYPE_HARDWARE, 0, 0);
+	struct perf_event *e[8], *g[5];
+	int err;
+
+	(void)state;
+	assert_int_equal(xt_boot("skylake"), 0);
+	for (int i = 0; i < 7; i++) {
+		a.config = i < 3 ? cfg[i] : PERF_COUNT_HW_BRANCH_INSTRUCTIONS;
+		e[i] = xt_open(&a, 0, NULL, &err);
+		assert_non_null(e[i]);
+		assert_int_equal(e[i]->state, PERF_EVENT_STATE_ACTIVE);
+	}
+	a.config = PERF_COUNT_HW_INSTRUCTIONS;
+	e[7] = xt_open(&a, 0, NULL, &err);
+	assert_non_null(e[7]);
+	assert_int_equal(e[7]->state, PERF_EVENT_STATE_INACTIVE);
+	assert_int_equal(cpu_hw_events[0].n_events, 7);
+	for (int i = 7; i >= 0; i--)
+		perf_event_release_kernel(e[i]);
+
+	/* leader, two siblings, one disabled sibling, then a fourth: fits 4 GP counters */
+	a.config = PERF_COUNT_HW_BRANCH_INSTRUCTIONS;
+	a.size = sizeof(a);
+	assert_int_equal(perf_event_open_attr(&a, sizeof(a), -1, 0, NULL, 0, NULL, &g[0]), 0);
+	for (int i = 1; i < 3; i++)
+		assert_int_equal(perf_event_open_attr(&a, sizeof(a), -1, 0, g[0], 0, NULL, &g[i]), 0);
+	a.disabled = 1;
+	assert_int_equal(perf_event_open_attr(&a, sizeof(a), -1, 0, g[0], 0, NULL, &g[3]), 0);
+	assert_int_equal(g[3]->state, PERF_EVENT_STATE_OFF);
+	a.disabled = 0;
+	assert_int_equal(perf_event_open_attr(&a, sizeof(a), -1, 0, g[0], 0, NULL, &g[4]), 0);
+	assert_int_equal(g[4]->state, PERF_EVENT_STATE_ACTIVE);
+	for (int i = 4; i >= 0; i--)
+		perf_event_release_kernel(g[i]);
+	assert_int_equal(pmusim_warn_count(), warns_at_start);
+}
+
+/* CPUID.0AH:EAX[31:24] shorter than the table: the events past it are absent. */
+static void test_short_arch_event_vector_hides_the_events_past_it(void **state)
+{
+	struct perf_event_attr a = xt_attr(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 0);
+	struct perf_event *e;
+	int err;
+
+	(void)state;
+	assert_int_equal(xt_boot("skylake"), 0);
+	x86_pmu_mask_arch_events(0, 5);		/* bits 5 and 6: branches, branch misses */
+	assert_null(xt_open(&a, 0, NULL, &err));
+	assert_int_equal(err, -ENOENT);
+	a.config = PERF_COUNT_HW_BRANCH_MISSES;
+	assert_null(xt_open(&a, 0, NULL, &err));
+	assert_int_equal(err, -ENOENT);
+	a.config = PERF_COUNT_HW_BUS_CYCLES;	/* bit 2: still there */
+	e = xt_open(&a, 0, NULL, &err);
+	assert_non_null(e);
+	perf_event_release_kernel(e);
+	xt_shutdown();
+	/* the next PMU sized from scratch has them back */
+	assert_int_equal(xt_boot("skylake"), 0);
+	a.config = PERF_COUNT_HW_BRANCH_INSTRUCTIONS;
+	e = xt_open(&a, 0, NULL, &err);
+	assert_non_null(e);
+	perf_event_release_kernel(e);
+}
+
+/*
+ * The PERF_HES protocol misused, and the PMU disabled or enabled twice:
+ * a start of a running event or a del of an unknown one warns and
+ * changes nothing; update and set_period of an event without a counter
+ * do nothing; nested disable/enable are idempotent.
+ */
+static void test_callbacks_out_of_protocol(void **state)
+{
+	struct perf_event_attr a = xt_attr(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0);
+	unsigned long warns = pmusim_warn_count();
+	struct pmu *p = x86_get_pmu();
+	struct perf_event *e, loose;
+	int err;
+
+	(void)state;
+	assert_int_equal(xt_boot("skylake"), 0);
+	e = xt_open(&a, 0, NULL, &err);
+	xt_branch(0, 0x1000, 0x2000, MODEL_BR_JCC);
+
+	p->start(e, PERF_EF_RELOAD);		/* already running */
+	assert_int_equal(xt_read(e), 1);
+	memset(&loose, 0, sizeof(loose));
+	loose.hw.idx = -1;
+	loose.hw.state = PERF_HES_STOPPED;
+	p->start(&loose, 0);			/* never given a counter */
+	p->del(&loose, 0);			/* never added */
+	assert_int_equal(cpu_hw_events[0].n_events, 1);
+	if (IS_ENABLED(CONFIG_DEBUG_PERF))
+		assert_int_equal(pmusim_warn_count(), warns + 3);
+
+	assert_int_equal(x86_perf_event_update(&loose), 0);
+	assert_int_equal(x86_perf_event_set_period(&loose), 0);
+	assert_int_equal(local64_read(&loose.count), 0);
+
+	p->pmu_disable(p);
+	p->pmu_disable(p);
+	assert_int_equal(xt_rdmsr(0, MSR_CORE_PERF_GLOBAL_CTRL), 0);
+	xt_branch(0, 0x1000, 0x2000, MODEL_BR_JCC);
+	p->pmu_enable(p);
+	p->pmu_enable(p);
+	assert_int_equal(xt_rdmsr(0, MSR_CORE_PERF_GLOBAL_CTRL), x86_pmu.intel_ctrl);
+	xt_branch(0, 0x1000, 0x2000, MODEL_BR_JCC);
+	assert_int_equal(xt_read(e), 2);
+	perf_event_release_kernel(e);
+}
+
+/* CPU 0 unplugged and plugged in again while CPU 1 stays: checked against CPU 1. */
+static void test_replug_checks_against_the_remaining_cpu(void **state)
+{
+	struct model_cpu *other;
+
+	(void)state;
+	assert_int_equal(xt_boot("skylake"), 0);
+	assert_int_equal(x86_pmu_attach_cpu(0, NULL), 0);
+	assert_int_equal(x86_pmu.version, 4);	/* CPU 1 keeps the PMU */
+	other = model_cpu_create(model_cpu_desc_lookup("nehalem"), 0);
+	assert_int_equal(x86_pmu_attach_cpu(0, other), -EINVAL);
+	model_cpu_destroy(other);
+	assert_int_equal(x86_pmu_attach_cpu(0, xt.cpu[0]), 0);
+	assert_int_equal(xt_rdmsr(0, MSR_CORE_PERF_GLOBAL_CTRL), x86_pmu.intel_ctrl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_events_the_driver_refuses, teardown),
-		cmocka_unit_test_teardown(test_an_event_whose_counters_cpuid_removed_is_refused,
-					  teardown),
-		cmocka_unit_test_teardown(test_lbr_events_that_disagree_on_lbr_select, teardown),
-		cmocka_unit_test_teardown(test_each_allocation_failure_in_event_init, teardown),
-		cmocka_unit_test_teardown(test_plugging_errors, teardown),
-		cmocka_unit_test_teardown(test_an_unknown_cpu_model_gets_the_generic_pmu_without_lbr,
-					  teardown),
-		cmocka_unit_test_teardown(test_a_stopped_event_moves_counter_and_stays_stopped,
-					  teardown),
-		cmocka_unit_test_teardown(test_switch_hooks_without_a_task_or_a_cpu, teardown),
-		cmocka_unit_test_teardown(test_pmi_with_nothing_to_do_or_no_registers, teardown),
-		cmocka_unit_test_teardown(test_anythread_on_a_fixed_counter_of_pmu_v3, teardown),
-		cmocka_unit_test_teardown(test_v612_pmu_context_is_shared_per_task, teardown),
-		cmocka_unit_test_teardown(test_unchecked_msr_access_is_reported, teardown),
+		cmocka_unit_test_setup_teardown(test_events_the_driver_refuses, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_an_event_whose_counters_cpuid_removed_is_refused,
+					  setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lbr_events_that_disagree_on_lbr_select, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_each_allocation_failure_in_event_init, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plugging_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_an_unknown_cpu_model_gets_the_generic_pmu_without_lbr,
+					  setup, teardown),
+		cmocka_unit_test_setup_teardown(test_a_stopped_event_moves_counter_and_stays_stopped,
+					  setup, teardown),
+		cmocka_unit_test_setup_teardown(test_switch_hooks_without_a_task_or_a_cpu, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pmi_with_nothing_to_do_or_no_registers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_anythread_on_a_fixed_counter_of_pmu_v3, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_v612_pmu_context_is_shared_per_task, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unchecked_msr_access_is_reported, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_counters_exhausted_and_disabled_siblings, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_short_arch_event_vector_hides_the_events_past_it,
+					  setup, teardown),
+		cmocka_unit_test_setup_teardown(test_callbacks_out_of_protocol, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_replug_checks_against_the_remaining_cpu, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
