@@ -135,6 +135,37 @@ static void test_user_page_mono_raw_fields_tick_with_machine_hz(void **state)
 #endif
 }
 
+/*
+ * calc_mult_shift() at its limits: a ratio too small for any shift ends
+ * at shift 0 with the smallest mult that still moves (1); one too large
+ * saturates mult at 2^32 - 1; a max_delta bound lowers the shift until
+ * max_delta * mult fits in 63 bits.
+ */
+static void test_mult_shift_at_its_limits(void **state)
+{
+	u32 mult, shift;
+
+	(void)state;
+	calc_mult_shift(&mult, &shift, 1ULL << 63, 1, 0);	/* 2^-63 per unit */
+	assert_int_equal(shift, 0);
+	assert_int_equal(mult, 1);
+	calc_mult_shift(&mult, &shift, 1, 1ULL << 40, 0);	/* 2^40 per unit */
+	assert_int_equal(shift, 0);
+	assert_int_equal(mult, UINT32_MAX);
+	calc_mult_shift(&mult, &shift, 1000, 1000, 0);		/* 1:1 */
+	assert_int_equal(shift, 31);
+	assert_int_equal(mult, 1U << 31);
+	calc_mult_shift(&mult, &shift, 1000, 1000, 1ULL << 40);	/* bounded: 2^40 * mult < 2^63 */
+	assert_int_equal(shift, 22);
+	assert_int_equal(mult, 1U << 22);
+	/* a bound nothing satisfies: shift 0 and the exact ratio */
+	calc_mult_shift(&mult, &shift, 1000, 3000, UINT64_MAX);
+	assert_int_equal(shift, 0);
+	assert_int_equal(mult, 3);
+	assert_int_equal(model_clock_set(TEST_TSC_KHZ, 0, 0, 0), -EINVAL);
+	assert_int_equal(model_clock.tsc_khz, TEST_TSC_KHZ);	/* unchanged */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -146,6 +177,7 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_user_page_mono_raw_fields_tick_with_machine_hz,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mult_shift_at_its_limits, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
