@@ -242,6 +242,99 @@ static void test_ring_buffer_get_without_a_live_buffer(void **state)
 	rb_free(rb);
 }
 
+/* ---- an NMI while the interrupted writer finds no room ------------------- */
+
+static struct {
+	enum perf_interleave_point at;
+	struct perf_buffer *rb;
+	struct perf_event *ev;		/* the NMI's own event on the same buffer */
+	const struct way *w;
+	bool fired;
+} nmi;
+
+/* The reader has consumed everything; then the NMI writes its record. */
+static void nmi_hook(enum perf_interleave_point point, void *obj)
+{
+	if (nmi.fired || point != nmi.at || obj != nmi.rb)
+		return;
+	nmi.fired = true;
+	WRITE_ONCE(nmi.rb->user_page->data_tail, READ_ONCE(nmi.rb->user_page->data_head));
+	assert_int_equal(write32(nmi.w, nmi.ev, 0x4e4d49), 0);
+}
+
+/*
+ * The outer writer fails for want of room and still is the outermost:
+ * the record an NMI wrote meanwhile (after the reader made room) must be
+ * published by it, and the wakeup that record earned delivered. At
+ * PI_OUTPUT_BEGIN_FAILED the NMI comes before the publish; at
+ * PI_PUT_HANDLE_READ_HEAD after the head was read, so the re-check after
+ * nest drops must go round again.
+ */
+static void test_failed_writer_publishes_and_wakes_for_an_nmi(void **state)
+{
+	static const enum perf_interleave_point points[] = {
+		PI_OUTPUT_BEGIN_FAILED, PI_PUT_HANDLE_READ_HEAD,
+	};
+
+	(void)state;
+	if (!IS_ENABLED(CONFIG_PERF_INTERLEAVE))
+		pmusim_skip("CONFIG_PERF_INTERLEAVE is off");
+	for (unsigned int p = 0; p < ARRAY_SIZE(points); p++) {
+		for (unsigned int i = 0; i < ARRAY_SIZE(ways); i++) {
+			const struct way *w = &ways[i];
+			/* watermark 1: every record moves the wakeup stamp */
+			struct perf_buffer *rb = rb_alloc(1, 1, 0, RING_BUFFER_WRITABLE);
+			struct perf_event ev, nev;
+			unsigned int n = PAGE_SIZE / 32;
+			u64 head, tail;
+
+			event_init(&ev, w);
+			event_init(&nev, w);
+			nev.id = 78;
+			ring_buffer_attach(&ev, rb);
+			ring_buffer_attach(&nev, ring_buffer_get(&ev));
+			for (unsigned int k = 0; k < n - 1; k++)
+				assert_int_equal(write32(w, &ev, k), 0);
+			head = rb->user_page->data_head;
+			ev.pending_wakeup = 0;
+
+			nmi = (typeof(nmi)){ .at = points[p], .rb = rb, .ev = &nev, .w = w };
+			perf_interleave_hook = nmi_hook;
+			assert_int_equal(write32(w, &ev, 1000), -ENOSPC);
+			perf_interleave_hook = NULL;
+			assert_true(nmi.fired);
+
+			/*
+			 * Published: the NMI's record right after what the reader
+			 * consumed; at READ_HEAD the outer writer had counted its
+			 * loss already, so the NMI's LOST record carries it first.
+			 */
+			tail = rb->user_page->data_tail;
+			assert_int_equal(tail, head);
+			{
+				u64 len = points[p] == PI_PUT_HANDLE_READ_HEAD ? 64 : 32;
+				u64 start = w->backward ? tail - len : tail;
+
+				assert_int_equal(rb->user_page->data_head,
+						 w->backward ? tail - len : tail + len);
+				if (len == 64) {
+					assert_int_equal(at(rb, start)[0] & 0xffffffff, PERF_RECORD_LOST);
+					assert_int_equal(at(rb, start)[2], 1);
+					start += 32;
+				}
+				assert_int_equal(at(rb, start)[1], 0x4e4d49);
+				assert_int_equal(local_read(&rb->lost),
+						 points[p] == PI_PUT_HANDLE_READ_HEAD ? 0 : 1);
+			}
+			assert_int_equal(READ_ONCE(rb->nest), 0);
+			assert_int_equal(ev.pending_wakeup, 1);
+			assert_int_equal(atomic64_read(&ev.lost_samples), 1);
+			ring_buffer_attach(&nev, NULL);
+			ring_buffer_attach(&ev, NULL);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -251,6 +344,7 @@ int main(void)
 		cmocka_unit_test(test_inherited_event_writes_into_the_parents_buffer),
 		cmocka_unit_test(test_rb_alloc_refuses_bad_page_counts),
 		cmocka_unit_test(test_ring_buffer_get_without_a_live_buffer),
+		cmocka_unit_test(test_failed_writer_publishes_and_wakes_for_an_nmi),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
