@@ -82,9 +82,18 @@ static void test_no_buffer_through_every_entry(void **state)
 	for (unsigned int i = 0; i < ARRAY_SIZE(ways); i++) {
 		struct perf_event ev;
 
+		struct perf_buffer *rb = rb_alloc(0, 0, 0, RING_BUFFER_WRITABLE);
+
 		event_init(&ev, &ways[i]);
 		assert_int_equal(write32(&ways[i], &ev, 1), -ENOSPC);
 		assert_int_equal(atomic64_read(&ev.lost_samples), 0);
+		/* a buffer of no data pages (a user page only) stays paused, losing nothing */
+		assert_non_null(rb);
+		ring_buffer_attach(&ev, rb);
+		assert_int_equal(write32(&ways[i], &ev, 2), -ENOSPC);
+		assert_int_equal(atomic64_read(&ev.lost_samples), 0);
+		assert_int_equal(local_read(&rb->lost), 0);
+		ring_buffer_attach(&ev, NULL);
 	}
 }
 
@@ -96,14 +105,17 @@ static void test_no_buffer_through_every_entry(void **state)
 static void test_pause_then_lost_record_through_every_entry(void **state)
 {
 	(void)state;
-	for (unsigned int i = 0; i < ARRAY_SIZE(ways); i++) {
-		const struct way *w = &ways[i];
+	for (unsigned int j = 0; j < 2 * ARRAY_SIZE(ways); j++) {
+		const struct way *w = &ways[j % ARRAY_SIZE(ways)];
+		bool id_all = j < ARRAY_SIZE(ways);
+		u64 lost_size = id_all ? 32 : 24;
 		struct perf_buffer *rb = rb_alloc(1, 0, 0, RING_BUFFER_WRITABLE);
 		struct perf_event ev;
 		const u64 *lost, *rec;
 		u64 head;
 
 		event_init(&ev, w);
+		ev.attr.sample_id_all = id_all;
 		ring_buffer_attach(&ev, rb);
 		rb_toggle_paused(rb, true);
 		for (int k = 0; k < 3; k++)
@@ -115,15 +127,16 @@ static void test_pause_then_lost_record_through_every_entry(void **state)
 
 		assert_int_equal(write32(w, &ev, 9), 0);
 		head = rb->user_page->data_head;
-		/* LOST (24 + 8-byte trailer) then the record: 64 bytes */
-		assert_int_equal(w->backward ? -head : head, 64);
+		/* LOST (24 bytes, + 8 of sample_id with sample_id_all) then the record */
+		assert_int_equal(w->backward ? -head : head, lost_size + 32);
 		lost = w->backward ? at(rb, head) : at(rb, 0);
-		rec = w->backward ? at(rb, head + 32) : at(rb, 32);
+		rec = w->backward ? at(rb, head + lost_size) : at(rb, lost_size);
 		assert_int_equal(((const struct perf_event_header *)lost)->type, PERF_RECORD_LOST);
-		assert_int_equal(((const struct perf_event_header *)lost)->size, 32);
+		assert_int_equal(((const struct perf_event_header *)lost)->size, lost_size);
 		assert_int_equal(lost[1], 77);		/* id */
 		assert_int_equal(lost[2], 3);		/* lost */
-		assert_int_equal(lost[3], 77);		/* sample_id: PERF_SAMPLE_ID */
+		if (id_all)
+			assert_int_equal(lost[3], 77);	/* sample_id: PERF_SAMPLE_ID */
 		assert_int_equal(((const struct perf_event_header *)rec)->type, PERF_RECORD_SAMPLE);
 		assert_int_equal(rec[1], 9);
 		assert_int_equal(local_read(&rb->lost), 0);
@@ -199,6 +212,15 @@ static void test_inherited_event_writes_into_the_parents_buffer(void **state)
 		assert_ptr_equal(got, rb);
 		assert_int_equal(refcount_read(&rb->refcount), 2);
 		ring_buffer_put(got);
+		/* the child owns no buffer: attaching one to it is a bug, warned about */
+		if (IS_ENABLED(CONFIG_DEBUG_PERF) && i == 0) {
+			unsigned long warns = pmusim_warn_count();
+
+			ring_buffer_attach(&child, ring_buffer_get(&parent));
+			assert_int_equal(pmusim_warn_count(), warns + 1);
+			ring_buffer_attach(&child, NULL);
+		}
+		assert_int_equal(refcount_read(&rb->refcount), 1);
 		ring_buffer_attach(&parent, NULL);
 	}
 }
@@ -222,6 +244,11 @@ static void test_rb_alloc_refuses_bad_page_counts(void **state)
 	rb = rb_alloc(2, 0, 0, 0);
 	assert_non_null(rb);
 	assert_int_equal(rb->user_page->data_size, 2 * PAGE_SIZE);
+	rb_free(rb);
+	rb = rb_alloc(0, 0, 0, 0);		/* the user page alone */
+	assert_non_null(rb);
+	assert_int_equal(rb->user_page->data_size, 0);
+	assert_int_equal(rb->paused, 1);
 	rb_free(rb);
 }
 
@@ -335,6 +362,45 @@ static void test_failed_writer_publishes_and_wakes_for_an_nmi(void **state)
 	}
 }
 
+/* An NMI between the space check and the head cmpxchg: the outer writer retries after it. */
+static void nmi_at_cmpxchg(enum perf_interleave_point point, void *obj)
+{
+	if (nmi.fired || point != PI_OUTPUT_BEGIN_CMPXCHG || obj != nmi.rb)
+		return;
+	nmi.fired = true;
+	assert_int_equal(write32(nmi.w, nmi.ev, 0x4e4d49), 0);
+}
+
+static void test_nmi_reserving_before_the_cmpxchg_through_every_entry(void **state)
+{
+	(void)state;
+	if (!IS_ENABLED(CONFIG_PERF_INTERLEAVE))
+		pmusim_skip("CONFIG_PERF_INTERLEAVE is off");
+	for (unsigned int i = 0; i < ARRAY_SIZE(ways); i++) {
+		const struct way *w = &ways[i];
+		struct perf_buffer *rb = rb_alloc(1, 0, 0, RING_BUFFER_WRITABLE);
+		struct perf_event ev, nev;
+		u64 head;
+
+		event_init(&ev, w);
+		event_init(&nev, w);
+		ring_buffer_attach(&ev, rb);
+		ring_buffer_attach(&nev, ring_buffer_get(&ev));
+		nmi = (typeof(nmi)){ .rb = rb, .ev = &nev, .w = w };
+		perf_interleave_hook = nmi_at_cmpxchg;
+		assert_int_equal(write32(w, &ev, 7), 0);
+		perf_interleave_hook = NULL;
+		assert_true(nmi.fired);
+		/* the NMI's record first, then the interrupted writer's, both published */
+		head = rb->user_page->data_head;
+		assert_int_equal(w->backward ? -head : head, 64);
+		assert_int_equal(at(rb, w->backward ? -32 : 0)[1], 0x4e4d49);
+		assert_int_equal(at(rb, w->backward ? -64 : 32)[1], 7);
+		ring_buffer_attach(&nev, NULL);
+		ring_buffer_attach(&ev, NULL);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -345,6 +411,7 @@ int main(void)
 		cmocka_unit_test(test_rb_alloc_refuses_bad_page_counts),
 		cmocka_unit_test(test_ring_buffer_get_without_a_live_buffer),
 		cmocka_unit_test(test_failed_writer_publishes_and_wakes_for_an_nmi),
+		cmocka_unit_test(test_nmi_reserving_before_the_cmpxchg_through_every_entry),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
