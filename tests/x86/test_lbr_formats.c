@@ -19,6 +19,7 @@ static const struct model_cpu_desc *with_format(const char *name, unsigned int f
 	custom = *model_cpu_desc_lookup(name);
 	custom.lbr_format = fmt;
 	custom.perf_capabilities = (custom.perf_capabilities & ~0x3fULL) | fmt;
+	custom.has_perf_capabilities = true;	/* the format is read from PERF_CAPABILITIES */
 	return &custom;
 }
 
@@ -56,6 +57,8 @@ static void test_each_legacy_format_decodes_its_flags(void **state)
 		bool mispred, cycles;
 	} f[] = {
 		{ "nehalem", LBR_FORMAT_EIP, false, false },		/* addresses only */
+		/* Core 2's 4 entries with PDCM and a 64-bit format: no LBR_SELECT at all */
+		{ "core2", LBR_FORMAT_EIP_FLAGS, true, false },
 		{ "haswell", LBR_FORMAT_EIP_FLAGS2, true, false },
 		{ "haswell", LBR_FORMAT_TIME, true, true },		/* cycles in TO[63:48] */
 		{ "skylake", LBR_FORMAT_INFO2, true, true },		/* LBR_INFO, no TSX */
@@ -115,6 +118,16 @@ static void test_no_cycles_no_flags_skips_lbr_info(void **state)
 	three_branches();
 	assert_int_equal(xt.samples[0].entries[1].mispred, 1);
 	perf_event_release_kernel(e);
+	xt_shutdown();
+
+	/* no LBR_INFO (Haswell): nothing to skip, the flags in FROM still decode */
+	assert_int_equal(xt_boot("haswell"), 0);
+	e = open_lbr(3, PERF_SAMPLE_BRANCH_ANY | U | PERF_SAMPLE_BRANCH_NO_CYCLES |
+		     PERF_SAMPLE_BRANCH_NO_FLAGS);
+	assert_false(e->hw.branch_reg.config & LBR_NO_INFO);
+	three_branches();
+	assert_int_equal(xt.samples[0].entries[1].mispred, 1);
+	perf_event_release_kernel(e);
 }
 
 /* One of each near branch type, user; the sample at the last. */
@@ -167,6 +180,11 @@ static void test_software_filter_bits(void **state)
 		for (unsigned int i = 0; i < ARRAY_SIZE(want); i++)
 			assert_int_equal(xt.samples[0].entries[i].type, want[i]);
 	}
+	/* everything asked for, no type saved: no software filter, the whole LBR */
+	assert_int_equal(run_mix(PERF_SAMPLE_BRANCH_ANY | U | PERF_SAMPLE_BRANCH_KERNEL),
+			 x86_pmu.lbr_nr);
+	for (unsigned int i = 0; i < ARRAY_SIZE(mix); i++)
+		assert_int_equal(xt.samples[0].entries[i].from, mix[ARRAY_SIZE(mix) - 1 - i].from);
 	/* kernel records are dropped for a user-only filter even where the type matches */
 	{
 		struct perf_event *e = open_lbr(2, PERF_SAMPLE_BRANCH_ANY | U);
@@ -313,6 +331,39 @@ static void test_full_arch_lbr_call_stack_survives_a_switch(void **state)
 	perf_event_release_kernel(e);
 }
 
+/*
+ * The same task back with nobody in between, but the LBR lost its
+ * contents meanwhile (a deep C-state resets it; FROM at the TOS reads 0):
+ * the saved stack is written back rather than trusted.
+ */
+static void test_lbr_reset_in_a_cstate_is_restored(void **state)
+{
+	struct perf_event_attr a = xt_attr(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 100);
+	struct perf_event *e;
+	u64 tos;
+	int err;
+
+	(void)state;
+	assert_int_equal(xt_boot("skylake"), 0);
+	pmusim_curr[0] = &ta;
+	a.sample_type = PERF_SAMPLE_BRANCH_STACK;
+	a.branch_sample_type = PERF_SAMPLE_BRANCH_CALL_STACK | U;
+	e = xt_open(&a, -1, &ta, &err);
+	assert_non_null(e);
+	calls(0x100000, 0, 5, true);
+	tos = xt_rdmsr(0, MSR_LBR_TOS);
+	x86_pmu_sched_out(&ta);
+	for (int i = 0; i < 32; i++)		/* the C-state wipes the stack */
+		assert_int_equal(model_wrmsr(xt.cpu[0], MSR_LBR_NHM_FROM + i, 0), 0);
+	x86_pmu_sched_in(&ta);
+	assert_int_equal(xt_rdmsr(0, MSR_LBR_TOS), tos);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(xt_rdmsr(0, MSR_LBR_NHM_FROM + ((tos - i) & 31)),
+				 0x100000 + 0x1000 * (4 - i) + 0x10);
+	perf_event_disable(e);
+	perf_event_release_kernel(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -324,6 +375,7 @@ int main(void)
 					  teardown_tasks),
 		cmocka_unit_test_teardown(test_full_arch_lbr_call_stack_survives_a_switch,
 					  teardown_tasks),
+		cmocka_unit_test_teardown(test_lbr_reset_in_a_cstate_is_restored, teardown_tasks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
