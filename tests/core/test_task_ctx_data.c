@@ -60,6 +60,11 @@ static void test_global_users_share_one_reference_per_task(void **state)
 	(void)state;
 	assert_int_equal(one, 0);
 	assert_int_equal(attach_task_ctx_data(&tasks[0], 64, false), 0);	/* a per-task user */
+	assert_int_equal(attach_task_ctx_data(&tasks[0], 64, false), 0);	/* and another */
+	assert_int_equal(refs(&tasks[0]), 2);
+	assert_int_equal(perf_ctx_data_total_bytes(), sizeof(struct perf_ctx_data) + 64);
+	detach_task_ctx_data(&tasks[0]);
+	assert_int_equal(refs(&tasks[0]), 1);
 	assert_int_equal(attach_global_ctx_data(64), 0);
 	assert_int_equal(attach_global_ctx_data(64), 0);
 	assert_int_equal(refs(&tasks[0]), 2);		/* per-task + global */

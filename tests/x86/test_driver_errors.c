@@ -561,6 +561,8 @@ static void test_callbacks_out_of_protocol(void **state)
 	loose.hw.state = PERF_HES_STOPPED;
 	p->start(&loose, 0);			/* never given a counter */
 	p->del(&loose, 0);			/* never added */
+	p->stop(&loose, PERF_EF_UPDATE);	/* no counter: nothing to stop or drain */
+	assert_true(loose.hw.state & PERF_HES_UPTODATE);
 	assert_int_equal(cpu_hw_events[0].n_events, 1);
 	if (IS_ENABLED(CONFIG_DEBUG_PERF))
 		assert_int_equal(pmusim_warn_count(), warns + 3);
@@ -597,6 +599,104 @@ static void test_replug_checks_against_the_remaining_cpu(void **state)
 	assert_int_equal(xt_rdmsr(0, MSR_CORE_PERF_GLOBAL_CTRL), x86_pmu.intel_ctrl);
 }
 
+/*
+ * A group that cannot go on is taken off whole: with the four GP counters
+ * held, a group (instructions leader on fixed 0, a branches sibling)
+ * enabled at once gets its leader added, its sibling refused, and the
+ * leader's add undone in the same transaction (no stop of a counter it
+ * never started). An eighth member of a group beyond seven counters is
+ * refused at open.
+ */
+static void test_group_that_cannot_fit_is_undone_whole(void **state)
+{
+	static const u64 cfg[] = { PERF_COUNT_HW_INSTRUCTIONS, PERF_COUNT_HW_CPU_CYCLES,
+				   PERF_COUNT_HW_REF_CPU_CYCLES };
+	struct perf_event_attr a = xt_attr(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 0);
+	struct perf_event *gp[4], *leader, *sib, *g[8];
+	int err;
+
+	(void)state;
+	assert_int_equal(xt_boot("skylake"), 0);
+	a.size = sizeof(a);
+	for (int i = 0; i < 4; i++)
+		gp[i] = xt_open(&a, 0, NULL, &err);
+	a.config = PERF_COUNT_HW_INSTRUCTIONS;
+	a.disabled = 1;
+	assert_int_equal(perf_event_open_attr(&a, sizeof(a), -1, 0, NULL, 0, NULL, &leader), 0);
+	a.disabled = 0;
+	a.config = PERF_COUNT_HW_BRANCH_INSTRUCTIONS;
+	assert_int_equal(perf_event_open_attr(&a, sizeof(a), -1, 0, leader, 0, NULL, &sib), 0);
+	perf_event_enable(leader);
+	assert_int_equal(leader->state, PERF_EVENT_STATE_INACTIVE);
+	assert_int_equal(sib->state, PERF_EVENT_STATE_INACTIVE);
+	assert_int_equal(cpu_hw_events[0].n_events, 4);
+	assert_int_equal(cpu_hw_events[0].n_added, 0);
+	assert_false(cpu_hw_events[0].active_mask >> INTEL_PMC_IDX_FIXED & 1);
+	assert_int_equal(pmusim_warn_count(), warns_at_start);
+	perf_event_release_kernel(sib);
+	perf_event_release_kernel(leader);
+	for (int i = 3; i >= 0; i--)
+		perf_event_release_kernel(gp[i]);
+
+	/* seven members fill every counter; an eighth can never be on with them */
+	for (int i = 0; i < 8; i++) {
+		a.config = i < 3 ? cfg[i] : i < 7 ? PERF_COUNT_HW_BRANCH_INSTRUCTIONS :
+			   PERF_COUNT_HW_BUS_CYCLES;
+		err = perf_event_open_attr(&a, sizeof(a), -1, 0, i ? g[0] : NULL, 0, NULL, &g[i]);
+		assert_int_equal(err, i < 7 ? 0 : -EINVAL);
+	}
+	for (int i = 6; i >= 0; i--)
+		perf_event_release_kernel(g[i]);
+}
+
+static bool raise_status;
+
+/* An overflow handler that raises another counter's status bit, as a second overflow would. */
+static void raising_handler(struct perf_event *event, struct perf_sample_data *data,
+			    struct pt_regs *regs)
+{
+	xt_handler(event, data, regs);
+	if (raise_status)
+		assert_int_equal(model_wrmsr(xt.cpu[0], MSR_CORE_PERF_GLOBAL_STATUS_SET,
+					     1ULL << 3), 0);
+	raise_status = false;
+}
+
+/*
+ * A status bit that appears while the PMI is being handled is handled in
+ * the same PMI (the handler reads the status again and loops); a PMU with
+ * four fixed counters on v4 (no CPUID.0AH:ECX bitmap) enables all four.
+ */
+static void test_status_raised_during_the_pmi_is_handled_in_it(void **state)
+{
+	struct perf_event_attr a = xt_attr(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 4);
+	struct model_cpu_desc *d = (struct model_cpu_desc *)like("skylake");
+	struct perf_event *e;
+	u64 pmis;
+	int err;
+
+	(void)state;
+	d->nr_fixed = 4;
+	assert_int_equal(xt_boot_desc(d), 0);
+	assert_int_equal(x86_pmu.num_counters_fixed, 4);
+	assert_int_equal(x86_pmu.intel_ctrl, 0xfULL | 0xfULL << INTEL_PMC_IDX_FIXED);
+	assert_int_equal(xt_rdmsr(0, MSR_CORE_PERF_GLOBAL_CTRL), x86_pmu.intel_ctrl);
+
+	a.size = sizeof(a);
+	e = perf_event_create_kernel_counter(&a, 0, NULL, raising_handler, NULL, NULL, &err);
+	assert_non_null(e);
+	raise_status = true;
+	pmis = model_cpu_nr_pmis(xt.cpu[0]);
+	model_retire_insns(xt.cpu[0], 4, 4, true);
+	assert_int_equal(xt.nr_overflows, 1);
+	assert_int_equal(model_cpu_nr_pmis(xt.cpu[0]), pmis + 1);
+	assert_int_equal(xt_rdmsr(0, MSR_CORE_PERF_GLOBAL_STATUS), 0);
+	assert_int_equal(xt_rdmsr(0, MSR_CORE_PERF_GLOBAL_CTRL), x86_pmu.intel_ctrl);
+	model_retire_insns(xt.cpu[0], 4, 4, true);
+	assert_int_equal(xt.nr_overflows, 2);
+	perf_event_release_kernel(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -620,6 +720,9 @@ int main(void)
 					  setup, teardown),
 		cmocka_unit_test_setup_teardown(test_callbacks_out_of_protocol, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replug_checks_against_the_remaining_cpu, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_group_that_cannot_fit_is_undone_whole, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_status_raised_during_the_pmi_is_handled_in_it,
+						setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
