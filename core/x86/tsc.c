@@ -73,9 +73,6 @@ int model_clock_set(u32 tsc_khz, u32 tsc_bits, u64 tsc_at_zero, u64 raw_at_zero)
 	/* As a clocksource registered at tsc_khz: sized for 600 s between ticks. */
 	calc_mult_shift(&c.raw_mult, &c.raw_shift, (u64)tsc_khz * 1000, NSEC_PER_SEC,
 			(u64)tsc_khz * 1000 * MONO_RAW_MAX_SECONDS);
-	c.tick_cycles = (u64)tsc_khz * 1000 / CONFIG_HZ;
-	if (!c.tick_cycles)
-		c.tick_cycles = 1;
 
 	model_clock = c;
 	return 0;
@@ -124,6 +121,18 @@ u64 model_clock_tsc_to_mono_raw(u64 cyc)
 }
 
 /*
+ * TSC cycles between two timekeeper ticks at the tick rate in force now
+ * (HZ follows perf_event_hz_set(), so a scenario's machine.hz moves the
+ * ticks); a clock slower than HZ still ticks once a cycle.
+ */
+u64 model_clock_tick_cycles(void)
+{
+	u64 cycles = (u64)model_clock.tsc_khz * 1000 / (u64)HZ;
+
+	return cycles ? cycles : 1;
+}
+
+/*
  * The timekeeper accumulates whole ticks. Everything it has accumulated
  * since c0 is one exact product in shifted ns; whole seconds go to base,
  * the rest (fraction of a ns included) stays in xtime_nsec, so applying
@@ -133,7 +142,7 @@ u64 model_clock_tsc_to_mono_raw(u64 cyc)
 void model_clock_mono_raw_snapshot(u64 cyc, struct mono_raw_snapshot *snap)
 {
 	u64 since = cyc - model_clock.tsc_at_zero;
-	u64 last = since - since % model_clock.tick_cycles;
+	u64 last = since - since % model_clock_tick_cycles();
 	u32 shift = model_clock.raw_shift;
 	u128 acc = ((u128)model_clock.raw_at_zero << shift) +
 		   (u128)last * model_clock.raw_mult;

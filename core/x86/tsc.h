@@ -45,7 +45,6 @@ struct model_clock {
 	struct cyc2ns_data cyc2ns;
 	u32 raw_mult, raw_shift;
 	u64 raw_at_zero;	/* CLOCK_MONOTONIC_RAW at c0, ns */
-	u64 tick_cycles;	/* the timekeeper accumulates every tick */
 };
 
 extern struct model_clock model_clock;
@@ -73,6 +72,8 @@ u64 model_clock_tsc_to_ns(u64 cyc);		/* cyc: full count */
 u64 model_clock_ns_to_tsc(u64 ns);		/* last count with ns(c) <= ns */
 u64 model_clock_tsc_to_mono_raw(u64 cyc);	/* cyc: full count, >= c0 */
 u64 model_clock_tsc_mask(void);
+/* TSC cycles per timekeeper tick at the current HZ (at least 1). */
+u64 model_clock_tick_cycles(void);
 void model_clock_mono_raw_snapshot(u64 cyc, struct mono_raw_snapshot *snap);
 
 /* The TSC register now: the full count at perf_clock(), masked to tsc_bits. */

@@ -61,10 +61,9 @@ static inline void xt_handler(struct perf_event *event, struct perf_sample_data 
 	}
 }
 
-/* Plug @name's CPUs in; returns 0 or the attach error. */
-static inline int xt_boot(const char *name)
+/* Plug CPUs of model @d in (@d must outlive them); returns 0 or the attach error. */
+static inline int xt_boot_desc(const struct model_cpu_desc *d)
 {
-	const struct model_cpu_desc *d = model_cpu_desc_lookup(name);
 	int ret = 0;
 
 	memset(&xt, 0, sizeof(xt));
@@ -79,9 +78,17 @@ static inline int xt_boot(const char *name)
 	return ret;
 }
 
+/* Plug @name's CPUs in; returns 0 or the attach error. */
+static inline int xt_boot(const char *name)
+{
+	return xt_boot_desc(model_cpu_desc_lookup(name));
+}
+
 static inline void xt_shutdown(void)
 {
 	for (int i = 0; i < XT_CPUS; i++) {
+		if (!xt.cpu[i])
+			continue;
 		x86_pmu_attach_cpu(i, NULL);
 		model_cpu_destroy(xt.cpu[i]);
 		xt.cpu[i] = NULL;
