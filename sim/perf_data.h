@@ -104,7 +104,8 @@ struct perf_data_writer;
 
 /*
  * Create PATH.tmp for writing; the file appears under PATH only when
- * perf_data_writer__close() succeeds. Returns NULL with errno set and the
+ * perf_data_writer__close() succeeds. @env is not copied: it must stay
+ * valid until perf_data_writer__close() or __abort(). Returns NULL with errno set and the
  * reason in perf_data_writer__last_error() (one line, naming PATH).
  */
 struct perf_data_writer *perf_data_writer__open(const char *path,

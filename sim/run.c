@@ -65,6 +65,9 @@ struct run {
 	struct tsc_conv *convs;
 	size_t nr_convs, convs_cap;
 	bool hold_reads;		/* the end hook runs: the consumer waits */
+	/* the perf.data header's env: the writer reads it until it closes */
+	struct perf_data_env env;
+	char cpuid[64], cpu_desc[64];
 	int error;
 	const char *map_dir;
 	unsigned int nr_maps;		/* perf-PID.map files written, to take back on failure */
@@ -490,22 +493,22 @@ static int start_file(struct run *r, const char *output, const char *map_dir, ch
 	static const char *const argv[] = { "pmusim", "run" };
 	const struct scenario *s = r->s;
 	const struct model_cpu_desc *desc = r->m->cfg.desc;
-	char cpuid[64], cpu_desc[64];
 	uint8_t rec[SYNTH_RECORD_MAX];
-	struct perf_data_env env = {
+	struct perf_event_attr first_attr;
+
+	/* the writer reads the env again when it closes: it lives in the run */
+	snprintf(r->cpuid, sizeof(r->cpuid), "GenuineIntel,%u,%u,%u", desc->family, desc->model,
+		 desc->stepping);
+	snprintf(r->cpu_desc, sizeof(r->cpu_desc), "pmusim model Intel %s", desc->name);
+	r->env = (struct perf_data_env){
 		.hostname = "pmusim", .os_release = "6.12.0-pmusim", .version = "6.12",
-		.arch = "x86_64", .cpu_desc = cpu_desc, .cpuid = cpuid,
+		.arch = "x86_64", .cpu_desc = r->cpu_desc, .cpuid = r->cpuid,
 		.nr_cpus_avail = s->machine->cpus, .nr_cpus_online = s->machine->cpus,
 		.total_mem = 1 << 20, .argc = 2, .argv = argv,
 		.max_branches = desc->lbr_nr, .pmu_name = desc->name,
 	};
-	struct perf_event_attr first_attr;
-
-	snprintf(cpuid, sizeof(cpuid), "GenuineIntel,%u,%u,%u", desc->family, desc->model,
-		 desc->stepping);
-	snprintf(cpu_desc, sizeof(cpu_desc), "pmusim model Intel %s", desc->name);
 	if (output) {
-		r->w = perf_data_writer__open(output, &env);
+		r->w = perf_data_writer__open(output, &r->env);
 		if (!r->w) {
 			snprintf(err, errlen, "%s", perf_data_writer__last_error());
 			return -1;
