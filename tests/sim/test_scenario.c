@@ -306,7 +306,7 @@ static void enum_error_lists_the_words(void **state)
 		 "    scope: global\n", base);
 	expect_error(text, 8, "scope", "unknown word 'global' (one of: task, system)");
 	expect_error("duration: 1000\ntasks:\n  - name: t\n    workload: {kind: chain}\n", 4,
-		     "kind", "(one of: tchain, recursion, random)");
+		     "kind", "(one of: tchain, recursion, random, phases)");
 }
 
 static void long_name_names_its_line(void **state)
