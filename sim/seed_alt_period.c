@@ -96,8 +96,9 @@ static void print_cpi(const struct run_stats *alt, const struct run_stats *one)
 	       "", sum_one / nr);
 	printf("  %-12s %8s %9s %8.2f %7s %9s %8.2f\n", "max |err|%", "", "", max_short, "", "",
 	       max_one);
-	printf("  CPI error: short windows %.2f%%, one period %.2f%% (%.1f times the error, "
-	       "with twice the samples used)\n", sum_short / nr, sum_one / nr,
+	printf("  CPI error: short windows %.2f%% from %llu samples, one period %.2f%% from %llu "
+	       "(%.1f times the error)\n", sum_short / nr, (unsigned long long)total(alt, true),
+	       sum_one / nr, (unsigned long long)total(one, false),
 	       sum_short > 0 ? sum_one / sum_short : 0.0);
 }
 
