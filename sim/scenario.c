@@ -22,6 +22,7 @@
 
 static const cyaml_strval_t kinds[] = {
 	{ "tchain", WL_TCHAIN }, { "recursion", WL_RECURSION }, { "random", WL_RANDOM },
+	{ "phases", WL_PHASES },
 };
 static const cyaml_strval_t scopes[] = {
 	{ "task", SCN_SCOPE_TASK }, { "system", SCN_SCOPE_SYSTEM },
@@ -200,7 +201,7 @@ struct enum_words {
 };
 
 static const struct enum_words enum_words[] = {
-	{ "kind", "tchain, recursion, random" },
+	{ "kind", "tchain, recursion, random, phases" },
 	{ "scope", "task, system" },
 	{ "call_graph", "none, lbr" },
 };
@@ -413,7 +414,8 @@ static int check(struct checker *c)
 		if (!wl) {
 			snprintf(path, sizeof(path), "tasks.%u.workload", i);
 			return fail(c, path, "invalid parameters (depth 1..%d, loops >= 1, "
-				    "permille <= 1000; random: depth >= 2)", WL_MAX_DEPTH - 2);
+				    "permille <= 1000; random: depth >= 2; phases: depth <= 16, "
+				    "leaf_loops >= 2^(depth-1))", WL_MAX_DEPTH - 2);
 		}
 		workload_free(wl);
 	}

@@ -28,8 +28,8 @@ void wl_params_default(struct wl_params *p, enum wl_kind kind)
 {
 	memset(p, 0, sizeof(*p));
 	p->kind = kind;
-	p->depth = kind == WL_RANDOM ? 64 : 43;
-	p->leaf_loops = 10000;
+	p->depth = kind == WL_RANDOM ? 64 : kind == WL_PHASES ? 4 : 43;
+	p->leaf_loops = kind == WL_PHASES ? 32768 : 10000;
 	p->mid_loops = kind == WL_TCHAIN ? 100 : 8;
 	p->outer_loops = 10000;
 	p->cond_permille = 500;
@@ -230,6 +230,45 @@ static int build_random(struct workload *wl, struct wl_builder *b, uint64_t *add
 	return err;
 }
 
+/*
+ * Phases: main calls phase_01 .. phase_NN in turn, forever. Phase k loops
+ * over 2^(k-1) - 1 instructions and its back-edge, leaf_loops >> (k-1)
+ * times, so each retires about leaf_loops instructions per call with one
+ * taken conditional branch per 2^(k-1) of them. Every taken conditional
+ * mispredicts alike (mispredict_permille), so phase k's cycles per
+ * instruction are 1 + penalty * mispredict_permille / 1000 / 2^(k-1):
+ * functions long enough for a short window to fall inside, with CPIs
+ * far apart (the alternating-periods seed).
+ */
+#define WL_MAX_PHASES	16
+
+static int build_phases(struct workload *wl, struct wl_builder *b, uint64_t *addr)
+{
+	const struct wl_params *p = &wl->params;
+	uint32_t n = wl->nr_funcs;
+	int err;
+
+	loop_begin(b, 0);
+	for (uint32_t k = 1; k < n; k++)
+		emit(b, WL_OP_CALL, k);
+	loop_end(b);
+	emit(b, WL_OP_RET, 0);
+	err = finish_func(&wl->funcs[0], b, addr);
+	snprintf(wl->funcs[0].name, sizeof(wl->funcs[0].name), "main");
+	for (uint32_t k = 1; !err && k < n; k++) {
+		uint32_t body = (1u << (k - 1)) - 1;
+
+		loop_begin(b, p->leaf_loops >> (k - 1));
+		if (body)
+			emit(b, WL_OP_INSNS, body);
+		loop_end(b);
+		emit(b, WL_OP_RET, 0);
+		err = finish_func(&wl->funcs[k], b, addr);
+		snprintf(wl->funcs[k].name, sizeof(wl->funcs[k].name), "phase_%02u", k);
+	}
+	return err;
+}
+
 /* Every address the executor needs, worked out once: see struct wl_op. */
 static void link_ops(struct workload *wl)
 {
@@ -271,7 +310,9 @@ struct workload *workload_build(const struct wl_params *params)
 	if (!p->depth || p->depth >= WL_MAX_DEPTH - 1 || !p->leaf_loops || !p->mid_loops ||
 	    !p->outer_loops || p->cond_permille > 1000 || p->mispredict_permille > 1000 ||
 	    p->mispredict_penalty > 1000 || (p->kind == WL_RANDOM && p->depth < 2) ||
-	    p->kind > WL_RANDOM || p->code_base >= (1ULL << 47)) {
+	    (p->kind == WL_PHASES && (p->depth > WL_MAX_PHASES ||
+				      p->leaf_loops >> (p->depth - 1) == 0)) ||
+	    p->kind > WL_PHASES || p->code_base >= (1ULL << 47)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -290,6 +331,9 @@ struct workload *workload_build(const struct wl_params *params)
 		break;
 	case WL_RECURSION:
 		err = build_recursion(wl, &b, &addr);
+		break;
+	case WL_PHASES:
+		err = build_phases(wl, &b, &addr);
 		break;
 	default:
 		err = build_random(wl, &b, &addr);

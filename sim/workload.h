@@ -28,12 +28,16 @@ enum wl_kind {
 	WL_TCHAIN,	/* main -> f01 -> ... -> fDEPTH, like the stitching seed's tchain_edit */
 	WL_RECURSION,	/* one function calling itself DEPTH deep, then unwinding */
 	WL_RANDOM,	/* a seeded random call graph (a DAG, so every call returns) */
+	WL_PHASES,	/* main calling phase_01 .. phase_DEPTH in turn, each a long loop
+			 * whose taken-branch density (so CPI) differs: see build_phases() */
 };
 
 struct wl_params {
 	enum wl_kind kind;
-	unsigned int depth;		/* tchain and recursion depth; random: functions */
-	unsigned int leaf_loops;	/* tchain: iterations of the leaf's loop (f43: 10000) */
+	unsigned int depth;		/* tchain and recursion depth; random, phases: functions */
+	unsigned int leaf_loops;	/* tchain: iterations of the leaf's loop (f43: 10000);
+					 * phases: phase_01's iterations, about the instructions
+					 * every phase retires per call */
 	unsigned int mid_loops;		/* tchain: f32..f42's loops (100); recursion: per level;
 					 * random: the largest loop count */
 	unsigned int outer_loops;	/* tchain: f31's loop around the call of f32 (10000) */

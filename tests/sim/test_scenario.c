@@ -173,6 +173,29 @@ static void minimal_scenario_gets_defaults(void **state)
 	scenario_free(s);
 }
 
+static void phases_workload_loads(void **state)
+{
+	struct scenario *s;
+	struct wl_params p;
+	char err[256];
+
+	(void)state;
+	write_file("duration: 5000\ntasks:\n  - name: t\n"
+		   "    workload: {kind: phases, depth: 3, leaf_loops: 4096}\n"
+		   "  - name: u\n    workload: {kind: phases}\n");
+	assert_int_equal(scenario_load(path, &s, err, sizeof(err)), 0);
+	unlink(path);
+	scenario_wl_params(s, &s->tasks[0], &p);
+	assert_int_equal(p.kind, WL_PHASES);
+	assert_int_equal(p.depth, 3);
+	assert_int_equal(p.leaf_loops, 4096);
+	scenario_wl_params(s, &s->tasks[1], &p);
+	assert_int_equal(p.kind, WL_PHASES);
+	assert_int_equal(p.depth, 4);		/* the defaults */
+	assert_int_equal(p.leaf_loops, 32768);
+	scenario_free(s);
+}
+
 static const char base[] = "duration: 1000\ntasks:\n  - name: t\n    workload: {kind: tchain}\n";
 
 static void syntax_error_names_its_line(void **state)
@@ -226,6 +249,10 @@ static void out_of_range_names_the_field(void **state)
 		     "duration", "at least");
 	expect_error("duration: 10\ntasks:\n  - name: t\n    workload: {kind: tchain, depth: 9999}\n",
 		     4, "tasks.0.workload", "invalid parameters");
+	/* phase_05 would loop 8 >> 4 = 0 times */
+	expect_error("duration: 10\ntasks:\n  - name: t\n"
+		     "    workload: {kind: phases, depth: 5, leaf_loops: 8}\n",
+		     4, "tasks.0.workload", "phases: depth <= 16");
 	snprintf(text, sizeof(text), "%s    cpus: [0, 3]\n", base);
 	expect_error(text, 5, "tasks.0.cpus.1", "not in the machine");
 }
@@ -306,7 +333,7 @@ static void enum_error_lists_the_words(void **state)
 		 "    scope: global\n", base);
 	expect_error(text, 8, "scope", "unknown word 'global' (one of: task, system)");
 	expect_error("duration: 1000\ntasks:\n  - name: t\n    workload: {kind: chain}\n", 4,
-		     "kind", "(one of: tchain, recursion, random)");
+		     "kind", "(one of: tchain, recursion, random, phases)");
 }
 
 static void long_name_names_its_line(void **state)
@@ -367,6 +394,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(full_scenario_loads),
 		cmocka_unit_test(minimal_scenario_gets_defaults),
+		cmocka_unit_test(phases_workload_loads),
 		cmocka_unit_test(syntax_error_names_its_line),
 		cmocka_unit_test(unknown_field_names_its_line),
 		cmocka_unit_test(bad_number_names_its_line),

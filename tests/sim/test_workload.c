@@ -6,6 +6,7 @@
  * the seed.
  */
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 #include "tests/test.h"
@@ -251,6 +252,74 @@ static void random_graph_deterministic_in_seeds(void **state)
 	assert_true(g != a);
 }
 
+/*
+ * Phases: main calls each phase in turn; phase k retires about leaf_loops
+ * instructions per call with a taken conditional every 2^(k-1) of them,
+ * so its CPI, worked out from the ground truth, is about
+ * 1 + penalty * mispredict rate / 2^(k-1).
+ */
+static void phases_have_their_cpi(void **state)
+{
+	struct wl_params p;
+	struct workload *wl;
+	struct rec r = { 0 };
+	struct wl_sink sink = { rec_branch, rec_insns, &r };
+	struct wl_exec x;
+	double rate, prev = 1e9;
+
+	(void)state;
+	wl_params_default(&p, WL_PHASES);
+	assert_int_equal(p.depth, 4);
+	assert_int_equal(p.leaf_loops, 32768);
+	p.leaf_loops = 4096;
+	p.mispredict_permille = 250;
+	p.mispredict_penalty = 12;
+	wl = workload_build(&p);
+	assert_non_null(wl);
+	assert_int_equal(wl->nr_funcs, 5);
+	assert_string_equal(wl->funcs[0].name, "main");
+	assert_string_equal(wl->funcs[1].name, "phase_01");
+	assert_string_equal(wl->funcs[4].name, "phase_04");
+	assert_int_equal(wl_exec_init(&x, wl, 5), 0);
+	r.wl = wl;
+	r.x = &x;
+	wl_exec_run(&x, 3000000, &sink);
+	assert_int_equal(r.bad_stack, 0);
+	assert_int_equal(x.max_depth, 2);
+	assert_int_equal(r.cycles, x.cycles);
+	assert_int_equal(r.mispred, x.mispredicts);
+	rate = (double)x.mispredicts / (double)r.jcc;
+	assert_true(rate > 0.23 && rate < 0.27);
+	for (uint32_t k = 1; k <= 4; k++) {
+		double cpi = (double)(x.self_insns[k] + p.mispredict_penalty * x.self_mispredicts[k]) /
+			     (double)x.self_insns[k];
+		double want = 1.0 + p.mispredict_penalty * rate / (double)(1u << (k - 1));
+
+		/* every phase as long as the others, within a call's worth */
+		assert_true(x.self_insns[k] * 10 > x.self_insns[1] * 9);
+		assert_true(x.self_insns[k] * 9 < x.self_insns[1] * 10);
+		assert_true(fabs(cpi - want) < 0.05 * want);
+		assert_true(cpi < prev);
+		prev = cpi;
+	}
+	assert_true(x.self_insns[0] * 1000 < x.insns);	/* main only calls */
+	wl_exec_fini(&x);
+	workload_free(wl);
+	/* every phase loops at least once; at most 16 of them */
+	wl_params_default(&p, WL_PHASES);
+	p.leaf_loops = 7;	/* phase_04 would loop 7 >> 3 = 0 times */
+	errno = 0;
+	assert_null(workload_build(&p));
+	assert_int_equal(errno, EINVAL);
+	p.leaf_loops = 8;
+	wl = workload_build(&p);
+	assert_non_null(wl);
+	workload_free(wl);
+	p.depth = 17;
+	p.leaf_loops = 1u << 16;
+	assert_null(workload_build(&p));
+}
+
 static void bad_parameters_are_einval(void **state)
 {
 	struct wl_params p;
@@ -285,6 +354,7 @@ int main(void)
 		cmocka_unit_test(tchain_default_is_the_seeds),
 		cmocka_unit_test(recursion_reaches_its_depth),
 		cmocka_unit_test(random_graph_deterministic_in_seeds),
+		cmocka_unit_test(phases_have_their_cpi),
 		cmocka_unit_test(bad_parameters_are_einval),
 	};
 
