@@ -946,7 +946,8 @@ static int setup(struct run *r, char *err, size_t errlen)
 	struct machine_config cfg = {
 		.desc = model_cpu_desc_lookup(s->machine->cpu), .nr_cpus = s->machine->cpus,
 		.hz = s->machine->hz, .timeslice = s->machine->timeslice,
-		.quantum = s->machine->quantum, .seed = s->seed,
+		.quantum = s->machine->quantum, .pmi_cycles = s->machine->pmi_cycles,
+		.seed = s->seed,
 	};
 	struct machine_hooks hooks = {
 		hook_sched_out, hook_sched_in, hook_tick, hook_quantum_end, r,
