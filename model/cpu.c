@@ -43,6 +43,11 @@ void model_cpu_set_pmi(struct model_cpu *cpu, model_pmi_fn pmi, void *ctx)
 	cpu->pmi_ctx = ctx;
 }
 
+void model_cpu_set_pmi_cycles(struct model_cpu *cpu, uint64_t cycles)
+{
+	cpu->pmi_cycles = cycles;
+}
+
 void model_cpu_set_core_khz(struct model_cpu *cpu, uint32_t khz)
 {
 	cpu->core_khz = khz ? khz : cpu->tsc_khz;

@@ -98,6 +98,7 @@ struct model_cpu {
 	bool pmi_pending;
 	bool in_pmi;
 	uint64_t nr_pmis;
+	uint64_t pmi_cycles;		/* core cycles each handled PMI takes */
 
 	/* LBR: one ring for legacy and Arch LBR, in MSR encoding */
 	uint64_t lbr_from[MODEL_MAX_LBR];
@@ -128,6 +129,8 @@ static inline unsigned int model_status_bit(unsigned int ctr)
 
 /* retire.c: fold pending counts in; before anyone reads or changes the counters */
 void model_pmu_sync(struct model_cpu *cpu);
+/* retire.c: @cycles core cycles pass that the PMU does not see (a PMI's handler) */
+void model_cpu_pass_unseen(struct model_cpu *cpu, uint64_t cycles);
 
 /* pmu.c */
 void model_pmu_reset(struct model_cpu *cpu);

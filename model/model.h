@@ -79,6 +79,17 @@ void model_cpuid(const struct model_cpu *cpu, uint32_t leaf, uint32_t subleaf,
 typedef void (*model_pmi_fn)(void *ctx, int cpu_id);
 void model_cpu_set_pmi(struct model_cpu *cpu, model_pmi_fn pmi, void *ctx);
 
+/*
+ * What a handled PMI costs the CPU, in core cycles: NMI entry, the
+ * handler, NMI exit.  After each return of the PMI callback that many
+ * cycles pass with the PMU seeing none of them (the driver runs its
+ * handler with the PMU disabled): the TSC and the unhalted cycle count
+ * move on, no counter counts, the LBR records nothing and its cycle count
+ * does not grow.  0 (the reset value): a PMI takes no time.  Set by the
+ * simulator, as a property of the machine, not by the driver.
+ */
+void model_cpu_set_pmi_cycles(struct model_cpu *cpu, uint64_t cycles);
+
 /* ---- the workload's side ------------------------------------------------- */
 
 enum model_branch_type {

@@ -215,6 +215,8 @@ void model_pmu_deliver_pmi(struct model_cpu *cpu)
 		if (cpu->pmi) {
 			cpu->in_pmi = true;
 			cpu->pmi(cpu->pmi_ctx, cpu->cpu_id);
+			/* the handler's time, with NMIs still blocked */
+			model_cpu_pass_unseen(cpu, cpu->pmi_cycles);
 			cpu->in_pmi = false;
 		}
 	}

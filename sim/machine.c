@@ -48,6 +48,7 @@ struct machine *machine_create(const struct machine_config *cfg)
 		cpu->model = model_cpu_create(cfg->desc, (int)i);
 		if (!cpu->model)
 			goto nomem;
+		model_cpu_set_pmi_cycles(cpu->model, cfg->pmi_cycles);
 		cpu->next_tick = m->tick_cycles;
 		cpu->regs.user = true;
 		/* the executor retires straight into the model and keeps the PMI's ip */

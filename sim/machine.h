@@ -9,8 +9,10 @@
  * smp_processor_id() and current set as the kernel would have them.
  *
  * Time: the machine's clock is the cycle count of the quantum boundaries;
- * within a quantum each CPU's TSC (== its cycles run or idle) is its local
- * time, and perf_clock() is the running CPU's TSC in ns.
+ * within a quantum each CPU's TSC (== its cycles run, idle or spent in PMI
+ * handlers) is its local time, and perf_clock() is the running CPU's TSC
+ * in ns.  A CPU may end a quantum a few PMI handlers past its boundary: the
+ * workload runs for the cycles it was given and the handlers come on top.
  */
 #ifndef PMUSIM_SIM_MACHINE_H
 #define PMUSIM_SIM_MACHINE_H
@@ -72,6 +74,7 @@ struct machine_config {
 	unsigned int hz;
 	uint64_t timeslice;		/* cycles */
 	uint64_t quantum;		/* cycles, <= timeslice */
+	uint64_t pmi_cycles;		/* core cycles each PMI's handler takes; 0: none */
 	uint64_t seed;
 };
 

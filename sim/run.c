@@ -805,6 +805,16 @@ static int summarize_file(struct run *r, const char *path, char *err, size_t err
 					sample_window(&starts, &nr_starts, a, e, &s, &win) &&
 					(!e->alternative_period || is_short);
 
+			/*
+			 * The previous sample's PMI handler ran inside this
+			 * window: time moved, but a cycles counter read with
+			 * the sample would not have counted it (the PMU is off
+			 * in the handler). The model's TSC runs at the core
+			 * clock here, so the handler's cost comes off as is.
+			 */
+			if (windowed && win > r->s->machine->pmi_cycles)
+				win -= r->s->machine->pmi_cycles;
+
 			wl = r->wls[t->group];
 			fn = workload_func_at(wl, s.ip);
 			for (unsigned int i = 0; fn && i < st->nr_funcs; i++) {
@@ -949,7 +959,8 @@ static int setup(struct run *r, char *err, size_t errlen)
 	struct machine_config cfg = {
 		.desc = model_cpu_desc_lookup(s->machine->cpu), .nr_cpus = s->machine->cpus,
 		.hz = s->machine->hz, .timeslice = s->machine->timeslice,
-		.quantum = s->machine->quantum, .seed = s->seed,
+		.quantum = s->machine->quantum, .pmi_cycles = s->machine->pmi_cycles,
+		.seed = s->seed,
 	};
 	struct machine_hooks hooks = {
 		hook_sched_out, hook_sched_in, hook_tick, hook_quantum_end, r,

@@ -58,6 +58,7 @@ static const cyaml_schema_field_t machine_fields[] = {
 	CYAML_FIELD_UINT("hz", CYAML_FLAG_OPTIONAL, struct scn_machine, hz),
 	CYAML_FIELD_UINT("timeslice", CYAML_FLAG_OPTIONAL, struct scn_machine, timeslice),
 	CYAML_FIELD_UINT("quantum", CYAML_FLAG_OPTIONAL, struct scn_machine, quantum),
+	CYAML_FIELD_UINT("pmi_cycles", CYAML_FLAG_OPTIONAL, struct scn_machine, pmi_cycles),
 	CYAML_FIELD_END
 };
 
@@ -363,6 +364,12 @@ static int fail(struct checker *c, const char *path, const char *fmt, ...)
 	return -1;
 }
 
+/* TSC cycles between two ticks at @hz */
+static uint64_t tick_cycles(uint32_t hz)
+{
+	return (uint64_t)CONFIG_MODEL_TSC_KHZ * 1000 / hz;
+}
+
 static bool is_pow2(uint64_t v)
 {
 	return v && !(v & (v - 1));
@@ -389,6 +396,10 @@ static int check(struct checker *c)
 	if (!m->quantum || m->quantum > m->timeslice)
 		return fail(c, "machine.quantum", "must be 1..timeslice (%llu)",
 			    (unsigned long long)m->timeslice);
+	/* a handler as long as a tick would leave the tasks no time at all */
+	if (m->pmi_cycles >= tick_cycles(m->hz))
+		return fail(c, "machine.pmi_cycles", "must be 0..%llu (less than a tick at hz %u)",
+			    (unsigned long long)tick_cycles(m->hz) - 1, m->hz);
 	for (uint32_t i = 0; i < s->tasks_count; i++) {
 		const struct scn_task *t = &s->tasks[i];
 		struct wl_params p;
@@ -505,6 +516,8 @@ static int apply_defaults(struct scenario *s)
 		s->machine->timeslice = 4000000;	/* 4 ms at 1 GHz */
 	if (!s->machine->quantum && !given(s, "machine.quantum"))
 		s->machine->quantum = s->machine->timeslice < 100000 ? s->machine->timeslice : 100000;
+	if (!s->machine->pmi_cycles && !given(s, "machine.pmi_cycles"))
+		s->machine->pmi_cycles = SCN_PMI_CYCLES_DEFAULT;
 	if (!s->buffer) {
 		s->buffer = calloc(1, sizeof(*s->buffer));
 		if (!s->buffer)

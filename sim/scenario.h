@@ -12,12 +12,24 @@
 
 #include "sim/workload.h"
 
+/*
+ * machine.pmi_cycles when the file says nothing: 4200 core cycles, 2 us at
+ * the model's default 2.1 GHz.  v6.12 lets a sample take 2.5 us on average
+ * (perf_cpu_time_max_percent 25 of the 10 us between samples at
+ * perf_event_max_sample_rate 100000) before it lowers the rate, and says
+ * "interrupt took too long" on ordinary machines near that figure; NMI
+ * entry and exit alone are some hundreds of cycles, and an LBR call-stack
+ * sample reads 32 entries of two or three MSRs each.
+ */
+#define SCN_PMI_CYCLES_DEFAULT	4200
+
 struct scn_machine {
 	char *cpu;			/* model table name; default: the Kconfig choice */
 	uint32_t cpus;			/* default 1 */
 	uint32_t hz;			/* default CONFIG_HZ */
 	uint64_t timeslice;		/* cycles a task runs before it is preempted */
 	uint64_t quantum;		/* lockstep step of the CPUs, cycles */
+	uint64_t pmi_cycles;		/* core cycles a PMI's handler takes; 0: none */
 };
 
 struct scn_workload {

@@ -165,6 +165,7 @@ static void minimal_scenario_gets_defaults(void **state)
 	assert_string_equal(s->machine->cpu, model_cpu_desc_default()->name);
 	assert_int_equal(s->machine->cpus, 1);
 	assert_int_equal(s->machine->hz, CONFIG_HZ);
+	assert_int_equal(s->machine->pmi_cycles, SCN_PMI_CYCLES_DEFAULT);
 	assert_int_equal(s->events_count, 0);
 	assert_int_equal(s->buffer->pages, 64);
 	scenario_wl_params(s, &s->tasks[0], &p);
@@ -193,6 +194,20 @@ static void phases_workload_loads(void **state)
 	assert_int_equal(p.kind, WL_PHASES);
 	assert_int_equal(p.depth, 4);		/* the defaults */
 	assert_int_equal(p.leaf_loops, 32768);
+	scenario_free(s);
+}
+
+static void pmi_cycles_zero_is_a_value(void **state)
+{
+	struct scenario *s;
+	char err[256];
+
+	(void)state;
+	write_file("duration: 5000\nmachine: {pmi_cycles: 0}\n"
+		   "tasks:\n  - name: t\n    workload: {kind: random}\n");
+	assert_int_equal(scenario_load(path, &s, err, sizeof(err)), 0);
+	unlink(path);
+	assert_int_equal(s->machine->pmi_cycles, 0);
 	scenario_free(s);
 }
 
@@ -364,6 +379,10 @@ static void more_ranges_name_the_field(void **state)
 	expect_error(text, 5, "tasks.0.threads", "must be 1..64");
 	snprintf(text, sizeof(text), "%smachine: {timeslice: 1000, quantum: 5000}\n", base);
 	expect_error(text, 5, "machine.quantum", "must be 1..timeslice");
+	/* a PMI handler as long as a tick */
+	snprintf(text, sizeof(text), "%smachine:\n  hz: 10000\n  pmi_cycles: %llu\n", base,
+		 (unsigned long long)CONFIG_MODEL_TSC_KHZ / 10);
+	expect_error(text, 7, "machine.pmi_cycles", "less than a tick at hz 10000");
 	snprintf(text, sizeof(text), "%sevents:\n  - event: cycles\n    sample_type: [ip]\n", base);
 	expect_error(text, 6, "events.0.period", "give a period or a freq");
 	snprintf(text, sizeof(text), "%sevents:\n  - event: cycles\n    period: 10\n"
@@ -395,6 +414,7 @@ int main(void)
 		cmocka_unit_test(full_scenario_loads),
 		cmocka_unit_test(minimal_scenario_gets_defaults),
 		cmocka_unit_test(phases_workload_loads),
+		cmocka_unit_test(pmi_cycles_zero_is_a_value),
 		cmocka_unit_test(syntax_error_names_its_line),
 		cmocka_unit_test(unknown_field_names_its_line),
 		cmocka_unit_test(bad_number_names_its_line),
