@@ -277,24 +277,46 @@ static noinline int out_frame_slow(struct stitch_ctx *c, u32 pid, u64 ip)
 }
 
 /*
- * Most frames are seen before and their line fits in LINE_COPY bytes:
- * one probe of the cache and a copy of fixed size (the buffers have the
- * slack for it), no call.
+ * The lines of frames IPS[0..NR) of process PID. Most frames were seen
+ * before and their line fits in LINE_COPY bytes: one probe of the cache
+ * and a copy of fixed size (the buffers have the slack for it), no call.
+ * The state lives in locals: stores through char pointers would make
+ * the compiler reload it from *c after every copy.
  */
-static inline int out_frame(struct stitch_ctx *c, u32 pid, u64 ip)
+static int out_frames(struct stitch_ctx *c, u32 pid, const u64 *ips, u32 nr)
 {
-	const struct frame_line *l;
+	const struct frame_line *cache = c->line_cache, *l;
+	u32 size = c->line_cache_size;
+	const char *lines = c->lines;
+	char *out = c->out;
+	size_t len = c->out_len, limit = c->out_cap - LINE_COPY;
 
-	if (c->line_cache_size) {
-		l = &c->line_cache[line_hash(pid, ip, c->line_cache_size)];
-		if (l->ip == ip && l->pid == pid && l->len &&
-		    l->len <= LINE_COPY && c->out_len + LINE_COPY <= c->out_cap) {
-			memcpy(c->out + c->out_len, c->lines + l->off, LINE_COPY);
-			c->out_len += l->len;
-			return 0;
+	for (u32 i = 0; i < nr; i++) {
+		u64 ip = ips[i];
+
+		l = &cache[line_hash(pid, ip, size)];
+		/* a free slot has len 0, which fails the length test */
+		if (likely(l->ip == ip && l->pid == pid && l->len - 1u < LINE_COPY &&
+			   len <= limit)) {
+			memcpy(out + len, lines + l->off, LINE_COPY);
+			len += l->len;
+			continue;
 		}
+		c->out_len = len;
+		if (out_frame_slow(c, pid, ip))
+			return -1;
+		cache = c->line_cache;
+		size = c->line_cache_size;
+		lines = c->lines;
+		len = c->out_len;
 	}
-	return out_frame_slow(c, pid, ip);
+	c->out_len = len;
+	return 0;
+}
+
+static int out_frame(struct stitch_ctx *c, u32 pid, u64 ip)
+{
+	return out_frames(c, pid, &ip, 1);
 }
 
 static void out_char(struct stitch_ctx *c, char ch)
@@ -334,9 +356,8 @@ static int print_sample(struct stitch_ctx *c, struct lbr_stitcher *st,
 	}
 	out_char(c, '\n');
 	if (ret) {
-		for (i = 0; i < nr; i++)
-			if (out_frame(c, s->pid, frames[i]))
-				return -1;
+		if (out_frames(c, s->pid, frames, nr))
+			return -1;
 	} else if (attr->sample_type & PERF_SAMPLE_CALLCHAIN) {
 		for (i = 0; i < s->callchain_nr && i < LBR_STITCH_MAX_STACK; i++) {
 			ip = perf_sample__callchain_ip(s, i);
@@ -424,7 +445,7 @@ int cmd_stitch(int argc, char **argv)
 	lbr_stitcher__init(&st, f.max_branches, stitch);
 	c.out_cap = OUT_SIZE;
 	c.out = malloc(c.out_cap);
-	if (!c.out) {
+	if (!c.out || line_cache_grow(&c)) {
 		fprintf(stderr, "pmusim: out of memory\n");
 		status = 1;
 		goto out;
