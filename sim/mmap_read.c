@@ -70,7 +70,7 @@ static int copy_reserve(struct perf_mmap_reader *reader, size_t size)
 }
 
 /* Copy @size bytes at @pos out of the ring into the copy buffer. */
-static void copy_out(struct perf_mmap_reader *reader, uint64_t pos, size_t size)
+void perf_mmap_reader__copy_out(struct perf_mmap_reader *reader, uint64_t pos, size_t size)
 {
 	uint64_t off = pos & reader->mask;
 	size_t first = size;
@@ -88,7 +88,7 @@ perf_mmap_reader__reassemble(struct perf_mmap_reader *reader, uint64_t pos, size
 		reader->status = PERF_MMAP_READ_NOMEM;
 		return NULL;
 	}
-	copy_out(reader, pos, size);
+	perf_mmap_reader__copy_out(reader, pos, size);
 	reader->stats.copies++;
 	return (const struct perf_event_header *)reader->copy;
 }
@@ -205,24 +205,6 @@ perf_mmap_reader__read_backward(struct perf_mmap_reader *reader,
 	return reader->status;
 }
 
-/*
- * Can [pos, pos + len) still hold what was there when the writer's
- * published head was @head? A backward writer has overwritten everything
- * at or above head + size (free-running).
- */
-static bool backward_intact(struct perf_mmap_reader *reader, uint64_t pos,
-			    uint64_t len, uint64_t head)
-{
-	return (pos + len) - head <= reader->size - reader->guard;
-}
-
-/* Re-read data_head after copying: the copy's loads must come first. */
-static uint64_t reread_head(struct perf_mmap_reader *reader)
-{
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	return perf_mmap__read_head(reader->pg);
-}
-
 enum perf_mmap_read_status
 perf_mmap_reader__read_init_verify(struct perf_mmap_reader *reader, struct perf_mmap_iter *it)
 {
@@ -233,8 +215,8 @@ perf_mmap_reader__read_init_verify(struct perf_mmap_reader *reader, struct perf_
 	return reader->status;
 }
 
-static const struct perf_event_header *verify_fail(struct perf_mmap_reader *reader,
-						   enum perf_mmap_read_status status)
+const struct perf_event_header *
+perf_mmap_reader__verify_fail(struct perf_mmap_reader *reader, enum perf_mmap_read_status status)
 {
 	if (status == PERF_MMAP_READ_BAD_SIZE)
 		reader->stats.bad_size++;
@@ -242,51 +224,6 @@ static const struct perf_event_header *verify_fail(struct perf_mmap_reader *read
 		reader->stats.overwritten++;
 	reader->status = status;
 	return NULL;
-}
-
-/*
- * Copy a header, re-read data_head, check the bytes could not have been
- * overwritten, copy the record, check again. reader->stop is the end of
- * the record handed over.
- */
-const struct perf_event_header *
-perf_mmap_reader__read_event_verify(struct perf_mmap_reader *reader, struct perf_mmap_iter *it,
-				    size_t *sizep)
-{
-	uint64_t pos = it->pos, left = it->end - pos, head;
-	struct perf_event_header hdr;
-
-	if (!left)
-		return NULL;
-	memcpy(&hdr, it->data + (pos & it->mask), sizeof(hdr));
-	if (reader->step)
-		reader->step(reader, PERF_MMAP_VERIFY_HEADER_COPIED, reader->step_arg);
-	head = reread_head(reader);
-	if (!backward_intact(reader, pos, sizeof(hdr), head))
-		return verify_fail(reader, PERF_MMAP_READ_HEADER_OVERWRITTEN);
-	if (!hdr.size)
-		return NULL;
-	if (!perf_mmap_reader__size_valid(hdr.size, UINT64_MAX))
-		return verify_fail(reader, PERF_MMAP_READ_BAD_SIZE);
-	if (!backward_intact(reader, pos, hdr.size, head))
-		return verify_fail(reader, PERF_MMAP_READ_RECORD_OVERWRITTEN);
-	/* Before the first wrap: nothing valid lies past 0. */
-	if (hdr.size > left)
-		return verify_fail(reader, PERF_MMAP_READ_BAD_SIZE);
-	copy_out(reader, pos, hdr.size);
-	if (reader->step)
-		reader->step(reader, PERF_MMAP_VERIFY_RECORD_COPIED, reader->step_arg);
-	head = reread_head(reader);
-	if (!backward_intact(reader, pos, hdr.size, head))
-		return verify_fail(reader, PERF_MMAP_READ_RECORD_OVERWRITTEN);
-	/* The header we checked is the one in the copy. */
-	memcpy(reader->copy, &hdr, sizeof(hdr));
-	reader->stats.copies++;
-	reader->stats.records++;
-	reader->stats.bytes += hdr.size;
-	it->pos = reader->stop = pos + hdr.size;
-	*sizep = hdr.size;
-	return (const struct perf_event_header *)reader->copy;
 }
 
 enum perf_mmap_read_status

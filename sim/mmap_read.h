@@ -42,6 +42,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <pmusim/perf_event.h>
 
 /* The largest record: header.size is a u16 and records are 8-aligned. */
@@ -429,8 +430,95 @@ static inline void perf_mmap_reader__read_done_backward(struct perf_mmap_reader 
 
 enum perf_mmap_read_status
 perf_mmap_reader__read_init_verify(struct perf_mmap_reader *reader, struct perf_mmap_iter *it);
+void perf_mmap_reader__copy_out(struct perf_mmap_reader *reader, uint64_t pos, size_t size);
 const struct perf_event_header *
+perf_mmap_reader__verify_fail(struct perf_mmap_reader *reader, enum perf_mmap_read_status status);
+
+/*
+ * Can [pos, pos + len) still hold what was there when the writer's
+ * published head was @head? A backward writer has overwritten everything
+ * at or above head + size (free-running).
+ */
+static inline bool perf_mmap_reader__intact(const struct perf_mmap_reader *reader,
+					    uint64_t pos, uint64_t len, uint64_t head)
+{
+	return (pos + len) - head <= reader->size - reader->guard;
+}
+
+/* Re-read data_head after copying: the copy's loads must come first. */
+static inline uint64_t perf_mmap_reader__reread_head(struct perf_mmap_reader *reader)
+{
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return perf_mmap__read_head(reader->pg);
+}
+
+/*
+ * @size (8 to 64) bytes without a call: two fixed-size copies that may
+ * overlap, each of which the compiler emits as a few moves.
+ */
+static inline void perf_mmap_copy_small(unsigned char *dst, const unsigned char *src,
+					size_t size)
+{
+	if (size <= 16) {
+		memcpy(dst, src, 8);
+		memcpy(dst + size - 8, src + size - 8, 8);
+	} else if (size <= 32) {
+		memcpy(dst, src, 16);
+		memcpy(dst + size - 16, src + size - 16, 16);
+	} else {
+		memcpy(dst, src, 32);
+		memcpy(dst + size - 32, src + size - 32, 32);
+	}
+}
+
+/*
+ * The next record of a verifying batch, always a copy: copy the header,
+ * re-read data_head, check the bytes could not have been overwritten,
+ * copy the record, check again. reader->stop is the end of the record
+ * handed over. Inline, like read_event, so that the iterator stays in
+ * registers; nothing it calls is given the iterator.
+ */
+static inline const struct perf_event_header *
 perf_mmap_reader__read_event_verify(struct perf_mmap_reader *reader, struct perf_mmap_iter *it,
-				    size_t *size);
+				    size_t *sizep)
+{
+	uint64_t pos = it->pos, left = it->end - pos, off = pos & it->mask, head;
+	struct perf_event_header hdr;
+
+	if (!left)
+		return NULL;
+	memcpy(&hdr, it->data + off, sizeof(hdr));
+	if (reader->step)
+		reader->step(reader, PERF_MMAP_VERIFY_HEADER_COPIED, reader->step_arg);
+	head = perf_mmap_reader__reread_head(reader);
+	if (!perf_mmap_reader__intact(reader, pos, sizeof(hdr), head))
+		return perf_mmap_reader__verify_fail(reader, PERF_MMAP_READ_HEADER_OVERWRITTEN);
+	if (!hdr.size)
+		return NULL;
+	if (!perf_mmap_reader__size_valid(hdr.size, UINT64_MAX))
+		return perf_mmap_reader__verify_fail(reader, PERF_MMAP_READ_BAD_SIZE);
+	if (!perf_mmap_reader__intact(reader, pos, hdr.size, head))
+		return perf_mmap_reader__verify_fail(reader, PERF_MMAP_READ_RECORD_OVERWRITTEN);
+	/* Before the first wrap: nothing valid lies past 0. */
+	if (hdr.size > left)
+		return perf_mmap_reader__verify_fail(reader, PERF_MMAP_READ_BAD_SIZE);
+	if (__builtin_expect(off + hdr.size <= it->size && hdr.size <= 64, 1))
+		perf_mmap_copy_small(reader->copy, it->data + off, hdr.size);
+	else
+		perf_mmap_reader__copy_out(reader, pos, hdr.size);
+	if (reader->step)
+		reader->step(reader, PERF_MMAP_VERIFY_RECORD_COPIED, reader->step_arg);
+	head = perf_mmap_reader__reread_head(reader);
+	if (!perf_mmap_reader__intact(reader, pos, hdr.size, head))
+		return perf_mmap_reader__verify_fail(reader, PERF_MMAP_READ_RECORD_OVERWRITTEN);
+	/* The header we checked is the one in the copy. */
+	memcpy(reader->copy, &hdr, sizeof(hdr));
+	reader->stats.copies++;
+	reader->stats.records++;
+	reader->stats.bytes += hdr.size;
+	it->pos = reader->stop = pos + hdr.size;
+	*sizep = hdr.size;
+	return (const struct perf_event_header *)reader->copy;
+}
 
 #endif /* PMUSIM_SIM_MMAP_READ_H */
