@@ -258,7 +258,7 @@ frame_line_add(struct stitch_ctx *c, u32 pid, u64 ip)
 	return l;
 }
 
-/* The rare ways out of out_frame: a new frame, a full buffer, a long line. */
+/* The rare ways out of out_frames: a new frame, a full buffer, a long line. */
 static noinline int out_frame_slow(struct stitch_ctx *c, u32 pid, u64 ip)
 {
 	const struct frame_line *l = frame_line_add(c, pid, ip);
