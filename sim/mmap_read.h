@@ -136,7 +136,7 @@ struct perf_mmap_iter {
 	uint64_t end;			/* forward: data_head; backward: where the window ends */
 	uint64_t limit;			/* pos can move here without a check: see take */
 	uint64_t records;
-	unsigned int last_size;		/* the previous record's size: see take */
+	uint64_t last_size;		/* the previous record's size: see read_event */
 	bool wrapped;			/* backward: the writer has gone round once */
 };
 
@@ -224,7 +224,7 @@ static inline void perf_mmap_iter__init(struct perf_mmap_iter *it,
 	it->start = it->pos = start;
 	it->end = end;
 	it->records = 0;
-	it->last_size = ~0u;		/* no u16 size equals it: the first record is checked */
+	it->last_size = ~0ull;		/* no u16 size equals it: the first record is checked */
 	it->wrapped = false;
 	perf_mmap_iter__set_limit(it);
 }
@@ -247,7 +247,12 @@ perf_mmap_reader__forward_init(struct perf_mmap_reader *reader, struct perf_mmap
 		return PERF_MMAP_READ_FELL_BEHIND;
 	}
 	perf_mmap_iter__init(it, reader, reader->prev, head);
-	return PERF_MMAP_READ_END;
+	/* Records keep an aligned start aligned: only the first needs the check. */
+	if (__builtin_expect((reader->prev & 7) && head != reader->prev, 0)) {
+		perf_mmap_iter__set_end(it, reader->prev);
+		perf_mmap_reader__bad_head(reader);
+	}
+	return reader->status;
 }
 
 static inline enum perf_mmap_read_status
@@ -301,8 +306,9 @@ perf_mmap_iter__take(struct perf_mmap_reader *reader, struct perf_mmap_iter *it,
 
 /*
  * The common record: the same size as the one before (so already known
- * valid), whole before the batch's end and the data's end. NULL when it
- * is not, for the full checks.
+ * valid and, the batch having started 8-aligned, at an aligned pos),
+ * whole before the batch's end and the data's end. False when it is not,
+ * for the full checks.
  *
  * Where the next record starts depends on a load of this one's size: a
  * chain that would cost a load's latency per record. When the size is
@@ -311,19 +317,18 @@ perf_mmap_iter__take(struct perf_mmap_reader *reader, struct perf_mmap_iter *it,
  * returned. The empty asm hides from the compiler that the two are
  * equal, or it would add the loaded one.
  */
-static inline const struct perf_event_header *
-perf_mmap_iter__fast(struct perf_mmap_iter *it, unsigned int size, size_t *sizep)
+static inline bool perf_mmap_iter__fast(struct perf_mmap_iter *it, uint64_t size,
+					size_t *sizep)
 {
-	uint64_t pos = it->pos;
-	unsigned int last = it->last_size;
+	uint64_t pos = it->pos, last = it->last_size;
 
 	if (__builtin_expect(size != last || size > it->limit - pos, 0))
-		return NULL;
+		return false;
 	__asm__("" : "+r"(last));
 	it->pos = pos + last;
 	it->records++;
 	*sizep = last;
-	return (const struct perf_event_header *)(it->data + (pos & it->mask));
+	return true;
 }
 
 /* The next record of a forward batch, or NULL (reader->status says why). */
@@ -331,20 +336,16 @@ static inline const struct perf_event_header *
 perf_mmap_reader__read_event(struct perf_mmap_reader *reader, struct perf_mmap_iter *it,
 			     size_t *sizep)
 {
-	const struct perf_event_header *rec;
-	uint64_t pos = it->pos;
+	uint64_t pos = it->pos, off = pos & it->mask;
 	unsigned int size;
 
 	if (pos == it->end)
 		return NULL;			/* status is END since read_init */
-	if (__builtin_expect(!(pos & 7), 1)) {
-		size = perf_mmap_iter__size_at(it, pos & it->mask);
-		rec = perf_mmap_iter__fast(it, size, sizep);
-		if (__builtin_expect(rec != NULL, 1))
-			return rec;
-		if (perf_mmap_reader__size_valid(size, it->end - pos))
-			return perf_mmap_iter__take(reader, it, size, sizep);
-	}
+	size = perf_mmap_iter__size_at(it, off);
+	if (__builtin_expect(perf_mmap_iter__fast(it, size, sizep), 1))
+		return (const struct perf_event_header *)(it->data + off);
+	if (perf_mmap_reader__size_valid(size, it->end - pos))
+		return perf_mmap_iter__take(reader, it, size, sizep);
 	return perf_mmap_reader__bad_size(reader);
 }
 
@@ -398,16 +399,14 @@ static inline const struct perf_event_header *
 perf_mmap_reader__read_event_backward(struct perf_mmap_reader *reader,
 				      struct perf_mmap_iter *it, size_t *sizep)
 {
-	const struct perf_event_header *rec;
 	uint64_t pos = it->pos, left = it->end - pos;
 	unsigned int size;
 
 	if (!left)
 		return NULL;
 	size = perf_mmap_iter__size_at(it, pos & it->mask);
-	rec = perf_mmap_iter__fast(it, size, sizep);
-	if (__builtin_expect(rec != NULL, 1))
-		return rec;
+	if (__builtin_expect(perf_mmap_iter__fast(it, size, sizep), 1))
+		return (const struct perf_event_header *)(it->data + (pos & it->mask));
 	if (__builtin_expect(!size || size > left ||
 			     !perf_mmap_reader__size_valid(size, UINT64_MAX), 0)) {
 		if (!size)			/* never written: zero-filled pages */
