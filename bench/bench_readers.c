@@ -7,7 +7,9 @@
  * real writer (perf_output_begin/copy/end) and read again and again:
  * the readers leave the bytes in place, so every pass parses the same
  * records. "Parsing" is what a consumer must do at least: take the
- * record's type and size and load its first field.
+ * record's type and size and load its first field. The readers are
+ * driven through their batch iterators (sim/mmap_read.h), as perf record
+ * drains a buffer: data_head once, all records, data_tail once.
  *
  * Also the cost of copy-then-verify over the plain backward reader, the
  * price the write-backward seed's discussion puts on reading a buffer
@@ -55,33 +57,90 @@ static void fill(struct reader_bench *b, unsigned int size, bool backward)
 	}
 }
 
-static int parse(const struct perf_event_header *rec, size_t size, void *arg)
+/*
+ * What a consumer must do at least: take the type and size, load the
+ * first field. The sum is a local, as a consumer's would be: kept in
+ * b->sum, every record would store and reload it.
+ */
+static inline u64 parse(const struct perf_event_header *rec, size_t size)
 {
-	struct reader_bench *b = arg;
 	u64 first;
 
 	memcpy(&first, rec + 1, sizeof(first));
-	b->sum += rec->type + size + first;
-	return 0;
+	return rec->type + size + first;
+}
+
+/*
+ * The passes use the batch iterators (no callback): data_head read once,
+ * every record walked, data_tail published once (forward). Each has its
+ * own function so that its iterator stays a register-held local.
+ */
+static enum perf_mmap_read_status pass_forward(struct reader_bench *b)
+{
+	struct perf_mmap_reader *r = &b->reader;
+	const struct perf_event_header *rec;
+	struct perf_mmap_iter it;
+	size_t size = 0;
+	u64 sum = 0;
+
+	/* The same records again: the reader and data_tail back at 0. */
+	r->prev = 0;
+	perf_mmap__write_tail(r->pg, 0);
+	if (perf_mmap_reader__read_init(r, &it) != PERF_MMAP_READ_END)
+		return r->status;
+	while ((rec = perf_mmap_reader__read_event(r, &it, &size)))
+		sum += parse(rec, size);
+	perf_mmap_reader__read_done(r, &it);
+	b->sum += sum;
+	return r->status;
+}
+
+static enum perf_mmap_read_status pass_backward(struct reader_bench *b)
+{
+	struct perf_mmap_reader *r = &b->reader;
+	const struct perf_event_header *rec;
+	struct perf_mmap_iter it;
+	size_t size = 0;
+	u64 sum = 0;
+
+	if (perf_mmap_reader__read_init_backward(r, &it) != PERF_MMAP_READ_END)
+		return r->status;
+	while ((rec = perf_mmap_reader__read_event_backward(r, &it, &size)))
+		sum += parse(rec, size);
+	perf_mmap_reader__read_done_backward(r, &it);
+	b->sum += sum;
+	return r->status;
+}
+
+static enum perf_mmap_read_status pass_verify(struct reader_bench *b)
+{
+	struct perf_mmap_reader *r = &b->reader;
+	const struct perf_event_header *rec;
+	struct perf_mmap_iter it;
+	size_t size = 0;
+	u64 sum = 0;
+
+	if (perf_mmap_reader__read_init_verify(r, &it) != PERF_MMAP_READ_END)
+		return r->status;
+	while ((rec = perf_mmap_reader__read_event_verify(r, &it, &size)))
+		sum += parse(rec, size);
+	b->sum += sum;
+	return r->status;
 }
 
 static void read_pass(struct reader_bench *b)
 {
-	struct perf_mmap_reader *r = &b->reader;
 	enum perf_mmap_read_status st;
 
 	switch (b->kind) {
 	case READ_FORWARD:
-		/* The same records again: the reader and data_tail back at 0. */
-		r->prev = 0;
-		perf_mmap__write_tail(r->pg, 0);
-		st = perf_mmap_reader__read_forward(r, 0, parse, b);
+		st = pass_forward(b);
 		break;
 	case READ_BACKWARD:
-		st = perf_mmap_reader__read_backward(r, parse, b);
+		st = pass_backward(b);
 		break;
 	default:
-		st = perf_mmap_reader__read_backward_verify(r, parse, b);
+		st = pass_verify(b);
 		break;
 	}
 	/*

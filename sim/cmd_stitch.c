@@ -22,6 +22,9 @@
 #include "sim/perf_map.h"
 
 #define LINUX_PROT_EXEC	0x4
+#define OUT_SIZE	(1 << 16)
+/* Lines up to this long are copied with one fixed-size memcpy. */
+#define LINE_COPY	64
 
 struct anon_map {
 	u32 pid;
@@ -32,6 +35,14 @@ struct pid_syms {
 	u32 pid;
 	bool loaded;
 	struct perf_map map;
+};
+
+/* A frame's printed line, at OFF in stitch_ctx.lines; len 0: a free slot. */
+struct frame_line {
+	u64 ip;
+	u32 pid;
+	u32 len;
+	size_t off;
 };
 
 /* A sample waiting for its turn: where it is in the file, and its time. */
@@ -55,6 +66,11 @@ struct stitch_ctx {
 	size_t nr_syms, cap_syms;
 	char *out;			/* output buffer */
 	size_t out_len, out_cap;
+	struct frame_line *line_cache;	/* open addressing by (pid, ip) */
+	u32 line_cache_size;		/* a power of two */
+	u32 line_cache_nr;
+	char *lines;			/* the cached lines, back to back */
+	size_t lines_len, lines_cap;
 };
 
 static int grow(void **buf, size_t *cap, size_t need, size_t elem)
@@ -150,8 +166,8 @@ static void out_flush(struct stitch_ctx *c)
 	c->out_len = 0;
 }
 
-/* "\t%16llx %s\n" ("\t%16llx\n" with no_sym), without printf's cost per frame. */
-static void out_frame(struct stitch_ctx *c, u64 ip, const char *name)
+/* "\t%16llx %s\n" ("\t%16llx\n" with no_sym) appended to the line arena. */
+static int format_line(struct stitch_ctx *c, u64 ip, const char *name, u32 *len)
 {
 	static const char hex[] = "0123456789abcdef";
 	size_t nlen = c->no_sym ? 0 : strlen(name);
@@ -159,18 +175,14 @@ static void out_frame(struct stitch_ctx *c, u64 ip, const char *name)
 	int n = 0, pad;
 	char *p;
 
-	if (c->out_len + 20 + nlen > c->out_cap)
-		out_flush(c);
-	if (20 + nlen > c->out_cap) {
-		printf("\t%16llx%s%s\n", (unsigned long long)ip, c->no_sym ? "" : " ",
-		       c->no_sym ? "" : name);
-		return;
-	}
+	if (nlen > UINT32_MAX - 20 - LINE_COPY ||
+	    grow((void **)&c->lines, &c->lines_cap, c->lines_len + 20 + nlen + LINE_COPY, 1))
+		return -1;
 	do {
 		digits[n++] = hex[ip & 15];
 		ip >>= 4;
 	} while (ip);
-	p = c->out + c->out_len;
+	p = c->lines + c->lines_len;
 	*p++ = '\t';
 	for (pad = 16 - n; pad > 0; pad--)
 		*p++ = ' ';
@@ -182,7 +194,129 @@ static void out_frame(struct stitch_ctx *c, u64 ip, const char *name)
 		p += nlen;
 	}
 	*p++ = '\n';
-	c->out_len = (size_t)(p - c->out);
+	*len = (u32)(p - (c->lines + c->lines_len));
+	return 0;
+}
+
+static u32 line_hash(u32 pid, u64 ip, u32 size)
+{
+	u64 h = (ip ^ ((u64)pid << 40)) * 0x9e3779b97f4a7c15ull;
+
+	return (u32)(h >> 32) & (size - 1);
+}
+
+static int line_cache_grow(struct stitch_ctx *c)
+{
+	u32 size = c->line_cache_size ? c->line_cache_size * 2 : 1024, h;
+	struct frame_line *t = calloc(size, sizeof(*t));
+
+	if (!t)
+		return -1;
+	for (u32 i = 0; i < c->line_cache_size; i++) {
+		if (!c->line_cache[i].len)
+			continue;
+		h = line_hash(c->line_cache[i].pid, c->line_cache[i].ip, size);
+		while (t[h].len)
+			h = (h + 1) & (size - 1);
+		t[h] = c->line_cache[i];
+	}
+	free(c->line_cache);
+	c->line_cache = t;
+	c->line_cache_size = size;
+	return 0;
+}
+
+/*
+ * The printed line of frame IP in process PID, resolved, formatted and
+ * cached the first time it is asked for. Every map and symbol file is
+ * known before the first sample is printed, so a frame's line never
+ * changes.
+ */
+static noinline const struct frame_line *
+frame_line_add(struct stitch_ctx *c, u32 pid, u64 ip)
+{
+	struct frame_line *l;
+	u32 h;
+
+	if ((c->line_cache_nr + 1) * 2 > c->line_cache_size && line_cache_grow(c))
+		return NULL;
+	h = line_hash(pid, ip, c->line_cache_size);
+	while (c->line_cache[h].len) {
+		if (c->line_cache[h].ip == ip && c->line_cache[h].pid == pid)
+			return &c->line_cache[h];
+		h = (h + 1) & (c->line_cache_size - 1);
+	}
+	l = &c->line_cache[h];
+	if (format_line(c, ip, symbol_name(c, pid, ip), &l->len))
+		return NULL;
+	l->ip = ip;
+	l->pid = pid;
+	l->off = c->lines_len;
+	/* 8-aligned starts; the arena keeps LINE_COPY readable bytes past each */
+	c->lines_len += (l->len + 7) & ~7u;
+	c->line_cache_nr++;
+	return l;
+}
+
+/* The rare ways out of out_frames: a new frame, a full buffer, a long line. */
+static noinline int out_frame_slow(struct stitch_ctx *c, u32 pid, u64 ip)
+{
+	const struct frame_line *l = frame_line_add(c, pid, ip);
+
+	if (!l)
+		return -1;
+	if (c->out_len + l->len > c->out_cap)
+		out_flush(c);
+	if (l->len > c->out_cap) {
+		fwrite(c->lines + l->off, 1, l->len, stdout);
+		return 0;
+	}
+	memcpy(c->out + c->out_len, c->lines + l->off, l->len);
+	c->out_len += l->len;
+	return 0;
+}
+
+/*
+ * The lines of frames IPS[0..NR) of process PID. Most frames were seen
+ * before and their line fits in LINE_COPY bytes: one probe of the cache
+ * and a copy of fixed size (the buffers have the slack for it), no call.
+ * The state lives in locals: stores through char pointers would make
+ * the compiler reload it from *c after every copy.
+ */
+static int out_frames(struct stitch_ctx *c, u32 pid, const u64 *ips, u32 nr)
+{
+	const struct frame_line *cache = c->line_cache, *l;
+	u32 size = c->line_cache_size;
+	const char *lines = c->lines;
+	char *out = c->out;
+	size_t len = c->out_len, limit = c->out_cap - LINE_COPY;
+
+	for (u32 i = 0; i < nr; i++) {
+		u64 ip = ips[i];
+
+		l = &cache[line_hash(pid, ip, size)];
+		/* a free slot has len 0, which fails the length test */
+		if (likely(l->ip == ip && l->pid == pid && l->len - 1u < LINE_COPY &&
+			   len <= limit)) {
+			memcpy(out + len, lines + l->off, LINE_COPY);
+			len += l->len;
+			continue;
+		}
+		c->out_len = len;
+		if (out_frame_slow(c, pid, ip))
+			return -1;
+		cache = c->line_cache;
+		size = c->line_cache_size;
+		lines = c->lines;
+		len = c->out_len;
+	}
+	c->out_len = len;
+	return 0;
+}
+
+static int out_frame(struct stitch_ctx *c, u32 pid, u64 ip)
+{
+	return out_frames(c, pid, &ip, 1);
 }
 
 static void out_char(struct stitch_ctx *c, char ch)
@@ -222,16 +356,16 @@ static int print_sample(struct stitch_ctx *c, struct lbr_stitcher *st,
 	}
 	out_char(c, '\n');
 	if (ret) {
-		for (i = 0; i < nr; i++)
-			out_frame(c, frames[i], symbol_name(c, s->pid, frames[i]));
+		if (out_frames(c, s->pid, frames, nr))
+			return -1;
 	} else if (attr->sample_type & PERF_SAMPLE_CALLCHAIN) {
 		for (i = 0; i < s->callchain_nr && i < LBR_STITCH_MAX_STACK; i++) {
 			ip = perf_sample__callchain_ip(s, i);
-			if (ip < PERF_CONTEXT_MAX)
-				out_frame(c, ip, symbol_name(c, s->pid, ip));
+			if (ip < PERF_CONTEXT_MAX && out_frame(c, s->pid, ip))
+				return -1;
 		}
-	} else {
-		out_frame(c, s->ip, symbol_name(c, s->pid, s->ip));
+	} else if (out_frame(c, s->pid, s->ip)) {
+		return -1;
 	}
 	out_char(c, '\n');
 	return 0;
@@ -244,6 +378,15 @@ static int queued_cmp(const void *a, const void *b)
 	if (x->time != y->time)
 		return x->time < y->time ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* A file written in time order needs no sort (pmusim's own usually is). */
+static bool queue_sorted(const struct stitch_ctx *c)
+{
+	for (size_t k = 1; k < c->nr_q; k++)
+		if (c->q[k].time < c->q[k - 1].time)
+			return false;
+	return true;
 }
 
 static int usage(void)
@@ -300,9 +443,9 @@ int cmd_stitch(int argc, char **argv)
 		return 2;
 	}
 	lbr_stitcher__init(&st, f.max_branches, stitch);
-	c.out_cap = 1 << 16;
+	c.out_cap = OUT_SIZE;
 	c.out = malloc(c.out_cap);
-	if (!c.out) {
+	if (!c.out || line_cache_grow(&c)) {
 		fprintf(stderr, "pmusim: out of memory\n");
 		status = 1;
 		goto out;
@@ -342,7 +485,7 @@ int cmd_stitch(int argc, char **argv)
 		status = 2;
 		goto out;
 	}
-	if (all_timed)
+	if (all_timed && !queue_sorted(&c))
 		qsort(c.q, c.nr_q, sizeof(*c.q), queued_cmp);
 	for (size_t k = 0; k < c.nr_q; k++) {
 		/* parsed once already: cannot fail now */
@@ -365,6 +508,8 @@ out:
 	free(c.maps);
 	free(c.q);
 	free(c.out);
+	free(c.line_cache);
+	free(c.lines);
 	lbr_stitcher__exit(&st);
 	perf_data_file__close(&f);
 	return status;

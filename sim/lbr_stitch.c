@@ -136,9 +136,7 @@ static int has_stitched_lbr(struct lbr_stitcher *st, struct lbr_stitch_thread *t
 			    const struct perf_sample *s, bool *stitched)
 {
 	u64 max_lbr = st->max_lbr, cur_base, distance;
-	struct perf_sample_branch cur;
-	long i, j, last;
-	u64 identical = 0;
+	long i, last;
 
 	*stitched = false;
 	if (!t->have_prev)
@@ -146,16 +144,18 @@ static int has_stitched_lbr(struct lbr_stitcher *st, struct lbr_stitch_thread *t
 	cur_base = max_lbr - s->branch_nr + s->hw_idx + 1;
 	distance = t->prev_hw_idx > cur_base ? t->prev_hw_idx - cur_base
 					     : max_lbr + t->prev_hw_idx - cur_base;
-	if (distance + 1 > t->prev_nr)
+	/* perf's distance + 1 > prev_nr, and its loop never runs for -1 either */
+	if (distance >= t->prev_nr)
 		return 0;
-	for (i = (long)distance, j = (long)s->branch_nr - 1; i >= 0 && j >= 0; i--, j--) {
-		perf_sample__branch(s, (u64)j, &cur);
-		if (t->prev[i].from != cur.from || t->prev[i].to != cur.to ||
-		    t->prev[i].flags != cur.flags)
-			break;
-		identical++;
-	}
-	if (!identical)
+	/*
+	 * perf counts the identical entries walking down from prev[distance]
+	 * and cur[nr - 1], but only asks whether there is at least one: the
+	 * first pair decides. An entry is the same when from, to and flags
+	 * are: its 24 bytes.
+	 */
+	if (!s->branch_nr ||
+	    memcmp(&t->prev[distance], s->branch_entries + (s->branch_nr - 1) * sizeof(t->prev[0]),
+		   sizeof(t->prev[0])))
 		return 0;
 	/* perf list_add()s prev[nr-1] .. prev[distance+1]: the last added is first */
 	last = (long)t->prev_nr - 1;
@@ -205,10 +205,10 @@ int lbr_stitcher__resolve(struct lbr_stitcher *st, const struct perf_sample *s,
 {
 	struct lbr_stitch_thread *t = NULL;
 	struct perf_sample_branch b;
-	bool stitched = false, save;
+	bool stitched = false;
 	u64 chain_nr = s->callchain_nr < LBR_STITCH_MAX_STACK ? s->callchain_nr
 							       : LBR_STITCH_MAX_STACK;
-	u64 user, i, ip;
+	u64 user, i, ip, nr_save;
 	u32 n = 0;
 
 	for (user = 0; user < chain_nr; user++)
@@ -248,19 +248,20 @@ int lbr_stitcher__resolve(struct lbr_stitcher *st, const struct perf_sample *s,
 			st->frames[n++] = b.to;
 		}
 	}
+	/* prev_valid[] has max_lbr + 1 slots: only the entries below that are noted */
+	nr_save = t ? (s->branch_nr < (u64)st->max_lbr + 1 ? s->branch_nr : (u64)st->max_lbr + 1) : 0;
 	for (i = 0; i < s->branch_nr; i++) {
-		perf_sample__branch(s, i, &b);
-		save = t && i <= st->max_lbr;
-		if (b.from >= PERF_CONTEXT_MAX) {
-			if (save)
+		ip = perf_data__get_u64(s->branch_entries + i * sizeof(b));
+		if (ip >= PERF_CONTEXT_MAX) {
+			if (i < nr_save)
 				t->prev_valid[i] = false;
-			if (!is_known_context(b.from))
+			if (!is_known_context(ip))
 				return 0;
 			continue;
 		}
-		if (save)
+		if (i < nr_save)
 			t->prev_valid[i] = true;
-		st->frames[n++] = b.from;
+		st->frames[n++] = ip;
 	}
 	if (stitched)
 		for (i = t->list_nr; i > 0; i--)

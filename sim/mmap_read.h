@@ -42,6 +42,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <pmusim/perf_event.h>
 
 /* The largest record: header.size is a u16 and records are 8-aligned. */
@@ -117,7 +118,26 @@ struct perf_mmap_reader {
 	void *step_arg;
 	unsigned char *copy;		/* reassembly buffer */
 	size_t copy_size;
+	enum perf_mmap_read_status status;	/* why a batch's read_event returned NULL */
 	struct perf_mmap_read_stats stats;
+};
+
+/*
+ * A batch being iterated (read_init .. read_done). It is the caller's
+ * local: with the inline read_event its fields stay in registers, where
+ * the reader's would be reloaded after every store the caller makes.
+ */
+struct perf_mmap_iter {
+	const unsigned char *data;
+	uint64_t mask;
+	uint64_t size;
+	uint64_t start;			/* where the batch began */
+	uint64_t pos;			/* the next record */
+	uint64_t end;			/* forward: data_head; backward: where the window ends */
+	uint64_t limit;			/* pos can move here without a check: see take */
+	uint64_t records;
+	uint64_t last_size;		/* the previous record's size: see read_event */
+	bool wrapped;			/* backward: the writer has gone round once */
 };
 
 /*
@@ -145,5 +165,359 @@ perf_mmap_reader__read_backward(struct perf_mmap_reader *reader,
 enum perf_mmap_read_status
 perf_mmap_reader__read_backward_verify(struct perf_mmap_reader *reader,
 				       perf_mmap_record_fn fn, void *arg);
+
+/*
+ * Iterating a batch, without a callback (libperf's read_init, read_event,
+ * read_done, and perf record's perf_mmap__push: data_head is read once,
+ * every record up to it is walked, data_tail moves once at the end):
+ *
+ *	struct perf_mmap_iter it;
+ *
+ *	if (perf_mmap_reader__read_init(r, &it) == PERF_MMAP_READ_END) {
+ *		while ((rec = perf_mmap_reader__read_event(r, &it, &size)))
+ *			use(rec, size);
+ *		perf_mmap_reader__read_done(r, &it);
+ *	}
+ *	why = r->status;
+ *
+ * A pointer into the ring stays valid until read_done publishes
+ * data_tail, a reassembled one until the next read_event. The backward
+ * batch (read_init_backward, read_event_backward, read_done_backward)
+ * and the verifying one (read_init_verify, read_event_verify) read what
+ * their callback readers read; read_event_verify's records are all
+ * copies. read_init* return PERF_MMAP_READ_END when the batch may be
+ * iterated, another status (also in r->status) when it may not.
+ */
+
+/* The rare ends of the inline functions, out of line. */
+const struct perf_event_header *perf_mmap_reader__bad_size(struct perf_mmap_reader *reader);
+const struct perf_event_header *
+perf_mmap_reader__reassemble(struct perf_mmap_reader *reader, uint64_t pos, size_t size);
+void perf_mmap_reader__fell_behind(struct perf_mmap_reader *reader, uint64_t head, bool commit);
+void perf_mmap_reader__bad_head(struct perf_mmap_reader *reader);
+
+/*
+ * Where the next record may end without leaving the batch or wrapping the
+ * data (free-running, like pos: compare distances from pos).
+ */
+static inline void perf_mmap_iter__set_limit(struct perf_mmap_iter *it)
+{
+	uint64_t to_wrap = it->size - (it->pos & it->mask), to_end = it->end - it->pos;
+
+	it->limit = it->pos + (to_wrap < to_end ? to_wrap : to_end);
+}
+
+/* The forward consumer reads data_head again between records. */
+static inline void perf_mmap_iter__set_end(struct perf_mmap_iter *it, uint64_t end)
+{
+	it->end = end;
+	perf_mmap_iter__set_limit(it);
+}
+
+static inline void perf_mmap_iter__init(struct perf_mmap_iter *it,
+					const struct perf_mmap_reader *reader,
+					uint64_t start, uint64_t end)
+{
+	it->data = reader->data;
+	it->mask = reader->mask;
+	it->size = reader->size;
+	it->start = it->pos = start;
+	it->end = end;
+	it->records = 0;
+	it->last_size = ~0ull;		/* no u16 size equals it: the first record is checked */
+	it->wrapped = false;
+	perf_mmap_iter__set_limit(it);
+}
+
+/*
+ * A forward batch from prev to data_head, read once. A reader more than
+ * a buffer behind has lost its place: it gives the bytes up and goes on
+ * from data_head (moving data_tail there when @commit: the consumer).
+ */
+static inline enum perf_mmap_read_status
+perf_mmap_reader__forward_init(struct perf_mmap_reader *reader, struct perf_mmap_iter *it,
+			       bool commit)
+{
+	uint64_t head = perf_mmap__read_head(reader->pg);
+
+	reader->status = PERF_MMAP_READ_END;
+	if (__builtin_expect(head - reader->prev > reader->size, 0)) {
+		perf_mmap_iter__init(it, reader, head, head);
+		perf_mmap_reader__fell_behind(reader, head, commit);
+		return PERF_MMAP_READ_FELL_BEHIND;
+	}
+	perf_mmap_iter__init(it, reader, reader->prev, head);
+	/* Records keep an aligned start aligned: only the first needs the check. */
+	if (__builtin_expect((reader->prev & 7) && head != reader->prev, 0)) {
+		perf_mmap_iter__set_end(it, reader->prev);
+		perf_mmap_reader__bad_head(reader);
+	}
+	return reader->status;
+}
+
+static inline enum perf_mmap_read_status
+perf_mmap_reader__read_init(struct perf_mmap_reader *reader, struct perf_mmap_iter *it)
+{
+	return perf_mmap_reader__forward_init(reader, it, true);
+}
+
+/*
+ * header.size at @off. Records are 8-aligned and the data area a multiple
+ * of 8, so an aligned header never straddles the end.
+ */
+static inline unsigned int perf_mmap_iter__size_at(const struct perf_mmap_iter *it,
+						   uint64_t off)
+{
+	const struct perf_event_header *hdr = (const void *)(it->data + off);
+
+	return __atomic_load_n(&hdr->size, __ATOMIC_RELAXED);
+}
+
+/* At least a header, 8-aligned, and no more than @avail bytes. */
+static inline bool perf_mmap_reader__size_valid(unsigned int size, uint64_t avail)
+{
+	return size >= sizeof(struct perf_event_header) && !(size & 7) && size <= avail;
+}
+
+/*
+ * Step past the @size-byte record at it->pos and return it, in place or
+ * reassembled if it wraps (NULL, status NOMEM, if the copy cannot grow).
+ * @size is valid and fits the batch.
+ */
+static inline const struct perf_event_header *
+perf_mmap_iter__take(struct perf_mmap_reader *reader, struct perf_mmap_iter *it,
+		     unsigned int size, size_t *sizep)
+{
+	uint64_t pos = it->pos, off = pos & it->mask;
+	const struct perf_event_header *rec = (const void *)(it->data + off);
+
+	if (off + size > it->size) {
+		rec = perf_mmap_reader__reassemble(reader, pos, size);
+		if (!rec)
+			return NULL;
+	}
+	it->pos = pos + size;
+	it->last_size = size;
+	it->records++;
+	perf_mmap_iter__set_limit(it);
+	*sizep = size;
+	return rec;
+}
+
+/*
+ * The common record: the same size as the one before (so already known
+ * valid and, the batch having started 8-aligned, at an aligned pos),
+ * whole before the batch's end and the data's end. False when it is not,
+ * for the full checks.
+ *
+ * Where the next record starts depends on a load of this one's size: a
+ * chain that would cost a load's latency per record. When the size is
+ * the last one's, pos moves by that register instead, so the CPU,
+ * predicting the branch, starts on the next record before the load has
+ * returned. The empty asm hides from the compiler that the two are
+ * equal, or it would add the loaded one.
+ */
+static inline bool perf_mmap_iter__fast(struct perf_mmap_iter *it, uint64_t size,
+					size_t *sizep)
+{
+	uint64_t pos = it->pos, last = it->last_size;
+
+	if (__builtin_expect(size != last || size > it->limit - pos, 0))
+		return false;
+	__asm__("" : "+r"(last));
+	it->pos = pos + last;
+	it->records++;
+	*sizep = last;
+	return true;
+}
+
+/* The next record of a forward batch, or NULL (reader->status says why). */
+static inline const struct perf_event_header *
+perf_mmap_reader__read_event(struct perf_mmap_reader *reader, struct perf_mmap_iter *it,
+			     size_t *sizep)
+{
+	uint64_t pos = it->pos, off = pos & it->mask;
+	unsigned int size;
+
+	if (pos == it->end)
+		return NULL;			/* status is END since read_init */
+	size = perf_mmap_iter__size_at(it, off);
+	if (__builtin_expect(perf_mmap_iter__fast(it, size, sizep), 1))
+		return (const struct perf_event_header *)(it->data + off);
+	if (perf_mmap_reader__size_valid(size, it->end - pos))
+		return perf_mmap_iter__take(reader, it, size, sizep);
+	return perf_mmap_reader__bad_size(reader);
+}
+
+/* Count the batch's records; the reader is at the iterator's position. */
+static inline void perf_mmap_reader__account(struct perf_mmap_reader *reader,
+					     struct perf_mmap_iter *it)
+{
+	reader->stats.records += it->records;
+	reader->stats.bytes += it->pos - it->start;
+	it->records = 0;
+	it->start = it->pos;
+}
+
+/* Publish data_tail once for the whole batch. */
+static inline void perf_mmap_reader__read_done(struct perf_mmap_reader *reader,
+					       struct perf_mmap_iter *it)
+{
+	perf_mmap_reader__account(reader, it);
+	reader->prev = it->pos;
+	/* (D): our loads of the records happen before the tail moves. */
+	perf_mmap__write_tail(reader->pg, reader->prev);
+}
+
+/*
+ * The window a backward buffer holds: from data_head, the bytes written
+ * so far (-head) until the writer has wrapped, then one buffer.
+ */
+static inline enum perf_mmap_read_status
+perf_mmap_reader__read_init_backward(struct perf_mmap_reader *reader, struct perf_mmap_iter *it)
+{
+	uint64_t start = perf_mmap__read_head(reader->pg), written = -start;
+
+	perf_mmap_iter__init(it, reader, start,
+			     start + (written < reader->size ? written : reader->size));
+	it->wrapped = written >= reader->size;
+	reader->stop = start;
+	reader->status = PERF_MMAP_READ_END;
+	if (__builtin_expect(start & 7, 0)) {
+		perf_mmap_iter__set_end(it, start);
+		perf_mmap_reader__bad_head(reader);
+	}
+	return reader->status;
+}
+
+/*
+ * The next record of a backward batch, newest first: NULL at the end of
+ * the window, at never-written (zero) space, at the record whose tail
+ * the writer has overwritten (counted as dropped), or at a bad size.
+ */
+static inline const struct perf_event_header *
+perf_mmap_reader__read_event_backward(struct perf_mmap_reader *reader,
+				      struct perf_mmap_iter *it, size_t *sizep)
+{
+	uint64_t pos = it->pos, left = it->end - pos;
+	unsigned int size;
+
+	if (!left)
+		return NULL;
+	size = perf_mmap_iter__size_at(it, pos & it->mask);
+	if (__builtin_expect(perf_mmap_iter__fast(it, size, sizep), 1))
+		return (const struct perf_event_header *)(it->data + (pos & it->mask));
+	if (__builtin_expect(!size || size > left ||
+			     !perf_mmap_reader__size_valid(size, UINT64_MAX), 0)) {
+		if (!size)			/* never written: zero-filled pages */
+			return NULL;
+		if (!perf_mmap_reader__size_valid(size, UINT64_MAX) || !it->wrapped)
+			return perf_mmap_reader__bad_size(reader);
+		/* It starts inside the window; its tail was overwritten. */
+		reader->stats.dropped++;
+		return NULL;
+	}
+	return perf_mmap_iter__take(reader, it, size, sizep);
+}
+
+static inline void perf_mmap_reader__read_done_backward(struct perf_mmap_reader *reader,
+							struct perf_mmap_iter *it)
+{
+	perf_mmap_reader__account(reader, it);
+	reader->stop = it->pos;
+}
+
+enum perf_mmap_read_status
+perf_mmap_reader__read_init_verify(struct perf_mmap_reader *reader, struct perf_mmap_iter *it);
+void perf_mmap_reader__copy_out(struct perf_mmap_reader *reader, uint64_t pos, size_t size);
+const struct perf_event_header *
+perf_mmap_reader__verify_fail(struct perf_mmap_reader *reader, enum perf_mmap_read_status status);
+
+/*
+ * Can [pos, pos + len) still hold what was there when the writer's
+ * published head was @head? A backward writer has overwritten everything
+ * at or above head + size (free-running).
+ */
+static inline bool perf_mmap_reader__intact(const struct perf_mmap_reader *reader,
+					    uint64_t pos, uint64_t len, uint64_t head)
+{
+	return (pos + len) - head <= reader->size - reader->guard;
+}
+
+/* Re-read data_head after copying: the copy's loads must come first. */
+static inline uint64_t perf_mmap_reader__reread_head(struct perf_mmap_reader *reader)
+{
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return perf_mmap__read_head(reader->pg);
+}
+
+/*
+ * @size (8 to 64) bytes without a call: two fixed-size copies that may
+ * overlap, each of which the compiler emits as a few moves.
+ */
+static inline void perf_mmap_copy_small(unsigned char *dst, const unsigned char *src,
+					size_t size)
+{
+	if (size <= 16) {
+		memcpy(dst, src, 8);
+		memcpy(dst + size - 8, src + size - 8, 8);
+	} else if (size <= 32) {
+		memcpy(dst, src, 16);
+		memcpy(dst + size - 16, src + size - 16, 16);
+	} else {
+		memcpy(dst, src, 32);
+		memcpy(dst + size - 32, src + size - 32, 32);
+	}
+}
+
+/*
+ * The next record of a verifying batch, always a copy: copy the header,
+ * re-read data_head, check the bytes could not have been overwritten,
+ * copy the record, check again. reader->stop is the end of the record
+ * handed over. Inline, like read_event, so that the iterator stays in
+ * registers; nothing it calls is given the iterator.
+ */
+static inline const struct perf_event_header *
+perf_mmap_reader__read_event_verify(struct perf_mmap_reader *reader, struct perf_mmap_iter *it,
+				    size_t *sizep)
+{
+	uint64_t pos = it->pos, left = it->end - pos, off = pos & it->mask, head;
+	struct perf_event_header hdr;
+
+	if (!left)
+		return NULL;
+	memcpy(&hdr, it->data + off, sizeof(hdr));
+	if (reader->step)
+		reader->step(reader, PERF_MMAP_VERIFY_HEADER_COPIED, reader->step_arg);
+	head = perf_mmap_reader__reread_head(reader);
+	if (!perf_mmap_reader__intact(reader, pos, sizeof(hdr), head))
+		return perf_mmap_reader__verify_fail(reader, PERF_MMAP_READ_HEADER_OVERWRITTEN);
+	if (!hdr.size)
+		return NULL;
+	if (!perf_mmap_reader__size_valid(hdr.size, UINT64_MAX))
+		return perf_mmap_reader__verify_fail(reader, PERF_MMAP_READ_BAD_SIZE);
+	if (!perf_mmap_reader__intact(reader, pos, hdr.size, head))
+		return perf_mmap_reader__verify_fail(reader, PERF_MMAP_READ_RECORD_OVERWRITTEN);
+	/* Before the first wrap: nothing valid lies past 0. */
+	if (hdr.size > left)
+		return perf_mmap_reader__verify_fail(reader, PERF_MMAP_READ_BAD_SIZE);
+	if (__builtin_expect(off + hdr.size <= it->size && hdr.size <= 64, 1))
+		perf_mmap_copy_small(reader->copy, it->data + off, hdr.size);
+	else
+		perf_mmap_reader__copy_out(reader, pos, hdr.size);
+	if (reader->step)
+		reader->step(reader, PERF_MMAP_VERIFY_RECORD_COPIED, reader->step_arg);
+	head = perf_mmap_reader__reread_head(reader);
+	if (!perf_mmap_reader__intact(reader, pos, hdr.size, head))
+		return perf_mmap_reader__verify_fail(reader, PERF_MMAP_READ_RECORD_OVERWRITTEN);
+	/* The header we checked is the one in the copy. */
+	memcpy(reader->copy, &hdr, sizeof(hdr));
+	reader->stats.copies++;
+	reader->stats.records++;
+	reader->stats.bytes += hdr.size;
+	it->pos = reader->stop = pos + hdr.size;
+	*sizep = hdr.size;
+	return (const struct perf_event_header *)reader->copy;
+}
 
 #endif /* PMUSIM_SIM_MMAP_READ_H */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sim/perf_map.h"
@@ -14,10 +15,10 @@
 int perf_map__write(const char *dir, int pid, const struct perf_map_sym *syms,
 		    size_t nr, char *err, size_t errlen)
 {
-	char path[4096], tmp[4100];
+	char path[4096], tmp[4104];
 	FILE *fp;
 	size_t i;
-	int ok;
+	int fd, ok;
 
 	for (i = 0; i < nr; i++) {
 		const char *name = syms[i].name;
@@ -35,15 +36,27 @@ int perf_map__write(const char *dir, int pid, const struct perf_map_sym *syms,
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	fp = fopen(tmp, "w");
+	/*
+	 * A temporary name of our own: runs of the same scenario share the
+	 * PID and so the map's name, and one must not rename or remove the
+	 * other's half-written file.
+	 */
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
+	fd = mkstemp(tmp);
+	fp = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!fp) {
 		int e = errno;
 
 		snprintf(err, errlen, "%s: cannot create: %s", tmp, strerror(e));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
 		errno = e;
 		return -1;
 	}
+	/* mkstemp makes it 0600; perf-PID.map files are world-readable */
+	fchmod(fd, 0644);
 	for (i = 0; i < nr; i++)
 		fprintf(fp, "%llx %llx %s\n", (unsigned long long)syms[i].start,
 			(unsigned long long)syms[i].size, syms[i].name);

@@ -277,6 +277,92 @@ static void test_forward_stops_on_unaligned_tail(void **state)
 	buf_free(b);
 }
 
+/* ---- batch iterators ---------------------------------------------------- */
+
+static void test_batch_forward_publishes_the_tail_once(void **state)
+{
+	struct buf *b = buf_new(DATA_SIZE);
+	const struct perf_event_header *rec;
+	struct perf_mmap_reader r;
+	struct perf_mmap_iter it;
+	struct seen s = { 0 };
+	size_t size = 0;
+
+	(void)state;
+	put_record(b, 0, PERF_RECORD_SAMPLE, 48);
+	put_record(b, 48, PERF_RECORD_SAMPLE, 16);
+	put_record(b, 64, PERF_RECORD_SAMPLE, 16);
+	put_record(b, 80, PERF_RECORD_LOST, 24);
+	set_head(b, 104);
+	s.pg = b->pg;
+	assert_int_equal(perf_mmap_reader__init(&r, b->pg), 0);
+	assert_int_equal(perf_mmap_reader__read_init(&r, &it), PERF_MMAP_READ_END);
+	/* data_head is read once: a record published now waits for the next batch */
+	put_record(b, 104, PERF_RECORD_SAMPLE, 24);
+	set_head(b, 128);
+	while ((rec = perf_mmap_reader__read_event(&r, &it, &size)))
+		record_seen(rec, size, &s);
+	assert_int_equal(r.status, PERF_MMAP_READ_END);
+	assert_int_equal(s.nr, 4);
+	/* every record was read with data_tail still behind all of them */
+	for (unsigned int i = 0; i < s.nr; i++) {
+		assert_int_equal(s.tail_at_call[i], 0);
+		assert_true(s.payload_ok[i]);
+	}
+	assert_int_equal(s.tag[3], 80);
+	perf_mmap_reader__read_done(&r, &it);
+	assert_int_equal(b->pg->data_tail, 104);
+	assert_int_equal(r.prev, 104);
+	assert_int_equal(r.stats.records, 4);
+	assert_int_equal(r.stats.bytes, 104);
+	assert_int_equal(perf_mmap_reader__read_init(&r, &it), PERF_MMAP_READ_END);
+	assert_non_null(rec = perf_mmap_reader__read_event(&r, &it, &size));
+	assert_int_equal(size, 24);
+	assert_null(perf_mmap_reader__read_event(&r, &it, &size));
+	perf_mmap_reader__read_done(&r, &it);
+	assert_int_equal(b->pg->data_tail, 128);
+	perf_mmap_reader__exit(&r);
+	buf_free(b);
+}
+
+/*
+ * Records of one size in a row take read_event's short path; it must
+ * still reassemble the one that wraps, and stop at one that is the same
+ * size as the others but runs past data_head.
+ */
+static void test_batch_forward_same_size_run_wraps_and_stops_at_head(void **state)
+{
+	struct buf *b = buf_new(DATA_SIZE);
+	const struct perf_event_header *rec;
+	struct perf_mmap_reader r;
+	struct perf_mmap_iter it;
+	struct seen s = { 0 };
+	size_t size = 0;
+
+	(void)state;
+	for (uint64_t pos = 200; pos < 200 + 6 * 24; pos += 24)
+		put_record(b, pos, PERF_RECORD_SAMPLE, 24);
+	b->pg->data_tail = 200;
+	set_head(b, 200 + 5 * 24 + 16);		/* inside the sixth record */
+	assert_int_equal(perf_mmap_reader__init(&r, b->pg), 0);
+	assert_int_equal(perf_mmap_reader__read_init(&r, &it), PERF_MMAP_READ_END);
+	while ((rec = perf_mmap_reader__read_event(&r, &it, &size)))
+		record_seen(rec, size, &s);
+	assert_int_equal(r.status, PERF_MMAP_READ_BAD_SIZE);
+	assert_int_equal(s.nr, 5);
+	for (unsigned int i = 0; i < s.nr; i++) {
+		assert_int_equal(s.size[i], 24);
+		assert_int_equal(s.tag[i], 200 + 24 * i);
+		assert_true(s.payload_ok[i]);
+	}
+	assert_int_equal(r.stats.copies, 1);	/* [248, 272) */
+	assert_int_equal(r.stats.bad_size, 1);
+	perf_mmap_reader__read_done(&r, &it);
+	assert_int_equal(b->pg->data_tail, 200 + 5 * 24);
+	perf_mmap_reader__exit(&r);
+	buf_free(b);
+}
+
 static void test_peek_leaves_the_tail(void **state)
 {
 	struct buf *b = buf_new(DATA_SIZE);
@@ -343,6 +429,57 @@ static uint64_t write_backward(struct buf *b, uint64_t head, const uint16_t *siz
 	}
 	set_head(b, head);
 	return head;
+}
+
+/* The backward and verifying batches hand over what their callback readers do. */
+static void test_batch_backward_and_verify_match_the_callback_readers(void **state)
+{
+	/* 328 bytes through 256: wraps, with one record across the end of the data */
+	static const uint16_t sizes[] = { 40, 40, 40, 16, 16, 16, 56, 40, 40, 24 };
+	struct buf *b = buf_new(DATA_SIZE);
+	const struct perf_event_header *rec;
+	struct perf_mmap_reader r, rc;
+	struct perf_mmap_iter it;
+	struct seen s = { 0 }, sc = { 0 };
+	size_t size = 0;
+	uint64_t head = write_backward(b, 0, sizes, 10);
+
+	(void)state;
+	assert_int_equal(perf_mmap_reader__init(&rc, b->pg), 0);
+	assert_int_equal(perf_mmap_reader__read_backward(&rc, record_seen, &sc), PERF_MMAP_READ_END);
+	assert_int_equal(perf_mmap_reader__init(&r, b->pg), 0);
+	assert_int_equal(perf_mmap_reader__read_init_backward(&r, &it), PERF_MMAP_READ_END);
+	while ((rec = perf_mmap_reader__read_event_backward(&r, &it, &size)))
+		record_seen(rec, size, &s);
+	perf_mmap_reader__read_done_backward(&r, &it);
+	assert_int_equal(r.status, PERF_MMAP_READ_END);
+	assert_true(sc.nr > 3);
+	assert_int_equal(s.nr, sc.nr);
+	assert_memory_equal(s.tag, sc.tag, sizeof(s.tag[0]) * s.nr);
+	assert_memory_equal(s.size, sc.size, sizeof(s.size[0]) * s.nr);
+	for (unsigned int i = 0; i < s.nr; i++)
+		assert_true(s.payload_ok[i]);
+	assert_int_equal(s.tag[0], (uint32_t)head);
+	assert_int_equal(r.stop, rc.stop);
+	assert_memory_equal(&r.stats, &rc.stats, sizeof(r.stats));
+	assert_int_equal(r.stats.dropped, 1);
+	assert_int_equal(r.stats.copies, 1);	/* [-264, -224) crosses the end */
+	perf_mmap_reader__exit(&r);
+
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(perf_mmap_reader__init(&r, b->pg), 0);
+	assert_int_equal(perf_mmap_reader__read_init_verify(&r, &it), PERF_MMAP_READ_END);
+	while ((rec = perf_mmap_reader__read_event_verify(&r, &it, &size)))
+		record_seen(rec, size, &s);
+	/* the record across the window's end: the verifier says overwritten */
+	assert_int_equal(r.status, PERF_MMAP_READ_RECORD_OVERWRITTEN);
+	assert_int_equal(s.nr, sc.nr);
+	assert_memory_equal(s.tag, sc.tag, sizeof(s.tag[0]) * s.nr);
+	assert_int_equal(r.stop, rc.stop);
+	assert_int_equal(r.stats.copies, s.nr);
+	perf_mmap_reader__exit(&r);
+	perf_mmap_reader__exit(&rc);
+	buf_free(b);
 }
 
 static void test_backward_before_wrap_reads_head_to_zero_newest_first(void **state)
@@ -699,6 +836,9 @@ int main(void)
 		cmocka_unit_test(test_forward_detects_falling_a_buffer_behind),
 		cmocka_unit_test(test_forward_stops_on_garbage_sizes),
 		cmocka_unit_test(test_forward_stops_on_unaligned_tail),
+		cmocka_unit_test(test_batch_forward_publishes_the_tail_once),
+		cmocka_unit_test(test_batch_forward_same_size_run_wraps_and_stops_at_head),
+		cmocka_unit_test(test_batch_backward_and_verify_match_the_callback_readers),
 		cmocka_unit_test(test_peek_leaves_the_tail),
 		cmocka_unit_test(test_overwrite_forward_reads_until_lapped_then_resyncs),
 		cmocka_unit_test(test_backward_before_wrap_reads_head_to_zero_newest_first),
