@@ -389,7 +389,7 @@ static bool queue_sorted(const struct stitch_ctx *c)
 	return true;
 }
 
-static int usage(void)
+static void usage(FILE *f)
 {
 	fputs("usage: pmusim stitch [--no-stitch] [--tid-time] [--no-sym] [--map-dir DIR] FILE\n"
 	      "  print the call stack of every sample of FILE as\n"
@@ -397,8 +397,7 @@ static int usage(void)
 	      "  --no-stitch     plain LBR call stacks (as without --stitch-lbr)\n"
 	      "  --tid-time      start each sample with its tid and time (-F tid,time,ip,sym)\n"
 	      "  --no-sym        addresses only (-F ip: no perf-PID.map needed)\n"
-	      "  --map-dir DIR   read perf-PID.map files from DIR (default /tmp)\n", stderr);
-	return 2;
+	      "  --map-dir DIR   read perf-PID.map files from DIR (default /tmp)\n", f);
 }
 
 int cmd_stitch(int argc, char **argv)
@@ -426,17 +425,27 @@ int cmd_stitch(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--map-dir") && i + 1 < argc) {
 			c.map_dir = argv[++i];
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			usage();
+			usage(stdout);
 			return 0;
-		} else if (argv[i][0] == '-' || path) {
-			fprintf(stderr, "pmusim: stitch: bad argument '%s'\n", argv[i]);
-			return usage();
+		} else if (!strcmp(argv[i], "--map-dir")) {
+			fprintf(stderr, "pmusim: stitch: --map-dir needs a directory\n");
+			return 2;
+		} else if (argv[i][0] == '-') {
+			fprintf(stderr, "pmusim: stitch: unknown option '%s' (pmusim stitch --help lists them)\n",
+				argv[i]);
+			return 2;
+		} else if (path) {
+			fprintf(stderr, "pmusim: stitch: give one perf.data file ('%s' is a second)\n",
+				argv[i]);
+			return 2;
 		} else {
 			path = argv[i];
 		}
 	}
-	if (!path)
-		return usage();
+	if (!path) {
+		fprintf(stderr, "pmusim: stitch: give one perf.data file (pmusim stitch --help)\n");
+		return 2;
+	}
 	if (perf_data_file__open(&f, path)) {
 		fprintf(stderr, "%s\n", f.err);
 		perf_data_file__close(&f);

@@ -282,6 +282,21 @@ check "a map directory that cannot be written: exit 1, one line, no perf.data" \
 	'[ $? = 1 ] && [ "$(wc -l <"$dir/nomap.err")" = 1 ] && [ ! -e "$dir/x.data" ] && [ ! -e "$dir/x.data.tmp" ]'
 "$PMUSIM" run >/dev/null 2>"$dir/noarg.err"
 check "no scenario: exit 2, one line" '[ $? = 2 ] && [ "$(wc -l <"$dir/noarg.err")" = 1 ]'
+# pmusim stitch: the same rules; --help goes to stdout
+stitch_bad() { # DESCRIPTION ARGS...
+	local what=$1
+	shift
+	"$PMUSIM" stitch "$@" >"$dir/sb.out" 2>"$dir/sb.err"
+	local rc=$?
+	check "stitch, $what: exit 2, one line" \
+		'[ $rc = 2 ] && [ "$(wc -l <"$dir/sb.err")" = 1 ] && [ ! -s "$dir/sb.out" ]'
+}
+stitch_bad "an unknown option" --bogus "$dir/x.data"
+stitch_bad "no file"
+stitch_bad "two files" "$dir/a" "$dir/b"
+stitch_bad "--map-dir without its directory" --map-dir
+"$PMUSIM" stitch --help >"$dir/sh.out" 2>"$dir/sh.err"
+check "stitch --help: usage on stdout, exit 0" '[ $? = 0 ] && grep -q "^usage: pmusim stitch" "$dir/sh.out" && [ ! -s "$dir/sh.err" ]'
 "$PMUSIM" bogus >/dev/null 2>"$dir/nocmd.err"
 check "an unknown command: exit 2, one line" '[ $? = 2 ] && [ "$(wc -l <"$dir/nocmd.err")" = 1 ]'
 "$PMUSIM" version --bogus >/dev/null 2>"$dir/ver.err"
