@@ -10,15 +10,15 @@ purpose=${1:-check}
 # command-or-file:package
 need="gcc:gcc make:make kconfig-conf:kconfig-frontends
 /usr/include/cmocka.h:libcmocka-dev /usr/include/cyaml/cyaml.h:libcyaml-dev
-perf:linux-perf valgrind:valgrind"
+perf:linux-perf valgrind:valgrind python3:python3 jq:jq"
 case $purpose in
 fuzz|check|bench) need="$need clang:clang afl-clang-fast:afl++ /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev" ;;
 esac
 case $purpose in
-ab) need="$need jq:jq clang:clang" ;;
+ab) need="$need clang:clang" ;;
 esac
 case $purpose in
-coverage|check) need="$need lcov:lcov" ;;
+coverage|check) need="$need lcov:lcov man:man-db groff:groff-base" ;;
 esac
 
 missing=
