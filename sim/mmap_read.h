@@ -452,6 +452,22 @@ static inline uint64_t perf_mmap_reader__reread_head(struct perf_mmap_reader *re
 }
 
 /*
+ * The verifying reader copies bytes a writer may be overwriting and only
+ * then judges them by data_head (a seqlock read). Under ThreadSanitizer
+ * those speculative copies are marked as the intended races they are;
+ * every other access, data_head and data_tail included, is still checked.
+ */
+#ifdef __SANITIZE_THREAD__
+void AnnotateIgnoreReadsBegin(const char *file, int line);
+void AnnotateIgnoreReadsEnd(const char *file, int line);
+#define perf_mmap_racy_copy_begin()	AnnotateIgnoreReadsBegin(__FILE__, __LINE__)
+#define perf_mmap_racy_copy_end()	AnnotateIgnoreReadsEnd(__FILE__, __LINE__)
+#else
+#define perf_mmap_racy_copy_begin()	do { } while (0)
+#define perf_mmap_racy_copy_end()	do { } while (0)
+#endif
+
+/*
  * @size (8 to 64) bytes without a call: two fixed-size copies that may
  * overlap, each of which the compiler emits as a few moves.
  */
@@ -486,7 +502,9 @@ perf_mmap_reader__read_event_verify(struct perf_mmap_reader *reader, struct perf
 
 	if (!left)
 		return NULL;
+	perf_mmap_racy_copy_begin();
 	memcpy(&hdr, it->data + off, sizeof(hdr));
+	perf_mmap_racy_copy_end();
 	if (reader->step)
 		reader->step(reader, PERF_MMAP_VERIFY_HEADER_COPIED, reader->step_arg);
 	head = perf_mmap_reader__reread_head(reader);
@@ -501,10 +519,12 @@ perf_mmap_reader__read_event_verify(struct perf_mmap_reader *reader, struct perf
 	/* Before the first wrap: nothing valid lies past 0. */
 	if (hdr.size > left)
 		return perf_mmap_reader__verify_fail(reader, PERF_MMAP_READ_BAD_SIZE);
+	perf_mmap_racy_copy_begin();
 	if (__builtin_expect(off + hdr.size <= it->size && hdr.size <= 64, 1))
 		perf_mmap_copy_small(reader->copy, it->data + off, hdr.size);
 	else
 		perf_mmap_reader__copy_out(reader, pos, hdr.size);
+	perf_mmap_racy_copy_end();
 	if (reader->step)
 		reader->step(reader, PERF_MMAP_VERIFY_RECORD_COPIED, reader->step_arg);
 	head = perf_mmap_reader__reread_head(reader);
