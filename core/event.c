@@ -195,13 +195,13 @@ static void cpu_function_call(int cpu, event_f func, struct perf_event *event,
  * A transaction on this CPU's PMU: adds and dels in between are applied
  * (counters assigned, programmed) when the outermost one ends.
  */
-static void perf_pmu_disable(struct pmu *pmu)
+void perf_pmu_disable(struct pmu *pmu)
 {
 	if (!pmu->pmu_disable_count[smp_processor_id()]++ && pmu->pmu_disable)
 		pmu->pmu_disable(pmu);
 }
 
-static void perf_pmu_enable(struct pmu *pmu)
+void perf_pmu_enable(struct pmu *pmu)
 {
 	if (!--pmu->pmu_disable_count[smp_processor_id()] && pmu->pmu_enable)
 		pmu->pmu_enable(pmu);

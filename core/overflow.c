@@ -308,10 +308,8 @@ void perf_event_task_tick(void)
 	 * only when the PMU is enabled again.
 	 */
 	for (event = cpuctx->active_list; event; event = event->active_next)
-		if (event->pmu->pmu_disable)
-			event->pmu->pmu_disable(event->pmu);
+		perf_pmu_disable(event->pmu);
 	perf_adjust_freq_unthr_events(cpuctx->active_list);
 	for (event = cpuctx->active_list; event; event = event->active_next)
-		if (event->pmu->pmu_enable)
-			event->pmu->pmu_enable(event->pmu);
+		perf_pmu_enable(event->pmu);
 }

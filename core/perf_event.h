@@ -578,6 +578,13 @@ u64 perf_event_read_value(struct perf_event *event, u64 *enabled, u64 *running);
  */
 void perf_event_irq_work_run(void);
 
+/*
+ * A transaction on this CPU's PMU: they nest, and only the outermost pair
+ * calls pmu->pmu_disable/pmu_enable, which applies what changed between.
+ */
+void perf_pmu_disable(struct pmu *pmu);
+void perf_pmu_enable(struct pmu *pmu);
+
 /* Context switch on this CPU: @task's events go on / come off the PMU. */
 void perf_event_sched_in(int cpu, struct task_struct *task);
 void perf_event_sched_out(int cpu, struct task_struct *task);
