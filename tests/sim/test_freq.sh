@@ -22,7 +22,7 @@ check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
 freq=4000
 tsc_hz=$(awk -F= '$1 == "CONFIG_MODEL_TSC_KHZ" { print $2 * 1000 }' "$PMUSIM_OBJTREE/.config")
 [ -n "$tsc_hz" ] || tsc_hz=2100000000
-duration=$((tsc_hz / 5))	# 0.2 s simulated
+duration=$((tsc_hz / 10))	# 0.1 s simulated: 4 windows of 22.5 ms after the first 10 ticks
 
 # one task alone on each CPU: each runs the whole time, so its rate is per second of run
 scenario() { # FILE [MACHINE-EXTRA]
