@@ -119,16 +119,28 @@ struct sim_task *machine_add_task(struct machine *m, const char *comm,
 		free(t);
 		return NULL;
 	}
+	t->index = m->nr_tasks;
 	m->tasks[m->nr_tasks++] = t;
 	sched_enqueue(sched_select_cpu(m, t, NULL), t);
 	return t;
 }
 
+/* Tasks are created with rising TIDs and never leave: a binary search. */
 struct sim_task *machine_find_task(const struct machine *m, int tid)
 {
-	for (unsigned int i = 0; i < m->nr_tasks; i++)
-		if (m->tasks[i]->task.tid == tid)
-			return m->tasks[i];
+	unsigned int lo = 0, hi = m->nr_tasks;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+		int at = m->tasks[mid]->task.tid;
+
+		if (at == tid)
+			return m->tasks[mid];
+		if (at < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return NULL;
 }
 

@@ -35,6 +35,7 @@ struct sim_task {
 	uint64_t nr_migrations;
 	int cpu;			/* CPU it is queued on or runs on */
 	unsigned int group;		/* scenario task entry it came from */
+	unsigned int index;		/* in machine.tasks[] */
 	struct sim_task *rq_next;	/* runqueue link */
 };
 

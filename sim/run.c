@@ -97,11 +97,9 @@ static struct task_struct *task_first(void *priv)
 static struct task_struct *task_next(void *priv, struct task_struct *task)
 {
 	struct machine *m = priv;
+	unsigned int next = ((struct sim_task *)task->sim)->index + 1;
 
-	for (unsigned int i = 0; i + 1 < m->nr_tasks; i++)
-		if (&m->tasks[i]->task == task)
-			return &m->tasks[i + 1]->task;
-	return NULL;
+	return next < m->nr_tasks ? &m->tasks[next]->task : NULL;
 }
 
 /* ---- the machine's hooks ---------------------------------------------------- */
