@@ -7,21 +7,54 @@
 set -u
 srctree=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc 2>/dev/null || echo 2)
-tally=$(mktemp)
-trap 'rm -f "$tally"' EXIT
+# not in /tmp: the test phases each see a /tmp of their own
+mkdir -p "$srctree/build"
+tally=$(mktemp "$srctree/build/.check-tally.XXXXXX")
+extras=$(mktemp "$srctree/build/.check-extras.XXXXXX")
+trap 'rm -f "$tally" "$extras"' EXIT
 status=0
+
+# A configuration's tests are mostly one process at a time, so while they
+# run the next configuration builds on the other core. Each test phase
+# gets a private /tmp (perf reads symbols only from /tmp/perf-PID.map and
+# pmusim's PIDs are fixed: two configurations' runs must not answer for
+# each other). Without mount namespaces (no CAP_SYS_ADMIN) the tests run
+# in the foreground, one configuration after the other, as before.
+overlap=false
+unshare -m sh -c 'mount -t tmpfs pmusim-check /tmp' 2>/dev/null && overlap=true
+pending=""	# the configuration whose tests run in the background
+
+finish_tests() {
+	[ -n "$pending" ] || return 0
+	wait "$tests_pid"
+	[ "$?" = 0 ] || status=1
+	cat "$srctree/build/check-$pending/tests.log"
+	pending=""
+}
 
 run_config() { # LABEL TARGET [SEED]
 	local label=$1 target=$2 seed=${3:-} dir=$srctree/build/check-$1
 	mkdir -p "$dir"
-	echo "== $label"
+	echo "== $label" >"$dir/head.log"
 	if ! KCONFIG_SEED=$seed make -s --no-print-directory -C "$srctree" O="$dir" "$target" >"$dir/config.log" 2>&1; then
-		cat "$dir/config.log"; echo "FAIL [$label] configuration"; echo "0 1 0" >>"$tally"; status=1; return
+		finish_tests; cat "$dir/head.log" "$dir/config.log"
+		echo "FAIL [$label] configuration"; echo "0 1 0" >>"$tally"; status=1; return
 	fi
 	if ! make -s --no-print-directory -C "$srctree" O="$dir" SANITIZE=address,undefined -j"$jobs" all >"$dir/build.log" 2>&1; then
-		tail -30 "$dir/build.log"; echo "FAIL [$label] build"; echo "0 1 0" >>"$tally"; status=1; return
+		finish_tests; cat "$dir/head.log"; tail -30 "$dir/build.log"
+		echo "FAIL [$label] build"; echo "0 1 0" >>"$tally"; status=1; return
 	fi
-	LABEL=$label TALLY=$tally "$srctree/scripts/run-tests.sh" "$dir" || status=1
+	finish_tests
+	if $overlap; then
+		cp "$dir/head.log" "$dir/tests.log"
+		LABEL=$label TALLY=$tally unshare -m sh -c \
+			'mount -t tmpfs pmusim-check /tmp && exec "$0" "$1"' \
+			"$srctree/scripts/run-tests.sh" "$dir" >>"$dir/tests.log" 2>&1 &
+		tests_pid=$! pending=$label
+	else
+		cat "$dir/head.log"
+		LABEL=$label TALLY=$tally "$srctree/scripts/run-tests.sh" "$dir" || status=1
+	fi
 }
 
 run_config defconfig defconfig
@@ -30,15 +63,18 @@ run_config allnoconfig allnoconfig
 for seed in "$@"; do
 	run_config "randconfig-$seed" randconfig "$seed"
 done
+# the extra checks build and run while the last configuration's tests run
 for extra in "$srctree"/scripts/check.d/*.sh; do
 	[ -e "$extra" ] || continue
-	echo "== $(basename "$extra" .sh)"
+	echo "== $(basename "$extra" .sh)" >>"$extras"
 	out=$(bash "$extra" 2>&1); rc=$?
-	echo "$out" | grep -vE '^ok [0-9]+' 
+	echo "$out" | grep -vE '^ok [0-9]+' >>"$extras"
 	p=$(grep -cE '^ok [0-9]+' <<<"$out"); f=$(grep -cE '^not ok [0-9]+' <<<"$out")
 	[ "$rc" != 0 ] && [ "$f" = 0 ] && f=1
 	echo "$p $f 0" >>"$tally"; [ "$f" = 0 ] || status=1
 done
+finish_tests
+cat "$extras"
 
 awk '{p+=$1; f+=$2; s+=$3} END {printf "%d passed, %d failed, %d skipped\n", p, f, s}' "$tally"
 exit $status
