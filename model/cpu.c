@@ -24,8 +24,6 @@ struct model_cpu *model_cpu_create(const struct model_cpu_desc *desc, int cpu_id
 	cpu->tsc_khz = CONFIG_MODEL_TSC_KHZ;
 	cpu->core_khz = CONFIG_MODEL_TSC_KHZ;
 	cpu->slots_per_cycle = desc->slots_per_cycle;
-	/* a cycle, its slots and its reference cycle (retire.h) */
-	cpu->rt.reach_per_cycle = 2 + (uint64_t)desc->slots_per_cycle;
 	model_pmu_reset(cpu);
 	model_lbr_reset(cpu);
 	model_pmu_update(cpu);

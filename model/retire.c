@@ -98,11 +98,13 @@ static void model_fold_pending(struct model_cpu *cpu)
 {
 	struct model_retire_state *rs = &cpu->rt;
 	uint64_t cycles = rs->clock - cpu->clock_folded;
+	uint64_t insns = cpu->budget_base - rs->budget - cycles;	/* reach less cycles */
 
 	for (unsigned int user = 0; user < 2; user++) {
 		uint64_t c = user ? cycles - rs->pend_kernel_cycles : rs->pend_kernel_cycles;
 		const uint64_t pend[MODEL_PEND__NR] = {
-			[MODEL_PEND_INSNS] = rs->pend_insns[user] + rs->pend_branches[user],
+			[MODEL_PEND_INSNS] = user ? insns - rs->pend_kernel_insns :
+					     rs->pend_kernel_insns,
 			[MODEL_PEND_BRANCHES] = rs->pend_branches[user],
 			[MODEL_PEND_MISSES] = rs->pend_misses[user],
 			[MODEL_PEND_CYCLES] = c,
@@ -112,9 +114,9 @@ static void model_fold_pending(struct model_cpu *cpu)
 
 		model_amounts(cpu, pend, amount);
 		model_count(cpu, user, amount);
-		rs->pend_insns[user] = rs->pend_branches[user] = rs->pend_misses[user] = 0;
+		rs->pend_branches[user] = rs->pend_misses[user] = 0;
 	}
-	rs->pend_kernel_cycles = 0;
+	rs->pend_kernel_insns = rs->pend_kernel_cycles = 0;
 	cpu->clock_folded = rs->clock;
 }
 
@@ -141,6 +143,9 @@ static uint64_t model_measure_budget(const struct model_cpu *cpu)
 			const struct model_counting *c = &cpu->counting[user][i];
 			uint64_t room = c->mask - cpu->ctr[c->ctr];
 
+			/* in reach units: a slots counter gets slots per cycle */
+			if (c->cls == MODEL_EV_SLOTS && cpu->slots_per_cycle > 1)
+				room /= cpu->slots_per_cycle;
 			if (room < budget)
 				budget = room;
 		}

@@ -13,24 +13,28 @@
  * slow half, retire.c, counts exactly, delivers PMIs and handles a core
  * clock that is not the TSC's.
  *
- * Lazy counting: a retire call adds its amounts to per-privilege pending
- * sums instead of walking the counters, as long as no counter can wrap in
- * it.  `budget` says how much may still be added: the headroom (mask -
- * value) of the counter nearest to wrapping, less what the fast calls
- * since took.  A call adds at most its `reach` to any counter: its
- * instructions plus cycles times (1 + slots per cycle) plus the reference
- * cycles, which at the TSC's own rate are the cycles again, hence
- * reach_per_cycle = 2 + slots per cycle.  While reach < budget nothing but
- * the pending sums changes.  A budget of 0 sends every call to the slow
- * half: after anyone looked at the MSRs, while a CMASK/INV/EDGE counter
- * counts, and while the core clock is not the TSC's.
+ * Lazy counting: a retire call adds its amounts to pending sums instead of
+ * walking the counters, as long as no counter can wrap in it.  A call's
+ * `reach` is its instructions plus its cycles (a branch: 1 + cycles), and
+ * no counter gets more than its reach from it (slots: the reach times
+ * slots per cycle; reference cycles are cycles at the TSC's own rate).
+ * `budget` is the reach the calls may still have: the headroom (mask -
+ * value) of each counter in reach units, the smallest, less what the fast
+ * calls since took.  While reach < budget nothing but the pending sums
+ * changes.  A budget of 0 sends every call to the slow half: after anyone
+ * looked at the MSRs, while a CMASK/INV/EDGE counter counts, and while the
+ * core clock is not the TSC's.
  *
  * Time is one clock: `clock` is the core cycles retire calls have
- * retired.  The pending cycles are clock less its value when the sums were
- * last empty (kernel ones in pend_kernel_cycles, the user's the rest); the
- * LBR's cycle count is clock less lbr_mark; the TSC and the unhalted
- * cycle count are clock plus offsets kept in struct model_cpu.  So a
- * call advances all of them with one add.
+ * retired.  The LBR's cycle count is clock less lbr_mark; the TSC and the
+ * unhalted cycle count are clock plus offsets kept in struct model_cpu.
+ * The pending sums are mostly differences too: since they were last empty
+ * the fast calls took budget_base - budget of reach and clock -
+ * clock_folded of cycles, so the instructions (branches included) are the
+ * first less the second.  Only what a user call cannot derive that way is
+ * summed: the branches and mispredicts of each privilege, and the kernel's
+ * instructions and cycles (the user's are the rest).  So a user block
+ * costs two adds, and a branch two more.
  */
 #ifndef PMUSIM_MODEL_RETIRE_H
 #define PMUSIM_MODEL_RETIRE_H
@@ -57,11 +61,10 @@ enum model_branch_type {
 struct model_retire_state {
 	/* lazy counting */
 	uint64_t budget;
-	uint64_t reach_per_cycle;
 	uint64_t clock;			/* core cycles retired */
-	uint64_t pend_insns[2];		/* per [user]: non-branch instructions */
-	uint64_t pend_branches[2];
+	uint64_t pend_branches[2];	/* per [user] */
 	uint64_t pend_misses[2];
+	uint64_t pend_kernel_insns;	/* branches included */
 	uint64_t pend_kernel_cycles;
 
 	/*
@@ -160,7 +163,7 @@ model_retire_inline void model_retire_branch(struct model_cpu *cpu, uint64_t fro
 					     unsigned int cycles)
 {
 	struct model_retire_state *rs = model_cpu_retire_state(cpu);
-	uint64_t reach = 1 + (uint64_t)cycles * rs->reach_per_cycle;
+	uint64_t reach = 1 + (uint64_t)cycles;
 	unsigned int u = user;
 
 	if (model_retire_unlikely(reach >= rs->budget)) {
@@ -170,8 +173,10 @@ model_retire_inline void model_retire_branch(struct model_cpu *cpu, uint64_t fro
 	}
 	rs->budget -= reach;
 	rs->clock += cycles;
-	if (!u)
+	if (!u) {
+		rs->pend_kernel_insns++;
 		rs->pend_kernel_cycles += cycles;
+	}
 	rs->pend_branches[u]++;
 	rs->pend_misses[u] += mispred;
 	/* lbr_capture has no bit at or above MODEL_BR__NR: an unknown type is not recorded */
@@ -188,8 +193,7 @@ model_retire_inline void model_retire_insns(struct model_cpu *cpu, uint64_t n, u
 					    bool user)
 {
 	struct model_retire_state *rs = model_cpu_retire_state(cpu);
-	uint64_t reach = n + cycles * rs->reach_per_cycle;
-	unsigned int u = user;
+	uint64_t reach = n + cycles;
 
 	if (model_retire_unlikely((n | cycles) >> 32 || reach >= rs->budget)) {
 		model_retire_insns_slow(cpu, n, cycles, user);
@@ -197,9 +201,10 @@ model_retire_inline void model_retire_insns(struct model_cpu *cpu, uint64_t n, u
 	}
 	rs->budget -= reach;
 	rs->clock += cycles;
-	if (!u)
+	if (!user) {
+		rs->pend_kernel_insns += n;
 		rs->pend_kernel_cycles += cycles;
-	rs->pend_insns[u] += n;
+	}
 }
 
 #endif /* PMUSIM_MODEL_RETIRE_H */
