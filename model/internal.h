@@ -103,6 +103,8 @@ struct model_cpu {
 	uint64_t pmi_cycles;		/* core cycles each handled PMI takes */
 
 	/* LBR (its ring and the per-branch state are in rt) */
+	uint32_t lbr_msr_from, lbr_msr_to, lbr_msr_info;	/* entry MSR ranges (lbr.c) */
+	unsigned int lbr_msr_nr, lbr_msr_info_nr;
 	uint64_t lbr_select;
 	uint64_t arch_lbr_ctl;
 	bool lbr_cyc_valid;		/* Arch LBR: CYC_CNT_VALID for the next record */
@@ -127,8 +129,20 @@ static inline unsigned int model_status_bit(unsigned int ctr)
 	return ctr < MODEL_FIXED_BASE ? ctr : INTEL_PMC_IDX_FIXED + ctr - MODEL_FIXED_BASE;
 }
 
-/* retire.c: fold pending counts in; before anyone reads or changes the counters */
-void model_pmu_sync(struct model_cpu *cpu);
+/* retire.c: the pending sums into the counters */
+void model_fold_pending(struct model_cpu *cpu);
+
+/*
+ * Before anyone reads or changes the counters (every MSR access, and the
+ * counting lists' change): pending counts folded in, and the budget 0, so
+ * that the next retire call is exact and measures it afresh.
+ */
+static inline void model_pmu_sync(struct model_cpu *cpu)
+{
+	if (cpu->rt.budget != cpu->budget_base)
+		model_fold_pending(cpu);
+	cpu->rt.budget = cpu->budget_base = 0;
+}
 /* retire.c: @cycles core cycles pass that the PMU does not see (a PMI's handler) */
 void model_cpu_pass_unseen(struct model_cpu *cpu, uint64_t cycles);
 
@@ -144,6 +158,8 @@ int model_pmu_wrmsr(struct model_cpu *cpu, uint32_t msr, uint64_t val);
 /* lbr.c (and model_lbr_push_encoded(), retire.h) */
 void model_lbr_reset(struct model_cpu *cpu);
 void model_lbr_update(struct model_cpu *cpu);
+/* the ring slot behind a FROM/TO/INFO MSR, or NULL (msr.c asks this first) */
+uint64_t *model_lbr_entry(struct model_cpu *cpu, uint32_t msr);
 int model_lbr_rdmsr(struct model_cpu *cpu, uint32_t msr, uint64_t *val);
 int model_lbr_wrmsr(struct model_cpu *cpu, uint32_t msr, uint64_t val);
 

@@ -63,10 +63,31 @@ static void model_lbr_clear(struct model_cpu *cpu)
 	cpu->lbr_cyc_valid = false;
 }
 
+/* The entry MSRs' ranges: the model's bases, or Arch LBR's up to the current depth. */
+static void model_lbr_entry_ranges(struct model_cpu *cpu)
+{
+	const struct model_cpu_desc *d = cpu->desc;
+
+	if (d->arch_lbr) {
+		cpu->lbr_msr_from = MSR_ARCH_LBR_FROM_0;
+		cpu->lbr_msr_to = MSR_ARCH_LBR_TO_0;
+		cpu->lbr_msr_info = MSR_ARCH_LBR_INFO_0;
+		/* entries beyond the current depth #GP */
+		cpu->lbr_msr_nr = cpu->lbr_msr_info_nr = cpu->rt.lbr_depth;
+		return;
+	}
+	cpu->lbr_msr_from = d->lbr_from;
+	cpu->lbr_msr_to = d->lbr_to;
+	cpu->lbr_msr_info = MSR_LBR_INFO_0;
+	cpu->lbr_msr_nr = d->lbr_nr;
+	cpu->lbr_msr_info_nr = d->has_lbr_info ? d->lbr_nr : 0;
+}
+
 void model_lbr_reset(struct model_cpu *cpu)
 {
 	model_lbr_clear(cpu);
 	cpu->rt.lbr_depth = cpu->desc->lbr_nr;	/* ARCH_LBR_DEPTH resets to the maximum */
+	model_lbr_entry_ranges(cpu);
 	cpu->lbr_format = (uint8_t)cpu->desc->lbr_format;
 	cpu->rt.lbr_info_format = cpu->lbr_format == LBR_FORMAT_INFO ||
 				  cpu->lbr_format == LBR_FORMAT_INFO2;
@@ -176,53 +197,37 @@ void model_lbr_push_encoded(struct model_cpu *cpu, uint64_t from, uint64_t to,
 /* ---- MSRs ---------------------------------------------------------------- */
 
 /*
- * The ring slot behind a FROM/TO/INFO MSR, or -1.  *array receives which
- * of the three it is.
+ * The ring slot behind a FROM/TO/INFO MSR, or NULL.  The driver reads
+ * every entry at every PMI, so the MSR ranges are at hand (lbr_msr_*, set
+ * at reset and by an Arch LBR depth write): three unsigned compares.
  */
-static int model_lbr_entry_msr(struct model_cpu *cpu, uint32_t msr, uint64_t **array)
+uint64_t *model_lbr_entry(struct model_cpu *cpu, uint32_t msr)
 {
-	const struct model_cpu_desc *d = cpu->desc;
-	uint32_t from = d->lbr_from, to = d->lbr_to, info = MSR_LBR_INFO_0;
-	unsigned int nr = d->lbr_nr;
+	struct model_retire_state *rs = &cpu->rt;
+	uint64_t *array;
 	unsigned int i;
 
-	if (d->arch_lbr) {
-		from = MSR_ARCH_LBR_FROM_0;
-		to = MSR_ARCH_LBR_TO_0;
-		info = MSR_ARCH_LBR_INFO_0;
-		nr = cpu->rt.lbr_depth;	/* entries beyond the current depth #GP */
-	} else if (!nr) {
-		return -1;
-	}
-
-	if (msr >= from && msr < from + nr) {
-		*array = cpu->rt.lbr_from;
-		i = msr - from;
-	} else if (msr >= to && msr < to + nr) {
-		*array = cpu->rt.lbr_to;
-		i = msr - to;
-	} else if ((d->has_lbr_info || d->arch_lbr) && msr >= info && msr < info + nr) {
-		*array = cpu->rt.lbr_info;
-		i = msr - info;
+	if (msr - cpu->lbr_msr_from < cpu->lbr_msr_nr) {
+		array = rs->lbr_from;
+		i = msr - cpu->lbr_msr_from;
+	} else if (msr - cpu->lbr_msr_to < cpu->lbr_msr_nr) {
+		array = rs->lbr_to;
+		i = msr - cpu->lbr_msr_to;
+	} else if (msr - cpu->lbr_msr_info < cpu->lbr_msr_info_nr) {
+		array = rs->lbr_info;
+		i = msr - cpu->lbr_msr_info;
 	} else {
-		return -1;
+		return NULL;
 	}
-	if (d->arch_lbr)
-		i = cpu->rt.lbr_tos >= i ? cpu->rt.lbr_tos - i : cpu->rt.lbr_tos + nr - i;
-	return (int)i;
+	if (cpu->desc->arch_lbr)	/* entry i is the i-th newest */
+		i = rs->lbr_tos >= i ? rs->lbr_tos - i : rs->lbr_tos + rs->lbr_depth - i;
+	return &array[i];
 }
 
 int model_lbr_rdmsr(struct model_cpu *cpu, uint32_t msr, uint64_t *val)
 {
 	const struct model_cpu_desc *d = cpu->desc;
-	uint64_t *array;
-	int slot;
 
-	slot = model_lbr_entry_msr(cpu, msr, &array);
-	if (slot >= 0) {
-		*val = array[slot];
-		return 0;
-	}
 	switch (msr) {
 	case MSR_LBR_SELECT:
 		if (!d->has_lbr_select)
@@ -252,15 +257,7 @@ int model_lbr_rdmsr(struct model_cpu *cpu, uint32_t msr, uint64_t *val)
 int model_lbr_wrmsr(struct model_cpu *cpu, uint32_t msr, uint64_t val)
 {
 	const struct model_cpu_desc *d = cpu->desc;
-	uint64_t *array;
-	int slot;
 
-	slot = model_lbr_entry_msr(cpu, msr, &array);
-	if (slot >= 0) {
-		/* Context-switch restore writes entries back as they were read. */
-		array[slot] = val;
-		return 0;
-	}
 	switch (msr) {
 	case MSR_LBR_SELECT: {
 		uint64_t bits = LBR_KERNEL | LBR_USER | LBR_JCC | LBR_REL_CALL | LBR_IND_CALL |
@@ -295,6 +292,7 @@ int model_lbr_wrmsr(struct model_cpu *cpu, uint32_t msr, uint64_t val)
 			return -EIO;
 		model_lbr_clear(cpu);
 		cpu->rt.lbr_depth = (unsigned int)val;
+		model_lbr_entry_ranges(cpu);
 		return 0;
 	default:
 		return -EIO;

@@ -94,7 +94,7 @@ static void model_count(struct model_cpu *cpu, unsigned int user,
  * only ever pending at the TSC's own rate, so a cycle is a reference
  * cycle too.
  */
-static void model_fold_pending(struct model_cpu *cpu)
+void model_fold_pending(struct model_cpu *cpu)
 {
 	struct model_retire_state *rs = &cpu->rt;
 	uint64_t cycles = rs->clock - cpu->clock_folded;
@@ -118,13 +118,6 @@ static void model_fold_pending(struct model_cpu *cpu)
 	}
 	rs->pend_kernel_insns = rs->pend_kernel_cycles = 0;
 	cpu->clock_folded = rs->clock;
-}
-
-void model_pmu_sync(struct model_cpu *cpu)
-{
-	if (cpu->rt.budget != cpu->budget_base)
-		model_fold_pending(cpu);
-	cpu->rt.budget = cpu->budget_base = 0;
 }
 
 /*
