@@ -24,7 +24,6 @@ struct model_cpu *model_cpu_create(const struct model_cpu_desc *desc, int cpu_id
 	cpu->tsc_khz = CONFIG_MODEL_TSC_KHZ;
 	cpu->core_khz = CONFIG_MODEL_TSC_KHZ;
 	cpu->slots_per_cycle = desc->slots_per_cycle;
-	cpu->cycles_reach = 1 + (uint64_t)desc->slots_per_cycle;
 	model_pmu_reset(cpu);
 	model_lbr_reset(cpu);
 	model_pmu_update(cpu);
@@ -50,13 +49,15 @@ void model_cpu_set_pmi_cycles(struct model_cpu *cpu, uint64_t cycles)
 
 void model_cpu_set_core_khz(struct model_cpu *cpu, uint32_t khz)
 {
+	/* the pending sums hold reference cycles at the old rate */
+	model_pmu_sync(cpu);
 	cpu->core_khz = khz ? khz : cpu->tsc_khz;
 	cpu->tsc_rem = 0;
 }
 
 uint64_t model_cpu_tsc(const struct model_cpu *cpu)
 {
-	return cpu->tsc;
+	return model_tsc(cpu);
 }
 
 int model_cpu_id(const struct model_cpu *cpu)
@@ -71,7 +72,7 @@ const struct model_cpu_desc *model_cpu_get_desc(const struct model_cpu *cpu)
 
 uint64_t model_cpu_cycles(const struct model_cpu *cpu)
 {
-	return cpu->cycles;
+	return model_unhalted_cycles(cpu);
 }
 
 uint64_t model_cpu_nr_pmis(const struct model_cpu *cpu)

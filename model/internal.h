@@ -17,7 +17,6 @@
 /* Dense counter index: GP counters 0..7, fixed counters from 8. */
 #define MODEL_FIXED_BASE	MODEL_MAX_GP
 #define MODEL_NR_CTRS		(MODEL_MAX_GP + MODEL_MAX_FIXED)
-#define MODEL_MAX_LBR		32
 
 /* What a counter counts, decided when its control register is written. */
 enum model_event_class {
@@ -31,7 +30,7 @@ enum model_event_class {
 	MODEL_EV__NR
 };
 
-/* What retire calls add up while counting lazily (retire.c). */
+/* A retire call's amounts, or the pending sums of one privilege (retire.c). */
 enum model_pending {
 	MODEL_PEND_INSNS,
 	MODEL_PEND_BRANCHES,
@@ -52,27 +51,30 @@ struct model_counting {
 };
 
 struct model_cpu {
+	/* first: the inline retire path (retire.h) finds it at the struct's address */
+	struct model_retire_state rt;
+
 	const struct model_cpu_desc *desc;
 	int cpu_id;
 	model_pmi_fn pmi;
 	void *pmi_ctx;
 
-	/* time */
-	uint64_t tsc;
+	/*
+	 * Time: the TSC and the unhalted cycle count are rt.clock plus these
+	 * (idle time, PMI handlers, a TSC write, another core clock).
+	 */
+	uint64_t tsc_offset;
+	uint64_t cycles_offset;
 	uint64_t tsc_rem;	/* carried remainder of cycles * tsc_khz / core_khz */
-	uint64_t cycles;	/* unhalted core cycles */
 	uint32_t tsc_khz, core_khz;
 	uint32_t slots_per_cycle;	/* desc->slots_per_cycle, kept at hand */
 
 	/*
-	 * Lazy counting (retire.c): sums not yet in the counters, per
-	 * [user]; how much more may be added before a counter could wrap,
-	 * and that figure when the sums were last empty; and the most a
-	 * cycle adds to any counter (1 + slots per cycle).
+	 * Lazy counting (retire.c, retire.h): the budget when the pending
+	 * sums were last empty, and the clock then.
 	 */
-	uint64_t pend[2][MODEL_PEND__NR];
-	uint64_t budget, budget_base;
-	uint64_t cycles_reach;
+	uint64_t budget_base;
+	uint64_t clock_folded;
 
 	/* PMU registers */
 	uint64_t ctr[MODEL_NR_CTRS];
@@ -100,35 +102,47 @@ struct model_cpu {
 	uint64_t nr_pmis;
 	uint64_t pmi_cycles;		/* core cycles each handled PMI takes */
 
-	/* LBR: one ring for legacy and Arch LBR, in MSR encoding */
-	uint64_t lbr_from[MODEL_MAX_LBR];
-	uint64_t lbr_to[MODEL_MAX_LBR];
-	uint64_t lbr_info[MODEL_MAX_LBR];
-	unsigned int lbr_tos;		/* legacy TOS; Arch LBR: slot of entry 0 */
-	unsigned int lbr_depth;		/* legacy lbr_nr; Arch LBR: MSR_ARCH_LBR_DEPTH */
+	/* LBR (its ring and the per-branch state are in rt) */
+	uint32_t lbr_msr_from, lbr_msr_to, lbr_msr_info;	/* entry MSR ranges (lbr.c) */
+	unsigned int lbr_msr_nr, lbr_msr_info_nr;
 	uint64_t lbr_select;
 	uint64_t arch_lbr_ctl;
-	uint64_t lbr_cycles;		/* core cycles since the last LBR record */
 	bool lbr_cyc_valid;		/* Arch LBR: CYC_CNT_VALID for the next record */
-	/*
-	 * Derived: branch types (bit per enum model_branch_type) to record,
-	 * per [user]; the type that pops (MODEL_BR_NEAR_RET in call-stack
-	 * mode, else MODEL_BR__NR); the format, and Arch LBR's INFO.BR_TYPE
-	 * bits per type, at hand for model_lbr_record() (lbr_record.h).
-	 */
-	uint16_t lbr_capture[2];
-	uint8_t lbr_pop_type;
+	/* the format, and Arch LBR's INFO.BR_TYPE bits per type, for model_lbr_push_encoded() */
 	uint8_t lbr_format;
 	uint64_t lbr_info_br_type[MODEL_BR__NR];
 };
+
+/* The TSC and the unhalted cycle count: the retire clock plus what it does not see. */
+static inline uint64_t model_tsc(const struct model_cpu *cpu)
+{
+	return cpu->rt.clock + cpu->tsc_offset;
+}
+
+static inline uint64_t model_unhalted_cycles(const struct model_cpu *cpu)
+{
+	return cpu->rt.clock + cpu->cycles_offset;
+}
 
 static inline unsigned int model_status_bit(unsigned int ctr)
 {
 	return ctr < MODEL_FIXED_BASE ? ctr : INTEL_PMC_IDX_FIXED + ctr - MODEL_FIXED_BASE;
 }
 
-/* retire.c: fold pending counts in; before anyone reads or changes the counters */
-void model_pmu_sync(struct model_cpu *cpu);
+/* retire.c: the pending sums into the counters */
+void model_fold_pending(struct model_cpu *cpu);
+
+/*
+ * Before anyone reads or changes the counters (every MSR access, and the
+ * counting lists' change): pending counts folded in, and the budget 0, so
+ * that the next retire call is exact and measures it afresh.
+ */
+static inline void model_pmu_sync(struct model_cpu *cpu)
+{
+	if (cpu->rt.budget != cpu->budget_base)
+		model_fold_pending(cpu);
+	cpu->rt.budget = cpu->budget_base = 0;
+}
 /* retire.c: @cycles core cycles pass that the PMU does not see (a PMI's handler) */
 void model_cpu_pass_unseen(struct model_cpu *cpu, uint64_t cycles);
 
@@ -141,9 +155,11 @@ uint64_t model_cmask_count(struct model_cpu *cpu, unsigned int ctr, uint64_t eve
 int model_pmu_rdmsr(struct model_cpu *cpu, uint32_t msr, uint64_t *val);
 int model_pmu_wrmsr(struct model_cpu *cpu, uint32_t msr, uint64_t val);
 
-/* lbr.c */
+/* lbr.c (and model_lbr_push_encoded(), retire.h) */
 void model_lbr_reset(struct model_cpu *cpu);
 void model_lbr_update(struct model_cpu *cpu);
+/* the ring slot behind a FROM/TO/INFO MSR, or NULL (msr.c asks this first) */
+uint64_t *model_lbr_entry(struct model_cpu *cpu, uint32_t msr);
 int model_lbr_rdmsr(struct model_cpu *cpu, uint32_t msr, uint64_t *val);
 int model_lbr_wrmsr(struct model_cpu *cpu, uint32_t msr, uint64_t val);
 

@@ -15,6 +15,8 @@
 #include "model/internal.h"
 #include "model/msr-index.h"
 
+_Static_assert(MODEL_LBR_INFO_CYCLES == LBR_INFO_CYCLES, "retire.h saturates as LBR_INFO does");
+
 #define ALL_BRANCH_TYPES	((1u << MODEL_BR__NR) - 1)
 
 /* LBR_SELECT suppress bit (legacy) and ARCH_LBR_CTL capture bit per type */
@@ -53,19 +55,42 @@ static const uint8_t arch_lbr_br_type[MODEL_BR__NR] = {
 
 static void model_lbr_clear(struct model_cpu *cpu)
 {
-	memset(cpu->lbr_from, 0, sizeof(cpu->lbr_from));
-	memset(cpu->lbr_to, 0, sizeof(cpu->lbr_to));
-	memset(cpu->lbr_info, 0, sizeof(cpu->lbr_info));
-	cpu->lbr_tos = 0;
-	cpu->lbr_cycles = 0;
+	memset(cpu->rt.lbr_from, 0, sizeof(cpu->rt.lbr_from));
+	memset(cpu->rt.lbr_to, 0, sizeof(cpu->rt.lbr_to));
+	memset(cpu->rt.lbr_info, 0, sizeof(cpu->rt.lbr_info));
+	cpu->rt.lbr_tos = 0;
+	cpu->rt.lbr_mark = cpu->rt.clock;
 	cpu->lbr_cyc_valid = false;
+}
+
+/* The entry MSRs' ranges: the model's bases, or Arch LBR's up to the current depth. */
+static void model_lbr_entry_ranges(struct model_cpu *cpu)
+{
+	const struct model_cpu_desc *d = cpu->desc;
+
+	if (d->arch_lbr) {
+		cpu->lbr_msr_from = MSR_ARCH_LBR_FROM_0;
+		cpu->lbr_msr_to = MSR_ARCH_LBR_TO_0;
+		cpu->lbr_msr_info = MSR_ARCH_LBR_INFO_0;
+		/* entries beyond the current depth #GP */
+		cpu->lbr_msr_nr = cpu->lbr_msr_info_nr = cpu->rt.lbr_depth;
+		return;
+	}
+	cpu->lbr_msr_from = d->lbr_from;
+	cpu->lbr_msr_to = d->lbr_to;
+	cpu->lbr_msr_info = MSR_LBR_INFO_0;
+	cpu->lbr_msr_nr = d->lbr_nr;
+	cpu->lbr_msr_info_nr = d->has_lbr_info ? d->lbr_nr : 0;
 }
 
 void model_lbr_reset(struct model_cpu *cpu)
 {
 	model_lbr_clear(cpu);
-	cpu->lbr_depth = cpu->desc->lbr_nr;	/* ARCH_LBR_DEPTH resets to the maximum */
+	cpu->rt.lbr_depth = cpu->desc->lbr_nr;	/* ARCH_LBR_DEPTH resets to the maximum */
+	model_lbr_entry_ranges(cpu);
 	cpu->lbr_format = (uint8_t)cpu->desc->lbr_format;
+	cpu->rt.lbr_info_format = cpu->lbr_format == LBR_FORMAT_INFO ||
+				  cpu->lbr_format == LBR_FORMAT_INFO2;
 	for (unsigned int t = 0; t < MODEL_BR__NR; t++)
 		cpu->lbr_info_br_type[t] = (uint64_t)arch_lbr_br_type[t] << LBR_INFO_BR_TYPE_OFFSET;
 	cpu->lbr_select = 0;
@@ -83,8 +108,8 @@ void model_lbr_update(struct model_cpu *cpu)
 	const struct model_cpu_desc *d = cpu->desc;
 	unsigned int types = 0;
 
-	cpu->lbr_capture[0] = cpu->lbr_capture[1] = 0;
-	cpu->lbr_pop_type = MODEL_BR__NR;
+	cpu->rt.lbr_capture[0] = cpu->rt.lbr_capture[1] = 0;
+	cpu->rt.lbr_pop_type = MODEL_BR__NR;
 	if (!d->lbr_nr || model_lbr_frozen(cpu))
 		return;
 
@@ -97,10 +122,10 @@ void model_lbr_update(struct model_cpu *cpu)
 		for (unsigned int t = 0; t < MODEL_BR__NR; t++)
 			if (ctl & arch_lbr_ctl_bit[t])
 				types |= 1u << t;
-		cpu->lbr_capture[0] = ctl & ARCH_LBR_KERNEL ? types : 0;
-		cpu->lbr_capture[1] = ctl & ARCH_LBR_USER ? types : 0;
+		cpu->rt.lbr_capture[0] = ctl & ARCH_LBR_KERNEL ? types : 0;
+		cpu->rt.lbr_capture[1] = ctl & ARCH_LBR_USER ? types : 0;
 		if (ctl & ARCH_LBR_CTL_STACK)
-			cpu->lbr_pop_type = MODEL_BR_NEAR_RET;
+			cpu->rt.lbr_pop_type = MODEL_BR_NEAR_RET;
 		return;
 	}
 
@@ -108,68 +133,101 @@ void model_lbr_update(struct model_cpu *cpu)
 	if (!(cpu->debugctl & DEBUGCTLMSR_LBR))
 		return;
 	if (!d->has_lbr_select) {
-		cpu->lbr_capture[0] = cpu->lbr_capture[1] = ALL_BRANCH_TYPES;
+		cpu->rt.lbr_capture[0] = cpu->rt.lbr_capture[1] = ALL_BRANCH_TYPES;
 		return;
 	}
 	for (unsigned int t = 0; t < MODEL_BR__NR; t++)
 		if (!(cpu->lbr_select & lbr_select_bit[t]))
 			types |= 1u << t;
-	cpu->lbr_capture[0] = cpu->lbr_select & LBR_KERNEL ? 0 : types;
-	cpu->lbr_capture[1] = cpu->lbr_select & LBR_USER ? 0 : types;
+	cpu->rt.lbr_capture[0] = cpu->lbr_select & LBR_KERNEL ? 0 : types;
+	cpu->rt.lbr_capture[1] = cpu->lbr_select & LBR_USER ? 0 : types;
 	if (d->has_lbr_callstack && (cpu->lbr_select & LBR_CALL_STACK))
-		cpu->lbr_pop_type = MODEL_BR_NEAR_RET;
+		cpu->rt.lbr_pop_type = MODEL_BR_NEAR_RET;
+}
+
+/*
+ * A push in any format, the branch's cycles since the last record given
+ * (retire.h's model_lbr_record() does the INFO formats' itself and the
+ * call-stack pop).  TOS moves to the next slot; the record is encoded as
+ * the format's MSRs hold it.
+ */
+void model_lbr_push_encoded(struct model_cpu *cpu, uint64_t from, uint64_t to,
+			    enum model_branch_type type, bool mispred, uint64_t cycles)
+{
+	struct model_retire_state *rs = &cpu->rt;
+	unsigned int slot = rs->lbr_tos + 1 == rs->lbr_depth ? 0 : rs->lbr_tos + 1;
+	uint64_t mis = mispred;
+	uint64_t info = 0;
+
+	if (cycles > LBR_INFO_CYCLES)	/* the count saturates */
+		cycles = LBR_INFO_CYCLES;
+	rs->lbr_tos = slot;
+	switch (cpu->lbr_format) {
+	case LBR_FORMAT_INFO:
+	case LBR_FORMAT_INFO2:
+		info = mis << 63 | cycles;
+		break;
+	case LBR_FORMAT_32:
+		from = (to & 0xffffffffULL) << 32 | (from & 0xffffffffULL);
+		to &= 0xffffffffULL;
+		break;
+	case LBR_FORMAT_EIP_FLAGS:
+		from = (from & ~(1ULL << 63)) | mis << 63;
+		break;
+	case LBR_FORMAT_EIP_FLAGS2:
+		from = (from & ~(7ULL << 61)) | mis << 63;	/* no TSX: IN_TX = ABORT = 0 */
+		break;
+	case LBR_FORMAT_TIME:
+		from = (from & ~(1ULL << 63)) | mis << 63;
+		to = (to & 0xffffffffffffULL) | cycles << 48;
+		break;
+	case LBR_FORMAT_ARCH_LBR:
+		info = mis << 63 | cycles | cpu->lbr_info_br_type[type] |
+		       (cpu->lbr_cyc_valid ? LBR_INFO_CYC_CNT_VALID : 0);
+		cpu->lbr_cyc_valid = true;
+		break;
+	default:	/* LIP, EIP: plain addresses */
+		break;
+	}
+	rs->lbr_from[slot] = from;
+	rs->lbr_to[slot] = to;
+	rs->lbr_info[slot] = info;
 }
 
 /* ---- MSRs ---------------------------------------------------------------- */
 
 /*
- * The ring slot behind a FROM/TO/INFO MSR, or -1.  *array receives which
- * of the three it is.
+ * The ring slot behind a FROM/TO/INFO MSR, or NULL.  The driver reads
+ * every entry at every PMI, so the MSR ranges are at hand (lbr_msr_*, set
+ * at reset and by an Arch LBR depth write): three unsigned compares.
  */
-static int model_lbr_entry_msr(struct model_cpu *cpu, uint32_t msr, uint64_t **array)
+uint64_t *model_lbr_entry(struct model_cpu *cpu, uint32_t msr)
 {
-	const struct model_cpu_desc *d = cpu->desc;
-	uint32_t from = d->lbr_from, to = d->lbr_to, info = MSR_LBR_INFO_0;
-	unsigned int nr = d->lbr_nr;
+	struct model_retire_state *rs = &cpu->rt;
+	uint64_t *array;
 	unsigned int i;
 
-	if (d->arch_lbr) {
-		from = MSR_ARCH_LBR_FROM_0;
-		to = MSR_ARCH_LBR_TO_0;
-		info = MSR_ARCH_LBR_INFO_0;
-		nr = cpu->lbr_depth;	/* entries beyond the current depth #GP */
-	} else if (!nr) {
-		return -1;
-	}
-
-	if (msr >= from && msr < from + nr) {
-		*array = cpu->lbr_from;
-		i = msr - from;
-	} else if (msr >= to && msr < to + nr) {
-		*array = cpu->lbr_to;
-		i = msr - to;
-	} else if ((d->has_lbr_info || d->arch_lbr) && msr >= info && msr < info + nr) {
-		*array = cpu->lbr_info;
-		i = msr - info;
+	if (msr - cpu->lbr_msr_from < cpu->lbr_msr_nr) {
+		array = rs->lbr_from;
+		i = msr - cpu->lbr_msr_from;
+	} else if (msr - cpu->lbr_msr_to < cpu->lbr_msr_nr) {
+		array = rs->lbr_to;
+		i = msr - cpu->lbr_msr_to;
+	} else if (msr - cpu->lbr_msr_info < cpu->lbr_msr_info_nr) {
+		array = rs->lbr_info;
+		i = msr - cpu->lbr_msr_info;
 	} else {
-		return -1;
+		return NULL;
 	}
-	if (d->arch_lbr)
-		i = cpu->lbr_tos >= i ? cpu->lbr_tos - i : cpu->lbr_tos + nr - i;
-	return (int)i;
+	if (cpu->desc->arch_lbr)	/* entry i is the i-th newest */
+		i = rs->lbr_tos >= i ? rs->lbr_tos - i : rs->lbr_tos + rs->lbr_depth - i;
+	return &array[i];
 }
 
 int model_lbr_rdmsr(struct model_cpu *cpu, uint32_t msr, uint64_t *val)
 {
 	const struct model_cpu_desc *d = cpu->desc;
-	uint64_t *array;
-	int slot;
 
-	slot = model_lbr_entry_msr(cpu, msr, &array);
-	if (slot >= 0) {
-		*val = array[slot];
-		return 0;
-	}
 	switch (msr) {
 	case MSR_LBR_SELECT:
 		if (!d->has_lbr_select)
@@ -179,7 +237,7 @@ int model_lbr_rdmsr(struct model_cpu *cpu, uint32_t msr, uint64_t *val)
 	case MSR_LBR_TOS:
 		if (d->arch_lbr || !d->lbr_nr)
 			return -EIO;
-		*val = cpu->lbr_tos;
+		*val = cpu->rt.lbr_tos;
 		return 0;
 	case MSR_ARCH_LBR_CTL:
 		if (!d->arch_lbr)
@@ -189,7 +247,7 @@ int model_lbr_rdmsr(struct model_cpu *cpu, uint32_t msr, uint64_t *val)
 	case MSR_ARCH_LBR_DEPTH:
 		if (!d->arch_lbr)
 			return -EIO;
-		*val = cpu->lbr_depth;
+		*val = cpu->rt.lbr_depth;
 		return 0;
 	default:
 		return -EIO;
@@ -199,15 +257,7 @@ int model_lbr_rdmsr(struct model_cpu *cpu, uint32_t msr, uint64_t *val)
 int model_lbr_wrmsr(struct model_cpu *cpu, uint32_t msr, uint64_t val)
 {
 	const struct model_cpu_desc *d = cpu->desc;
-	uint64_t *array;
-	int slot;
 
-	slot = model_lbr_entry_msr(cpu, msr, &array);
-	if (slot >= 0) {
-		/* Context-switch restore writes entries back as they were read. */
-		array[slot] = val;
-		return 0;
-	}
 	switch (msr) {
 	case MSR_LBR_SELECT: {
 		uint64_t bits = LBR_KERNEL | LBR_USER | LBR_JCC | LBR_REL_CALL | LBR_IND_CALL |
@@ -225,13 +275,13 @@ int model_lbr_wrmsr(struct model_cpu *cpu, uint32_t msr, uint64_t val)
 		/* Writable where call-stack contexts are restored (HSW+). */
 		if (d->arch_lbr || !d->has_lbr_callstack || val >= d->lbr_nr)
 			return -EIO;
-		cpu->lbr_tos = (unsigned int)val;
+		cpu->rt.lbr_tos = (unsigned int)val;
 		return 0;
 	case MSR_ARCH_LBR_CTL:
 		if (!d->arch_lbr || (val & ~ARCH_LBR_CTL_BITS))
 			return -EIO;
 		if ((val & ARCH_LBR_CTL_LBREN) && !(cpu->arch_lbr_ctl & ARCH_LBR_CTL_LBREN)) {
-			cpu->lbr_cycles = 0;
+			cpu->rt.lbr_mark = cpu->rt.clock;
 			cpu->lbr_cyc_valid = false;
 		}
 		cpu->arch_lbr_ctl = val;
@@ -241,7 +291,8 @@ int model_lbr_wrmsr(struct model_cpu *cpu, uint32_t msr, uint64_t val)
 		if (!d->arch_lbr || !val || val % 8 || val > d->lbr_nr)
 			return -EIO;
 		model_lbr_clear(cpu);
-		cpu->lbr_depth = (unsigned int)val;
+		cpu->rt.lbr_depth = (unsigned int)val;
+		model_lbr_entry_ranges(cpu);
 		return 0;
 	default:
 		return -EIO;

@@ -21,6 +21,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "model/retire.h"
+
 struct model_cpu;
 
 /* One row of the CPU model table (model/cpu_models.c). */
@@ -92,27 +94,11 @@ void model_cpu_set_pmi_cycles(struct model_cpu *cpu, uint64_t cycles);
 
 /* ---- the workload's side ------------------------------------------------- */
 
-enum model_branch_type {
-	MODEL_BR_JCC,		/* conditional, taken */
-	MODEL_BR_NEAR_REL_JMP,
-	MODEL_BR_NEAR_IND_JMP,
-	MODEL_BR_NEAR_REL_CALL,
-	MODEL_BR_NEAR_IND_CALL,
-	MODEL_BR_NEAR_RET,
-	MODEL_BR_FAR,		/* far call/jmp/ret, syscall, sysret, interrupts */
-	MODEL_BR__NR
-};
-
 /*
- * One retired taken branch: counts as one instruction, one branch (and one
- * mispredicted branch if mispred), and `cycles` core cycles (which include
- * the branch; they feed LBR_INFO's cycle count too).  `user` is CPL > 0.
+ * model_retire_branch() and model_retire_insns(), the calls per retired
+ * branch and per block of other instructions, are inline: model/retire.h.
  */
-void model_retire_branch(struct model_cpu *cpu, uint64_t from, uint64_t to,
-			 enum model_branch_type type, bool user, bool mispred,
-			 unsigned int cycles);
-/* n non-branch instructions retired over `cycles` core cycles. */
-void model_retire_insns(struct model_cpu *cpu, uint64_t n, uint64_t cycles, bool user);
+
 /* The CPU is halted for `cycles` core-clock periods: only the TSC moves. */
 void model_cpu_idle(struct model_cpu *cpu, uint64_t cycles);
 /* Core clock (turbo); the TSC keeps CONFIG_MODEL_TSC_KHZ.  0 = back to TSC rate. */

@@ -335,7 +335,7 @@ int model_pmu_rdmsr(struct model_cpu *cpu, uint32_t msr, uint64_t *val)
 		*val = cpu->debugctl;
 		return 0;
 	case MSR_IA32_TSC:
-		*val = cpu->tsc;
+		*val = model_tsc(cpu);
 		return 0;
 	default:
 		return -ENOENT;	/* not a PMU register; msr.c asks the LBR */
@@ -417,7 +417,7 @@ int model_pmu_wrmsr(struct model_cpu *cpu, uint32_t msr, uint64_t val)
 		model_lbr_update(cpu);
 		return 0;
 	case MSR_IA32_TSC:
-		cpu->tsc = val;
+		cpu->tsc_offset = val - cpu->rt.clock;
 		cpu->tsc_rem = 0;
 		return 0;
 	case MSR_CORE_PERF_GLOBAL_STATUS:
