@@ -144,7 +144,7 @@ static void on_verify_step(struct perf_mmap_reader *reader, enum perf_mmap_verif
 	struct wb_walk *w = arg;
 
 	(void)reader;
-	if (step == PERF_MMAP_VERIFY_HEADER_COPIED && w->advance && !w->advanced &&
+	if (step == PERF_MMAP_VERIFY_CHUNK_COPIED && w->advance && !w->advanced &&
 	    w->records >= 1 && w->rec_size != UINT32_MAX)
 		writer_goes_on(w);
 }
