@@ -690,6 +690,15 @@ static int on_verified_record(const struct perf_event_header *rec, size_t size, 
 		return 0;
 	fz_check(r, "%s: handed a record (size %zu) at %#llx as good where the model has none",
 		 rd->who, size, (unsigned long long)pos);
+	/*
+	 * Writers run here only at the reader's step, after its copy, so the
+	 * copy holds the old bytes whatever the check says. What the check
+	 * must prove is that no writer has reserved over the record since
+	 * (nothing ran between its re-read of data_head and this call), as
+	 * it is what makes the copy good when writers run during it.
+	 */
+	fz_check(rec_intact(r), "%s: handed record at %#llx as good, but writers reserved over it",
+		 rd->who, (unsigned long long)pos);
 	verify_bytes(r, (const u8 *)rec, size, rd->who);
 	return 0;
 }
