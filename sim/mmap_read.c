@@ -78,7 +78,8 @@ static void copy_out(struct perf_mmap_reader *reader, uint64_t pos, size_t size)
 	if (off + size > reader->size)
 		first = reader->size - off;
 	memcpy(reader->copy, reader->data + off, first);
-	memcpy(reader->copy + first, reader->data, size - first);
+	if (size > first)
+		memcpy(reader->copy + first, reader->data, size - first);
 }
 
 const struct perf_event_header *

@@ -454,9 +454,7 @@ static inline void perf_mmap_reader__read_done_backward(struct perf_mmap_reader 
  * (header- or record-overwritten), unless it only runs past the end of
  * the copy: the next chunk starts at it.
  */
-#ifndef PERF_MMAP_VERIFY_CHUNK
-#define PERF_MMAP_VERIFY_CHUNK	4096
-#endif
+#define PERF_MMAP_VERIFY_CHUNK	8192
 
 int perf_mmap_reader__verify_reserve(struct perf_mmap_reader *reader);
 uint64_t perf_mmap_reader__verify_copy(struct perf_mmap_reader *reader, uint64_t pos,

@@ -906,17 +906,17 @@ static int record_tallied(const struct perf_event_header *rec, size_t size, void
 
 static void test_verify_walks_chunk_by_chunk_like_backward(void **state)
 {
-	/* Records cross the chunks' ends; one (5008 bytes) is longer than a chunk. */
-	static const uint16_t sizes[] = { 40, 56, 24, 40, 104, 40, 16, 5008, 40, 72 };
-	struct buf *b = buf_new(16384);
+	/* Records cross the chunks' ends; one is longer than a chunk. */
+	const uint16_t sizes[] = { 40, 56, 24, 40, 104, 40, 16, PERF_MMAP_VERIFY_CHUNK + 816, 40, 72 };
+	const uint64_t data_size = 4 * PERF_MMAP_VERIFY_CHUNK;
+	struct buf *b = buf_new(data_size);
 	struct perf_mmap_reader r;
 	struct tally t = { .all_ok = true }, tb = { .all_ok = true };
-	uint64_t head = 0, bytes = 0;
+	uint64_t head = 0, bytes = 0, longest = 0;
 	int n = 0;
 
 	(void)state;
-	assert_true(5008 > PERF_MMAP_VERIFY_CHUNK);
-	while (-head < 16384 + 6000) {
+	while (-head < data_size + PERF_MMAP_VERIFY_CHUNK) {
 		uint16_t size = sizes[n++ % 10];
 
 		head = write_backward(b, head, &size, 1);
@@ -933,12 +933,15 @@ static void test_verify_walks_chunk_by_chunk_like_backward(void **state)
 			 PERF_MMAP_READ_RECORD_OVERWRITTEN);
 	assert_true(t.all_ok);
 	assert_true(tb.all_ok);
-	assert_true(t.nr > 16384 / PERF_MMAP_VERIFY_CHUNK);
 	assert_int_equal(t.nr, tb.nr);
 	assert_memory_equal(t.tag, tb.tag, sizeof(t.tag[0]) * t.nr);
 	assert_memory_equal(t.size, tb.size, sizeof(t.size[0]) * t.nr);
-	for (unsigned int i = 0; i < t.nr; i++)
+	for (unsigned int i = 0; i < t.nr; i++) {
 		bytes += t.size[i];
+		longest = t.size[i] > longest ? t.size[i] : longest;
+	}
+	assert_true(bytes > 3 * PERF_MMAP_VERIFY_CHUNK);
+	assert_true(longest > PERF_MMAP_VERIFY_CHUNK);
 	assert_int_equal(r.stats.records, t.nr);
 	assert_int_equal(r.stats.copies, t.nr);
 	assert_int_equal(r.stats.bytes, bytes);
