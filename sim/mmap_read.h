@@ -447,9 +447,10 @@ static inline void perf_mmap_reader__read_done_backward(struct perf_mmap_reader 
  * PERF_MMAP_VERIFY_CHUNK bytes copied into reader->copy with one memcpy,
  * then data_head read once more. Every byte of the copy that lies below
  * that head + size (less the guard) is proven to be what the writer had
- * published when it was copied: a backward writer takes a byte only
- * after moving head down to a buffer below it, and head never moves
- * back up. The records are then parsed out of the copy, which no writer
+ * published when it was copied: a backward writer overwrites the byte
+ * at p only once its head has gone down to p - size, head never goes
+ * back up, and the guard stands for heads reserved but not published
+ * yet. The records are then parsed out of the copy, which no writer
  * touches. The first record not wholly proven stops the reader
  * (header- or record-overwritten), unless it only runs past the end of
  * the copy: the next chunk starts at it.
@@ -533,7 +534,6 @@ perf_mmap_iter__verify_next(struct perf_mmap_reader *reader, struct perf_mmap_it
 
 	for (;;) {
 		pos = it->pos;
-		rec = (const void *)(it->copy_base + pos);
 		if (it->limit - pos < sizeof(*rec)) {
 			if (pos == it->end) {
 				perf_mmap_reader__read_done_verify(reader, it);
@@ -546,6 +546,7 @@ perf_mmap_iter__verify_next(struct perf_mmap_reader *reader, struct perf_mmap_it
 			perf_mmap_iter__verify_chunk(reader, it, sizeof(*rec));
 			continue;
 		}
+		rec = (const void *)(it->copy_base + pos);
 		size = rec->size;
 		if (!size) {			/* never written: zero-filled pages */
 			perf_mmap_reader__read_done_verify(reader, it);
@@ -590,7 +591,7 @@ perf_mmap_reader__read_event_verify(struct perf_mmap_reader *reader, struct perf
 		const struct perf_event_header *rec = (const void *)(it->copy_base + pos);
 
 		if (__builtin_expect(rec->size == last, 1)) {
-			__asm__("" : "+r"(last));
+			__asm__("" : "+r"(last));	/* see perf_mmap_iter__fast */
 			it->pos = pos + last;
 			it->records++;
 			*sizep = last;
