@@ -26,9 +26,11 @@
  *         the top level only, as it requires)
  *       backward overwrite, arg bit 0 set: read_backward_verify, the
  *         copy-then-verify reader, at any point, with guard 8 * (arg >> 1)
- *         bytes; ops bound to the pseudo-points verify-header-copied
- *         (PI__MAX) and verify-record-copied (PI__MAX + 1) run between
- *         its copy and its re-read of data_head
+ *         bytes; ops bound to the pseudo-points PI__MAX and PI__MAX + 1
+ *         run at its step, between its copy of a chunk and its re-read
+ *         of data_head (two points, verify-header-copied and
+ *         verify-record-copied, when it checked each record twice: the
+ *         corpus binds ops to both, and both still mean that step)
  *       forward overwrite: read_overwrite_forward (top level only)
  *   The consumer of op 3 is sim/mmap_read.c's read_forward for a forward
  *   buffer (a backward writable buffer has no reader there: a walk here).
@@ -53,7 +55,7 @@
 #define FZ_ID_SIZE	40
 #define FZ_TYPE		PERF_RECORD_SAMPLE
 
-/* The verifying reader's steps, as points ops can be bound to. */
+/* The verifying reader's step, as points ops can be bound to (two names for it). */
 #define FZ_PT_VERIFY_HEADER	PI__MAX
 #define FZ_PT_VERIFY_RECORD	(PI__MAX + 1)
 
@@ -670,10 +672,8 @@ static void on_verify_step(struct perf_mmap_reader *reader, enum perf_mmap_verif
 			   void *arg)
 {
 	(void)arg;
-	run_bound_ops(step == PERF_MMAP_VERIFY_HEADER_COPIED ? FZ_PT_VERIFY_HEADER
-							      : FZ_PT_VERIFY_RECORD,
-		      step == PERF_MMAP_VERIFY_HEADER_COPIED ? "verify-header-copied"
-							      : "verify-record-copied", 0);
+	(void)step;			/* PERF_MMAP_VERIFY_CHUNK_COPIED, the only one */
+	run_bound_ops(FZ_PT_VERIFY_HEADER, "verify-chunk-copied", 0);
 	check_guard(reader);
 }
 
@@ -690,6 +690,15 @@ static int on_verified_record(const struct perf_event_header *rec, size_t size, 
 		return 0;
 	fz_check(r, "%s: handed a record (size %zu) at %#llx as good where the model has none",
 		 rd->who, size, (unsigned long long)pos);
+	/*
+	 * Writers run here only at the reader's step, after its copy, so the
+	 * copy holds the old bytes whatever the check says. What the check
+	 * must prove is that no writer has reserved over the record since
+	 * (nothing ran between its re-read of data_head and this call), as
+	 * it is what makes the copy good when writers run during it.
+	 */
+	fz_check(rec_intact(r), "%s: handed record at %#llx as good, but writers reserved over it",
+		 rd->who, (unsigned long long)pos);
 	verify_bytes(r, (const u8 *)rec, size, rd->who);
 	return 0;
 }
@@ -1013,6 +1022,8 @@ static void run_bound_ops(int point, const char *name, u32 seq)
 		const u8 *op = fz.ops + 2 * fz.next_op;
 		int p = (op[0] >> 3) - 1;
 
+		if (p == FZ_PT_VERIFY_RECORD)
+			p = FZ_PT_VERIFY_HEADER;	/* the same step */
 		if (p != point)
 			break;
 		fz.next_op++;

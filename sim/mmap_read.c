@@ -70,7 +70,7 @@ static int copy_reserve(struct perf_mmap_reader *reader, size_t size)
 }
 
 /* Copy @size bytes at @pos out of the ring into the copy buffer. */
-void perf_mmap_reader__copy_out(struct perf_mmap_reader *reader, uint64_t pos, size_t size)
+static void copy_out(struct perf_mmap_reader *reader, uint64_t pos, size_t size)
 {
 	uint64_t off = pos & reader->mask;
 	size_t first = size;
@@ -78,7 +78,8 @@ void perf_mmap_reader__copy_out(struct perf_mmap_reader *reader, uint64_t pos, s
 	if (off + size > reader->size)
 		first = reader->size - off;
 	memcpy(reader->copy, reader->data + off, first);
-	memcpy(reader->copy + first, reader->data, size - first);
+	if (size > first)
+		memcpy(reader->copy + first, reader->data, size - first);
 }
 
 const struct perf_event_header *
@@ -88,7 +89,7 @@ perf_mmap_reader__reassemble(struct perf_mmap_reader *reader, uint64_t pos, size
 		reader->status = PERF_MMAP_READ_NOMEM;
 		return NULL;
 	}
-	perf_mmap_reader__copy_out(reader, pos, size);
+	copy_out(reader, pos, size);
 	reader->stats.copies++;
 	return (const struct perf_event_header *)reader->copy;
 }
@@ -205,14 +206,56 @@ perf_mmap_reader__read_backward(struct perf_mmap_reader *reader,
 	return reader->status;
 }
 
-enum perf_mmap_read_status
-perf_mmap_reader__read_init_verify(struct perf_mmap_reader *reader, struct perf_mmap_iter *it)
+int perf_mmap_reader__verify_reserve(struct perf_mmap_reader *reader)
 {
-	if (perf_mmap_reader__read_init_backward(reader, it) != PERF_MMAP_READ_END)
-		return reader->status;
-	if (copy_reserve(reader, PERF_MMAP_COPY_MAX))
-		reader->status = PERF_MMAP_READ_NOMEM;
-	return reader->status;
+	if (!copy_reserve(reader, PERF_MMAP_COPY_MAX))
+		return 0;
+	reader->status = PERF_MMAP_READ_NOMEM;
+	return -ENOMEM;
+}
+
+/*
+ * The verifying reader copies bytes a writer may be overwriting and only
+ * then judges them by data_head (a seqlock read). Under ThreadSanitizer
+ * that speculative copy is marked as the intended race it is; every
+ * other access, data_head and data_tail included, is still checked.
+ */
+#ifdef __SANITIZE_THREAD__
+void AnnotateIgnoreReadsBegin(const char *file, int line);
+void AnnotateIgnoreReadsEnd(const char *file, int line);
+#define racy_copy_begin()	AnnotateIgnoreReadsBegin(__FILE__, __LINE__)
+#define racy_copy_end()		AnnotateIgnoreReadsEnd(__FILE__, __LINE__)
+#else
+#define racy_copy_begin()	do { } while (0)
+#define racy_copy_end()		do { } while (0)
+#endif
+
+/*
+ * Copy [pos, pos + len) of the window and return how many bytes from
+ * @pos data_head, read again after the copy, proves intact (more than
+ * any chunk or record spans, when that is all of them).
+ */
+uint64_t perf_mmap_reader__verify_copy(struct perf_mmap_reader *reader, uint64_t pos,
+				       uint64_t len)
+{
+	uint64_t head, behind, room = reader->size - reader->guard;
+
+	racy_copy_begin();
+	copy_out(reader, pos, len);
+	racy_copy_end();
+	if (reader->step)
+		reader->step(reader, PERF_MMAP_VERIFY_CHUNK_COPIED, reader->step_arg);
+	/* The copy's loads before the load of data_head (a seqlock's smp_rmb). */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	head = perf_mmap__read_head(reader->pg);
+	/*
+	 * The writer has overwritten, or may be filling (@guard), every byte
+	 * from head + room up: the bytes from @pos below it are intact.
+	 */
+	behind = pos - head;
+	if (behind >= room)
+		return 0;
+	return room - behind < 2 * PERF_MMAP_COPY_MAX ? room - behind : 2 * PERF_MMAP_COPY_MAX;
 }
 
 const struct perf_event_header *
@@ -236,8 +279,12 @@ perf_mmap_reader__read_backward_verify(struct perf_mmap_reader *reader,
 
 	if (perf_mmap_reader__read_init_verify(reader, &it) != PERF_MMAP_READ_END)
 		return reader->status;
-	while ((rec = perf_mmap_reader__read_event_verify(reader, &it, &size)))
-		if (fn(rec, size, arg))
+	while ((rec = perf_mmap_reader__read_event_verify(reader, &it, &size))) {
+		reader->stop = it.pos;		/* the callback may ask where the record was */
+		if (fn(rec, size, arg)) {
+			perf_mmap_reader__read_done_verify(reader, &it);
 			return PERF_MMAP_READ_STOPPED;
+		}
+	}
 	return reader->status;
 }

@@ -25,10 +25,11 @@
  *       so (PERF_MMAP_READ_FELL_BEHIND) and resynchronises at data_head,
  *       which is what perf's old check_messup did. It cannot do better.
  *   perf_mmap_reader__read_backward_verify   read-only, write_backward,
- *       NOT paused: copy a header, re-read data_head, check the bytes
- *       could not have been overwritten, copy the record, check again
- *       (Wang Nan's scheme from the write_backward review). Each record
- *       goes to the callback from a private copy.
+ *       NOT paused: copy, re-read data_head, hand out only what it
+ *       proves the writer had not begun to overwrite (Wang Nan's scheme
+ *       from the write_backward review, a chunk of records per check
+ *       instead of a header and a record). Each record goes to the
+ *       callback from a private copy.
  *
  * Records are handed to a callback with a pointer and a size. A record
  * that wraps the end of the buffer (or every record, for the verifying
@@ -83,10 +84,13 @@ struct perf_mmap_read_stats {
 	uint64_t dropped;	/* backward: the record crossing the window's end */
 };
 
-/* The steps of the verifying reader, for tests and fuzzers. */
+/*
+ * The verifying reader's step, for tests and fuzzers: where a writer
+ * racing with it is shown at its worst, between its copy of a chunk and
+ * its re-read of data_head.
+ */
 enum perf_mmap_verify_step {
-	PERF_MMAP_VERIFY_HEADER_COPIED,		/* header copied, head not re-read */
-	PERF_MMAP_VERIFY_RECORD_COPIED,		/* record copied, head not re-read */
+	PERF_MMAP_VERIFY_CHUNK_COPIED,		/* a chunk copied, head not re-read */
 };
 
 struct perf_mmap_reader;
@@ -114,7 +118,7 @@ struct perf_mmap_reader {
 	 */
 	uint64_t guard;
 	uint64_t stop;			/* backward readers: where the last walk stopped */
-	perf_mmap_step_fn step;		/* verifying reader: called between steps */
+	perf_mmap_step_fn step;		/* verifying reader: called at its step */
 	void *step_arg;
 	unsigned char *copy;		/* reassembly buffer */
 	size_t copy_size;
@@ -138,6 +142,14 @@ struct perf_mmap_iter {
 	uint64_t records;
 	uint64_t last_size;		/* the previous record's size: see read_event */
 	bool wrapped;			/* backward: the writer has gone round once */
+	/*
+	 * verify: the record at pos is at copy_base + pos in the reader's
+	 * copy (its address less the ring position of its first byte: an
+	 * integer, as that pointer would point nowhere).
+	 */
+	uintptr_t copy_base;
+	uint64_t copied;		/* verify: the end of the bytes copied */
+	uint64_t intact;		/* verify: the end of those data_head proves */
 };
 
 /*
@@ -183,10 +195,11 @@ perf_mmap_reader__read_backward_verify(struct perf_mmap_reader *reader,
  * A pointer into the ring stays valid until read_done publishes
  * data_tail, a reassembled one until the next read_event. The backward
  * batch (read_init_backward, read_event_backward, read_done_backward)
- * and the verifying one (read_init_verify, read_event_verify) read what
- * their callback readers read; read_event_verify's records are all
- * copies. read_init* return PERF_MMAP_READ_END when the batch may be
- * iterated, another status (also in r->status) when it may not.
+ * and the verifying one (read_init_verify, read_event_verify,
+ * read_done_verify) read what their callback readers read;
+ * read_event_verify's records are all copies. read_init* return
+ * PERF_MMAP_READ_END when the batch may be iterated, another status
+ * (also in r->status) when it may not.
  */
 
 /* The rare ends of the inline functions, out of line. */
@@ -226,6 +239,8 @@ static inline void perf_mmap_iter__init(struct perf_mmap_iter *it,
 	it->records = 0;
 	it->last_size = ~0ull;		/* no u16 size equals it: the first record is checked */
 	it->wrapped = false;
+	it->copy_base = 0;
+	it->copied = it->intact = start;
 	perf_mmap_iter__set_limit(it);
 }
 
@@ -427,117 +442,163 @@ static inline void perf_mmap_reader__read_done_backward(struct perf_mmap_reader 
 	reader->stop = it->pos;
 }
 
-enum perf_mmap_read_status
-perf_mmap_reader__read_init_verify(struct perf_mmap_reader *reader, struct perf_mmap_iter *it);
-void perf_mmap_reader__copy_out(struct perf_mmap_reader *reader, uint64_t pos, size_t size);
+/*
+ * The verifying batch walks the window a chunk at a time: up to
+ * PERF_MMAP_VERIFY_CHUNK bytes copied into reader->copy with one memcpy,
+ * then data_head read once more. Every byte of the copy that lies below
+ * that head + size (less the guard) is proven to be what the writer had
+ * published when it was copied: a backward writer overwrites the byte
+ * at p only once its head has gone down to p - size, head never goes
+ * back up, and the guard stands for heads reserved but not published
+ * yet. The records are then parsed out of the copy, which no writer
+ * touches. The first record not wholly proven stops the reader
+ * (header- or record-overwritten), unless it only runs past the end of
+ * the copy: the next chunk starts at it.
+ */
+#define PERF_MMAP_VERIFY_CHUNK	8192
+
+int perf_mmap_reader__verify_reserve(struct perf_mmap_reader *reader);
+uint64_t perf_mmap_reader__verify_copy(struct perf_mmap_reader *reader, uint64_t pos,
+				       uint64_t len);
 const struct perf_event_header *
 perf_mmap_reader__verify_fail(struct perf_mmap_reader *reader, enum perf_mmap_read_status status);
 
 /*
- * Can [pos, pos + len) still hold what was there when the writer's
- * published head was @head? A backward writer has overwritten everything
- * at or above head + size (free-running).
+ * The window, as the backward reader sees it, and an empty chunk at its
+ * start. The copy buffer is reserved whole: a chunk never outgrows it.
  */
-static inline bool perf_mmap_reader__intact(const struct perf_mmap_reader *reader,
-					    uint64_t pos, uint64_t len, uint64_t head)
+static inline enum perf_mmap_read_status
+perf_mmap_reader__read_init_verify(struct perf_mmap_reader *reader, struct perf_mmap_iter *it)
 {
-	return (pos + len) - head <= reader->size - reader->guard;
-}
-
-/* Re-read data_head after copying: the copy's loads must come first. */
-static inline uint64_t perf_mmap_reader__reread_head(struct perf_mmap_reader *reader)
-{
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	return perf_mmap__read_head(reader->pg);
+	if (perf_mmap_reader__read_init_backward(reader, it) != PERF_MMAP_READ_END)
+		return reader->status;
+	if (perf_mmap_reader__verify_reserve(reader))
+		return reader->status;
+	it->limit = it->pos;		/* nothing copied yet */
+	return reader->status;
 }
 
 /*
- * The verifying reader copies bytes a writer may be overwriting and only
- * then judges them by data_head (a seqlock read). Under ThreadSanitizer
- * those speculative copies are marked as the intended races they are;
- * every other access, data_head and data_tail included, is still checked.
+ * Copy the chunk that starts at it->pos: PERF_MMAP_VERIFY_CHUNK bytes,
+ * or @need if more (a long record), or what is left of the window.
  */
-#ifdef __SANITIZE_THREAD__
-void AnnotateIgnoreReadsBegin(const char *file, int line);
-void AnnotateIgnoreReadsEnd(const char *file, int line);
-#define perf_mmap_racy_copy_begin()	AnnotateIgnoreReadsBegin(__FILE__, __LINE__)
-#define perf_mmap_racy_copy_end()	AnnotateIgnoreReadsEnd(__FILE__, __LINE__)
-#else
-#define perf_mmap_racy_copy_begin()	do { } while (0)
-#define perf_mmap_racy_copy_end()	do { } while (0)
-#endif
+static inline void perf_mmap_iter__verify_chunk(struct perf_mmap_reader *reader,
+						struct perf_mmap_iter *it, uint64_t need)
+{
+	uint64_t pos = it->pos, left = it->end - pos, len, intact;
+
+	len = need > PERF_MMAP_VERIFY_CHUNK ? need : PERF_MMAP_VERIFY_CHUNK;
+	if (len > left)
+		len = left;
+	intact = perf_mmap_reader__verify_copy(reader, pos, len);
+	it->copy_base = (uintptr_t)reader->copy - (uintptr_t)pos;
+	it->copied = pos + len;
+	it->intact = pos + intact;
+	it->limit = pos + (intact < len ? intact : len);
+}
 
 /*
- * @size (8 to 64) bytes without a call: two fixed-size copies that may
- * overlap, each of which the compiler emits as a few moves.
+ * The records handed over so far are counted, and reader->stop is where
+ * the last one ends. read_event_verify does this when it returns NULL;
+ * a caller that stops iterating earlier calls it itself.
  */
-static inline void perf_mmap_copy_small(unsigned char *dst, const unsigned char *src,
-					size_t size)
+static inline void perf_mmap_reader__read_done_verify(struct perf_mmap_reader *reader,
+						      struct perf_mmap_iter *it)
 {
-	if (size <= 16) {
-		memcpy(dst, src, 8);
-		memcpy(dst + size - 8, src + size - 8, 8);
-	} else if (size <= 32) {
-		memcpy(dst, src, 16);
-		memcpy(dst + size - 16, src + size - 16, 16);
-	} else {
-		memcpy(dst, src, 32);
-		memcpy(dst + size - 32, src + size - 32, 32);
+	reader->stats.copies += it->records;
+	perf_mmap_reader__account(reader, it);
+	reader->stop = it->pos;
+}
+
+static inline const struct perf_event_header *
+perf_mmap_iter__verify_fail(struct perf_mmap_reader *reader, struct perf_mmap_iter *it,
+			    enum perf_mmap_read_status status)
+{
+	perf_mmap_reader__read_done_verify(reader, it);
+	return perf_mmap_reader__verify_fail(reader, status);
+}
+
+/*
+ * Everything but the common record: a new chunk, a size not seen last,
+ * the end of the window or of what the chunk proved. The checks are
+ * those the per-record scheme made, in its order, against the chunk's
+ * data_head.
+ */
+static inline const struct perf_event_header *
+perf_mmap_iter__verify_next(struct perf_mmap_reader *reader, struct perf_mmap_iter *it,
+			    size_t *sizep)
+{
+	const struct perf_event_header *rec;
+	uint64_t pos;
+	unsigned int size;
+
+	for (;;) {
+		pos = it->pos;
+		if (it->limit - pos < sizeof(*rec)) {
+			if (pos == it->end) {
+				perf_mmap_reader__read_done_verify(reader, it);
+				return NULL;
+			}
+			/* Copied, but the writer may have been there. */
+			if (it->copied - pos >= sizeof(*rec))
+				return perf_mmap_iter__verify_fail(reader, it,
+								   PERF_MMAP_READ_HEADER_OVERWRITTEN);
+			perf_mmap_iter__verify_chunk(reader, it, sizeof(*rec));
+			continue;
+		}
+		rec = (const void *)(it->copy_base + pos);
+		size = rec->size;
+		if (!size) {			/* never written: zero-filled pages */
+			perf_mmap_reader__read_done_verify(reader, it);
+			return NULL;
+		}
+		if (!perf_mmap_reader__size_valid(size, UINT64_MAX))
+			return perf_mmap_iter__verify_fail(reader, it, PERF_MMAP_READ_BAD_SIZE);
+		if (size > it->limit - pos) {
+			if (size > it->intact - pos)
+				return perf_mmap_iter__verify_fail(reader, it,
+								   PERF_MMAP_READ_RECORD_OVERWRITTEN);
+			/* Before the first wrap: nothing valid lies past 0. */
+			if (size > it->end - pos)
+				return perf_mmap_iter__verify_fail(reader, it, PERF_MMAP_READ_BAD_SIZE);
+			/* Intact but only partly copied: copy again from its start. */
+			perf_mmap_iter__verify_chunk(reader, it, size);
+			continue;
+		}
+		it->pos = pos + size;
+		it->last_size = size;
+		it->records++;
+		*sizep = size;
+		return rec;
 	}
 }
 
 /*
- * The next record of a verifying batch, always a copy: copy the header,
- * re-read data_head, check the bytes could not have been overwritten,
- * copy the record, check again. reader->stop is the end of the record
- * handed over. Inline, like read_event, so that the iterator stays in
- * registers; nothing it calls is given the iterator.
+ * The next record of a verifying batch, always out of the reader's copy
+ * (valid until the next call). The common record, the size of the one
+ * before and proven whole, costs what a plain reader's does: the bounds
+ * check comes before the load, so no byte past the proven ones is read.
+ * Inline, like read_event, so that the iterator stays in registers;
+ * nothing it calls is given the iterator.
  */
 static inline const struct perf_event_header *
 perf_mmap_reader__read_event_verify(struct perf_mmap_reader *reader, struct perf_mmap_iter *it,
 				    size_t *sizep)
 {
-	uint64_t pos = it->pos, left = it->end - pos, off = pos & it->mask, head;
-	struct perf_event_header hdr;
+	uint64_t pos = it->pos, last = it->last_size;
 
-	if (!left)
-		return NULL;
-	perf_mmap_racy_copy_begin();
-	memcpy(&hdr, it->data + off, sizeof(hdr));
-	perf_mmap_racy_copy_end();
-	if (reader->step)
-		reader->step(reader, PERF_MMAP_VERIFY_HEADER_COPIED, reader->step_arg);
-	head = perf_mmap_reader__reread_head(reader);
-	if (!perf_mmap_reader__intact(reader, pos, sizeof(hdr), head))
-		return perf_mmap_reader__verify_fail(reader, PERF_MMAP_READ_HEADER_OVERWRITTEN);
-	if (!hdr.size)
-		return NULL;
-	if (!perf_mmap_reader__size_valid(hdr.size, UINT64_MAX))
-		return perf_mmap_reader__verify_fail(reader, PERF_MMAP_READ_BAD_SIZE);
-	if (!perf_mmap_reader__intact(reader, pos, hdr.size, head))
-		return perf_mmap_reader__verify_fail(reader, PERF_MMAP_READ_RECORD_OVERWRITTEN);
-	/* Before the first wrap: nothing valid lies past 0. */
-	if (hdr.size > left)
-		return perf_mmap_reader__verify_fail(reader, PERF_MMAP_READ_BAD_SIZE);
-	perf_mmap_racy_copy_begin();
-	if (__builtin_expect(off + hdr.size <= it->size && hdr.size <= 64, 1))
-		perf_mmap_copy_small(reader->copy, it->data + off, hdr.size);
-	else
-		perf_mmap_reader__copy_out(reader, pos, hdr.size);
-	perf_mmap_racy_copy_end();
-	if (reader->step)
-		reader->step(reader, PERF_MMAP_VERIFY_RECORD_COPIED, reader->step_arg);
-	head = perf_mmap_reader__reread_head(reader);
-	if (!perf_mmap_reader__intact(reader, pos, hdr.size, head))
-		return perf_mmap_reader__verify_fail(reader, PERF_MMAP_READ_RECORD_OVERWRITTEN);
-	/* The header we checked is the one in the copy. */
-	memcpy(reader->copy, &hdr, sizeof(hdr));
-	reader->stats.copies++;
-	reader->stats.records++;
-	reader->stats.bytes += hdr.size;
-	it->pos = reader->stop = pos + hdr.size;
-	*sizep = hdr.size;
-	return (const struct perf_event_header *)reader->copy;
+	if (__builtin_expect(last <= it->limit - pos, 1)) {
+		const struct perf_event_header *rec = (const void *)(it->copy_base + pos);
+
+		if (__builtin_expect(rec->size == last, 1)) {
+			__asm__("" : "+r"(last));	/* see perf_mmap_iter__fast */
+			it->pos = pos + last;
+			it->records++;
+			*sizep = last;
+			return rec;
+		}
+	}
+	return perf_mmap_iter__verify_next(reader, it, sizep);
 }
 
 #endif /* PMUSIM_SIM_MMAP_READ_H */

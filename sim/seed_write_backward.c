@@ -143,9 +143,14 @@ static void on_verify_step(struct perf_mmap_reader *reader, enum perf_mmap_verif
 {
 	struct wb_walk *w = arg;
 
+	/*
+	 * At its first chunk: between the copy and the check, where a writer
+	 * hurts the verifying reader most. The record size is the plain
+	 * walk's (at_end), as nothing is handed out yet.
+	 */
 	(void)reader;
-	if (step == PERF_MMAP_VERIFY_HEADER_COPIED && w->advance && !w->advanced &&
-	    w->records >= 1 && w->rec_size != UINT32_MAX)
+	if (step == PERF_MMAP_VERIFY_CHUNK_COPIED && w->advance && !w->advanced &&
+	    w->rec_size && w->rec_size != UINT32_MAX)
 		writer_goes_on(w);
 }
 
@@ -220,6 +225,7 @@ static int at_end(struct run *r, void *arg)
 		/* the machine ran on under the first reader: index what it sampled */
 		if (walk_index(&res->b))
 			goto out;
+		res->b.rec_size = res->a.rec_size;
 		res->sb = perf_mmap_reader__read_backward_verify(&rd, on_record, &res->b);
 		res->overwritten = rd.stats.overwritten;
 		break;

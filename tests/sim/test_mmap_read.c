@@ -600,6 +600,9 @@ static void test_backward_stops_at_never_written_space_and_bad_sizes(void **stat
 
 /* ---- copy-then-verify --------------------------------------------------- */
 
+/* The layouts below put a whole 256-byte or one-page window in one chunk. */
+_Static_assert(PERF_MMAP_VERIFY_CHUNK >= 4096, "a chunk holds a page");
+
 struct mover {
 	struct buf *b;
 	enum perf_mmap_verify_step when;
@@ -661,7 +664,7 @@ static void test_verify_detects_header_overwritten_between_steps(void **state)
 {
 	static const uint16_t sizes[] = { 64, 64, 64 };
 	struct buf *b = buf_new(DATA_SIZE);
-	struct mover m = { .b = b, .when = PERF_MMAP_VERIFY_HEADER_COPIED, .nth = 2, .by = 192 };
+	struct mover m = { .b = b, .when = PERF_MMAP_VERIFY_CHUNK_COPIED, .nth = 1, .by = 192 };
 	struct perf_mmap_reader r;
 	struct seen s = { 0 };
 
@@ -672,9 +675,9 @@ static void test_verify_detects_header_overwritten_between_steps(void **state)
 	r.step = move_head;
 	r.step_arg = &m;
 	/*
-	 * After the first record the reader copies the header at -128; then
-	 * 192 bytes are written: head = -384, and -384 + 256 = -128: the
-	 * header's bytes [-128, -120) are gone.
+	 * The window [-192, 0) is one chunk. Once it is copied, 192 bytes
+	 * are written: head = -384, and -384 + 256 = -128: the first record
+	 * [-192, -128) is proven, the header's bytes [-128, -120) are gone.
 	 */
 	assert_int_equal(perf_mmap_reader__read_backward_verify(&r, record_seen, &s),
 			 PERF_MMAP_READ_HEADER_OVERWRITTEN);
@@ -689,7 +692,7 @@ static void test_verify_detects_record_overwritten_between_steps(void **state)
 {
 	static const uint16_t sizes[] = { 64, 64, 64 };
 	struct buf *b = buf_new(DATA_SIZE);
-	struct mover m = { .b = b, .when = PERF_MMAP_VERIFY_RECORD_COPIED, .nth = 2, .by = 96 };
+	struct mover m = { .b = b, .when = PERF_MMAP_VERIFY_CHUNK_COPIED, .nth = 1, .by = 96 };
 	struct perf_mmap_reader r;
 	struct seen s = { 0 };
 
@@ -699,10 +702,10 @@ static void test_verify_detects_record_overwritten_between_steps(void **state)
 	r.step = move_head;
 	r.step_arg = &m;
 	/*
-	 * The second record [-128, -64) is copied whole, then 96 bytes are
-	 * written: head = -288 and -288 + 256 = -32 ... the record's end -64
-	 * is still inside, so it is good; the third, [-64, 0), is not: its
-	 * header check sees the move first.
+	 * The chunk [-192, 0) is copied, then 96 bytes are written: head =
+	 * -288 and -288 + 256 = -32. The second record's end -64 is still
+	 * below it, so it is good; the third, [-64, 0), has its header
+	 * proven but not its end.
 	 */
 	m.by = 96;
 	assert_int_equal(perf_mmap_reader__read_backward_verify(&r, record_seen, &s),
@@ -711,7 +714,7 @@ static void test_verify_detects_record_overwritten_between_steps(void **state)
 	assert_int_equal((int64_t)r.stop, -64);
 	perf_mmap_reader__exit(&r);
 
-	/* Now the move lands while the record itself is being copied. */
+	/* Now the move reaches into the second record. */
 	memset(b->data, 0, DATA_SIZE);
 	write_backward(b, 0, sizes, 3);
 	m.calls = 0;
@@ -756,6 +759,8 @@ struct core_writer {
 	unsigned int on_call;
 	unsigned int calls;
 	unsigned int records;
+	unsigned int *seen;		/* records handed out so far */
+	unsigned int seen_before;	/* ... when the writer went on */
 };
 
 static struct task_struct test_task = { .pid = 7, .tid = 7 };
@@ -781,8 +786,10 @@ static void core_step(struct perf_mmap_reader *reader, enum perf_mmap_verify_ste
 	struct core_writer *w = arg;
 
 	(void)reader;
-	if (step == PERF_MMAP_VERIFY_HEADER_COPIED && ++w->calls == w->on_call)
+	if (step == PERF_MMAP_VERIFY_CHUNK_COPIED && ++w->calls == w->on_call) {
+		w->seen_before = *w->seen;
 		core_write(w, w->records);
+	}
 }
 
 static int count_48(const struct perf_event_header *rec, size_t size, void *arg)
@@ -795,9 +802,9 @@ static int count_48(const struct perf_event_header *rec, size_t size, void *arg)
 
 static void test_verify_on_core_ring_buffer_written_between_steps(void **state)
 {
-	struct core_writer w = { .on_call = 3, .records = 40 };
 	struct perf_mmap_reader r;
 	unsigned int n = 0;
+	struct core_writer w = { .on_call = 1, .records = 40, .seen = &n };
 
 	(void)state;
 	pmusim_curr[0] = &test_task;
@@ -811,7 +818,10 @@ static void test_verify_on_core_ring_buffer_written_between_steps(void **state)
 	assert_int_equal(perf_mmap_reader__init(&r, w.rb->user_page), 0);
 	r.step = core_step;
 	r.step_arg = &w;
-	/* 40 more records (1920 bytes) land while the 3rd header is checked. */
+	/*
+	 * The window [-4800, -704) is one chunk; 40 more records (1920
+	 * bytes) land between its copy and the check.
+	 */
 	assert_int_equal(perf_mmap_reader__read_backward_verify(&r, count_48, &n),
 			 PERF_MMAP_READ_RECORD_OVERWRITTEN);
 	/*
@@ -824,6 +834,143 @@ static void test_verify_on_core_ring_buffer_written_between_steps(void **state)
 	perf_mmap_reader__exit(&r);
 	ring_buffer_attach(&w.event, NULL);
 	pmusim_curr[0] = NULL;
+}
+
+/* The same, with a window of four chunks and the writer going on at the second. */
+static void test_verify_keeps_the_chunk_proven_before_the_writer_went_on(void **state)
+{
+	struct perf_mmap_reader r;
+	unsigned int n = 0;
+	struct core_writer w = { .on_call = 2, .records = 100, .seen = &n };
+
+	(void)state;
+	pmusim_curr[0] = &test_task;
+	w.rb = rb_alloc(4, 0, 0, 0);		/* 16384 bytes, overwrite */
+	assert_non_null(w.rb);
+	w.event.attr.sample_type = PERF_SAMPLE_IP;
+	w.event.attr.write_backward = 1;
+	w.event.id = 1;
+	ring_buffer_attach(&w.event, w.rb);
+	core_write(&w, 400);			/* head -19200: window [-19200, -2816) */
+	assert_int_equal(perf_mmap_reader__init(&r, w.rb->user_page), 0);
+	r.step = core_step;
+	r.step_arg = &w;
+	assert_int_equal(perf_mmap_reader__read_backward_verify(&r, count_48, &n),
+			 PERF_MMAP_READ_RECORD_OVERWRITTEN);
+	/* The first chunk's whole records were handed out before the writer went on. */
+	assert_int_equal(w.seen_before, PERF_MMAP_VERIFY_CHUNK / 48);
+	/*
+	 * Then head went to -24000: bytes below -24000 + 16384 = -7616
+	 * survive, records k at -19200 + 48k with 48(k + 1) <= 11584: 241 of
+	 * them; the 242nd, at -7632, crosses it. Its chunk had been copied
+	 * after the writer moved, so it is refused, not handed out torn.
+	 */
+	assert_int_equal(n, 241);
+	assert_int_equal((int64_t)r.stop, -7632);
+	assert_int_equal(r.stats.records, 241);
+	assert_int_equal(r.stats.copies, 241);
+	assert_int_equal(r.stats.bytes, 241 * 48);
+	assert_int_equal(r.stats.overwritten, 1);
+	perf_mmap_reader__exit(&r);
+	ring_buffer_attach(&w.event, NULL);
+	pmusim_curr[0] = NULL;
+}
+
+/* Every record of a window, counted and checked, with a record > a chunk. */
+struct tally {
+	unsigned int nr;
+	uint32_t tag[512];
+	uint16_t size[512];
+	bool all_ok;
+	struct perf_mmap_reader *reader;	/* verify: check reader->stop */
+};
+
+static int record_tallied(const struct perf_event_header *rec, size_t size, void *arg)
+{
+	struct tally *t = arg;
+	const unsigned char *p = (const unsigned char *)rec;
+	uint32_t tag;
+
+	assert_true(t->nr < 512);
+	assert_int_equal(rec->size, size);
+	memcpy(&tag, p + 8, sizeof(tag));
+	for (size_t i = 12; i < size; i++)
+		t->all_ok &= p[i] == pattern(tag, i);
+	if (t->reader)
+		t->all_ok &= (uint32_t)(t->reader->stop - size) == tag;
+	t->tag[t->nr] = tag;
+	t->size[t->nr] = (uint16_t)size;
+	t->nr++;
+	return 0;
+}
+
+static void test_verify_walks_chunk_by_chunk_like_backward(void **state)
+{
+	/* Records cross the chunks' ends; one is longer than a chunk. */
+	const uint16_t sizes[] = { 40, 56, 24, 40, 104, 40, 16, PERF_MMAP_VERIFY_CHUNK + 816, 40, 72 };
+	const uint64_t data_size = 4 * PERF_MMAP_VERIFY_CHUNK;
+	struct buf *b = buf_new(data_size);
+	struct perf_mmap_reader r;
+	struct tally t = { .all_ok = true }, tb = { .all_ok = true };
+	uint64_t head = 0, bytes = 0, longest = 0;
+	int n = 0;
+
+	(void)state;
+	while (-head < data_size + PERF_MMAP_VERIFY_CHUNK) {
+		uint16_t size = sizes[n++ % 10];
+
+		head = write_backward(b, head, &size, 1);
+	}
+	assert_int_equal(perf_mmap_reader__init(&r, b->pg), 0);
+	assert_int_equal(perf_mmap_reader__read_backward(&r, record_tallied, &tb),
+			 PERF_MMAP_READ_END);
+	assert_int_equal(r.stats.dropped, 1);
+	perf_mmap_reader__exit(&r);
+
+	assert_int_equal(perf_mmap_reader__init(&r, b->pg), 0);
+	t.reader = &r;
+	assert_int_equal(perf_mmap_reader__read_backward_verify(&r, record_tallied, &t),
+			 PERF_MMAP_READ_RECORD_OVERWRITTEN);
+	assert_true(t.all_ok);
+	assert_true(tb.all_ok);
+	assert_int_equal(t.nr, tb.nr);
+	assert_memory_equal(t.tag, tb.tag, sizeof(t.tag[0]) * t.nr);
+	assert_memory_equal(t.size, tb.size, sizeof(t.size[0]) * t.nr);
+	for (unsigned int i = 0; i < t.nr; i++) {
+		bytes += t.size[i];
+		longest = t.size[i] > longest ? t.size[i] : longest;
+	}
+	assert_true(bytes > 3 * PERF_MMAP_VERIFY_CHUNK);
+	assert_true(longest > PERF_MMAP_VERIFY_CHUNK);
+	assert_int_equal(r.stats.records, t.nr);
+	assert_int_equal(r.stats.copies, t.nr);
+	assert_int_equal(r.stats.bytes, bytes);
+	assert_int_equal(r.stop, head + bytes);
+	perf_mmap_reader__exit(&r);
+	buf_free(b);
+}
+
+/* A callback that stops: the records so far are counted, stop is after the last. */
+static void test_verify_stopped_by_the_callback_accounts_what_it_handed_out(void **state)
+{
+	static const uint16_t sizes[] = { 40, 24, 40, 56 };
+	struct buf *b = buf_new(DATA_SIZE);
+	struct perf_mmap_reader r;
+	struct seen s = { .stop_after = 3 };
+	uint64_t head = write_backward(b, 0, sizes, 4);
+
+	(void)state;
+	assert_int_equal(perf_mmap_reader__init(&r, b->pg), 0);
+	assert_int_equal(perf_mmap_reader__read_backward_verify(&r, record_seen, &s),
+			 PERF_MMAP_READ_STOPPED);
+	/* newest first: 56, 40, 24 */
+	assert_int_equal(s.nr, 3);
+	assert_int_equal(r.stop, head + 56 + 40 + 24);
+	assert_int_equal(r.stats.records, 3);
+	assert_int_equal(r.stats.copies, 3);
+	assert_int_equal(r.stats.bytes, 56 + 40 + 24);
+	perf_mmap_reader__exit(&r);
+	buf_free(b);
 }
 
 int main(void)
@@ -851,6 +998,9 @@ int main(void)
 		cmocka_unit_test(test_verify_detects_record_overwritten_between_steps),
 		cmocka_unit_test(test_verify_guard_covers_unpublished_writes),
 		cmocka_unit_test(test_verify_on_core_ring_buffer_written_between_steps),
+		cmocka_unit_test(test_verify_keeps_the_chunk_proven_before_the_writer_went_on),
+		cmocka_unit_test(test_verify_walks_chunk_by_chunk_like_backward),
+		cmocka_unit_test(test_verify_stopped_by_the_callback_accounts_what_it_handed_out),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

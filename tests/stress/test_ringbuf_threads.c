@@ -24,7 +24,7 @@
  * ThreadSanitizer the signal is delivered at TSan's next safe point (the
  * other builds run the handler truly asynchronously), and the verifying
  * reader's speculative copies are annotated as the intended races they
- * are (sim/mmap_read.h), so all three modes run there too.
+ * are (sim/mmap_read.c), so all three modes run there too.
  */
 #define _GNU_SOURCE
 #include <errno.h>
