@@ -25,6 +25,18 @@ static inline uint32_t prng_below(uint64_t *state, uint32_t n)
 	return (uint32_t)(((prng_next(state) >> 32) * (uint64_t)n) >> 32);
 }
 
+/*
+ * "prng_below(state, 1000) < permille" as one compare: the draw's top 32
+ * bits h give floor(h * 1000 / 2^32) < p exactly when h * 1000 < p * 2^32,
+ * that is when h < ceil(p * 2^32 / 1000), that is when the whole draw is
+ * below that bound shifted up by 32.  For 0 < p < 1000 the bound fits;
+ * 0 and 1000 draw nothing where the callers use them, so they have none.
+ */
+static inline uint64_t prng_permille_bound(uint32_t permille)
+{
+	return (((uint64_t)permille << 32) + 999) / 1000 << 32;
+}
+
 /* A generator for a sub-stream (a task, a CPU) that does not overlap its parent's draws. */
 static inline uint64_t prng_split(uint64_t seed, uint64_t stream)
 {

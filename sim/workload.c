@@ -269,30 +269,67 @@ static int build_phases(struct workload *wl, struct wl_builder *b, uint64_t *add
 	return err;
 }
 
-/* Every address the executor needs, worked out once: see struct wl_op. */
+/*
+ * What the executor does (wl_op.exec): the op kinds, with the conditionals
+ * that draw nothing, never or always taken, told apart from those that
+ * draw, as the per-mille chance of the first version decided them.
+ */
+enum wl_exec_op {
+	WL_X_INSNS,
+	WL_X_LOOP,
+	WL_X_END,
+	WL_X_COND,		/* taken when the draw is below op->bound */
+	WL_X_COND_NEVER,	/* 0 per mille */
+	WL_X_COND_ALWAYS,	/* 1000 per mille */
+	WL_X_RCALL,
+	WL_X_CALL,
+	WL_X_RET,
+};
+
+/* Every address and decision the executor needs, worked out once: see struct wl_op. */
 static void link_ops(struct workload *wl)
 {
+	static const uint8_t exec_of[] = {
+		[WL_OP_INSNS] = WL_X_INSNS, [WL_OP_CALL] = WL_X_CALL,
+		[WL_OP_RCALL] = WL_X_RCALL, [WL_OP_LOOP] = WL_X_LOOP,
+		[WL_OP_END] = WL_X_END, [WL_OP_COND] = WL_X_COND, [WL_OP_RET] = WL_X_RET,
+	};
+
 	for (uint32_t f = 0; f < wl->nr_funcs; f++) {
 		struct wl_func *fn = &wl->funcs[f];
 
 		for (uint32_t i = 0; i < fn->nr_ops; i++) {
 			struct wl_op *op = &fn->ops[i];
 
+			op->exec = exec_of[op->kind];
 			op->at = fn->addr + op->pc;
 			op->next = i + 1 < fn->nr_ops ? fn->addr + fn->ops[i + 1].pc
 						      : fn->addr + fn->size;
+			op->to = 0;
+			op->bound = 0;
+			op->target = NULL;
 			switch (op->kind) {
 			case WL_OP_END:
+				op->to = fn->addr + fn->ops[op->match].pc;
+				op->target = &fn->ops[op->match + 1];
+				break;
 			case WL_OP_COND:
-				op->to = op->match < fn->nr_ops ? fn->addr + fn->ops[op->match].pc
-								: fn->addr + fn->size;
+				/* inside the function: emit_if() puts an op after it, and RET ends every function */
+				op->to = fn->addr + fn->ops[op->match].pc;
+				op->target = &fn->ops[op->match];
+				if (op->arg == 0)
+					op->exec = WL_X_COND_NEVER;
+				else if (op->arg >= 1000)
+					op->exec = WL_X_COND_ALWAYS;
+				else
+					op->bound = prng_permille_bound(op->arg);
 				break;
 			case WL_OP_CALL:
 			case WL_OP_RCALL:
 				op->to = wl->funcs[op->arg].addr;
+				op->target = wl->funcs[op->arg].ops;
 				break;
 			default:
-				op->to = 0;
 				break;
 			}
 		}
@@ -430,26 +467,23 @@ unsigned int wl_exec_callstack(const struct wl_exec *x, uint64_t *ips, unsigned 
 	return n;
 }
 
-static inline bool chance(uint64_t *rng, uint32_t permille)
-{
-	if (permille == 0)
-		return false;
-	if (permille >= 1000)
-		return true;
-	return prng_below(rng, 1000) < permille;
-}
-
 /*
  * The run loop, written once and instantiated twice: @direct retires into
  * sink->model (the simulator), otherwise through the sink's callbacks
  * (tests, tools). Everything hot lives in locals; what a callback may look
- * at (depth, the frames' op indexes) is stored before each retire.
+ * at (depth, the frames' op indexes) is stored before each retire. The
+ * ground truth of the running function gathers in @own and goes to its
+ * self_insns when it calls, returns or the run ends.
  */
 static __attribute__((always_inline)) inline uint64_t
 exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const bool direct)
 {
 	const struct workload *wl = x->wl;
 	const uint32_t mis_permille = wl->params.mispredict_permille;
+	/* as chance() decided it: 0 and 1000 per mille draw nothing */
+	const bool mis_draws = mis_permille && mis_permille < 1000;
+	const bool mis_always = mis_permille >= 1000;
+	const uint64_t mis_bound = mis_draws ? prng_permille_bound(mis_permille) : 0;
 	const unsigned int penalty = wl->params.mispredict_penalty;
 	const uint32_t max_call_depth = wl->params.depth;
 	struct model_cpu *model = sink->model;
@@ -458,19 +492,19 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 	uint64_t *self_mis = x->self_mispredicts;
 	uint64_t start = x->cycles, cycles = start, end = start + budget;
 	uint64_t rng = x->rng;
-	uint64_t branches = 0, mispredicts = 0;
+	uint64_t branches = 0, mispredicts = 0, calls = 0, own = 0;
 	uint32_t depth = x->depth;
 	struct wl_frame *f = &x->stack[depth - 1];
-	const struct wl_op *ops = wl->funcs[f->func].ops;
+	uint32_t func = f->func;
+	const struct wl_op *ops = wl->funcs[func].ops;
 	const struct wl_op *op = &ops[f->op];
-	uint64_t *self_f = &self[f->func];	/* the current function's ground truth */
 
 /* @n straight-line instructions of the current function; the PMI ip is @at_ip. */
 #define RETIRE_INSNS(n, at_ip) do {						\
 		uint64_t n_ = (n);						\
 									\
 		cycles += n_;							\
-		*self_f += n_;							\
+		own += n_;							\
 		if (direct) {							\
 			*ip = (at_ip);						\
 			model_retire_insns(model, n_, n_, true);		\
@@ -479,46 +513,52 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 			sink->insns(sink->ctx, n_, n_);				\
 		}								\
 	} while (0)
-/* A taken branch charged to @self_of (a ground-truth counter); conditional ones may mispredict. */
-#define RETIRE_BRANCH(self_of, from, to_, type, conditional) do {	\
-		bool mis_ = (conditional) && chance(&rng, mis_permille);	\
-		unsigned int cyc_ = 1 + (mis_ ? penalty : 0);			\
+/* Whether a taken conditional branch of the current function mispredicts. */
+#define MISPREDICTS() ({							\
+		bool mis_ = mis_draws ? prng_next(&rng) < mis_bound : mis_always; \
+									\
+		if (mis_) {							\
+			mispredicts++;						\
+			self_mis[func]++;					\
+		}								\
+		mis_;								\
+	})
+/* A taken branch; the caller has charged it to a function's ground truth. */
+#define RETIRE_BRANCH(from, to_, type, mis) do {				\
+		bool m_ = (mis);						\
+		unsigned int cyc_ = 1 + (m_ ? penalty : 0);			\
 									\
 		branches++;							\
-		mispredicts += mis_;						\
-		if (mis_)							\
-			self_mis[(self_of) - self]++;				\
 		cycles += cyc_;							\
-		(*(self_of))++;							\
 		if (direct) {							\
 			*ip = (to_);						\
-			model_retire_branch(model, from, to_, type, true, mis_, cyc_); \
+			model_retire_branch(model, from, to_, type, true, m_, cyc_); \
 		} else {							\
 			f->op = (uint32_t)(op - ops);				\
-			sink->branch(sink->ctx, from, to_, type, mis_, cyc_);	\
+			sink->branch(sink->ctx, from, to_, type, m_, cyc_);	\
 		}								\
 	} while (0)
 
 	while (cycles < end) {
 		const struct wl_op *cur = op;
 
-		switch (cur->kind) {
-		case WL_OP_INSNS:
+		switch (cur->exec) {
+		case WL_X_INSNS:
 			op++;
 			RETIRE_INSNS(cur->arg, cur->next);
 			break;
-		case WL_OP_LOOP:
+		case WL_X_LOOP:
 			f->loop_left[f->nr_loops++] = cur->arg;
 			op++;
 			break;
-		case WL_OP_END: {
+		case WL_X_END: {
 			uint32_t *left = &f->loop_left[f->nr_loops - 1];
 			/* arg 0 loops forever: the counter stays 0 */
 			if (*left != 1) {
-				if (*left)
-					(*left)--;
-				op = &ops[cur->match + 1];
-				RETIRE_BRANCH(self_f, cur->at, cur->to, MODEL_BR_JCC, true);
+				*left -= *left != 0;
+				op = cur->target;
+				own++;
+				RETIRE_BRANCH(cur->at, cur->to, MODEL_BR_JCC, MISPREDICTS());
 			} else {
 				f->nr_loops--;
 				op++;
@@ -526,49 +566,54 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 			}
 			break;
 		}
-		case WL_OP_COND:
-			if (chance(&rng, cur->arg)) {
-				op = &ops[cur->match];
-				RETIRE_BRANCH(self_f, cur->at, cur->to, MODEL_BR_JCC, true);
-			} else {
-				op++;
-				RETIRE_INSNS(1, cur->next);
-			}
+		case WL_X_COND:
+			if (prng_next(&rng) < cur->bound)
+				goto cond_taken;
+			/* fall through */
+		case WL_X_COND_NEVER:
+			op++;
+			RETIRE_INSNS(1, cur->next);
 			break;
-		case WL_OP_RCALL:
+		case WL_X_COND_ALWAYS:
+cond_taken:
+			op = cur->target;
+			own++;
+			RETIRE_BRANCH(cur->at, cur->to, MODEL_BR_JCC, MISPREDICTS());
+			break;
+		case WL_X_RCALL:
 			if (depth > max_call_depth) {
 				op++;
-				RETIRE_BRANCH(self_f, cur->at, cur->next, MODEL_BR_JCC, true);
+				own++;
+				RETIRE_BRANCH(cur->at, cur->next, MODEL_BR_JCC, MISPREDICTS());
 				break;
 			}
 			/* the jcc over the call falls through */
 			RETIRE_INSNS(1, cur->at);
 			/* fall through */
-		case WL_OP_CALL: {
-			uint64_t *caller = self_f;
-			uint64_t from = cur->at + (cur->kind == WL_OP_RCALL ? RCALL_JCC_BYTES : 0);
+		case WL_X_CALL: {
+			uint64_t from = cur->at + (cur->exec == WL_X_RCALL ? RCALL_JCC_BYTES : 0);
 
 			op++;
 			if (depth == WL_MAX_DEPTH)
 				break;	/* workload_build() bounds every program below this */
 			f->op = (uint32_t)(op - ops);
+			self[func] += own + 1;	/* the call is the caller's */
+			own = 0;
 			f = &x->stack[depth++];
-			f->func = cur->arg;
+			func = cur->arg;
+			f->func = func;
 			f->op = 0;
 			f->nr_loops = 0;
 			x->depth = depth;
 			if (depth > x->max_depth)
 				x->max_depth = depth;
-			x->calls++;
-			ops = wl->funcs[cur->arg].ops;
+			calls++;
+			ops = cur->target;
 			op = ops;
-			self_f = &self[cur->arg];
-			RETIRE_BRANCH(caller, from, cur->to, MODEL_BR_NEAR_REL_CALL, false);
+			RETIRE_BRANCH(from, cur->to, MODEL_BR_NEAR_REL_CALL, false);
 			break;
 		}
-		case WL_OP_RET: {
-			uint64_t *callee = self_f;
-
+		case WL_X_RET:
 			if (depth == 1) {
 				/* main returned: start the program again */
 				op = ops;
@@ -576,21 +621,24 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 				RETIRE_INSNS(1, ops[0].at);
 				break;
 			}
+			self[func] += own + 1;	/* the return is the callee's */
+			own = 0;
 			x->depth = --depth;
 			f = &x->stack[depth - 1];
-			ops = wl->funcs[f->func].ops;
+			func = f->func;
+			ops = wl->funcs[func].ops;
 			op = &ops[f->op];
-			self_f = &self[f->func];
-			RETIRE_BRANCH(callee, cur->at, op->at, MODEL_BR_NEAR_RET, false);
+			RETIRE_BRANCH(cur->at, op->at, MODEL_BR_NEAR_RET, false);
 			break;
-		}
 		default:
-			__builtin_unreachable();	/* workload_build() emits only the kinds above */
+			__builtin_unreachable();	/* link_ops() sets only the kinds above */
 		}
 	}
 #undef RETIRE_INSNS
+#undef MISPREDICTS
 #undef RETIRE_BRANCH
 	f->op = (uint32_t)(op - ops);
+	self[func] += own;
 	x->depth = depth;
 	x->rng = rng;
 	/* every instruction retired went to one function's count: the total is their sum */
@@ -599,6 +647,7 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 		x->insns += self[i];
 	x->branches += branches;
 	x->mispredicts += mispredicts;
+	x->calls += calls;
 	x->cycles = cycles;
 	return cycles - start;
 }

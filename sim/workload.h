@@ -65,6 +65,7 @@ enum wl_op_kind {
 
 struct wl_op {
 	uint8_t kind;
+	uint8_t exec;		/* what the executor does: kind, decided further (workload.c) */
 	uint32_t arg;
 	uint32_t pc;		/* offset of the op's instruction in its function */
 	uint32_t match;		/* LOOP <-> END: index of the other; COND: its target op */
@@ -73,6 +74,9 @@ struct wl_op {
 	uint64_t next;		/* absolute address of the op after it */
 	uint64_t to;		/* taken target: END the loop head, COND the op it skips
 				 * to, CALL and RCALL the callee */
+	uint64_t bound;		/* COND: a draw below it takes the branch */
+	const struct wl_op *target;	/* END: the op after the loop head, COND: the op
+					 * it skips to, CALL and RCALL: the callee's first */
 };
 
 struct wl_func {
