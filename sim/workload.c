@@ -424,6 +424,7 @@ int wl_exec_init(struct wl_exec *x, const struct workload *wl, uint64_t seed)
 	memset(x, 0, offsetof(struct wl_exec, stack));
 	x->wl = wl;
 	x->rng = seed;
+	x->nr_used = PRNG_BATCH;	/* none made yet */
 	x->self_insns = calloc(wl->nr_funcs, sizeof(*x->self_insns));
 	x->self_mispredicts = calloc(wl->nr_funcs, sizeof(*x->self_mispredicts));
 	if (!x->self_insns || !x->self_mispredicts) {
@@ -467,6 +468,20 @@ unsigned int wl_exec_callstack(const struct wl_exec *x, uint64_t *ips, unsigned 
 	return n;
 }
 
+static __attribute__((noinline)) void refill_draws(struct wl_exec *x)
+{
+	prng_fill(&x->rng, x->draws);
+	x->nr_used = 0;
+}
+
+/* The task's next draw: what prng_next(&x->rng) gave before draws were made ahead. */
+static inline uint64_t next_draw(struct wl_exec *x)
+{
+	if (__builtin_expect(x->nr_used == PRNG_BATCH, 0))
+		refill_draws(x);
+	return x->draws[x->nr_used++];
+}
+
 /*
  * The run loop, written once and instantiated twice: @direct retires into
  * sink->model (the simulator), otherwise through the sink's callbacks
@@ -491,7 +506,6 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 	uint64_t *self = x->self_insns;
 	uint64_t *self_mis = x->self_mispredicts;
 	uint64_t start = x->cycles, cycles = start, end = start + budget;
-	uint64_t rng = x->rng;
 	uint64_t branches = 0, mispredicts = 0, calls = 0, own = 0;
 	uint32_t depth = x->depth;
 	struct wl_frame *f = &x->stack[depth - 1];
@@ -515,7 +529,7 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 	} while (0)
 /* Whether a taken conditional branch of the current function mispredicts. */
 #define MISPREDICTS() ({							\
-		bool mis_ = mis_draws ? prng_next(&rng) < mis_bound : mis_always; \
+		bool mis_ = mis_draws ? next_draw(x) < mis_bound : mis_always; \
 									\
 		if (mis_) {							\
 			mispredicts++;						\
@@ -567,7 +581,7 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 			break;
 		}
 		case WL_X_COND:
-			if (prng_next(&rng) < cur->bound)
+			if (next_draw(x) < cur->bound)
 				goto cond_taken;
 			/* fall through */
 		case WL_X_COND_NEVER:
@@ -640,7 +654,6 @@ cond_taken:
 	f->op = (uint32_t)(op - ops);
 	self[func] += own;
 	x->depth = depth;
-	x->rng = rng;
 	/* every instruction retired went to one function's count: the total is their sum */
 	x->insns = 0;
 	for (uint32_t i = 0; i < wl->nr_funcs; i++)

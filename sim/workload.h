@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "model/model.h"
+#include "sim/prng.h"
 
 enum wl_kind {
 	WL_TCHAIN,	/* main -> f01 -> ... -> fDEPTH, like the stitching seed's tchain_edit */
@@ -127,7 +128,8 @@ struct wl_frame {
 
 struct wl_exec {
 	const struct workload *wl;
-	uint64_t rng;
+	uint64_t rng;			/* the generator, past the draws in draws[] */
+	uint32_t nr_used;		/* draws[] taken so far */
 	uint32_t depth;			/* frames on the stack */
 	uint32_t max_depth;		/* deepest stack seen */
 	uint64_t *self_insns;		/* ground truth: instructions per function */
@@ -135,6 +137,7 @@ struct wl_exec {
 					 * self_insns + penalty * these cycles */
 	uint64_t insns, branches, calls, mispredicts;
 	uint64_t cycles;		/* core cycles retired */
+	uint64_t draws[PRNG_BATCH];	/* the generator's next draws, made ahead */
 	struct wl_frame stack[WL_MAX_DEPTH];
 };
 
