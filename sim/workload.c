@@ -284,6 +284,13 @@ enum wl_exec_op {
 	WL_X_RCALL,
 	WL_X_CALL,
 	WL_X_RET,
+	/*
+	 * A block and the op after it, the body of a loop with an "if":
+	 * the block's retire, the budget check between the two, then the
+	 * op, without going round the dispatch.
+	 */
+	WL_X_INSNS_COND,
+	WL_X_INSNS_END,
 };
 
 /* Every address and decision the executor needs, worked out once: see struct wl_op. */
@@ -332,6 +339,14 @@ static void link_ops(struct workload *wl)
 			default:
 				break;
 			}
+		}
+		for (uint32_t i = 0; i + 1 < fn->nr_ops; i++) {
+			struct wl_op *op = &fn->ops[i];
+
+			if (op->exec == WL_X_INSNS && op[1].exec == WL_X_COND)
+				op->exec = WL_X_INSNS_COND;
+			else if (op->exec == WL_X_INSNS && op[1].exec == WL_X_END)
+				op->exec = WL_X_INSNS_END;
 		}
 	}
 }
@@ -565,6 +580,13 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 			f->loop_left[f->nr_loops++] = cur->arg;
 			op++;
 			break;
+		case WL_X_INSNS_END:
+			op++;
+			RETIRE_INSNS(cur->arg, cur->next);
+			if (cycles >= end)
+				break;
+			cur = op;
+			/* fall through */
 		case WL_X_END: {
 			uint32_t *left = &f->loop_left[f->nr_loops - 1];
 			/* arg 0 loops forever: the counter stays 0 */
@@ -580,6 +602,13 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 			}
 			break;
 		}
+		case WL_X_INSNS_COND:
+			op++;
+			RETIRE_INSNS(cur->arg, cur->next);
+			if (cycles >= end)
+				break;
+			cur = op;
+			/* fall through */
 		case WL_X_COND:
 			if (next_draw(x) < cur->bound)
 				goto cond_taken;
