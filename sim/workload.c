@@ -291,6 +291,13 @@ enum wl_exec_op {
 	 */
 	WL_X_INSNS_COND,
 	WL_X_INSNS_END,
+	/*
+	 * The first block of such a loop body, when the body is just that:
+	 * the block, a conditional over a second block, the back-edge. It
+	 * runs whole iterations in one op, checking the budget where the
+	 * single ops would, and leaves at any of them as they would.
+	 */
+	WL_X_IF_LOOP,
 };
 
 /* Every address and decision the executor needs, worked out once: see struct wl_op. */
@@ -347,6 +354,14 @@ static void link_ops(struct workload *wl)
 				op->exec = WL_X_INSNS_COND;
 			else if (op->exec == WL_X_INSNS && op[1].exec == WL_X_END)
 				op->exec = WL_X_INSNS_END;
+		}
+		for (uint32_t i = 1; i + 3 < fn->nr_ops; i++) {
+			struct wl_op *op = &fn->ops[i];
+
+			if (op[-1].exec == WL_X_LOOP && op[-1].match == i + 3 &&
+			    op->exec == WL_X_INSNS_COND && op[1].match == i + 3 &&
+			    op[2].exec == WL_X_INSNS_END)
+				op->exec = WL_X_IF_LOOP;
 		}
 	}
 }
@@ -544,7 +559,7 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 	} while (0)
 /* Whether a taken conditional branch of the current function mispredicts. */
 #define MISPREDICTS() ({							\
-		bool mis_ = mis_draws ? next_draw(x) < mis_bound : mis_always; \
+		bool mis_ = __builtin_expect(mis_draws, 1) ? next_draw(x) < mis_bound : mis_always; \
 									\
 		if (mis_) {							\
 			mispredicts++;						\
@@ -580,6 +595,45 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 			f->loop_left[f->nr_loops++] = cur->arg;
 			op++;
 			break;
+		case WL_X_IF_LOOP: {
+			/* cur: the block; then the conditional, the block it skips, the back-edge */
+			const struct wl_op *cond = cur + 1, *skipped = cur + 2, *back = cur + 3;
+			uint32_t *left = &f->loop_left[f->nr_loops - 1];
+
+			for (;;) {
+				op = cond;
+				RETIRE_INSNS(cur->arg, cur->next);
+				if (cycles >= end)
+					break;
+				if (next_draw(x) < cond->bound) {
+					op = back;
+					own++;
+					RETIRE_BRANCH(cond->at, cond->to, MODEL_BR_JCC, MISPREDICTS());
+				} else {
+					op = skipped;
+					RETIRE_INSNS(1, cond->next);
+					if (cycles >= end)
+						break;
+					op = back;
+					RETIRE_INSNS(skipped->arg, skipped->next);
+				}
+				if (cycles >= end)
+					break;
+				if (*left == 1) {
+					f->nr_loops--;
+					op = back + 1;
+					RETIRE_INSNS(1, back->next);
+					break;
+				}
+				*left -= *left != 0;
+				op = cur;
+				own++;
+				RETIRE_BRANCH(back->at, back->to, MODEL_BR_JCC, MISPREDICTS());
+				if (cycles >= end)
+					break;
+			}
+			break;
+		}
 		case WL_X_INSNS_END:
 			op++;
 			RETIRE_INSNS(cur->arg, cur->next);
