@@ -498,19 +498,6 @@ unsigned int wl_exec_callstack(const struct wl_exec *x, uint64_t *ips, unsigned 
 	return n;
 }
 
-static __attribute__((noinline)) void refill_draws(struct wl_exec *x)
-{
-	prng_fill(&x->rng, x->draws);
-	x->nr_used = 0;
-}
-
-/* The task's next draw: what prng_next(&x->rng) gave before draws were made ahead. */
-static inline uint64_t next_draw(struct wl_exec *x)
-{
-	if (__builtin_expect(x->nr_used == PRNG_BATCH, 0))
-		refill_draws(x);
-	return x->draws[x->nr_used++];
-}
 
 /*
  * The run loop, written once and instantiated twice: @direct retires into
@@ -542,6 +529,16 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 	uint32_t func = f->func;
 	const struct wl_op *ops = wl->funcs[func].ops;
 	const struct wl_op *op = &ops[f->op];
+	uint32_t used = x->nr_used;	/* draws[] taken */
+
+/* The task's next draw: what prng_next(&x->rng) gave before draws were made ahead. */
+#define NEXT_DRAW() ({								\
+		if (__builtin_expect(used == PRNG_BATCH, 0)) {			\
+			prng_fill(&x->rng, x->draws);				\
+			used = 0;						\
+		}								\
+		x->draws[used++];						\
+	})
 
 /* @n straight-line instructions of the current function; the PMI ip is @at_ip. */
 #define RETIRE_INSNS(n, at_ip) do {						\
@@ -559,7 +556,7 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 	} while (0)
 /* Whether a taken conditional branch of the current function mispredicts. */
 #define MISPREDICTS() ({							\
-		bool mis_ = __builtin_expect(mis_draws, 1) ? next_draw(x) < mis_bound : mis_always; \
+		bool mis_ = __builtin_expect(mis_draws, 1) ? NEXT_DRAW() < mis_bound : mis_always; \
 									\
 		if (mis_) {							\
 			mispredicts++;						\
@@ -598,14 +595,15 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 		case WL_X_IF_LOOP: {
 			/* cur: the block; then the conditional, the block it skips, the back-edge */
 			const struct wl_op *cond = cur + 1, *skipped = cur + 2, *back = cur + 3;
-			uint32_t *left = &f->loop_left[f->nr_loops - 1];
+			uint32_t *left_at = &f->loop_left[f->nr_loops - 1];
+			uint32_t left = *left_at;	/* in the frame again when the op ends */
 
 			for (;;) {
 				op = cond;
 				RETIRE_INSNS(cur->arg, cur->next);
 				if (cycles >= end)
 					break;
-				if (next_draw(x) < cond->bound) {
+				if (NEXT_DRAW() < cond->bound) {
 					op = back;
 					own++;
 					RETIRE_BRANCH(cond->at, cond->to, MODEL_BR_JCC, MISPREDICTS());
@@ -619,19 +617,20 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 				}
 				if (cycles >= end)
 					break;
-				if (*left == 1) {
+				if (left == 1) {
 					f->nr_loops--;
 					op = back + 1;
 					RETIRE_INSNS(1, back->next);
 					break;
 				}
-				*left -= *left != 0;
+				left -= left != 0;
 				op = cur;
 				own++;
 				RETIRE_BRANCH(back->at, back->to, MODEL_BR_JCC, MISPREDICTS());
 				if (cycles >= end)
 					break;
 			}
+			*left_at = left;
 			break;
 		}
 		case WL_X_INSNS_END:
@@ -664,7 +663,7 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 			cur = op;
 			/* fall through */
 		case WL_X_COND:
-			if (next_draw(x) < cur->bound)
+			if (NEXT_DRAW() < cur->bound)
 				goto cond_taken;
 			/* fall through */
 		case WL_X_COND_NEVER:
@@ -731,10 +730,12 @@ cond_taken:
 			__builtin_unreachable();	/* link_ops() sets only the kinds above */
 		}
 	}
+#undef NEXT_DRAW
 #undef RETIRE_INSNS
 #undef MISPREDICTS
 #undef RETIRE_BRANCH
 	f->op = (uint32_t)(op - ops);
+	x->nr_used = used;
 	self[func] += own;
 	x->depth = depth;
 	/* every instruction retired went to one function's count: the total is their sum */
