@@ -293,9 +293,10 @@ enum wl_exec_op {
 	WL_X_INSNS_END,
 	/*
 	 * The first block of such a loop body, when the body is just that:
-	 * the block, a conditional over a second block, the back-edge. It
-	 * runs whole iterations in one op, checking the budget where the
-	 * single ops would, and leaves at any of them as they would.
+	 * the block, a conditional over a second block, the back-edge, and
+	 * the loop is counted (not main's endless one). It runs whole
+	 * iterations in one op, checking the budget where the single ops
+	 * would, and leaves at any of them as they would.
 	 */
 	WL_X_IF_LOOP,
 };
@@ -358,7 +359,7 @@ static void link_ops(struct workload *wl)
 		for (uint32_t i = 1; i + 3 < fn->nr_ops; i++) {
 			struct wl_op *op = &fn->ops[i];
 
-			if (op[-1].exec == WL_X_LOOP && op[-1].match == i + 3 &&
+			if (op[-1].exec == WL_X_LOOP && op[-1].arg && op[-1].match == i + 3 &&
 			    op->exec == WL_X_INSNS_COND && op[1].match == i + 3 &&
 			    op[2].exec == WL_X_INSNS_END)
 				op->exec = WL_X_IF_LOOP;
@@ -617,13 +618,13 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 				}
 				if (cycles >= end)
 					break;
-				if (left == 1) {
+				/* counted: link_ops() leaves the endless loops to the single ops */
+				if (--left == 0) {
 					f->nr_loops--;
 					op = back + 1;
 					RETIRE_INSNS(1, back->next);
 					break;
 				}
-				left -= left != 0;
 				op = cur;
 				own++;
 				RETIRE_BRANCH(back->at, back->to, MODEL_BR_JCC, MISPREDICTS());
