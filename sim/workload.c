@@ -635,11 +635,14 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 			break;
 		}
 		case WL_X_INSNS_END:
+		case WL_X_INSNS_COND:
 			op++;
 			RETIRE_INSNS(cur->arg, cur->next);
 			if (cycles >= end)
 				break;
 			cur = op;
+			if (cur->exec == WL_X_COND)
+				goto conditional;
 			/* fall through */
 		case WL_X_END: {
 			uint32_t *left = &f->loop_left[f->nr_loops - 1];
@@ -656,14 +659,8 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 			}
 			break;
 		}
-		case WL_X_INSNS_COND:
-			op++;
-			RETIRE_INSNS(cur->arg, cur->next);
-			if (cycles >= end)
-				break;
-			cur = op;
-			/* fall through */
 		case WL_X_COND:
+conditional:
 			if (NEXT_DRAW() < cur->bound)
 				goto cond_taken;
 			/* fall through */
