@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The workload executor: builds a program (sim/workload.h) and runs it,
- * one op at a time, against a sink. The run loop allocates nothing and
- * draws from the PRNG only where an outcome is random.
+ * The workload executor: builds a program (sim/workload.h) and runs it
+ * against a sink, one op at a time, or a block with the op after it, or
+ * (the loops where the time goes) whole iterations of a loop body at a
+ * time: link_ops() decides which once. Whatever runs an op, the sink sees
+ * the same calls and a run stops at the same op. The run loop allocates
+ * nothing and draws from the PRNG only where an outcome is random.
  */
 #include <errno.h>
 #include <stddef.h>
