@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The workload executor: builds a program (sim/workload.h) and runs it,
- * one op at a time, against a sink. The run loop allocates nothing and
- * draws from the PRNG only where an outcome is random.
+ * The workload executor: builds a program (sim/workload.h) and runs it
+ * against a sink, one op at a time, or a block with the op after it, or
+ * (the loops where the time goes) whole iterations of a loop body at a
+ * time: link_ops() decides which once. Whatever runs an op, the sink sees
+ * the same calls and a run stops at the same op. The run loop allocates
+ * nothing and draws from the PRNG only where an outcome is random.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -269,32 +272,100 @@ static int build_phases(struct workload *wl, struct wl_builder *b, uint64_t *add
 	return err;
 }
 
-/* Every address the executor needs, worked out once: see struct wl_op. */
+/*
+ * What the executor does (wl_op.exec): the op kinds, with the conditionals
+ * that draw nothing, never or always taken, told apart from those that
+ * draw, as the per-mille chance of the first version decided them.
+ */
+enum wl_exec_op {
+	WL_X_INSNS,
+	WL_X_LOOP,
+	WL_X_END,
+	WL_X_COND,		/* taken when the draw is below op->bound */
+	WL_X_COND_NEVER,	/* 0 per mille */
+	WL_X_COND_ALWAYS,	/* 1000 per mille */
+	WL_X_RCALL,
+	WL_X_CALL,
+	WL_X_RET,
+	/*
+	 * A block and the op after it, the body of a loop with an "if":
+	 * the block's retire, the budget check between the two, then the
+	 * op, without going round the dispatch.
+	 */
+	WL_X_INSNS_COND,
+	WL_X_INSNS_END,
+	/*
+	 * The first block of such a loop body, when the body is just that:
+	 * the block, a conditional over a second block, the back-edge, and
+	 * the loop is counted (not main's endless one). It runs whole
+	 * iterations in one op, checking the budget where the single ops
+	 * would, and leaves at any of them as they would.
+	 */
+	WL_X_IF_LOOP,
+};
+
+/* Every address and decision the executor needs, worked out once: see struct wl_op. */
 static void link_ops(struct workload *wl)
 {
+	static const uint8_t exec_of[] = {
+		[WL_OP_INSNS] = WL_X_INSNS, [WL_OP_CALL] = WL_X_CALL,
+		[WL_OP_RCALL] = WL_X_RCALL, [WL_OP_LOOP] = WL_X_LOOP,
+		[WL_OP_END] = WL_X_END, [WL_OP_COND] = WL_X_COND, [WL_OP_RET] = WL_X_RET,
+	};
+
 	for (uint32_t f = 0; f < wl->nr_funcs; f++) {
 		struct wl_func *fn = &wl->funcs[f];
 
 		for (uint32_t i = 0; i < fn->nr_ops; i++) {
 			struct wl_op *op = &fn->ops[i];
 
+			op->exec = exec_of[op->kind];
 			op->at = fn->addr + op->pc;
 			op->next = i + 1 < fn->nr_ops ? fn->addr + fn->ops[i + 1].pc
 						      : fn->addr + fn->size;
+			op->to = 0;
+			op->bound = 0;
+			op->target = NULL;
 			switch (op->kind) {
 			case WL_OP_END:
+				op->to = fn->addr + fn->ops[op->match].pc;
+				op->target = &fn->ops[op->match + 1];
+				break;
 			case WL_OP_COND:
-				op->to = op->match < fn->nr_ops ? fn->addr + fn->ops[op->match].pc
-								: fn->addr + fn->size;
+				/* inside the function: emit_if() puts an op after it, and RET ends every function */
+				op->to = fn->addr + fn->ops[op->match].pc;
+				op->target = &fn->ops[op->match];
+				if (op->arg == 0)
+					op->exec = WL_X_COND_NEVER;
+				else if (op->arg >= 1000)
+					op->exec = WL_X_COND_ALWAYS;
+				else
+					op->bound = prng_permille_bound(op->arg);
 				break;
 			case WL_OP_CALL:
 			case WL_OP_RCALL:
 				op->to = wl->funcs[op->arg].addr;
+				op->target = wl->funcs[op->arg].ops;
 				break;
 			default:
-				op->to = 0;
 				break;
 			}
+		}
+		for (uint32_t i = 0; i + 1 < fn->nr_ops; i++) {
+			struct wl_op *op = &fn->ops[i];
+
+			if (op->exec == WL_X_INSNS && op[1].exec == WL_X_COND)
+				op->exec = WL_X_INSNS_COND;
+			else if (op->exec == WL_X_INSNS && op[1].exec == WL_X_END)
+				op->exec = WL_X_INSNS_END;
+		}
+		for (uint32_t i = 1; i + 3 < fn->nr_ops; i++) {
+			struct wl_op *op = &fn->ops[i];
+
+			if (op[-1].exec == WL_X_LOOP && op[-1].arg && op[-1].match == i + 3 &&
+			    op->exec == WL_X_INSNS_COND && op[1].match == i + 3 &&
+			    op[2].exec == WL_X_INSNS_END)
+				op->exec = WL_X_IF_LOOP;
 		}
 	}
 }
@@ -387,6 +458,7 @@ int wl_exec_init(struct wl_exec *x, const struct workload *wl, uint64_t seed)
 	memset(x, 0, offsetof(struct wl_exec, stack));
 	x->wl = wl;
 	x->rng = seed;
+	x->nr_used = PRNG_BATCH;	/* none made yet */
 	x->self_insns = calloc(wl->nr_funcs, sizeof(*x->self_insns));
 	x->self_mispredicts = calloc(wl->nr_funcs, sizeof(*x->self_mispredicts));
 	if (!x->self_insns || !x->self_mispredicts) {
@@ -430,26 +502,24 @@ unsigned int wl_exec_callstack(const struct wl_exec *x, uint64_t *ips, unsigned 
 	return n;
 }
 
-static inline bool chance(uint64_t *rng, uint32_t permille)
-{
-	if (permille == 0)
-		return false;
-	if (permille >= 1000)
-		return true;
-	return prng_below(rng, 1000) < permille;
-}
 
 /*
  * The run loop, written once and instantiated twice: @direct retires into
  * sink->model (the simulator), otherwise through the sink's callbacks
  * (tests, tools). Everything hot lives in locals; what a callback may look
- * at (depth, the frames' op indexes) is stored before each retire.
+ * at (depth, the frames' op indexes) is stored before each retire. The
+ * ground truth of the running function gathers in @own and goes to its
+ * self_insns when it calls, returns or the run ends.
  */
 static __attribute__((always_inline)) inline uint64_t
 exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const bool direct)
 {
 	const struct workload *wl = x->wl;
 	const uint32_t mis_permille = wl->params.mispredict_permille;
+	/* as chance() decided it: 0 and 1000 per mille draw nothing */
+	const bool mis_draws = mis_permille && mis_permille < 1000;
+	const bool mis_always = mis_permille >= 1000;
+	const uint64_t mis_bound = mis_draws ? prng_permille_bound(mis_permille) : 0;
 	const unsigned int penalty = wl->params.mispredict_penalty;
 	const uint32_t max_call_depth = wl->params.depth;
 	struct model_cpu *model = sink->model;
@@ -457,20 +527,29 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 	uint64_t *self = x->self_insns;
 	uint64_t *self_mis = x->self_mispredicts;
 	uint64_t start = x->cycles, cycles = start, end = start + budget;
-	uint64_t rng = x->rng;
-	uint64_t branches = 0, mispredicts = 0;
+	uint64_t branches = 0, mispredicts = 0, calls = 0, own = 0;
 	uint32_t depth = x->depth;
 	struct wl_frame *f = &x->stack[depth - 1];
-	const struct wl_op *ops = wl->funcs[f->func].ops;
+	uint32_t func = f->func;
+	const struct wl_op *ops = wl->funcs[func].ops;
 	const struct wl_op *op = &ops[f->op];
-	uint64_t *self_f = &self[f->func];	/* the current function's ground truth */
+	uint32_t used = x->nr_used;	/* draws[] taken */
+
+/* The task's next draw: what prng_next(&x->rng) gave before draws were made ahead. */
+#define NEXT_DRAW() ({								\
+		if (__builtin_expect(used == PRNG_BATCH, 0)) {			\
+			prng_fill(&x->rng, x->draws);				\
+			used = 0;						\
+		}								\
+		x->draws[used++];						\
+	})
 
 /* @n straight-line instructions of the current function; the PMI ip is @at_ip. */
 #define RETIRE_INSNS(n, at_ip) do {						\
 		uint64_t n_ = (n);						\
 									\
 		cycles += n_;							\
-		*self_f += n_;							\
+		own += n_;							\
 		if (direct) {							\
 			*ip = (at_ip);						\
 			model_retire_insns(model, n_, n_, true);		\
@@ -479,46 +558,103 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 			sink->insns(sink->ctx, n_, n_);				\
 		}								\
 	} while (0)
-/* A taken branch charged to @self_of (a ground-truth counter); conditional ones may mispredict. */
-#define RETIRE_BRANCH(self_of, from, to_, type, conditional) do {	\
-		bool mis_ = (conditional) && chance(&rng, mis_permille);	\
-		unsigned int cyc_ = 1 + (mis_ ? penalty : 0);			\
+/* Whether a taken conditional branch of the current function mispredicts. */
+#define MISPREDICTS() ({							\
+		bool mis_ = __builtin_expect(mis_draws, 1) ? NEXT_DRAW() < mis_bound : mis_always; \
+									\
+		if (mis_) {							\
+			mispredicts++;						\
+			self_mis[func]++;					\
+		}								\
+		mis_;								\
+	})
+/* A taken branch; the caller has charged it to a function's ground truth. */
+#define RETIRE_BRANCH(from, to_, type, mis) do {				\
+		bool m_ = (mis);						\
+		unsigned int cyc_ = 1 + (m_ ? penalty : 0);			\
 									\
 		branches++;							\
-		mispredicts += mis_;						\
-		if (mis_)							\
-			self_mis[(self_of) - self]++;				\
 		cycles += cyc_;							\
-		(*(self_of))++;							\
 		if (direct) {							\
 			*ip = (to_);						\
-			model_retire_branch(model, from, to_, type, true, mis_, cyc_); \
+			model_retire_branch(model, from, to_, type, true, m_, cyc_); \
 		} else {							\
 			f->op = (uint32_t)(op - ops);				\
-			sink->branch(sink->ctx, from, to_, type, mis_, cyc_);	\
+			sink->branch(sink->ctx, from, to_, type, m_, cyc_);	\
 		}								\
 	} while (0)
 
 	while (cycles < end) {
 		const struct wl_op *cur = op;
 
-		switch (cur->kind) {
-		case WL_OP_INSNS:
+		switch (cur->exec) {
+		case WL_X_INSNS:
 			op++;
 			RETIRE_INSNS(cur->arg, cur->next);
 			break;
-		case WL_OP_LOOP:
+		case WL_X_LOOP:
 			f->loop_left[f->nr_loops++] = cur->arg;
 			op++;
 			break;
-		case WL_OP_END: {
+		case WL_X_IF_LOOP: {
+			/* cur: the block; then the conditional, the block it skips, the back-edge */
+			const struct wl_op *cond = cur + 1, *skipped = cur + 2, *back = cur + 3;
+			uint32_t *left_at = &f->loop_left[f->nr_loops - 1];
+			uint32_t left = *left_at;	/* in the frame again when the op ends */
+
+			for (;;) {
+				op = cond;
+				RETIRE_INSNS(cur->arg, cur->next);
+				if (cycles >= end)
+					break;
+				if (NEXT_DRAW() < cond->bound) {
+					op = back;
+					own++;
+					RETIRE_BRANCH(cond->at, cond->to, MODEL_BR_JCC, MISPREDICTS());
+				} else {
+					op = skipped;
+					RETIRE_INSNS(1, cond->next);
+					if (cycles >= end)
+						break;
+					op = back;
+					RETIRE_INSNS(skipped->arg, skipped->next);
+				}
+				if (cycles >= end)
+					break;
+				/* counted: link_ops() leaves the endless loops to the single ops */
+				if (--left == 0) {
+					f->nr_loops--;
+					op = back + 1;
+					RETIRE_INSNS(1, back->next);
+					break;
+				}
+				op = cur;
+				own++;
+				RETIRE_BRANCH(back->at, back->to, MODEL_BR_JCC, MISPREDICTS());
+				if (cycles >= end)
+					break;
+			}
+			*left_at = left;
+			break;
+		}
+		case WL_X_INSNS_END:
+		case WL_X_INSNS_COND:
+			op++;
+			RETIRE_INSNS(cur->arg, cur->next);
+			if (cycles >= end)
+				break;
+			cur = op;
+			if (cur->exec == WL_X_COND)
+				goto conditional;
+			/* fall through */
+		case WL_X_END: {
 			uint32_t *left = &f->loop_left[f->nr_loops - 1];
 			/* arg 0 loops forever: the counter stays 0 */
 			if (*left != 1) {
-				if (*left)
-					(*left)--;
-				op = &ops[cur->match + 1];
-				RETIRE_BRANCH(self_f, cur->at, cur->to, MODEL_BR_JCC, true);
+				*left -= *left != 0;
+				op = cur->target;
+				own++;
+				RETIRE_BRANCH(cur->at, cur->to, MODEL_BR_JCC, MISPREDICTS());
 			} else {
 				f->nr_loops--;
 				op++;
@@ -526,49 +662,55 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 			}
 			break;
 		}
-		case WL_OP_COND:
-			if (chance(&rng, cur->arg)) {
-				op = &ops[cur->match];
-				RETIRE_BRANCH(self_f, cur->at, cur->to, MODEL_BR_JCC, true);
-			} else {
-				op++;
-				RETIRE_INSNS(1, cur->next);
-			}
+		case WL_X_COND:
+conditional:
+			if (NEXT_DRAW() < cur->bound)
+				goto cond_taken;
+			/* fall through */
+		case WL_X_COND_NEVER:
+			op++;
+			RETIRE_INSNS(1, cur->next);
 			break;
-		case WL_OP_RCALL:
+		case WL_X_COND_ALWAYS:
+cond_taken:
+			op = cur->target;
+			own++;
+			RETIRE_BRANCH(cur->at, cur->to, MODEL_BR_JCC, MISPREDICTS());
+			break;
+		case WL_X_RCALL:
 			if (depth > max_call_depth) {
 				op++;
-				RETIRE_BRANCH(self_f, cur->at, cur->next, MODEL_BR_JCC, true);
+				own++;
+				RETIRE_BRANCH(cur->at, cur->next, MODEL_BR_JCC, MISPREDICTS());
 				break;
 			}
 			/* the jcc over the call falls through */
 			RETIRE_INSNS(1, cur->at);
 			/* fall through */
-		case WL_OP_CALL: {
-			uint64_t *caller = self_f;
-			uint64_t from = cur->at + (cur->kind == WL_OP_RCALL ? RCALL_JCC_BYTES : 0);
+		case WL_X_CALL: {
+			uint64_t from = cur->at + (cur->exec == WL_X_RCALL ? RCALL_JCC_BYTES : 0);
 
 			op++;
 			if (depth == WL_MAX_DEPTH)
 				break;	/* workload_build() bounds every program below this */
 			f->op = (uint32_t)(op - ops);
+			self[func] += own + 1;	/* the call is the caller's */
+			own = 0;
 			f = &x->stack[depth++];
-			f->func = cur->arg;
+			func = cur->arg;
+			f->func = func;
 			f->op = 0;
 			f->nr_loops = 0;
 			x->depth = depth;
 			if (depth > x->max_depth)
 				x->max_depth = depth;
-			x->calls++;
-			ops = wl->funcs[cur->arg].ops;
+			calls++;
+			ops = cur->target;
 			op = ops;
-			self_f = &self[cur->arg];
-			RETIRE_BRANCH(caller, from, cur->to, MODEL_BR_NEAR_REL_CALL, false);
+			RETIRE_BRANCH(from, cur->to, MODEL_BR_NEAR_REL_CALL, false);
 			break;
 		}
-		case WL_OP_RET: {
-			uint64_t *callee = self_f;
-
+		case WL_X_RET:
 			if (depth == 1) {
 				/* main returned: start the program again */
 				op = ops;
@@ -576,29 +718,34 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 				RETIRE_INSNS(1, ops[0].at);
 				break;
 			}
+			self[func] += own + 1;	/* the return is the callee's */
+			own = 0;
 			x->depth = --depth;
 			f = &x->stack[depth - 1];
-			ops = wl->funcs[f->func].ops;
+			func = f->func;
+			ops = wl->funcs[func].ops;
 			op = &ops[f->op];
-			self_f = &self[f->func];
-			RETIRE_BRANCH(callee, cur->at, op->at, MODEL_BR_NEAR_RET, false);
+			RETIRE_BRANCH(cur->at, op->at, MODEL_BR_NEAR_RET, false);
 			break;
-		}
 		default:
-			__builtin_unreachable();	/* workload_build() emits only the kinds above */
+			__builtin_unreachable();	/* link_ops() sets only the kinds above */
 		}
 	}
+#undef NEXT_DRAW
 #undef RETIRE_INSNS
+#undef MISPREDICTS
 #undef RETIRE_BRANCH
 	f->op = (uint32_t)(op - ops);
+	x->nr_used = used;
+	self[func] += own;
 	x->depth = depth;
-	x->rng = rng;
 	/* every instruction retired went to one function's count: the total is their sum */
 	x->insns = 0;
 	for (uint32_t i = 0; i < wl->nr_funcs; i++)
 		x->insns += self[i];
 	x->branches += branches;
 	x->mispredicts += mispredicts;
+	x->calls += calls;
 	x->cycles = cycles;
 	return cycles - start;
 }

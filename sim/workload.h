@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "model/model.h"
+#include "sim/prng.h"
 
 enum wl_kind {
 	WL_TCHAIN,	/* main -> f01 -> ... -> fDEPTH, like the stitching seed's tchain_edit */
@@ -65,6 +66,7 @@ enum wl_op_kind {
 
 struct wl_op {
 	uint8_t kind;
+	uint8_t exec;		/* what the executor does: kind, decided further (workload.c) */
 	uint32_t arg;
 	uint32_t pc;		/* offset of the op's instruction in its function */
 	uint32_t match;		/* LOOP <-> END: index of the other; COND: its target op */
@@ -73,6 +75,9 @@ struct wl_op {
 	uint64_t next;		/* absolute address of the op after it */
 	uint64_t to;		/* taken target: END the loop head, COND the op it skips
 				 * to, CALL and RCALL the callee */
+	uint64_t bound;		/* COND: a draw below it takes the branch */
+	const struct wl_op *target;	/* END: the op after the loop head, COND: the op
+					 * it skips to, CALL and RCALL: the callee's first */
 };
 
 struct wl_func {
@@ -123,7 +128,8 @@ struct wl_frame {
 
 struct wl_exec {
 	const struct workload *wl;
-	uint64_t rng;
+	uint64_t rng;			/* the generator, past the draws in draws[] */
+	uint32_t nr_used;		/* draws[] taken so far */
 	uint32_t depth;			/* frames on the stack */
 	uint32_t max_depth;		/* deepest stack seen */
 	uint64_t *self_insns;		/* ground truth: instructions per function */
@@ -131,6 +137,7 @@ struct wl_exec {
 					 * self_insns + penalty * these cycles */
 	uint64_t insns, branches, calls, mispredicts;
 	uint64_t cycles;		/* core cycles retired */
+	uint64_t draws[PRNG_BATCH];	/* the generator's next draws, made ahead */
 	struct wl_frame stack[WL_MAX_DEPTH];
 };
 

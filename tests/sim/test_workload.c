@@ -320,6 +320,118 @@ static void phases_have_their_cpi(void **state)
 	assert_null(workload_build(&p));
 }
 
+/* Every retire call of a run, in order, for comparing two runs. */
+struct stream {
+	uint64_t ev[60000][4];
+	unsigned int nr;
+};
+
+static void stream_branch(void *ctx, uint64_t from, uint64_t to, enum model_branch_type type,
+			  bool mispred, unsigned int cycles)
+{
+	struct stream *s = ctx;
+
+	if (s->nr < sizeof(s->ev) / sizeof(s->ev[0])) {
+		uint64_t *e = s->ev[s->nr++];
+
+		e[0] = from;
+		e[1] = to;
+		e[2] = type | (uint64_t)mispred << 8;
+		e[3] = cycles;
+	}
+}
+
+static void stream_insns(void *ctx, uint64_t n, uint64_t cycles)
+{
+	struct stream *s = ctx;
+
+	if (s->nr < sizeof(s->ev) / sizeof(s->ev[0])) {
+		uint64_t *e = s->ev[s->nr++];
+
+		e[0] = e[1] = UINT64_MAX;
+		e[2] = n;
+		e[3] = cycles;
+	}
+}
+
+/*
+ * A run cut into slices of 1 to 13 cycles stops in each at the first op
+ * that reaches its budget, retires what one run does, and stops where
+ * one run given the same total stops, with the same ground truth: the executor leaves and resumes at every op (the fused ones
+ * included: a budget can run out inside a loop body the executor runs as
+ * one op) without dropping, repeating or redrawing anything.
+ */
+static void slices_retire_what_one_run_does(void **state)
+{
+	static struct stream one, sliced;
+	static const enum wl_kind kinds[] = { WL_TCHAIN, WL_RECURSION, WL_RANDOM, WL_PHASES };
+
+	(void)state;
+	for (unsigned int k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		struct wl_params p;
+		struct workload *wl;
+		struct wl_sink sink_one = { stream_branch, stream_insns, &one };
+		struct wl_sink sink_sliced = { stream_branch, stream_insns, &sliced };
+		struct wl_exec a, b;
+		uint64_t total = 0;
+
+		wl_params_default(&p, kinds[k]);
+		p.mispredict_permille = 100;
+		if (kinds[k] == WL_TCHAIN) {
+			p.depth = 6;
+			p.leaf_loops = 9;
+			p.mid_loops = 3;
+			p.outer_loops = 4;
+		}
+		if (kinds[k] == WL_PHASES)
+			p.leaf_loops = 64;
+		wl = workload_build(&p);
+		assert_non_null(wl);
+		assert_int_equal(wl_exec_init(&a, wl, 42), 0);
+		assert_int_equal(wl_exec_init(&b, wl, 42), 0);
+		sliced.nr = 0;
+		for (unsigned int i = 0; total < 40000; i++) {
+			unsigned int first = sliced.nr, last;
+			uint64_t budget = 1 + i % 13, ran = wl_exec_run(&b, budget, &sink_sliced);
+			uint64_t before = 0;
+
+			/* it stops at the first op that reaches the budget */
+			assert_true(ran >= budget && sliced.nr > first);
+			last = sliced.nr - 1;
+			/* (an RCALL's jcc and its call are one op) */
+			if (sliced.ev[last][2] == MODEL_BR_NEAR_REL_CALL && last > first &&
+			    sliced.ev[last - 1][0] == UINT64_MAX && sliced.ev[last - 1][2] == 1 &&
+			    kinds[k] == WL_RECURSION)
+				last--;
+			for (unsigned int e = first; e < last; e++)
+				before += sliced.ev[e][3];
+			assert_true(before < budget);
+			total += ran;
+		}
+		one.nr = 0;
+		assert_int_equal(wl_exec_run(&a, total, &sink_one), total);
+		assert_int_equal(one.nr, sliced.nr);
+		assert_memory_equal(one.ev, sliced.ev, one.nr * sizeof(one.ev[0]));
+		assert_int_equal(a.insns, b.insns);
+		assert_int_equal(a.branches, b.branches);
+		assert_int_equal(a.mispredicts, b.mispredicts);
+		assert_int_equal(a.calls, b.calls);
+		assert_int_equal(a.depth, b.depth);
+		assert_int_equal(a.max_depth, b.max_depth);
+		assert_int_equal(wl_exec_ip(&a), wl_exec_ip(&b));
+		assert_memory_equal(a.self_insns, b.self_insns, wl->nr_funcs * sizeof(uint64_t));
+		assert_memory_equal(a.self_mispredicts, b.self_mispredicts,
+				    wl->nr_funcs * sizeof(uint64_t));
+		/* and the next draws are the same ones */
+		assert_int_equal(wl_exec_run(&a, 5000, &sink_one), wl_exec_run(&b, 5000, &sink_sliced));
+		assert_memory_equal(a.self_insns, b.self_insns, wl->nr_funcs * sizeof(uint64_t));
+		assert_true(a.mispredicts > 0 && a.calls > 0);
+		wl_exec_fini(&a);
+		wl_exec_fini(&b);
+		workload_free(wl);
+	}
+}
+
 static void bad_parameters_are_einval(void **state)
 {
 	struct wl_params p;
@@ -355,6 +467,7 @@ int main(void)
 		cmocka_unit_test(recursion_reaches_its_depth),
 		cmocka_unit_test(random_graph_deterministic_in_seeds),
 		cmocka_unit_test(phases_have_their_cpi),
+		cmocka_unit_test(slices_retire_what_one_run_does),
 		cmocka_unit_test(bad_parameters_are_einval),
 	};
 
