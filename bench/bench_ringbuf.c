@@ -157,15 +157,19 @@ static void rb_bench_set_direction(struct rb_bench *b, bool backward)
 struct rb_direction_run {
 	struct rb_bench *b;
 	bool backward;
+	unsigned int round;	/* own count: an allocation's count would */
+				/* give the two directions different offsets */
 };
 
 static void rb_write_direction(void *ctx, uint64_t n)
 {
 	struct rb_direction_run *run = ctx;
+	volatile char *pad = __builtin_alloca((run->round++ % 64) * 64 + 1);
 
+	pad[0] = 0;
 	if (run->b->event.attr.write_backward != run->backward)
 		rb_bench_set_direction(run->b, run->backward);
-	rb_write(run->b, n);
+	rb_write_records(run->b, n);
 }
 
 /*
@@ -178,7 +182,8 @@ static void rb_write_direction(void *ctx, uint64_t n)
  * ratio (a 1.078 that did not repeat). So each direction runs on both
  * allocations, the four runs alternated round by round, and each side is
  * the geometric mean of its two medians: a placement's factor is in both
- * sides and cancels from the ratio.
+ * sides and cancels from the ratio. The four runs of a round share one
+ * stack offset, so the stack's placement cancels too.
  */
 static void direction_figure(int pages, unsigned int size, bool overwrite)
 {
