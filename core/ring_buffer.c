@@ -295,10 +295,17 @@ __perf_output_begin(struct perf_output_handle *handle,
 	 * We own [offset, head) going forward, [head, offset) going
 	 * backward, where the record starts at the new head. For the
 	 * watermark a backward head counts the bytes written: -head.
+	 *
+	 * Going forward, offset is taken again as head - size: the same
+	 * value, but the cmpxchg leaves offset in its output register, so
+	 * the record's address would wait for the cmpxchg to complete;
+	 * head was ready before it (as the backward start always is).
 	 */
 	if (backward) {
 		offset = head;
 		head = -head;
+	} else {
+		offset = head - size;
 	}
 
 	/* One watermark step per record, however large the record. */
