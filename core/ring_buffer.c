@@ -262,7 +262,9 @@ __perf_output_begin(struct perf_output_handle *handle,
 	offset = local_read(&rb->head);
 	do {
 		head = offset;
-		tail = READ_ONCE(rb->user_page->data_tail);
+		/* Only the space check needs data_tail: overwrite mode leaves it unread. */
+		if (!overwrite)
+			tail = READ_ONCE(rb->user_page->data_tail);
 		perf_interleave(PI_OUTPUT_BEGIN_READ_TAIL, rb);
 		/* A garbage data_tail is only masked: it costs records, never memory. */
 		if (!overwrite) {
@@ -270,6 +272,13 @@ __perf_output_begin(struct perf_output_handle *handle,
 							    perf_data_size(rb),
 							    size, backward)))
 				return perf_output_begin_failed(handle, event);
+			/*
+			 * A, pairs with D (see perf_output_put_handle()): after
+			 * every load of data_tail, so after the last one too. Here
+			 * rather than after the loop: a test of overwrite there
+			 * cost the backward path a jump to a jump.
+			 */
+			smp_rmb();
 		}
 		perf_interleave(PI_OUTPUT_BEGIN_CMPXCHG, rb);
 
@@ -280,18 +289,23 @@ __perf_output_begin(struct perf_output_handle *handle,
 		/* A retry means a nested writer reserved in between: rare. */
 	} while (unlikely(!local_try_cmpxchg(&rb->head, (long *)&offset, (long)head)));
 
-	if (!overwrite)
-		smp_rmb(); /* A, pairs with D; see perf_output_put_handle() */
 	perf_interleave(PI_OUTPUT_BEGIN_RESERVED, rb);
 
 	/*
 	 * We own [offset, head) going forward, [head, offset) going
 	 * backward, where the record starts at the new head. For the
 	 * watermark a backward head counts the bytes written: -head.
+	 *
+	 * Going forward, offset is taken again as head - size: the same
+	 * value, but the cmpxchg leaves offset in its output register, so
+	 * the record's address would wait for the cmpxchg to complete;
+	 * head was ready before it (as the backward start always is).
 	 */
 	if (backward) {
 		offset = head;
 		head = -head;
+	} else {
+		offset = head - size;
 	}
 
 	/* One watermark step per record, however large the record. */
