@@ -11,6 +11,9 @@
 
 #include "sim/lbr_stitch.h"
 
+/* One branch entry in a sample: from, to, flags */
+#define BRANCH_SIZE	sizeof(struct perf_sample_branch)
+
 struct lbr_stitch_thread {
 	bool used;
 	u32 tid;
@@ -18,7 +21,8 @@ struct lbr_stitch_thread {
 	bool have_prev;
 	u64 prev_nr;
 	u64 prev_hw_idx;
-	struct perf_sample_branch *prev;
+	const u8 *prev;			/* prev_nr entries: prev_copy or the sample's own */
+	struct perf_sample_branch *prev_copy;
 	u32 prev_cap;
 	/* which of prev's entries became frames (prev_lbr_cursor[].valid) */
 	bool *prev_valid;		/* max_lbr + 1 */
@@ -38,7 +42,7 @@ int lbr_stitcher__init(struct lbr_stitcher *st, u32 max_lbr, bool enable)
 
 static void thread_free(struct lbr_stitch_thread *t)
 {
-	free(t->prev);
+	free(t->prev_copy);
 	free(t->prev_valid);
 	free(t->list);
 }
@@ -154,8 +158,8 @@ static int has_stitched_lbr(struct lbr_stitcher *st, struct lbr_stitch_thread *t
 	 * are: its 24 bytes.
 	 */
 	if (!s->branch_nr ||
-	    memcmp(&t->prev[distance], s->branch_entries + (s->branch_nr - 1) * sizeof(t->prev[0]),
-		   sizeof(t->prev[0])))
+	    memcmp(t->prev + distance * BRANCH_SIZE,
+		   s->branch_entries + (s->branch_nr - 1) * BRANCH_SIZE, BRANCH_SIZE))
 		return 0;
 	/* perf list_add()s prev[nr-1] .. prev[distance+1]: the last added is first */
 	last = (long)t->prev_nr - 1;
@@ -164,33 +168,41 @@ static int has_stitched_lbr(struct lbr_stitcher *st, struct lbr_stitch_thread *t
 	for (i = last; i > (long)distance; i--) {
 		if (i > (long)st->max_lbr || !t->prev_valid[i])
 			continue;
-		t->list[t->list_nr++] = t->prev[i].from;
+		t->list[t->list_nr++] = perf_data__get_u64(t->prev + i * BRANCH_SIZE);
 	}
 	*stitched = true;
 	return 0;
 }
 
 /* Keep S's branches as the thread's previous sample. */
-static int save_prev(struct lbr_stitch_thread *t, const struct perf_sample *s)
+static int save_prev(struct lbr_stitcher *st, struct lbr_stitch_thread *t,
+		     const struct perf_sample *s)
 {
 	struct perf_sample_branch *p;
 	u32 n;
 
+	t->prev_nr = s->branch_nr;
+	t->prev_hw_idx = s->hw_idx;
+	t->have_prev = s->branch_entries != NULL;
+	if (st->entries_stay) {
+		t->prev = s->branch_entries;
+		return 0;
+	}
 	if (s->branch_nr > t->prev_cap) {
 		n = t->prev_cap ? t->prev_cap : 32;
 		while (n < s->branch_nr)
 			n *= 2;
-		p = realloc(t->prev, n * sizeof(*p));
-		if (!p)
+		p = realloc(t->prev_copy, n * sizeof(*p));
+		if (!p) {
+			t->have_prev = false;
 			return -1;
-		t->prev = p;
+		}
+		t->prev_copy = p;
 		t->prev_cap = n;
 	}
 	if (s->branch_nr)
-		memcpy(t->prev, s->branch_entries, s->branch_nr * sizeof(*t->prev));
-	t->prev_nr = s->branch_nr;
-	t->prev_hw_idx = s->hw_idx;
-	t->have_prev = s->branch_entries != NULL;
+		memcpy(t->prev_copy, s->branch_entries, s->branch_nr * sizeof(*p));
+	t->prev = (const u8 *)t->prev_copy;
 	return 0;
 }
 
@@ -205,7 +217,7 @@ int lbr_stitcher__resolve(struct lbr_stitcher *st, const struct perf_sample *s,
 {
 	struct lbr_stitch_thread *t = NULL;
 	struct perf_sample_branch b;
-	bool stitched = false;
+	bool stitched = false, marker;
 	u64 chain_nr = s->callchain_nr < LBR_STITCH_MAX_STACK ? s->callchain_nr
 							       : LBR_STITCH_MAX_STACK;
 	u64 user, i, ip, nr_save;
@@ -223,7 +235,7 @@ int lbr_stitcher__resolve(struct lbr_stitcher *st, const struct perf_sample *s,
 			goto nomem;
 		if (!stitched)
 			t->list_nr = 0;
-		if (save_prev(t, s))
+		if (save_prev(st, t, s))
 			goto nomem;
 	}
 	if (ensure_u64(&st->frames, &st->frames_cap,
@@ -250,7 +262,20 @@ int lbr_stitcher__resolve(struct lbr_stitcher *st, const struct perf_sample *s,
 	}
 	/* prev_valid[] has max_lbr + 1 slots: only the entries below that are noted */
 	nr_save = t ? (s->branch_nr < (u64)st->max_lbr + 1 ? s->branch_nr : (u64)st->max_lbr + 1) : 0;
-	for (i = 0; i < s->branch_nr; i++) {
+	/*
+	 * Usually every from is an address: copy them all, then look at what
+	 * was copied. A context marker among them takes the walk below.
+	 */
+	for (i = 0, marker = false; i < s->branch_nr; i++) {
+		st->frames[n + i] = perf_data__get_u64(s->branch_entries + i * sizeof(b));
+		marker |= st->frames[n + i] >= PERF_CONTEXT_MAX;
+	}
+	if (!marker) {
+		if (nr_save)
+			memset(t->prev_valid, true, nr_save);
+		n += s->branch_nr;
+	}
+	for (i = 0; marker && i < s->branch_nr; i++) {
 		ip = perf_data__get_u64(s->branch_entries + i * sizeof(b));
 		if (ip >= PERF_CONTEXT_MAX) {
 			if (i < nr_save)

@@ -33,6 +33,12 @@ struct lbr_stitcher {
 	struct lbr_stitch_thread *threads;	/* open addressing by tid */
 	u32 threads_size;		/* a power of two */
 	u32 nr_threads;
+	/*
+	 * Set by a caller whose samples' branch entries stay where they are,
+	 * unchanged, while the stitcher is in use (a mapped perf.data): the
+	 * previous sample of a thread is then remembered by pointer, not copied.
+	 */
+	bool entries_stay;
 	u64 *frames;			/* the last result */
 	u32 nr_frames;
 	u32 frames_cap;
