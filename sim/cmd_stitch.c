@@ -26,6 +26,8 @@
 #define OUT_SIZE	(1 << 16)
 /* Lines up to this long live in their cache slot and are copied with one fixed-size memcpy. */
 #define LINE_INLINE	48
+/* How far ahead of the record being read the file is asked into the cache */
+#define PREFETCH_AHEAD	4096
 
 struct anon_map {
 	u32 pid;
@@ -253,7 +255,7 @@ static u32 line_hash(const struct stitch_ctx *c, u64 ip)
 
 static int line_cache_grow(struct stitch_ctx *c)
 {
-	u32 size = c->line_cache_size ? c->line_cache_size * 2 : 1024, h;
+	u32 size = c->line_cache_size ? c->line_cache_size * 2 : 256, h;
 	struct frame_line *old = c->line_cache, *t;
 
 	t = aligned_alloc(sizeof(*t), (size_t)size * sizeof(*t));
@@ -289,7 +291,7 @@ frame_line_add(struct stitch_ctx *c, u32 pid, u64 ip)
 	size_t nlen;
 	u32 h;
 
-	if ((c->line_cache_nr + 1) * 2 > c->line_cache_size && line_cache_grow(c))
+	if ((c->line_cache_nr + 1) * 4 > c->line_cache_size && line_cache_grow(c))
 		return NULL;
 	h = line_hash(c, ip);
 	while (c->line_cache[h].len) {
@@ -350,19 +352,22 @@ static noinline int out_frame_slow(struct stitch_ctx *c, u32 pid, u64 ip)
 static int out_frames(struct stitch_ctx *c, u32 pid, const u64 *ips, u32 nr)
 {
 	const struct frame_line *cache = c->line_cache, *l;
-	u32 shift = c->line_cache_shift;
+	u32 shift = c->line_cache_shift, mask = c->line_cache_size - 1, h, n;
 	char *out = c->out;
 	size_t len = c->out_len, limit = c->out_cap - LINE_INLINE;
 
 	for (u32 i = 0; i < nr; i++) {
 		u64 ip = ips[i];
 
-		l = &cache[line_slot(ip, shift)];
+		h = line_slot(ip, shift);
+		while (unlikely(cache[h].ip != ip || cache[h].pid != pid) && cache[h].len)
+			h = (h + 1) & mask;
+		l = &cache[h];
+		n = l->len;
 		/* a free slot has len 0, which fails the length test */
-		if (likely(l->ip == ip && l->pid == pid && l->len - 1u < LINE_INLINE &&
-			   len <= limit)) {
+		if (likely(n - 1u < LINE_INLINE && len <= limit)) {
 			memcpy(out + len, l->text, LINE_INLINE);
-			len += l->len;
+			len += n;
 			continue;
 		}
 		c->out_len = len;
@@ -370,6 +375,7 @@ static int out_frames(struct stitch_ctx *c, u32 pid, const u64 *ips, u32 nr)
 			return -1;
 		cache = c->line_cache;
 		shift = c->line_cache_shift;
+		mask = c->line_cache_size - 1;
 		len = c->out_len;
 	}
 	c->out_len = len;
@@ -462,6 +468,15 @@ static int print_sample(struct stitch_ctx *c, struct lbr_stitcher *st,
 	return 0;
 }
 
+/* Ask for the branch entries of a sample soon to be printed. */
+static void prefetch_sample(const struct queued_sample *q)
+{
+	const u8 *p = q->branch_entries, *end = p + q->branch_nr * sizeof(struct perf_sample_branch);
+
+	for (; p < end; p += 64)
+		__builtin_prefetch(p);
+}
+
 static int queued_cmp(const void *a, const void *b)
 {
 	const struct queued_sample *x = a, *y = b;
@@ -493,7 +508,7 @@ int cmd_stitch(int argc, char **argv)
 	const char *path = NULL, *why;
 	bool stitch = true, all_timed = true, sorted = true;
 	struct perf_event_header hdr;
-	const u8 *ev;
+	const u8 *ev, *pf, *pf_to, *data_end;
 	u32 size;
 	int i, ret, status = 0;
 
@@ -543,7 +558,23 @@ int cmd_stitch(int argc, char **argv)
 		goto out;
 	}
 	perf_data_file__iter_init(&f, &it);
+	/*
+	 * Room for the samples up front, rather than growing by copying: a
+	 * sample with a call stack is hundreds of bytes, and memory the
+	 * queue does not reach is never touched.
+	 */
+	if (grow((void **)&c.q, &c.cap_q, (it.end - it.pos) / 128 + 64, sizeof(*c.q)))
+		goto nomem;
+	pf = f.buf + it.pos;
+	data_end = f.buf + it.end;
 	while ((ret = perf_data_file__next(&f, &it, &ev, &size)) > 0) {
+		/*
+		 * Records differ in size, so the hardware cannot guess where
+		 * the next header is: stream the file in ahead of the walk.
+		 */
+		pf_to = data_end - ev > PREFETCH_AHEAD ? ev + PREFETCH_AHEAD : data_end;
+		for (; pf < pf_to; pf += 64)
+			__builtin_prefetch(pf);
 		memcpy(&hdr, ev, sizeof(hdr));
 		if (hdr.type == PERF_RECORD_MMAP || hdr.type == PERF_RECORD_MMAP2) {
 			if (note_mmap(&c, ev, size, hdr.type, hdr.misc))
@@ -588,12 +619,20 @@ int cmd_stitch(int argc, char **argv)
 	for (size_t k = 0; k < c.nr_q; k++) {
 		const struct queued_sample *q = &c.q[k];
 
-		s = (struct perf_sample){
-			.ip = q->ip, .pid = q->pid, .tid = q->tid, .time = q->time,
-			.callchain_nr = q->callchain_nr, .callchain = q->callchain,
-			.branch_nr = q->branch_nr, .hw_idx = q->hw_idx, .no_hw_idx = q->no_hw_idx,
-			.branch_entries = q->branch_entries,
-		};
+		if (k + 2 < c.nr_q)
+			prefetch_sample(&c.q[k + 2]);
+
+		/* what print_sample looks at; the rest of s is left from the parse */
+		s.ip = q->ip;
+		s.pid = q->pid;
+		s.tid = q->tid;
+		s.time = q->time;
+		s.callchain_nr = q->callchain_nr;
+		s.callchain = q->callchain;
+		s.branch_nr = q->branch_nr;
+		s.hw_idx = q->hw_idx;
+		s.no_hw_idx = q->no_hw_idx;
+		s.branch_entries = q->branch_entries;
 		if (print_sample(&c, &st, &q->attr->attr, &s))
 			goto nomem;
 	}

@@ -13,6 +13,8 @@
 
 /* One branch entry in a sample: from, to, flags */
 #define BRANCH_SIZE	sizeof(struct perf_sample_branch)
+/* The bits every context marker has set */
+#define CONTEXT_HIGH_BITS	(PERF_CONTEXT_MAX & ~0xfffull)
 
 struct lbr_stitch_thread {
 	bool used;
@@ -212,6 +214,23 @@ static bool is_known_context(u64 ip)
 	return ip == PERF_CONTEXT_HV || ip == PERF_CONTEXT_KERNEL || ip == PERF_CONTEXT_USER;
 }
 
+/*
+ * The from of NR entries into FRAMES. False when none of them can be a
+ * context marker: a marker (PERF_CONTEXT_MAX and up) has the top 52 bits
+ * set, so one among them sets those bits in the OR of all. User addresses
+ * never do; kernel ones together may, and then the caller looks closer.
+ */
+static bool copy_froms(u64 *frames, const u8 *entries, u64 nr)
+{
+	u64 all = 0;
+
+	for (u64 i = 0; i < nr; i++) {
+		frames[i] = perf_data__get_u64(entries + i * BRANCH_SIZE);
+		all |= frames[i];
+	}
+	return (all & CONTEXT_HIGH_BITS) == CONTEXT_HIGH_BITS;
+}
+
 int lbr_stitcher__resolve(struct lbr_stitcher *st, const struct perf_sample *s,
 			  const u64 **frames, u32 *nr)
 {
@@ -266,10 +285,7 @@ int lbr_stitcher__resolve(struct lbr_stitcher *st, const struct perf_sample *s,
 	 * Usually every from is an address: copy them all, then look at what
 	 * was copied. A context marker among them takes the walk below.
 	 */
-	for (i = 0, marker = false; i < s->branch_nr; i++) {
-		st->frames[n + i] = perf_data__get_u64(s->branch_entries + i * sizeof(b));
-		marker |= st->frames[n + i] >= PERF_CONTEXT_MAX;
-	}
+	marker = copy_froms(st->frames + n, s->branch_entries, s->branch_nr);
 	if (!marker) {
 		if (nr_save)
 			memset(t->prev_valid, true, nr_save);
