@@ -158,6 +158,72 @@ static void callchain_without_user_context_is_not_lbr(void **state)
 	lbr_stitcher__exit(&st);
 }
 
+/*
+ * The previous sample is copied unless the caller says its entries stay
+ * (entries_stay): a caller reusing its buffer loses nothing, and with
+ * entries_stay the stitcher reads the entries where they are.
+ */
+static void previous_sample_is_copied_unless_entries_stay(void **state)
+{
+	static const u64 want[] = { FN5, FN4, FN3, FN2, FN1, MAIN };
+	struct lbr_stitcher st;
+	struct fake a, b;
+	const u64 *fr;
+
+	(void)state;
+	for (int stay = 0; stay < 2; stay++) {
+		lbr_stitcher__init(&st, 4, true);
+		st.entries_stay = stay;
+		fake(&a, 1, 2, true, 3, s1);
+		fake(&b, 1, 0, true, 4, s2);
+		resolve(&st, &a, &fr);
+		if (!stay)
+			memset(a.br, 0x55, sizeof(a.br));	/* the buffer reused */
+		assert_int_equal(resolve(&st, &b, &fr), 6);
+		assert_memory_equal(fr, want, sizeof(want));
+		lbr_stitcher__exit(&st);
+	}
+	lbr_stitcher__init(&st, 4, true);
+	st.entries_stay = true;
+	fake(&a, 1, 2, true, 3, s1);
+	fake(&b, 1, 0, true, 4, s2);
+	resolve(&st, &a, &fr);
+	a.br[1][2] = 1;		/* seen through the pointer: the base entry differs now */
+	assert_int_equal(resolve(&st, &b, &fr), 5);
+	lbr_stitcher__exit(&st);
+}
+
+/*
+ * Froms at the top of the address space: kernel addresses and the last
+ * address below PERF_CONTEXT_MAX are frames (together they have every
+ * bit a marker has), a known marker is skipped, an unknown one makes
+ * the sample not an LBR stack (0), as perf's add_callchain_ip decides.
+ */
+static void froms_near_the_context_markers(void **state)
+{
+	const u64 high[][2] = { { 0xffffffff80001000ULL, FN3 }, { PERF_CONTEXT_MAX - 1, FN2 },
+				{ MAIN, FN1 } };
+	struct lbr_stitcher st;
+	struct fake a;
+	const u64 *fr;
+	u32 nr;
+
+	(void)state;
+	lbr_stitcher__init(&st, 4, true);
+	fake(&a, 1, 2, true, 3, high);
+	assert_int_equal(resolve(&st, &a, &fr), 4);
+	assert_int_equal(fr[0], FN3);
+	assert_int_equal(fr[1], 0xffffffff80001000ULL);
+	assert_int_equal(fr[2], PERF_CONTEXT_MAX - 1);
+	assert_int_equal(fr[3], MAIN);
+	a.br[1][0] = PERF_CONTEXT_USER;
+	assert_int_equal(resolve(&st, &a, &fr), 3);
+	assert_int_equal(fr[2], MAIN);
+	a.br[1][0] = PERF_CONTEXT_MAX;
+	assert_int_equal(lbr_stitcher__resolve(&st, &a.s, &fr, &nr), 0);
+	lbr_stitcher__exit(&st);
+}
+
 /* Read the synthetic chain back and resolve every sample. */
 static void chain_of_43_with_32_lbr_entries_is_complete_only_stitched(void **state)
 {
@@ -222,6 +288,8 @@ int main(void)
 		cmocka_unit_test(different_flags_or_slots_do_not_stitch),
 		cmocka_unit_test(history_is_per_thread),
 		cmocka_unit_test(callchain_without_user_context_is_not_lbr),
+		cmocka_unit_test(previous_sample_is_copied_unless_entries_stay),
+		cmocka_unit_test(froms_near_the_context_markers),
 		cmocka_unit_test(chain_of_43_with_32_lbr_entries_is_complete_only_stitched),
 	};
 
