@@ -387,12 +387,14 @@ static int out_frames(struct stitch_ctx *c, u32 pid, const u64 *ips, u32 nr)
  * as the sample before them: then the lines printed for that one, still
  * in the buffer, are copied whole.
  */
-static int out_stack(struct stitch_ctx *c, u32 pid, const u64 *ips, u32 nr)
+static int out_stack(struct stitch_ctx *c, u32 pid, const u64 *ips, u32 nr, bool repeated)
 {
 	size_t start = c->out_len;
 
+	/* REPEATED: the stitcher says IPS are the frames it gave last time */
 	if (c->last_valid && c->last_pid == pid && c->last_nr == nr &&
-	    start + c->last_len <= c->out_cap && !memcmp(c->last_frames, ips, nr * sizeof(*ips))) {
+	    start + c->last_len <= c->out_cap &&
+	    (repeated || !memcmp(c->last_frames, ips, nr * sizeof(*ips)))) {
 		memcpy(c->out + start, c->out + c->last_off, c->last_len);
 		c->out_len += c->last_len;
 		return 0;
@@ -453,7 +455,7 @@ static int print_sample(struct stitch_ctx *c, struct lbr_stitcher *st,
 	}
 	out_char(c, '\n');
 	if (ret) {
-		if (out_stack(c, s->pid, frames, nr))
+		if (out_stack(c, s->pid, frames, nr, st->repeated))
 			return -1;
 	} else if (attr->sample_type & PERF_SAMPLE_CALLCHAIN) {
 		for (i = 0; i < s->callchain_nr && i < LBR_STITCH_MAX_STACK; i++) {

@@ -231,6 +231,28 @@ static bool copy_froms(u64 *frames, const u8 *entries, u64 nr)
 	return (all & CONTEXT_HIGH_BITS) == CONTEXT_HIGH_BITS;
 }
 
+/*
+ * Whether S repeats st->last byte for byte in what resolving reads, in a
+ * state where that gives the same frames. Stitching S onto an identical
+ * previous sample finds the overlap at its last entry (distance nr - 1,
+ * the same bytes) and adds nothing, so the thread's list and frames stay
+ * as they were; that arithmetic holds for 1 <= nr <= max_lbr and an
+ * hw_idx that does not wrap, which a sane file has. Anything else walks.
+ */
+static bool repeats_last(const struct lbr_stitcher *st, const struct perf_sample *s, u64 user)
+{
+	const struct perf_sample *l = st->last;
+
+	if (!l || l->tid != s->tid || l->branch_nr != s->branch_nr || l->hw_idx != s->hw_idx ||
+	    l->no_hw_idx != s->no_hw_idx || l->callchain_nr < user + 1)
+		return false;
+	if (st->enable && !s->no_hw_idx &&
+	    (!s->branch_nr || s->branch_nr > st->max_lbr || s->hw_idx > UINT64_MAX - st->max_lbr))
+		return false;
+	return !memcmp(l->callchain, s->callchain, (user + 1) * 8) &&
+	       !memcmp(l->branch_entries, s->branch_entries, s->branch_nr * BRANCH_SIZE);
+}
+
 int lbr_stitcher__resolve(struct lbr_stitcher *st, const struct perf_sample *s,
 			  const u64 **frames, u32 *nr)
 {
@@ -242,11 +264,27 @@ int lbr_stitcher__resolve(struct lbr_stitcher *st, const struct perf_sample *s,
 	u64 user, i, ip, nr_save;
 	u32 n = 0;
 
+	st->repeated = false;
 	for (user = 0; user < chain_nr; user++)
 		if (perf_sample__callchain_ip(s, user) == PERF_CONTEXT_USER)
 			break;
-	if (user == chain_nr)
+	if (user == chain_nr) {
+		st->last = NULL;
 		return 0;
+	}
+	if (repeats_last(st, s, user)) {
+		if (st->enable && !s->no_hw_idx) {
+			t = thread_findnew(st, s->tid);
+			if (!t)
+				goto nomem;
+			t->prev = s->branch_entries;	/* the same bytes, a later place */
+		}
+		st->repeated = true;
+		*frames = st->frames;
+		*nr = st->nr_frames;
+		return 1;
+	}
+	st->last = NULL;
 
 	if (st->enable && !s->no_hw_idx) {
 		t = thread_findnew(st, s->tid);
@@ -310,6 +348,11 @@ int lbr_stitcher__resolve(struct lbr_stitcher *st, const struct perf_sample *s,
 	st->nr_frames = n;
 	*frames = st->frames;
 	*nr = n;
+	if (st->entries_stay) {
+		/* its callchain and entries stay where they are; the struct is the caller's */
+		st->last_sample = *s;
+		st->last = &st->last_sample;
+	}
 	return 1;
 nomem:
 	errno = ENOMEM;

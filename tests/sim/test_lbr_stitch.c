@@ -194,6 +194,81 @@ static void previous_sample_is_copied_unless_entries_stay(void **state)
 }
 
 /*
+ * With entries_stay a sample repeating the thread's previous one byte for
+ * byte takes its frames without a walk (st->repeated): the frames are
+ * always what the walk of a copying stitcher gives, over a random run of
+ * samples drawn from a few, on two threads, with hw_idx and flags varied,
+ * copies of the same bytes at new places included.
+ */
+static void repeated_samples_give_the_frames_of_a_walk(void **state)
+{
+	static const u64 s3[][2] = { { FN3, FN4 }, { FN2, FN3 }, { FN1, FN2 }, { MAIN, FN1 } };
+	/* more entries than the LBR has: the overlap test lands elsewhere */
+	static const u64 s6[][2] = { { FN5, FN5 + 8 }, { FN4, FN5 }, { FN3, FN4 }, { FN2, FN3 },
+				     { FN1, FN2 }, { MAIN, FN1 } };
+	static const struct {
+		u32 tid;
+		u64 tos;
+		u32 nr;
+		const u64 (*br)[2];
+	} kinds[] = {
+		{ 1, 2, 3, s1 }, { 1, 0, 4, s2 }, { 1, 3, 4, s3 }, { 2, 1, 3, s1 },
+		{ 2, 0, 4, s2 }, { 1, 1, 4, s2 }, { 1, 5, 4, s3 },	/* hw_idx past max_lbr */
+		{ 1, 1, 6, s6 }, { 1, 3, 5, s6 + 1 },
+		{ 1, 0, 4, s3 }, { 1, 2, 4, s2 }, { 1, 0, 3, s2 + 1 },	/* one field apart */
+	};
+	enum { N = 400 };
+	static struct fake f[N];
+	struct lbr_stitcher walk, stay;
+	const u64 *a, *b;
+	u32 na, nb, repeats = 0, seed = 1;
+
+	(void)state;
+	lbr_stitcher__init(&walk, 4, true);
+	lbr_stitcher__init(&stay, 4, true);
+	stay.entries_stay = true;
+	for (u32 i = 0; i < N; i++) {
+		seed = seed * 1103515245u + 12345u;
+		/* mostly the sample before again, as in a hot loop */
+		if (i && (seed >> 16) % 4) {
+			f[i] = f[i - 1];
+			f[i].s.callchain = (const u8 *)f[i].chain;
+			f[i].s.branch_entries = (const u8 *)f[i].br;
+		} else {
+			u32 k = (seed >> 20) % (sizeof(kinds) / sizeof(kinds[0]));
+
+			fake(&f[i], kinds[k].tid, kinds[k].tos, true, kinds[k].nr, kinds[k].br);
+			f[i].br[0][2] = (seed >> 28) & 1;	/* flags now and then */
+		}
+		assert_int_equal(lbr_stitcher__resolve(&walk, &f[i].s, &a, &na), 1);
+		assert_false(walk.repeated);
+		assert_int_equal(lbr_stitcher__resolve(&stay, &f[i].s, &b, &nb), 1);
+		assert_int_equal(na, nb);
+		assert_memory_equal(a, b, na * sizeof(*a));
+		repeats += stay.repeated;
+	}
+	assert_true(repeats > N / 2);
+	lbr_stitcher__exit(&walk);
+	lbr_stitcher__exit(&stay);
+
+	/* the same bytes but another thread, or another TOS: not a repeat */
+	for (int other = 0; other < 2; other++) {
+		struct fake p, x, y;
+
+		lbr_stitcher__init(&stay, 4, true);
+		stay.entries_stay = true;
+		fake(&p, 1, 2, true, 3, s1);
+		fake(&x, 1, 0, true, 4, s2);
+		fake(&y, other ? 1 : 2, other ? 1 : 0, true, 4, s2);
+		resolve(&stay, &p, &b);
+		assert_int_equal(resolve(&stay, &x, &b), 6);	/* main stitched on */
+		assert_int_equal(resolve(&stay, &y, &b), 5);	/* no history / no overlap */
+		assert_false(stay.repeated);
+		lbr_stitcher__exit(&stay);
+	}
+}
+
+/*
  * Froms at the top of the address space: kernel addresses and the last
  * address below PERF_CONTEXT_MAX are frames (together they have every
  * bit a marker has), a known marker is skipped, an unknown one makes
@@ -289,6 +364,7 @@ int main(void)
 		cmocka_unit_test(history_is_per_thread),
 		cmocka_unit_test(callchain_without_user_context_is_not_lbr),
 		cmocka_unit_test(previous_sample_is_copied_unless_entries_stay),
+		cmocka_unit_test(repeated_samples_give_the_frames_of_a_walk),
 		cmocka_unit_test(froms_near_the_context_markers),
 		cmocka_unit_test(chain_of_43_with_32_lbr_entries_is_complete_only_stitched),
 	};
