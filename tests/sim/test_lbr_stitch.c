@@ -44,6 +44,8 @@ static void fake(struct fake *f, u32 tid, u64 tos, bool hw, u32 nr, const u64 (*
 /* The example checked against perf 6.1: max_lbr 4, fn5..fn1 then main. */
 static const u64 s1[][2] = { { FN2, FN3 }, { FN1, FN2 }, { MAIN, FN1 } };
 static const u64 s2[][2] = { { FN4, FN5 }, { FN3, FN4 }, { FN2, FN3 }, { FN1, FN2 } };
+/* s2 after s1, stitched: main comes back */
+static const u64 s2_stitched[] = { FN5, FN4, FN3, FN2, FN1, MAIN };
 
 static u32 resolve(struct lbr_stitcher *st, struct fake *f, const u64 **frames)
 {
@@ -55,7 +57,6 @@ static u32 resolve(struct lbr_stitcher *st, struct fake *f, const u64 **frames)
 
 static void second_sample_gets_the_frame_the_lbr_lost(void **state)
 {
-	static const u64 want[] = { FN5, FN4, FN3, FN2, FN1, MAIN };
 	struct lbr_stitcher st;
 	struct fake a, b;
 	const u64 *fr;
@@ -68,7 +69,7 @@ static void second_sample_gets_the_frame_the_lbr_lost(void **state)
 	assert_int_equal(fr[0], FN3);
 	assert_int_equal(fr[3], MAIN);
 	assert_int_equal(resolve(&st, &b, &fr), 6);
-	assert_memory_equal(fr, want, sizeof(want));
+	assert_memory_equal(fr, s2_stitched, sizeof(s2_stitched));
 	lbr_stitcher__exit(&st);
 }
 
@@ -165,7 +166,6 @@ static void callchain_without_user_context_is_not_lbr(void **state)
  */
 static void previous_sample_is_copied_unless_entries_stay(void **state)
 {
-	static const u64 want[] = { FN5, FN4, FN3, FN2, FN1, MAIN };
 	struct lbr_stitcher st;
 	struct fake a, b;
 	const u64 *fr;
@@ -180,7 +180,7 @@ static void previous_sample_is_copied_unless_entries_stay(void **state)
 		if (!stay)
 			memset(a.br, 0x55, sizeof(a.br));	/* the buffer reused */
 		assert_int_equal(resolve(&st, &b, &fr), 6);
-		assert_memory_equal(fr, want, sizeof(want));
+		assert_memory_equal(fr, s2_stitched, sizeof(s2_stitched));
 		lbr_stitcher__exit(&st);
 	}
 	lbr_stitcher__init(&st, 4, true);
