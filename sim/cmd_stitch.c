@@ -23,7 +23,8 @@
 #include "sim/perf_map.h"
 
 #define LINUX_PROT_EXEC	0x4
-#define OUT_SIZE	(1 << 16)
+#define OUT_SIZE	((1 << 16) + OUT_ALIGN)	/* 64 KiB writes, and room for the rest */
+#define OUT_ALIGN	4096		/* a page */
 /* Lines up to this long live in their cache slot and are copied with one fixed-size memcpy. */
 #define LINE_INLINE	48
 /* How far ahead of the record being read the file is asked into the cache */
@@ -85,6 +86,7 @@ struct stitch_ctx {
 	char *out;			/* output buffer */
 	size_t out_len, out_cap;
 	int write_err;			/* errno of a failed write to stdout */
+	u64 flushes;			/* out_flush calls so far */
 	struct frame_line *line_cache;	/* open addressing by (pid, ip) */
 	u32 line_cache_size;		/* a power of two */
 	u32 line_cache_shift;		/* 64 - log2(line_cache_size) */
@@ -209,11 +211,21 @@ static void out_write(struct stitch_ctx *c, const char *p, size_t len)
 	}
 }
 
-static void out_flush(struct stitch_ctx *c)
+/*
+ * Make room: write the buffer out, all of it or (ALL false) its whole
+ * pages, keeping the rest at the front. Whole pages from a page-aligned
+ * buffer keep every write page-aligned in the file and in memory, which
+ * the kernel copies into the page cache faster.
+ */
+static void out_flush(struct stitch_ctx *c, bool all)
 {
-	out_write(c, c->out, c->out_len);
-	c->out_len = 0;
-	c->last_valid = false;		/* its lines are gone */
+	size_t n = all ? c->out_len : c->out_len & ~(size_t)(OUT_ALIGN - 1);
+
+	out_write(c, c->out, n);
+	memmove(c->out, c->out + n, c->out_len - n);
+	c->out_len -= n;
+	c->flushes++;
+	c->last_valid = false;		/* its lines moved or are gone */
 }
 
 /* "\t%16llx %s\n" ("\t%16llx\n" with no_sym) into DST, which has room; its length. */
@@ -332,8 +344,9 @@ static noinline int out_frame_slow(struct stitch_ctx *c, u32 pid, u64 ip)
 	if (!l)
 		return -1;
 	if (c->out_len + l->len > c->out_cap)
-		out_flush(c);
-	if (l->len > c->out_cap) {
+		out_flush(c, false);
+	if (c->out_len + l->len > c->out_cap) {
+		out_flush(c, true);
 		out_write(c, frame_line_text(c, l), l->len);
 		return 0;
 	}
@@ -390,6 +403,7 @@ static int out_frames(struct stitch_ctx *c, u32 pid, const u64 *ips, u32 nr)
 static int out_stack(struct stitch_ctx *c, u32 pid, const u64 *ips, u32 nr, bool repeated)
 {
 	size_t start = c->out_len;
+	u64 flushes = c->flushes;
 
 	/* REPEATED: the stitcher says IPS are the frames it gave last time */
 	if (c->last_valid && c->last_pid == pid && c->last_nr == nr &&
@@ -402,7 +416,7 @@ static int out_stack(struct stitch_ctx *c, u32 pid, const u64 *ips, u32 nr, bool
 	c->last_valid = false;
 	if (out_frames(c, pid, ips, nr))
 		return -1;
-	if (c->out_len < start || grow((void **)&c->last_frames, &c->last_cap, nr, sizeof(*ips)))
+	if (c->flushes != flushes || grow((void **)&c->last_frames, &c->last_cap, nr, sizeof(*ips)))
 		return 0;		/* flushed on the way, or no room to remember */
 	memcpy(c->last_frames, ips, nr * sizeof(*ips));
 	c->last_nr = nr;
@@ -421,7 +435,7 @@ static int out_frame(struct stitch_ctx *c, u32 pid, u64 ip)
 static void out_char(struct stitch_ctx *c, char ch)
 {
 	if (c->out_len + 1 > c->out_cap)
-		out_flush(c);
+		out_flush(c, false);
 	c->out[c->out_len++] = ch;
 }
 
@@ -553,7 +567,7 @@ int cmd_stitch(int argc, char **argv)
 	lbr_stitcher__init(&st, f.max_branches, stitch);
 	st.entries_stay = true;		/* the file stays mapped until the end */
 	c.out_cap = OUT_SIZE;
-	c.out = malloc(c.out_cap);
+	c.out = aligned_alloc(OUT_ALIGN, c.out_cap);
 	if (!c.out || line_cache_grow(&c)) {
 		fprintf(stderr, "pmusim: out of memory\n");
 		status = 1;
@@ -644,7 +658,7 @@ nomem:
 	status = 1;
 out:
 	if (c.out)
-		out_flush(&c);
+		out_flush(&c, true);
 	if (c.write_err) {
 		fprintf(stderr, "pmusim: stitch: cannot write the output: %s\n", strerror(c.write_err));
 		if (!status)

@@ -5,8 +5,10 @@
 # (test_perf_compat.c): the same frames in another process print that
 # process's symbols (a stack equal to the previous sample's is copied
 # only within one process); samples out of time order in the file print
-# in time order, byte for byte as from the ordered file; and an output
-# that cannot be written is one line and exit 1, not a silent success.
+# in time order, byte for byte as from the ordered file; symbol names
+# longer than a cache slot or the whole output buffer print whole; and an
+# output that cannot be written is one line and exit 1, not a silent
+# success.
 set -u
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -91,6 +93,38 @@ fi
 "$PMUSIM" stitch --tid-time --map-dir "$dir" "$dir/order.data" >"$dir/order.out" 2>"$dir/order.err"
 check "samples out of time order print in time order, as from the ordered file" \
 	'[ $? = 0 ] && [ ! -s "$dir/order.err" ] && ! cmp -s "$dir/a.data" "$dir/order.data" && cmp -s "$dir/a.out" "$dir/order.out"'
+
+# long symbol names: past a cache slot (48 bytes) and past the output
+# buffer (64 KiB); every line is still "\t<address> <its symbol>"
+mkdir "$dir/long"
+python3 - "$dir" <<'EOF'
+import sys
+d = sys.argv[1]
+out = []
+lines = open(d + "/perf-1000.map").read().splitlines()
+for i, line in enumerate(lines):
+    start, size, name = line.split(" ", 2)
+    if i == len(lines) - 1:
+        name += "_" + "x" * 70000	# the leaf, in most stacks
+    elif i % 3 == 0:
+        name += "_" + "x" * (40 + i)
+    out.append(" ".join((start, size, name)))
+open(d + "/long/perf-1000.map", "w").write("\n".join(out) + "\n")
+EOF
+"$PMUSIM" stitch --map-dir "$dir/long" "$dir/a.data" >"$dir/long.out" 2>"$dir/long.err"
+"$PMUSIM" stitch --no-sym "$dir/a.data" >"$dir/nosym.out" 2>&1
+check "long symbol names print whole, each after its address" '[ ! -s "$dir/long.err" ] && python3 - "$dir" <<'"'"'EOF'"'"'
+import sys
+d = sys.argv[1]
+syms = [l.split(" ", 2) for l in open(d + "/long/perf-1000.map").read().splitlines()]
+syms = [(int(a, 16), int(s, 16), n) for a, s, n in syms]
+def name(ip):
+    return next((n for a, s, n in syms if a <= ip < a + s), "[unknown]")
+got = open(d + "/long.out").read().split("\n")
+want = [l + " " + name(int(l, 16)) if l.startswith("\t") else l
+        for l in open(d + "/nosym.out").read().split("\n")]
+sys.exit(got != want or max(map(len, got)) < 70000)
+EOF'
 
 if [ -w /dev/full ]; then
 	"$PMUSIM" stitch --map-dir "$dir" "$dir/a.data" >/dev/full 2>"$dir/full.err"
