@@ -484,13 +484,28 @@ static int print_sample(struct stitch_ctx *c, struct lbr_stitcher *st,
 	return 0;
 }
 
+/* Ask for the cache lines from *P up to END into the cache; *P moves on. */
+static void prefetch_range(const u8 **p, const u8 *end)
+{
+	const u8 *q = *p;
+
+	for (; q + 4 * 64 <= end; q += 4 * 64) {
+		__builtin_prefetch(q);
+		__builtin_prefetch(q + 64);
+		__builtin_prefetch(q + 2 * 64);
+		__builtin_prefetch(q + 3 * 64);
+	}
+	for (; q < end; q += 64)
+		__builtin_prefetch(q);
+	*p = q;
+}
+
 /* Ask for the branch entries of a sample soon to be printed. */
 static void prefetch_sample(const struct queued_sample *q)
 {
-	const u8 *p = q->branch_entries, *end = p + q->branch_nr * sizeof(struct perf_sample_branch);
+	const u8 *p = q->branch_entries;
 
-	for (; p < end; p += 64)
-		__builtin_prefetch(p);
+	prefetch_range(&p, p + q->branch_nr * sizeof(struct perf_sample_branch));
 }
 
 static int queued_cmp(const void *a, const void *b)
@@ -589,8 +604,7 @@ int cmd_stitch(int argc, char **argv)
 		 * the next header is: stream the file in ahead of the walk.
 		 */
 		pf_to = data_end - ev > PREFETCH_AHEAD ? ev + PREFETCH_AHEAD : data_end;
-		for (; pf < pf_to; pf += 64)
-			__builtin_prefetch(pf);
+		prefetch_range(&pf, pf_to);
 		memcpy(&hdr, ev, sizeof(hdr));
 		if (hdr.type == PERF_RECORD_MMAP || hdr.type == PERF_RECORD_MMAP2) {
 			if (note_mmap(&c, ev, size, hdr.type, hdr.misc))

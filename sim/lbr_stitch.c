@@ -273,12 +273,7 @@ int lbr_stitcher__resolve(struct lbr_stitcher *st, const struct perf_sample *s,
 		return 0;
 	}
 	if (repeats_last(st, s, user)) {
-		if (st->enable && !s->no_hw_idx) {
-			t = thread_findnew(st, s->tid);
-			if (!t)
-				goto nomem;
-			t->prev = s->branch_entries;	/* the same bytes, a later place */
-		}
+		/* the thread's prev keeps pointing at the same bytes, which stay */
 		st->repeated = true;
 		*frames = st->frames;
 		*nr = st->nr_frames;
