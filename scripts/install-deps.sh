@@ -10,6 +10,7 @@ purpose=${1:-check}
 # command-or-file:package
 need="gcc:gcc make:make kconfig-conf:kconfig-frontends
 /usr/include/cmocka.h:libcmocka-dev /usr/include/cyaml/cyaml.h:libcyaml-dev
+/usr/include/yaml.h:libyaml-dev /usr/include/stdio.h:libc6-dev
 perf:linux-perf valgrind:valgrind python3:python3 jq:jq"
 case $purpose in
 fuzz|check|bench) need="$need clang:clang afl-clang-fast:afl++ /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev" ;;

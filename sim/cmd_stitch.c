@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sim/commands.h"
 #include "sim/lbr_stitch.h"
@@ -22,9 +23,12 @@
 #include "sim/perf_map.h"
 
 #define LINUX_PROT_EXEC	0x4
-#define OUT_SIZE	(1 << 16)
-/* Lines up to this long are copied with one fixed-size memcpy. */
-#define LINE_COPY	64
+#define OUT_SIZE	((1 << 16) + OUT_ALIGN)	/* 64 KiB writes, and room for the rest */
+#define OUT_ALIGN	4096		/* a page */
+/* Lines up to this long live in their cache slot and are copied with one fixed-size memcpy. */
+#define LINE_INLINE	48
+/* How far ahead of the record being read the file is asked into the cache */
+#define PREFETCH_AHEAD	4096
 
 struct anon_map {
 	u32 pid;
@@ -37,21 +41,36 @@ struct pid_syms {
 	struct perf_map map;
 };
 
-/* A frame's printed line, at OFF in stitch_ctx.lines; len 0: a free slot. */
+/*
+ * A frame's printed line, one cache line per slot: the text itself when
+ * it fits, else at OFF in stitch_ctx.lines. len 0: a free slot.
+ */
 struct frame_line {
 	u64 ip;
 	u32 pid;
 	u32 len;
-	size_t off;
+	union {
+		char text[LINE_INLINE];
+		size_t off;
+	};
 };
 
-/* A sample waiting for its turn: where it is in the file, and its time. */
+/*
+ * A sample waiting for its turn, with what printing it needs from the
+ * parse (pointers into the mapped file), so it is parsed only once.
+ */
 struct queued_sample {
-	const u8 *ev;
-	u32 size;
 	u64 time;
-	u64 seq;			/* file order, for equal times */
+	u64 ip;
+	u64 hw_idx;
+	const u8 *callchain;
+	const u8 *branch_entries;
 	const struct perf_data_attr *attr;
+	u32 callchain_nr;		/* a record is at most 64 KiB: these fit */
+	u32 branch_nr;
+	u32 pid, tid;
+	u32 seq;			/* file order, for equal times */
+	bool no_hw_idx;
 };
 
 struct stitch_ctx {
@@ -66,11 +85,21 @@ struct stitch_ctx {
 	size_t nr_syms, cap_syms;
 	char *out;			/* output buffer */
 	size_t out_len, out_cap;
+	int write_err;			/* errno of a failed write to stdout */
+	u64 flushes;			/* out_flush calls so far */
 	struct frame_line *line_cache;	/* open addressing by (pid, ip) */
 	u32 line_cache_size;		/* a power of two */
+	u32 line_cache_shift;		/* 64 - log2(line_cache_size) */
 	u32 line_cache_nr;
-	char *lines;			/* the cached lines, back to back */
+	char *lines;			/* the lines too long for their slot */
 	size_t lines_len, lines_cap;
+	/* the last resolved stack and where its lines are in out (see out_stack) */
+	bool last_valid;
+	u32 last_pid;
+	u32 last_nr;
+	size_t last_cap;
+	u64 *last_frames;
+	size_t last_off, last_len;
 };
 
 static int grow(void **buf, size_t *cap, size_t need, size_t elem)
@@ -160,68 +189,102 @@ static const char *symbol_name(struct stitch_ctx *c, u32 pid, u64 ip)
 	return sym ? sym->name : "[unknown]";
 }
 
-static void out_flush(struct stitch_ctx *c)
+/*
+ * Everything goes out through one buffer and write(2), not stdio: the
+ * output is megabytes and stdio would copy it once more. A failed write
+ * is kept and reported at the end; nothing more is written after it.
+ */
+static void out_write(struct stitch_ctx *c, const char *p, size_t len)
 {
-	fwrite(c->out, 1, c->out_len, stdout);
-	c->out_len = 0;
+	ssize_t n;
+
+	while (len && !c->write_err) {
+		n = write(STDOUT_FILENO, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			c->write_err = n < 0 ? errno : EIO;
+			break;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
 }
 
-/* "\t%16llx %s\n" ("\t%16llx\n" with no_sym) appended to the line arena. */
-static int format_line(struct stitch_ctx *c, u64 ip, const char *name, u32 *len)
+/*
+ * Make room: write the buffer out, all of it or (ALL false) its whole
+ * pages, keeping the rest at the front. Whole pages from a page-aligned
+ * buffer keep every write page-aligned in the file and in memory, which
+ * the kernel copies into the page cache faster.
+ */
+static void out_flush(struct stitch_ctx *c, bool all)
+{
+	size_t n = all ? c->out_len : c->out_len & ~(size_t)(OUT_ALIGN - 1);
+
+	out_write(c, c->out, n);
+	memmove(c->out, c->out + n, c->out_len - n);
+	c->out_len -= n;
+	c->flushes++;
+	c->last_valid = false;		/* its lines moved or are gone */
+}
+
+/* "\t%16llx %s\n" ("\t%16llx\n" with no_sym) into DST, which has room; its length. */
+static u32 format_line(char *dst, u64 ip, const char *name, size_t nlen, bool no_sym)
 {
 	static const char hex[] = "0123456789abcdef";
-	size_t nlen = c->no_sym ? 0 : strlen(name);
 	char digits[16];
 	int n = 0, pad;
-	char *p;
+	char *p = dst;
 
-	if (nlen > UINT32_MAX - 20 - LINE_COPY ||
-	    grow((void **)&c->lines, &c->lines_cap, c->lines_len + 20 + nlen + LINE_COPY, 1))
-		return -1;
 	do {
 		digits[n++] = hex[ip & 15];
 		ip >>= 4;
 	} while (ip);
-	p = c->lines + c->lines_len;
 	*p++ = '\t';
 	for (pad = 16 - n; pad > 0; pad--)
 		*p++ = ' ';
 	while (n)
 		*p++ = digits[--n];
-	if (!c->no_sym) {
+	if (!no_sym) {
 		*p++ = ' ';
 		memcpy(p, name, nlen);
 		p += nlen;
 	}
 	*p++ = '\n';
-	*len = (u32)(p - (c->lines + c->lines_len));
-	return 0;
+	return (u32)(p - dst);
 }
 
-static u32 line_hash(u32 pid, u64 ip, u32 size)
+/* The slot to start probing at for IP (any process: the probe compares pid too). */
+static inline u32 line_slot(u64 ip, u32 shift)
 {
-	u64 h = (ip ^ ((u64)pid << 40)) * 0x9e3779b97f4a7c15ull;
+	return (u32)((ip * 0x9e3779b97f4a7c15ull) >> shift);
+}
 
-	return (u32)(h >> 32) & (size - 1);
+static u32 line_hash(const struct stitch_ctx *c, u64 ip)
+{
+	return line_slot(ip, c->line_cache_shift);
 }
 
 static int line_cache_grow(struct stitch_ctx *c)
 {
-	u32 size = c->line_cache_size ? c->line_cache_size * 2 : 1024, h;
-	struct frame_line *t = calloc(size, sizeof(*t));
+	u32 size = c->line_cache_size ? c->line_cache_size * 2 : 256, h;
+	struct frame_line *old = c->line_cache, *t;
 
+	t = aligned_alloc(sizeof(*t), (size_t)size * sizeof(*t));
 	if (!t)
 		return -1;
+	memset(t, 0, (size_t)size * sizeof(*t));
+	c->line_cache = t;
+	c->line_cache_shift = 64 - __builtin_ctz(size);
 	for (u32 i = 0; i < c->line_cache_size; i++) {
-		if (!c->line_cache[i].len)
+		if (!old[i].len)
 			continue;
-		h = line_hash(c->line_cache[i].pid, c->line_cache[i].ip, size);
+		h = line_hash(c, old[i].ip);
 		while (t[h].len)
 			h = (h + 1) & (size - 1);
-		t[h] = c->line_cache[i];
+		t[h] = old[i];
 	}
-	free(c->line_cache);
-	c->line_cache = t;
+	free(old);
 	c->line_cache_size = size;
 	return 0;
 }
@@ -235,27 +298,42 @@ static int line_cache_grow(struct stitch_ctx *c)
 static noinline const struct frame_line *
 frame_line_add(struct stitch_ctx *c, u32 pid, u64 ip)
 {
+	const char *name;
 	struct frame_line *l;
+	size_t nlen;
 	u32 h;
 
-	if ((c->line_cache_nr + 1) * 2 > c->line_cache_size && line_cache_grow(c))
+	if ((c->line_cache_nr + 1) * 4 > c->line_cache_size && line_cache_grow(c))
 		return NULL;
-	h = line_hash(pid, ip, c->line_cache_size);
+	h = line_hash(c, ip);
 	while (c->line_cache[h].len) {
 		if (c->line_cache[h].ip == ip && c->line_cache[h].pid == pid)
 			return &c->line_cache[h];
 		h = (h + 1) & (c->line_cache_size - 1);
 	}
 	l = &c->line_cache[h];
-	if (format_line(c, ip, symbol_name(c, pid, ip), &l->len))
-		return NULL;
+	name = symbol_name(c, pid, ip);
+	nlen = c->no_sym ? 0 : strlen(name);
+	/* tab, 16 digits, space, newline */
+	if (nlen + 19 <= LINE_INLINE) {
+		l->len = format_line(l->text, ip, name, nlen, c->no_sym);
+	} else {
+		if (nlen > UINT32_MAX - 19 ||
+		    grow((void **)&c->lines, &c->lines_cap, c->lines_len + 19 + nlen, 1))
+			return NULL;
+		l->off = c->lines_len;
+		l->len = format_line(c->lines + l->off, ip, name, nlen, c->no_sym);
+		c->lines_len += l->len;
+	}
 	l->ip = ip;
 	l->pid = pid;
-	l->off = c->lines_len;
-	/* 8-aligned starts; the arena keeps LINE_COPY readable bytes past each */
-	c->lines_len += (l->len + 7) & ~7u;
 	c->line_cache_nr++;
 	return l;
+}
+
+static const char *frame_line_text(const struct stitch_ctx *c, const struct frame_line *l)
+{
+	return l->len <= LINE_INLINE ? l->text : c->lines + l->off;
 }
 
 /* The rare ways out of out_frames: a new frame, a full buffer, a long line. */
@@ -266,51 +344,86 @@ static noinline int out_frame_slow(struct stitch_ctx *c, u32 pid, u64 ip)
 	if (!l)
 		return -1;
 	if (c->out_len + l->len > c->out_cap)
-		out_flush(c);
-	if (l->len > c->out_cap) {
-		fwrite(c->lines + l->off, 1, l->len, stdout);
+		out_flush(c, false);
+	if (c->out_len + l->len > c->out_cap) {
+		out_flush(c, true);
+		out_write(c, frame_line_text(c, l), l->len);
 		return 0;
 	}
-	memcpy(c->out + c->out_len, c->lines + l->off, l->len);
+	memcpy(c->out + c->out_len, frame_line_text(c, l), l->len);
 	c->out_len += l->len;
 	return 0;
 }
 
 /*
  * The lines of frames IPS[0..NR) of process PID. Most frames were seen
- * before and their line fits in LINE_COPY bytes: one probe of the cache
- * and a copy of fixed size (the buffers have the slack for it), no call.
+ * before and their line fits in its slot: one probe of the cache and a
+ * copy of fixed size (the output buffer has the slack for it), no call.
  * The state lives in locals: stores through char pointers would make
  * the compiler reload it from *c after every copy.
  */
 static int out_frames(struct stitch_ctx *c, u32 pid, const u64 *ips, u32 nr)
 {
 	const struct frame_line *cache = c->line_cache, *l;
-	u32 size = c->line_cache_size;
-	const char *lines = c->lines;
+	u32 shift = c->line_cache_shift, mask = c->line_cache_size - 1, h, n;
 	char *out = c->out;
-	size_t len = c->out_len, limit = c->out_cap - LINE_COPY;
+	size_t len = c->out_len, limit = c->out_cap - LINE_INLINE;
 
 	for (u32 i = 0; i < nr; i++) {
 		u64 ip = ips[i];
 
-		l = &cache[line_hash(pid, ip, size)];
+		h = line_slot(ip, shift);
+		while (unlikely(cache[h].ip != ip || cache[h].pid != pid) && cache[h].len)
+			h = (h + 1) & mask;
+		l = &cache[h];
+		n = l->len;
 		/* a free slot has len 0, which fails the length test */
-		if (likely(l->ip == ip && l->pid == pid && l->len - 1u < LINE_COPY &&
-			   len <= limit)) {
-			memcpy(out + len, lines + l->off, LINE_COPY);
-			len += l->len;
+		if (likely(n - 1u < LINE_INLINE && len <= limit)) {
+			memcpy(out + len, l->text, LINE_INLINE);
+			len += n;
 			continue;
 		}
 		c->out_len = len;
 		if (out_frame_slow(c, pid, ip))
 			return -1;
 		cache = c->line_cache;
-		size = c->line_cache_size;
-		lines = c->lines;
+		shift = c->line_cache_shift;
+		mask = c->line_cache_size - 1;
 		len = c->out_len;
 	}
 	c->out_len = len;
+	return 0;
+}
+
+/*
+ * A resolved call stack. Samples in a hot loop often have the same stack
+ * as the sample before them: then the lines printed for that one, still
+ * in the buffer, are copied whole.
+ */
+static int out_stack(struct stitch_ctx *c, u32 pid, const u64 *ips, u32 nr, bool repeated)
+{
+	size_t start = c->out_len;
+	u64 flushes = c->flushes;
+
+	/* REPEATED: the stitcher says IPS are the frames it gave last time */
+	if (c->last_valid && c->last_pid == pid && c->last_nr == nr &&
+	    start + c->last_len <= c->out_cap &&
+	    (repeated || !memcmp(c->last_frames, ips, nr * sizeof(*ips)))) {
+		memcpy(c->out + start, c->out + c->last_off, c->last_len);
+		c->out_len += c->last_len;
+		return 0;
+	}
+	c->last_valid = false;
+	if (out_frames(c, pid, ips, nr))
+		return -1;
+	if (c->flushes != flushes || grow((void **)&c->last_frames, &c->last_cap, nr, sizeof(*ips)))
+		return 0;		/* flushed on the way, or no room to remember */
+	memcpy(c->last_frames, ips, nr * sizeof(*ips));
+	c->last_nr = nr;
+	c->last_pid = pid;
+	c->last_off = start;
+	c->last_len = c->out_len - start;
+	c->last_valid = true;
 	return 0;
 }
 
@@ -322,7 +435,7 @@ static int out_frame(struct stitch_ctx *c, u32 pid, u64 ip)
 static void out_char(struct stitch_ctx *c, char ch)
 {
 	if (c->out_len + 1 > c->out_cap)
-		out_flush(c);
+		out_flush(c, false);
 	c->out[c->out_len++] = ch;
 }
 
@@ -356,7 +469,7 @@ static int print_sample(struct stitch_ctx *c, struct lbr_stitcher *st,
 	}
 	out_char(c, '\n');
 	if (ret) {
-		if (out_frames(c, s->pid, frames, nr))
+		if (out_stack(c, s->pid, frames, nr, st->repeated))
 			return -1;
 	} else if (attr->sample_type & PERF_SAMPLE_CALLCHAIN) {
 		for (i = 0; i < s->callchain_nr && i < LBR_STITCH_MAX_STACK; i++) {
@@ -371,6 +484,30 @@ static int print_sample(struct stitch_ctx *c, struct lbr_stitcher *st,
 	return 0;
 }
 
+/* Ask for the cache lines from *P up to END into the cache; *P moves on. */
+static void prefetch_range(const u8 **p, const u8 *end)
+{
+	const u8 *q = *p;
+
+	for (; q + 4 * 64 <= end; q += 4 * 64) {
+		__builtin_prefetch(q);
+		__builtin_prefetch(q + 64);
+		__builtin_prefetch(q + 2 * 64);
+		__builtin_prefetch(q + 3 * 64);
+	}
+	for (; q < end; q += 64)
+		__builtin_prefetch(q);
+	*p = q;
+}
+
+/* Ask for the branch entries of a sample soon to be printed. */
+static void prefetch_sample(const struct queued_sample *q)
+{
+	const u8 *p = q->branch_entries;
+
+	prefetch_range(&p, p + q->branch_nr * sizeof(struct perf_sample_branch));
+}
+
 static int queued_cmp(const void *a, const void *b)
 {
 	const struct queued_sample *x = a, *y = b;
@@ -378,15 +515,6 @@ static int queued_cmp(const void *a, const void *b)
 	if (x->time != y->time)
 		return x->time < y->time ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* A file written in time order needs no sort (pmusim's own usually is). */
-static bool queue_sorted(const struct stitch_ctx *c)
-{
-	for (size_t k = 1; k < c->nr_q; k++)
-		if (c->q[k].time < c->q[k - 1].time)
-			return false;
-	return true;
 }
 
 static void usage(FILE *f)
@@ -409,9 +537,9 @@ int cmd_stitch(int argc, char **argv)
 	struct lbr_stitcher st;
 	struct perf_sample s;
 	const char *path = NULL, *why;
-	bool stitch = true, all_timed = true;
+	bool stitch = true, all_timed = true, sorted = true;
 	struct perf_event_header hdr;
-	const u8 *ev;
+	const u8 *ev, *pf, *pf_to, *data_end;
 	u32 size;
 	int i, ret, status = 0;
 
@@ -452,15 +580,31 @@ int cmd_stitch(int argc, char **argv)
 		return 2;
 	}
 	lbr_stitcher__init(&st, f.max_branches, stitch);
+	st.entries_stay = true;		/* the file stays mapped until the end */
 	c.out_cap = OUT_SIZE;
-	c.out = malloc(c.out_cap);
+	c.out = aligned_alloc(OUT_ALIGN, c.out_cap);
 	if (!c.out || line_cache_grow(&c)) {
 		fprintf(stderr, "pmusim: out of memory\n");
 		status = 1;
 		goto out;
 	}
 	perf_data_file__iter_init(&f, &it);
+	/*
+	 * Room for the samples up front, rather than growing by copying: a
+	 * sample with a call stack is hundreds of bytes, and memory the
+	 * queue does not reach is never touched.
+	 */
+	if (grow((void **)&c.q, &c.cap_q, (it.end - it.pos) / 128 + 64, sizeof(*c.q)))
+		goto nomem;
+	pf = f.buf + it.pos;
+	data_end = f.buf + it.end;
 	while ((ret = perf_data_file__next(&f, &it, &ev, &size)) > 0) {
+		/*
+		 * Records differ in size, so the hardware cannot guess where
+		 * the next header is: stream the file in ahead of the walk.
+		 */
+		pf_to = data_end - ev > PREFETCH_AHEAD ? ev + PREFETCH_AHEAD : data_end;
+		prefetch_range(&pf, pf_to);
 		memcpy(&hdr, ev, sizeof(hdr));
 		if (hdr.type == PERF_RECORD_MMAP || hdr.type == PERF_RECORD_MMAP2) {
 			if (note_mmap(&c, ev, size, hdr.type, hdr.misc))
@@ -484,8 +628,13 @@ int cmd_stitch(int argc, char **argv)
 		}
 		if (grow((void **)&c.q, &c.cap_q, c.nr_q + 1, sizeof(*c.q)))
 			goto nomem;
-		c.q[c.nr_q] = (struct queued_sample){ .ev = ev, .size = size, .time = s.time,
-						      .seq = c.nr_q, .attr = a };
+		c.q[c.nr_q] = (struct queued_sample){
+			.time = s.time, .ip = s.ip, .hw_idx = s.hw_idx,
+			.callchain = s.callchain, .branch_entries = s.branch_entries, .attr = a,
+			.callchain_nr = (u32)s.callchain_nr, .branch_nr = (u32)s.branch_nr,
+			.pid = s.pid, .tid = s.tid, .seq = (u32)c.nr_q, .no_hw_idx = s.no_hw_idx,
+		};
+		sorted &= !c.nr_q || s.time >= c.q[c.nr_q - 1].time;
 		c.nr_q++;
 		all_timed &= !!(a->attr.sample_type & PERF_SAMPLE_TIME);
 	}
@@ -494,12 +643,27 @@ int cmd_stitch(int argc, char **argv)
 		status = 2;
 		goto out;
 	}
-	if (all_timed && !queue_sorted(&c))
+	/* A file written in time order needs no sort (pmusim's own usually is). */
+	if (all_timed && !sorted)
 		qsort(c.q, c.nr_q, sizeof(*c.q), queued_cmp);
 	for (size_t k = 0; k < c.nr_q; k++) {
-		/* parsed once already: cannot fail now */
-		perf_sample__parse(&c.q[k].attr->attr, c.q[k].ev, c.q[k].size, &s, &why);
-		if (print_sample(&c, &st, &c.q[k].attr->attr, &s))
+		const struct queued_sample *q = &c.q[k];
+
+		if (k + 2 < c.nr_q)
+			prefetch_sample(&c.q[k + 2]);
+
+		/* what print_sample looks at; the rest of s is left from the parse */
+		s.ip = q->ip;
+		s.pid = q->pid;
+		s.tid = q->tid;
+		s.time = q->time;
+		s.callchain_nr = q->callchain_nr;
+		s.callchain = q->callchain;
+		s.branch_nr = q->branch_nr;
+		s.hw_idx = q->hw_idx;
+		s.no_hw_idx = q->no_hw_idx;
+		s.branch_entries = q->branch_entries;
+		if (print_sample(&c, &st, &q->attr->attr, &s))
 			goto nomem;
 	}
 	goto out;
@@ -508,8 +672,12 @@ nomem:
 	status = 1;
 out:
 	if (c.out)
-		out_flush(&c);
-	fflush(stdout);
+		out_flush(&c, true);
+	if (c.write_err) {
+		fprintf(stderr, "pmusim: stitch: cannot write the output: %s\n", strerror(c.write_err));
+		if (!status)
+			status = 1;
+	}
 	for (size_t k = 0; k < c.nr_syms; k++)
 		if (c.syms[k].loaded)
 			perf_map__exit(&c.syms[k].map);
@@ -519,6 +687,7 @@ out:
 	free(c.out);
 	free(c.line_cache);
 	free(c.lines);
+	free(c.last_frames);
 	lbr_stitcher__exit(&st);
 	perf_data_file__close(&f);
 	return status;

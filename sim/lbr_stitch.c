@@ -11,6 +11,11 @@
 
 #include "sim/lbr_stitch.h"
 
+/* One branch entry in a sample: from, to, flags */
+#define BRANCH_SIZE	sizeof(struct perf_sample_branch)
+/* The bits every context marker has set */
+#define CONTEXT_HIGH_BITS	(PERF_CONTEXT_MAX & ~0xfffull)
+
 struct lbr_stitch_thread {
 	bool used;
 	u32 tid;
@@ -18,7 +23,8 @@ struct lbr_stitch_thread {
 	bool have_prev;
 	u64 prev_nr;
 	u64 prev_hw_idx;
-	struct perf_sample_branch *prev;
+	const u8 *prev;			/* prev_nr entries: prev_copy or the sample's own */
+	struct perf_sample_branch *prev_copy;
 	u32 prev_cap;
 	/* which of prev's entries became frames (prev_lbr_cursor[].valid) */
 	bool *prev_valid;		/* max_lbr + 1 */
@@ -38,7 +44,7 @@ int lbr_stitcher__init(struct lbr_stitcher *st, u32 max_lbr, bool enable)
 
 static void thread_free(struct lbr_stitch_thread *t)
 {
-	free(t->prev);
+	free(t->prev_copy);
 	free(t->prev_valid);
 	free(t->list);
 }
@@ -154,8 +160,8 @@ static int has_stitched_lbr(struct lbr_stitcher *st, struct lbr_stitch_thread *t
 	 * are: its 24 bytes.
 	 */
 	if (!s->branch_nr ||
-	    memcmp(&t->prev[distance], s->branch_entries + (s->branch_nr - 1) * sizeof(t->prev[0]),
-		   sizeof(t->prev[0])))
+	    memcmp(t->prev + distance * BRANCH_SIZE,
+		   s->branch_entries + (s->branch_nr - 1) * BRANCH_SIZE, BRANCH_SIZE))
 		return 0;
 	/* perf list_add()s prev[nr-1] .. prev[distance+1]: the last added is first */
 	last = (long)t->prev_nr - 1;
@@ -164,33 +170,41 @@ static int has_stitched_lbr(struct lbr_stitcher *st, struct lbr_stitch_thread *t
 	for (i = last; i > (long)distance; i--) {
 		if (i > (long)st->max_lbr || !t->prev_valid[i])
 			continue;
-		t->list[t->list_nr++] = t->prev[i].from;
+		t->list[t->list_nr++] = perf_data__get_u64(t->prev + i * BRANCH_SIZE);
 	}
 	*stitched = true;
 	return 0;
 }
 
 /* Keep S's branches as the thread's previous sample. */
-static int save_prev(struct lbr_stitch_thread *t, const struct perf_sample *s)
+static int save_prev(struct lbr_stitcher *st, struct lbr_stitch_thread *t,
+		     const struct perf_sample *s)
 {
 	struct perf_sample_branch *p;
 	u32 n;
 
+	t->prev_nr = s->branch_nr;
+	t->prev_hw_idx = s->hw_idx;
+	t->have_prev = s->branch_entries != NULL;
+	if (st->entries_stay) {
+		t->prev = s->branch_entries;
+		return 0;
+	}
 	if (s->branch_nr > t->prev_cap) {
 		n = t->prev_cap ? t->prev_cap : 32;
 		while (n < s->branch_nr)
 			n *= 2;
-		p = realloc(t->prev, n * sizeof(*p));
-		if (!p)
+		p = realloc(t->prev_copy, n * sizeof(*p));
+		if (!p) {
+			t->have_prev = false;
 			return -1;
-		t->prev = p;
+		}
+		t->prev_copy = p;
 		t->prev_cap = n;
 	}
 	if (s->branch_nr)
-		memcpy(t->prev, s->branch_entries, s->branch_nr * sizeof(*t->prev));
-	t->prev_nr = s->branch_nr;
-	t->prev_hw_idx = s->hw_idx;
-	t->have_prev = s->branch_entries != NULL;
+		memcpy(t->prev_copy, s->branch_entries, s->branch_nr * sizeof(*p));
+	t->prev = (const u8 *)t->prev_copy;
 	return 0;
 }
 
@@ -200,22 +214,72 @@ static bool is_known_context(u64 ip)
 	return ip == PERF_CONTEXT_HV || ip == PERF_CONTEXT_KERNEL || ip == PERF_CONTEXT_USER;
 }
 
+/*
+ * The from of NR entries into FRAMES. False when none of them can be a
+ * context marker: a marker (PERF_CONTEXT_MAX and up) has the top 52 bits
+ * set, so one among them sets those bits in the OR of all. User addresses
+ * never do; kernel ones together may, and then the caller looks closer.
+ */
+static bool copy_froms(u64 *frames, const u8 *entries, u64 nr)
+{
+	u64 all = 0;
+
+	for (u64 i = 0; i < nr; i++) {
+		frames[i] = perf_data__get_u64(entries + i * BRANCH_SIZE);
+		all |= frames[i];
+	}
+	return (all & CONTEXT_HIGH_BITS) == CONTEXT_HIGH_BITS;
+}
+
+/*
+ * Whether S repeats st->last byte for byte in what resolving reads, in a
+ * state where that gives the same frames. Stitching S onto an identical
+ * previous sample finds the overlap at its last entry (distance nr - 1,
+ * the same bytes) and adds nothing, so the thread's list and frames stay
+ * as they were; that arithmetic holds for 1 <= nr <= max_lbr and an
+ * hw_idx that does not wrap, which a sane file has. Anything else walks.
+ */
+static bool repeats_last(const struct lbr_stitcher *st, const struct perf_sample *s, u64 user)
+{
+	const struct perf_sample *l = st->last;
+
+	if (!l || l->tid != s->tid || l->branch_nr != s->branch_nr || l->hw_idx != s->hw_idx ||
+	    l->no_hw_idx != s->no_hw_idx || l->callchain_nr < user + 1)
+		return false;
+	if (st->enable && !s->no_hw_idx &&
+	    (!s->branch_nr || s->branch_nr > st->max_lbr || s->hw_idx > UINT64_MAX - st->max_lbr))
+		return false;
+	return !memcmp(l->callchain, s->callchain, (user + 1) * 8) &&
+	       !memcmp(l->branch_entries, s->branch_entries, s->branch_nr * BRANCH_SIZE);
+}
+
 int lbr_stitcher__resolve(struct lbr_stitcher *st, const struct perf_sample *s,
 			  const u64 **frames, u32 *nr)
 {
 	struct lbr_stitch_thread *t = NULL;
 	struct perf_sample_branch b;
-	bool stitched = false;
+	bool stitched = false, marker;
 	u64 chain_nr = s->callchain_nr < LBR_STITCH_MAX_STACK ? s->callchain_nr
 							       : LBR_STITCH_MAX_STACK;
 	u64 user, i, ip, nr_save;
 	u32 n = 0;
 
+	st->repeated = false;
 	for (user = 0; user < chain_nr; user++)
 		if (perf_sample__callchain_ip(s, user) == PERF_CONTEXT_USER)
 			break;
-	if (user == chain_nr)
+	if (user == chain_nr) {
+		st->last = NULL;
 		return 0;
+	}
+	if (repeats_last(st, s, user)) {
+		/* the thread's prev keeps pointing at the same bytes, which stay */
+		st->repeated = true;
+		*frames = st->frames;
+		*nr = st->nr_frames;
+		return 1;
+	}
+	st->last = NULL;
 
 	if (st->enable && !s->no_hw_idx) {
 		t = thread_findnew(st, s->tid);
@@ -223,7 +287,7 @@ int lbr_stitcher__resolve(struct lbr_stitcher *st, const struct perf_sample *s,
 			goto nomem;
 		if (!stitched)
 			t->list_nr = 0;
-		if (save_prev(t, s))
+		if (save_prev(st, t, s))
 			goto nomem;
 	}
 	if (ensure_u64(&st->frames, &st->frames_cap,
@@ -250,7 +314,17 @@ int lbr_stitcher__resolve(struct lbr_stitcher *st, const struct perf_sample *s,
 	}
 	/* prev_valid[] has max_lbr + 1 slots: only the entries below that are noted */
 	nr_save = t ? (s->branch_nr < (u64)st->max_lbr + 1 ? s->branch_nr : (u64)st->max_lbr + 1) : 0;
-	for (i = 0; i < s->branch_nr; i++) {
+	/*
+	 * Usually every from is an address: copy them all, then look at what
+	 * was copied. A context marker among them takes the walk below.
+	 */
+	marker = copy_froms(st->frames + n, s->branch_entries, s->branch_nr);
+	if (!marker) {
+		if (nr_save)
+			memset(t->prev_valid, true, nr_save);
+		n += s->branch_nr;
+	}
+	for (i = 0; marker && i < s->branch_nr; i++) {
 		ip = perf_data__get_u64(s->branch_entries + i * sizeof(b));
 		if (ip >= PERF_CONTEXT_MAX) {
 			if (i < nr_save)
@@ -269,6 +343,11 @@ int lbr_stitcher__resolve(struct lbr_stitcher *st, const struct perf_sample *s,
 	st->nr_frames = n;
 	*frames = st->frames;
 	*nr = n;
+	if (st->entries_stay) {
+		/* its callchain and entries stay where they are; the struct is the caller's */
+		st->last_sample = *s;
+		st->last = &st->last_sample;
+	}
 	return 1;
 nomem:
 	errno = ENOMEM;

@@ -33,9 +33,25 @@ struct lbr_stitcher {
 	struct lbr_stitch_thread *threads;	/* open addressing by tid */
 	u32 threads_size;		/* a power of two */
 	u32 nr_threads;
+	/*
+	 * Set by a caller whose samples' callchains and branch entries stay
+	 * where they are, unchanged, while the stitcher is in use (a mapped
+	 * perf.data): the previous sample of a thread is then remembered by
+	 * pointer, not copied, and a repeated sample is recognised.
+	 */
+	bool entries_stay;
 	u64 *frames;			/* the last result */
 	u32 nr_frames;
 	u32 frames_cap;
+	/*
+	 * With entries_stay, the sample that gave the last result (NULL: none,
+	 * or it gave no result): a thread's next sample with the same bytes
+	 * gets the same frames without a walk (see lbr_stitcher__resolve).
+	 * repeated says that happened in the last call.
+	 */
+	const struct perf_sample *last;
+	struct perf_sample last_sample;
+	bool repeated;
 };
 
 /* ENABLE stitches only when MAX_LBR > 0, as perf. Returns 0. */
@@ -46,7 +62,8 @@ void lbr_stitcher__exit(struct lbr_stitcher *st);
  * The call stack of sample S (whose attr samples an LBR call stack):
  * 1 with *FRAMES (innermost first, valid until the next call) and *NR set;
  * 0 when S has no PERF_CONTEXT_USER in its callchain (perf then uses the
- * callchain alone); -1 with errno ENOMEM.
+ * callchain alone); -1 with errno ENOMEM. st->repeated tells whether the
+ * frames are those of the call before, unchanged.
  */
 int lbr_stitcher__resolve(struct lbr_stitcher *st, const struct perf_sample *s,
 			  const u64 **frames, u32 *nr);

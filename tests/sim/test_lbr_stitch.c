@@ -44,6 +44,8 @@ static void fake(struct fake *f, u32 tid, u64 tos, bool hw, u32 nr, const u64 (*
 /* The example checked against perf 6.1: max_lbr 4, fn5..fn1 then main. */
 static const u64 s1[][2] = { { FN2, FN3 }, { FN1, FN2 }, { MAIN, FN1 } };
 static const u64 s2[][2] = { { FN4, FN5 }, { FN3, FN4 }, { FN2, FN3 }, { FN1, FN2 } };
+/* s2 after s1, stitched: main comes back */
+static const u64 s2_stitched[] = { FN5, FN4, FN3, FN2, FN1, MAIN };
 
 static u32 resolve(struct lbr_stitcher *st, struct fake *f, const u64 **frames)
 {
@@ -55,7 +57,6 @@ static u32 resolve(struct lbr_stitcher *st, struct fake *f, const u64 **frames)
 
 static void second_sample_gets_the_frame_the_lbr_lost(void **state)
 {
-	static const u64 want[] = { FN5, FN4, FN3, FN2, FN1, MAIN };
 	struct lbr_stitcher st;
 	struct fake a, b;
 	const u64 *fr;
@@ -68,7 +69,7 @@ static void second_sample_gets_the_frame_the_lbr_lost(void **state)
 	assert_int_equal(fr[0], FN3);
 	assert_int_equal(fr[3], MAIN);
 	assert_int_equal(resolve(&st, &b, &fr), 6);
-	assert_memory_equal(fr, want, sizeof(want));
+	assert_memory_equal(fr, s2_stitched, sizeof(s2_stitched));
 	lbr_stitcher__exit(&st);
 }
 
@@ -158,6 +159,146 @@ static void callchain_without_user_context_is_not_lbr(void **state)
 	lbr_stitcher__exit(&st);
 }
 
+/*
+ * The previous sample is copied unless the caller says its entries stay
+ * (entries_stay): a caller reusing its buffer loses nothing, and with
+ * entries_stay the stitcher reads the entries where they are.
+ */
+static void previous_sample_is_copied_unless_entries_stay(void **state)
+{
+	struct lbr_stitcher st;
+	struct fake a, b;
+	const u64 *fr;
+
+	(void)state;
+	for (int stay = 0; stay < 2; stay++) {
+		lbr_stitcher__init(&st, 4, true);
+		st.entries_stay = stay;
+		fake(&a, 1, 2, true, 3, s1);
+		fake(&b, 1, 0, true, 4, s2);
+		resolve(&st, &a, &fr);
+		if (!stay)
+			memset(a.br, 0x55, sizeof(a.br));	/* the buffer reused */
+		assert_int_equal(resolve(&st, &b, &fr), 6);
+		assert_memory_equal(fr, s2_stitched, sizeof(s2_stitched));
+		lbr_stitcher__exit(&st);
+	}
+	lbr_stitcher__init(&st, 4, true);
+	st.entries_stay = true;
+	fake(&a, 1, 2, true, 3, s1);
+	fake(&b, 1, 0, true, 4, s2);
+	resolve(&st, &a, &fr);
+	a.br[1][2] = 1;		/* seen through the pointer: the base entry differs now */
+	assert_int_equal(resolve(&st, &b, &fr), 5);
+	lbr_stitcher__exit(&st);
+}
+
+/*
+ * With entries_stay a sample repeating the thread's previous one byte for
+ * byte takes its frames without a walk (st->repeated): the frames are
+ * always what the walk of a copying stitcher gives, over a random run of
+ * samples drawn from a few, on two threads, with hw_idx and flags varied,
+ * copies of the same bytes at new places included.
+ */
+static void repeated_samples_give_the_frames_of_a_walk(void **state)
+{
+	static const u64 s3[][2] = { { FN3, FN4 }, { FN2, FN3 }, { FN1, FN2 }, { MAIN, FN1 } };
+	/* more entries than the LBR has: the overlap test lands elsewhere */
+	static const u64 s6[][2] = { { FN5, FN5 + 8 }, { FN4, FN5 }, { FN3, FN4 }, { FN2, FN3 },
+				     { FN1, FN2 }, { MAIN, FN1 } };
+	static const struct {
+		u32 tid;
+		u64 tos;
+		u32 nr;
+		const u64 (*br)[2];
+	} kinds[] = {
+		{ 1, 2, 3, s1 }, { 1, 0, 4, s2 }, { 1, 3, 4, s3 }, { 2, 1, 3, s1 },
+		{ 2, 0, 4, s2 }, { 1, 1, 4, s2 }, { 1, 5, 4, s3 },	/* hw_idx past max_lbr */
+		{ 1, 1, 6, s6 }, { 1, 3, 5, s6 + 1 },
+		{ 1, 0, 4, s3 }, { 1, 2, 4, s2 }, { 1, 0, 3, s2 + 1 },	/* one field apart */
+	};
+	enum { N = 400 };
+	static struct fake f[N];
+	struct lbr_stitcher walk, stay;
+	const u64 *a, *b;
+	u32 na, nb, repeats = 0, seed = 1;
+
+	(void)state;
+	lbr_stitcher__init(&walk, 4, true);
+	lbr_stitcher__init(&stay, 4, true);
+	stay.entries_stay = true;
+	for (u32 i = 0; i < N; i++) {
+		seed = seed * 1103515245u + 12345u;
+		/* mostly the sample before again, as in a hot loop */
+		if (i && (seed >> 16) % 4) {
+			f[i] = f[i - 1];
+			f[i].s.callchain = (const u8 *)f[i].chain;
+			f[i].s.branch_entries = (const u8 *)f[i].br;
+		} else {
+			u32 k = (seed >> 20) % (sizeof(kinds) / sizeof(kinds[0]));
+
+			fake(&f[i], kinds[k].tid, kinds[k].tos, true, kinds[k].nr, kinds[k].br);
+			f[i].br[0][2] = (seed >> 28) & 1;	/* flags now and then */
+		}
+		assert_int_equal(lbr_stitcher__resolve(&walk, &f[i].s, &a, &na), 1);
+		assert_false(walk.repeated);
+		assert_int_equal(lbr_stitcher__resolve(&stay, &f[i].s, &b, &nb), 1);
+		assert_int_equal(na, nb);
+		assert_memory_equal(a, b, na * sizeof(*a));
+		repeats += stay.repeated;
+	}
+	assert_true(repeats > N / 2);
+	lbr_stitcher__exit(&walk);
+	lbr_stitcher__exit(&stay);
+
+	/* the same bytes but another thread, or another TOS: not a repeat */
+	for (int other = 0; other < 2; other++) {
+		struct fake p, x, y;
+
+		lbr_stitcher__init(&stay, 4, true);
+		stay.entries_stay = true;
+		fake(&p, 1, 2, true, 3, s1);
+		fake(&x, 1, 0, true, 4, s2);
+		fake(&y, other ? 1 : 2, other ? 1 : 0, true, 4, s2);
+		resolve(&stay, &p, &b);
+		assert_int_equal(resolve(&stay, &x, &b), 6);	/* main stitched on */
+		assert_int_equal(resolve(&stay, &y, &b), 5);	/* no history / no overlap */
+		assert_false(stay.repeated);
+		lbr_stitcher__exit(&stay);
+	}
+}
+
+/*
+ * Froms at the top of the address space: kernel addresses and the last
+ * address below PERF_CONTEXT_MAX are frames (together they have every
+ * bit a marker has), a known marker is skipped, an unknown one makes
+ * the sample not an LBR stack (0), as perf's add_callchain_ip decides.
+ */
+static void froms_near_the_context_markers(void **state)
+{
+	const u64 high[][2] = { { 0xffffffff80001000ULL, FN3 }, { PERF_CONTEXT_MAX - 1, FN2 },
+				{ MAIN, FN1 } };
+	struct lbr_stitcher st;
+	struct fake a;
+	const u64 *fr;
+	u32 nr;
+
+	(void)state;
+	lbr_stitcher__init(&st, 4, true);
+	fake(&a, 1, 2, true, 3, high);
+	assert_int_equal(resolve(&st, &a, &fr), 4);
+	assert_int_equal(fr[0], FN3);
+	assert_int_equal(fr[1], 0xffffffff80001000ULL);
+	assert_int_equal(fr[2], PERF_CONTEXT_MAX - 1);
+	assert_int_equal(fr[3], MAIN);
+	a.br[1][0] = PERF_CONTEXT_USER;
+	assert_int_equal(resolve(&st, &a, &fr), 3);
+	assert_int_equal(fr[2], MAIN);
+	a.br[1][0] = PERF_CONTEXT_MAX;
+	assert_int_equal(lbr_stitcher__resolve(&st, &a.s, &fr, &nr), 0);
+	lbr_stitcher__exit(&st);
+}
+
 /* Read the synthetic chain back and resolve every sample. */
 static void chain_of_43_with_32_lbr_entries_is_complete_only_stitched(void **state)
 {
@@ -222,6 +363,9 @@ int main(void)
 		cmocka_unit_test(different_flags_or_slots_do_not_stitch),
 		cmocka_unit_test(history_is_per_thread),
 		cmocka_unit_test(callchain_without_user_context_is_not_lbr),
+		cmocka_unit_test(previous_sample_is_copied_unless_entries_stay),
+		cmocka_unit_test(repeated_samples_give_the_frames_of_a_walk),
+		cmocka_unit_test(froms_near_the_context_markers),
 		cmocka_unit_test(chain_of_43_with_32_lbr_entries_is_complete_only_stitched),
 	};
 
