@@ -55,13 +55,14 @@ def series(name, unit_name, points, scenario, work):
 
 
 def cpus_scn(n, k):
-    # about 4.7M branches per T whatever the number of CPUs
-    return b.tchain_scenario(cpus=n, tasks=n, duration=k * max(20_000_000 // n, 200_000),
+    # about 19M branches per T whatever the number of CPUs: at ~6 ns a
+    # branch, 3T - T is ~0.2 s of CPU, well above the noise of a run
+    return b.tchain_scenario(cpus=n, tasks=n, duration=k * max(80_000_000 // n, 800_000),
                              scope="task", pages=8)
 
 
 def tasks_scn(n, k):
-    return b.tchain_scenario(cpus=1, tasks=n, duration=k * 40_000_000,
+    return b.tchain_scenario(cpus=1, tasks=n, duration=k * 160_000_000,
                              scope="system", timeslice=42_000, quantum=42_000)
 
 
