@@ -87,10 +87,13 @@ static noinline void rb_write_records(struct rb_bench *b, uint64_t n)
  * Where the stack sits against the ring changes what a record costs:
  * growing only the environment (which moves the stack) took the
  * backward/forward ratio of one binary from 1.05 to 0.82 and back,
- * probably false store-to-load dependences between the handle and the
- * record bytes (4K aliasing). Each round therefore runs at another
- * stack offset, 64 bytes further, and a figure is the median over
- * placements rather than the luck of one.
+ * we first took for 4K aliasing between the handle and the record bytes.
+ * A later sweep of the event, the perf_buffer, the payload and the stack
+ * over all 64 cache-line offsets of a page found at most ~10% (8.5-9.4
+ * ns at 40 B; worst, an event straddling a page): the larger swings are
+ * the host's slow spells (scripts/bench.sh). Each round still runs at
+ * another stack offset, 64 bytes further, so a figure is the median
+ * over placements rather than the luck of one.
  */
 static void rb_write(void *ctx, uint64_t n)
 {
