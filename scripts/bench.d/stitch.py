@@ -16,7 +16,7 @@ import sys
 
 import benchlib as b
 
-ROUNDS = 5
+ROUNDS = 11    # short processes: the host's slow spells (scripts/bench.sh) need many rounds under the median
 
 if os.environ.get("PMUSIM_BENCH_PRIVATE_TMP") != "1":
     if not shutil.which("perf"):
