@@ -101,11 +101,6 @@ const struct perf_event_header *perf_mmap_reader__bad_size(struct perf_mmap_read
 	return NULL;
 }
 
-void perf_mmap_reader__bad_head(struct perf_mmap_reader *reader)
-{
-	perf_mmap_reader__bad_size(reader);
-}
-
 void perf_mmap_reader__fell_behind(struct perf_mmap_reader *reader, uint64_t head, bool commit)
 {
 	reader->stats.fell_behind++;

@@ -207,7 +207,6 @@ const struct perf_event_header *perf_mmap_reader__bad_size(struct perf_mmap_read
 const struct perf_event_header *
 perf_mmap_reader__reassemble(struct perf_mmap_reader *reader, uint64_t pos, size_t size);
 void perf_mmap_reader__fell_behind(struct perf_mmap_reader *reader, uint64_t head, bool commit);
-void perf_mmap_reader__bad_head(struct perf_mmap_reader *reader);
 
 /*
  * Where the next record may end without leaving the batch or wrapping the
@@ -265,7 +264,7 @@ perf_mmap_reader__forward_init(struct perf_mmap_reader *reader, struct perf_mmap
 	/* Records keep an aligned start aligned: only the first needs the check. */
 	if (__builtin_expect((reader->prev & 7) && head != reader->prev, 0)) {
 		perf_mmap_iter__set_end(it, reader->prev);
-		perf_mmap_reader__bad_head(reader);
+		perf_mmap_reader__bad_size(reader);
 	}
 	return reader->status;
 }
@@ -414,7 +413,7 @@ perf_mmap_reader__read_init_backward(struct perf_mmap_reader *reader, struct per
 	reader->status = PERF_MMAP_READ_END;
 	if (__builtin_expect(start & 7, 0)) {
 		perf_mmap_iter__set_end(it, start);
-		perf_mmap_reader__bad_head(reader);
+		perf_mmap_reader__bad_size(reader);
 	}
 	return reader->status;
 }
@@ -436,11 +435,12 @@ perf_mmap_reader__read_event_backward(struct perf_mmap_reader *reader,
 	size = perf_mmap_iter__size_at(it, pos & it->mask);
 	if (__builtin_expect(perf_mmap_iter__fast(it, size, sizep), 1))
 		return perf_mmap_iter__record(it, pos & it->mask);
-	if (__builtin_expect(!size || size > left ||
-			     !perf_mmap_reader__size_valid(size, UINT64_MAX), 0)) {
-		if (!size)			/* never written: zero-filled pages */
-			return NULL;
-		if (!perf_mmap_reader__size_valid(size, UINT64_MAX) || !it->wrapped)
+	if (!size)				/* never written: zero-filled pages */
+		return NULL;
+	if (!perf_mmap_reader__size_valid(size, UINT64_MAX))
+		return perf_mmap_reader__bad_size(reader);
+	if (size > left) {
+		if (!it->wrapped)
 			return perf_mmap_reader__bad_size(reader);
 		/* It starts inside the window; its tail was overwritten. */
 		reader->stats.dropped++;
