@@ -231,20 +231,12 @@ static void out_flush(struct stitch_ctx *c, bool all)
 /* "\t%16llx %s\n" ("\t%16llx\n" with no_sym) into DST, which has room; its length. */
 static u32 format_line(char *dst, u64 ip, const char *name, size_t nlen, bool no_sym)
 {
-	static const char hex[] = "0123456789abcdef";
-	char digits[16];
-	int n = 0, pad;
 	char *p = dst;
 
-	do {
-		digits[n++] = hex[ip & 15];
-		ip >>= 4;
-	} while (ip);
 	*p++ = '\t';
-	for (pad = 16 - n; pad > 0; pad--)
+	for (unsigned int pad = perf_map__hex_digits(ip); pad < 16; pad++)
 		*p++ = ' ';
-	while (n)
-		*p++ = digits[--n];
+	p = perf_map__put_hex(p, ip);
 	if (!no_sym) {
 		*p++ = ' ';
 		memcpy(p, name, nlen);

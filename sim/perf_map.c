@@ -12,21 +12,6 @@
 
 #include "sim/perf_map.h"
 
-/* Lower-case hex without 0x, as perf writes and reads it. */
-static char *put_hex(char *p, u64 v)
-{
-	char tmp[16];
-	int n = 0;
-
-	do {
-		tmp[n++] = "0123456789abcdef"[v & 15];
-		v >>= 4;
-	} while (v);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
-}
-
 /*
  * "START SIZE name\n". A 10,000-task run writes 440,000 of these lines,
  * and through fprintf they were a quarter of its start-up (callgrind).
@@ -35,9 +20,9 @@ static void put_line(FILE *fp, const struct perf_map_sym *sym)
 {
 	char buf[40], *p = buf;
 
-	p = put_hex(p, sym->start);
+	p = perf_map__put_hex(p, sym->start);
 	*p++ = ' ';
-	p = put_hex(p, sym->size);
+	p = perf_map__put_hex(p, sym->size);
 	*p++ = ' ';
 	fwrite(buf, 1, (size_t)(p - buf), fp);
 	fputs(sym->name, fp);

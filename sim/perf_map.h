@@ -30,6 +30,25 @@ struct perf_map_sym {
 int perf_map__write(const char *dir, int pid, const struct perf_map_sym *syms,
 		    size_t nr, char *err, size_t errlen);
 
+/*
+ * V in lower-case hex without 0x ("%llx", as perf writes addresses) at P;
+ * returns the end. perf_map__hex_digits() is how many characters that is.
+ */
+static inline unsigned int perf_map__hex_digits(u64 v)
+{
+	return v ? (67 - (unsigned int)__builtin_clzll(v)) / 4 : 1;
+}
+
+static inline char *perf_map__put_hex(char *p, u64 v)
+{
+	unsigned int n = perf_map__hex_digits(v);
+
+	p += n;
+	for (char *q = p; n--; v >>= 4)
+		*--q = "0123456789abcdef"[v & 15];
+	return p;
+}
+
 /* Symbols read back from a map file, sorted by start. */
 struct perf_map {
 	struct perf_map_sym *syms;	/* names owned by the map */
