@@ -710,9 +710,8 @@ static void account_hw_time(const struct run *r, struct run_hw_time *hw, uint64_
 
 /* The previous sample of one task from one event: where its next window began. */
 struct window_start {
-	uint32_t tid;
-	const struct perf_data_attr *attr;
 	uint64_t time;
+	bool seen;
 };
 
 static bool counts_instructions(const struct perf_event_attr *attr)
@@ -726,36 +725,22 @@ static bool counts_instructions(const struct perf_event_attr *attr)
  * sample of the same event, its cycles. Returns false for a task's first
  * sample. The task runs alone on its CPU for this to be its own cycles.
  */
-static bool sample_window(struct window_start **starts, size_t *nr, const struct perf_data_attr *a,
-			  const struct scn_event *e, const struct perf_sample *s, uint64_t *cycles)
+static bool sample_window(struct window_start *w, const struct scn_event *e,
+			  const struct perf_sample *s, uint64_t *cycles)
 {
-	struct window_start *w = NULL, *n;
-	bool have;
+	bool have = w->seen && s->time > w->time;
 
-	for (size_t i = 0; i < *nr; i++)
-		if ((*starts)[i].tid == s->tid && (*starts)[i].attr == a)
-			w = &(*starts)[i];
-	if (!w) {
-		n = realloc(*starts, (*nr + 1) * sizeof(*n));
-		if (!n)
-			return false;
-		*starts = n;
-		w = &n[(*nr)++];
-		*w = (struct window_start){ .tid = s->tid, .attr = a, .time = s->time };
-		return false;
-	}
-	have = s->time > w->time;
 	if (have)
 		*cycles = e->hw_time ? s->time - w->time :
 				       model_clock_ns_to_tsc(s->time) - model_clock_ns_to_tsc(w->time);
+	w->seen = true;
 	w->time = s->time;
 	return have;
 }
 
 static int summarize_file(struct run *r, const char *path, char *err, size_t errlen)
 {
-	struct window_start *starts = NULL;
-	size_t nr_starts = 0;
+	struct window_start *starts = NULL;	/* [task index][attr] */
 	struct run_stats *st = r->st;
 	struct lbr_stitcher plain, stitched;
 	struct perf_data_iter it;
@@ -767,6 +752,12 @@ static int summarize_file(struct run *r, const char *path, char *err, size_t err
 	if (perf_data_file__open(&f, path)) {
 		snprintf(err, errlen, "%s", f.err);
 		perf_data_file__close(&f);
+		return -1;
+	}
+	starts = calloc((size_t)r->m->nr_tasks * f.nr_attrs + 1, sizeof(*starts));
+	if (!starts) {
+		perf_data_file__close(&f);
+		snprintf(err, errlen, "pmusim: out of memory");
 		return -1;
 	}
 	qsort(r->truth, r->nr_truth, sizeof(*r->truth), truth_cmp);
@@ -800,7 +791,8 @@ static int summarize_file(struct run *r, const char *path, char *err, size_t err
 					s.period == e->alternative_period;
 			uint64_t win = 0;
 			bool windowed = counts_instructions(&a->attr) &&
-					sample_window(&starts, &nr_starts, a, e, &s, &win) &&
+					sample_window(&starts[(size_t)t->index * f.nr_attrs +
+								(size_t)(a - f.attrs)], e, &s, &win) &&
 					(!e->alternative_period || is_short);
 
 			/*
