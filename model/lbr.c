@@ -146,9 +146,9 @@ void model_lbr_update(struct model_cpu *cpu)
 }
 
 /*
- * A push in any format, the branch's cycles since the last record given
- * (retire.h's model_lbr_record() does the INFO formats' itself and the
- * call-stack pop).  TOS moves to the next slot; the record is encoded as
+ * A push in the formats other than INFO and INFO2, the branch's cycles
+ * since the last record given (retire.h's model_lbr_record() records
+ * those two itself, and the call-stack pop).  TOS moves to the next slot; the record is encoded as
  * the format's MSRs hold it.
  */
 void model_lbr_push_encoded(struct model_cpu *cpu, uint64_t from, uint64_t to,
@@ -163,10 +163,6 @@ void model_lbr_push_encoded(struct model_cpu *cpu, uint64_t from, uint64_t to,
 		cycles = LBR_INFO_CYCLES;
 	rs->lbr_tos = slot;
 	switch (cpu->lbr_format) {
-	case LBR_FORMAT_INFO:
-	case LBR_FORMAT_INFO2:
-		info = mis << 63 | cycles;
-		break;
 	case LBR_FORMAT_32:
 		from = (to & 0xffffffffULL) << 32 | (from & 0xffffffffULL);
 		to &= 0xffffffffULL;
