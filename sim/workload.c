@@ -527,7 +527,7 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 	uint64_t *self = x->self_insns;
 	uint64_t *self_mis = x->self_mispredicts;
 	uint64_t start = x->cycles, cycles = start, end = start + budget;
-	uint64_t branches = 0, mispredicts = 0, calls = 0, own = 0;
+	uint64_t branches = 0, calls = 0, own = 0;
 	uint32_t depth = x->depth;
 	struct wl_frame *f = &x->stack[depth - 1];
 	uint32_t func = f->func;
@@ -562,10 +562,8 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 #define MISPREDICTS() ({							\
 		bool mis_ = __builtin_expect(mis_draws, 1) ? NEXT_DRAW() < mis_bound : mis_always; \
 									\
-		if (mis_) {							\
-			mispredicts++;						\
+		if (mis_)							\
 			self_mis[func]++;					\
-		}								\
 		mis_;								\
 	})
 /* A taken branch; the caller has charged it to a function's ground truth. */
@@ -739,12 +737,13 @@ cond_taken:
 	x->nr_used = used;
 	self[func] += own;
 	x->depth = depth;
-	/* every instruction retired went to one function's count: the total is their sum */
-	x->insns = 0;
-	for (uint32_t i = 0; i < wl->nr_funcs; i++)
+	/* every instruction and mispredict went to one function's count: totals are sums */
+	x->insns = x->mispredicts = 0;
+	for (uint32_t i = 0; i < wl->nr_funcs; i++) {
 		x->insns += self[i];
+		x->mispredicts += self_mis[i];
+	}
 	x->branches += branches;
-	x->mispredicts += mispredicts;
 	x->calls += calls;
 	x->cycles = cycles;
 	return cycles - start;
