@@ -170,7 +170,7 @@ static int has_stitched_lbr(struct lbr_stitcher *st, struct lbr_stitch_thread *t
 	for (i = last; i > (long)distance; i--) {
 		if (i > (long)st->max_lbr || !t->prev_valid[i])
 			continue;
-		t->list[t->list_nr++] = perf_data__get_u64(t->prev + i * BRANCH_SIZE);
+		t->list[t->list_nr++] = perf_sample__branch_from(t->prev, i);
 	}
 	*stitched = true;
 	return 0;
@@ -225,7 +225,7 @@ static bool copy_froms(u64 *frames, const u8 *entries, u64 nr)
 	u64 all = 0;
 
 	for (u64 i = 0; i < nr; i++) {
-		frames[i] = perf_data__get_u64(entries + i * BRANCH_SIZE);
+		frames[i] = perf_sample__branch_from(entries, i);
 		all |= frames[i];
 	}
 	return (all & CONTEXT_HIGH_BITS) == CONTEXT_HIGH_BITS;
@@ -325,7 +325,7 @@ int lbr_stitcher__resolve(struct lbr_stitcher *st, const struct perf_sample *s,
 		n += s->branch_nr;
 	}
 	for (i = 0; marker && i < s->branch_nr; i++) {
-		ip = perf_data__get_u64(s->branch_entries + i * sizeof(b));
+		ip = perf_sample__branch_from(s->branch_entries, i);
 		if (ip >= PERF_CONTEXT_MAX) {
 			if (i < nr_save)
 				t->prev_valid[i] = false;

@@ -152,7 +152,13 @@ static inline u64 perf_sample__callchain_ip(const struct perf_sample *s, u64 i)
 static inline void perf_sample__branch(const struct perf_sample *s, u64 i,
 				       struct perf_sample_branch *b)
 {
-	memcpy(b, s->branch_entries + i * 24, sizeof(*b));
+	memcpy(b, s->branch_entries + i * sizeof(*b), sizeof(*b));
+}
+
+/* Entry I's from address in a branch stack's ENTRIES (struct perf_branch_entry: from first). */
+static inline u64 perf_sample__branch_from(const u8 *entries, u64 i)
+{
+	return perf_data__get_u64(entries + i * sizeof(struct perf_sample_branch));
 }
 
 /*
