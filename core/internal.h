@@ -5,9 +5,13 @@
  *
  * The user page and the data pages are one zero-filled, page-aligned
  * block laid out as user space maps it: the struct perf_event_mmap_page
- * first, the 2^n data pages from PAGE_SIZE on. data_pages[] still lists
- * the pages one by one and all output walks it page by page, as the
- * kernel does with pages that are not contiguous in its address space.
+ * first, the 2^n data pages from PAGE_SIZE on. With CONFIG_PERF_USE_VMALLOC
+ * the data area is one "page" of order ilog2(n), as in the kernel's
+ * vmalloc'ed buffers: nr_pages is 1 and data_pages[0] is the whole area
+ * (so data_page_nr() and perf_data_size(), not nr_pages, give its size).
+ * Without it data_pages[] lists the order-0 pages one by one and output
+ * walks them page by page, as x86 does with pages that are not contiguous
+ * in its address space.
  */
 #ifndef PMUSIM_CORE_INTERNAL_H
 #define PMUSIM_CORE_INTERNAL_H
@@ -22,6 +26,9 @@
 struct perf_buffer {
 	refcount_t		refcount;
 	int			nr_pages;	/* data pages; 0: user page only */
+#ifdef CONFIG_PERF_USE_VMALLOC
+	int			page_order;	/* the one data page's order */
+#endif
 	int			overwrite;	/* no PROT_WRITE: ignore data_tail */
 	int			paused;		/* PERF_EVENT_IOC_PAUSE_OUTPUT */
 
@@ -87,12 +94,18 @@ static inline bool rb_has_aux(struct perf_buffer *rb)
 	return false;
 }
 
-/* pmusim has no vmalloc'ed buffers: data pages are order 0. */
+#ifdef CONFIG_PERF_USE_VMALLOC
+static inline int page_order(struct perf_buffer *rb)
+{
+	return rb->page_order;
+}
+#else
 static inline int page_order(struct perf_buffer *rb)
 {
 	(void)rb;
 	return 0;
 }
+#endif
 
 static inline int data_page_nr(struct perf_buffer *rb)
 {

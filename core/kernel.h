@@ -65,6 +65,8 @@ typedef int64_t s64;
 #define ALIGN(x, a)		(((x) + ((a) - 1)) & ~((__typeof__(x))(a) - 1))
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define is_power_of_2(n)	((n) != 0 && (((n) & ((n) - 1)) == 0))
+/* floor(log2(@n)) of an @n above 0 */
+static inline int ilog2(unsigned long n) { return 63 - __builtin_clzl(n); }
 
 #define min(a, b) ({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); _a < _b ? _a : _b; })
 #define max(a, b) ({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); _a > _b ? _a : _b; })

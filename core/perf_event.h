@@ -268,6 +268,9 @@ unsigned int __perf_output_copy(struct perf_output_handle *handle,
 static __always_inline unsigned int
 perf_output_copy(struct perf_output_handle *handle, const void *buf, unsigned int len)
 {
+	struct perf_output_handle walk;
+	unsigned int left;
+
 	if (likely(len && len < handle->size)) {
 		memcpy(handle->addr, buf, len);
 		handle->addr = (char *)handle->addr + len;
@@ -275,7 +278,11 @@ perf_output_copy(struct perf_output_handle *handle, const void *buf, unsigned in
 		perf_interleave(PI_OUTPUT_COPY, handle->rb);
 		return 0;
 	}
-	return __perf_output_copy(handle, buf, len);
+	/* On a copy: the caller's handle can stay in registers (core/ring_buffer.h). */
+	walk = *handle;
+	left = __perf_output_copy(&walk, buf, len);
+	*handle = walk;
+	return left;
 }
 unsigned int perf_output_skip(struct perf_output_handle *handle,
 			      unsigned int len);

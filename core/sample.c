@@ -5,7 +5,7 @@
  * sample's data, and writing it out (kernel/events/core.c).
  */
 #include "perf_event.h"
-#include "internal.h"
+#include "ring_buffer.h"
 
 /*
  * Bytes of the read_format block that PERF_SAMPLE_READ and read() emit:
@@ -301,14 +301,15 @@ void perf_output_sample(struct perf_output_handle *handle,
 	perf_output_sample_wakeup(handle);
 }
 
+/*
+ * The kernel passes perf_output_begin_forward() or _backward() here and
+ * calls them; pmusim inlines the record path (core/ring_buffer.h), with
+ * @backward a constant in the two overflow handlers.
+ */
 static __always_inline int
 __perf_event_output(struct perf_event *event,
 		    struct perf_sample_data *data,
-		    struct pt_regs *regs,
-		    int (*output_begin)(struct perf_output_handle *,
-					struct perf_sample_data *,
-					struct perf_event *,
-					unsigned int))
+		    struct pt_regs *regs, bool backward)
 {
 	struct perf_output_handle handle;
 	struct perf_event_header header;
@@ -317,10 +318,10 @@ __perf_event_output(struct perf_event *event,
 	rcu_read_lock();
 	perf_prepare_sample(data, event, regs);
 	perf_prepare_header(&header, data, event, regs);
-	err = output_begin(&handle, data, event, header.size);
+	err = __perf_output_begin(&handle, data, event, header.size, backward);
 	if (!err) {
 		perf_output_sample(&handle, &header, data, event);
-		perf_output_end(&handle);
+		__perf_output_end(&handle);
 	}
 	rcu_read_unlock();
 	return err;
@@ -330,19 +331,19 @@ void perf_event_output_forward(struct perf_event *event,
 			       struct perf_sample_data *data,
 			       struct pt_regs *regs)
 {
-	__perf_event_output(event, data, regs, perf_output_begin_forward);
+	__perf_event_output(event, data, regs, false);
 }
 
 void perf_event_output_backward(struct perf_event *event,
 				struct perf_sample_data *data,
 				struct pt_regs *regs)
 {
-	__perf_event_output(event, data, regs, perf_output_begin_backward);
+	__perf_event_output(event, data, regs, true);
 }
 
 int perf_event_output(struct perf_event *event,
 		      struct perf_sample_data *data,
 		      struct pt_regs *regs)
 {
-	return __perf_event_output(event, data, regs, perf_output_begin);
+	return __perf_event_output(event, data, regs, is_write_backward(event));
 }

@@ -116,7 +116,6 @@ static void test_alloc_lays_out_user_page_then_data_pages_like_the_mmap(void **s
 {
 	static const int nrs[] = { 1, 2, 8 };
 	unsigned int i;
-	int p;
 
 	(void)state;
 	for (i = 0; i < ARRAY_SIZE(nrs); i++) {
@@ -135,8 +134,16 @@ static void test_alloc_lays_out_user_page_then_data_pages_like_the_mmap(void **s
 		assert_int_equal(pg->data_tail, 0);
 		assert_int_equal(pg->index, 0);
 		assert_int_equal(pg->time_enabled, 0);
-		for (p = 0; p < nrs[i]; p++)
+		assert_int_equal(data_page_nr(rb), nrs[i]);
+#ifdef CONFIG_PERF_USE_VMALLOC
+		/* one page of order ilog2(n) */
+		assert_int_equal(rb->nr_pages, 1);
+		assert_int_equal(PAGE_SIZE << page_order(rb), nrs[i] * PAGE_SIZE);
+		assert_ptr_equal(rb->data_pages[0], (char *)pg + PAGE_SIZE);
+#else
+		for (int p = 0; p < nrs[i]; p++)
 			assert_ptr_equal(rb->data_pages[p], (char *)pg + (p + 1) * PAGE_SIZE);
+#endif
 		data = (unsigned char *)pg + pg->data_offset;
 		for (b = 0; b < pg->data_size; b++)
 			assert_int_equal(data[b], 0);
@@ -871,7 +878,10 @@ static void test_output_skip_advances_without_writing(void **state)
 	assert_int_equal(perf_output_begin(&h, &data, &ev, 4096 + 24), 0);
 	perf_output_put(&h, x);
 	assert_int_equal(perf_output_skip(&h, 4096 + 8), 0);	/* across the page */
+	assert_ptr_equal(h.addr, (char *)v.data + 4096 + 16);
+#ifndef CONFIG_PERF_USE_VMALLOC
 	assert_int_equal(h.page, 1);
+#endif
 	perf_output_put(&h, x);
 	perf_output_end(&h);
 	assert_memory_equal(v.data, &x, 8);

@@ -107,9 +107,9 @@ git -C "$tree" checkout -q -- core/sample.c
 
 # 3. a cost change only: eight empty loop turns in perf_output_end
 sed -i 's/^\(\t*\)perf_interleave(PI_OUTPUT_END_ENTER, handle->rb);/&\n\1for (volatile int ab_i = 0; ab_i < 8; ab_i++) { }/' \
-	"$tree/core/ring_buffer.c"
+	"$tree/core/ring_buffer.h"
 if git -C "$tree" diff --quiet; then
-	not_ok "the cost patch applies to core/ring_buffer.c" "PI_OUTPUT_END_ENTER not found"
+	not_ok "the cost patch applies to core/ring_buffer.h" "PI_OUTPUT_END_ENTER not found"
 else
 	run_ab script
 	figures3=$(base_figures)

@@ -1,0 +1,299 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ring_buffer.h - the record path of core/ring_buffer.c, inline: taking
+ * and publishing the handle, reserving room for a record.
+ *
+ * The kernel calls perf_output_begin_forward() and perf_output_end() out
+ * of line. pmusim inlines them where records are written by the million
+ * (__perf_event_output() in core/sample.c, the ring-buffer benchmark),
+ * with the direction a constant: begin and end of a record take 70
+ * instructions instead of 92. The exported perf_output_begin*() and
+ * perf_output_end() are the same code out of line.
+ *
+ * Rare cases (a LOST record, no room, a wakeup, a copy that reaches the
+ * end of a page) stay out of line, and each is handed a copy of the
+ * handle: a handle whose address never leaves its caller's frame can
+ * live in registers, which saves the record path about ten stores.
+ */
+#ifndef PMUSIM_CORE_RING_BUFFER_H
+#define PMUSIM_CORE_RING_BUFFER_H
+
+#include "core/internal.h"
+
+/* <linux/circ_buf.h>: bytes free between head and tail, one byte always kept free */
+#define CIRC_CNT(head, tail, size)	(((head) - (tail)) & ((size) - 1))
+#define CIRC_SPACE(head, tail, size)	CIRC_CNT((tail), ((head) + 1), (size))
+
+/* A PERF_RECORD_LOST without its sample_id trailer: header, id, lost. */
+#define PERF_OUTPUT_LOST_SIZE	(sizeof(struct perf_event_header) + 2 * sizeof(u64))
+
+/* The out-of-line parts of the record path (core/ring_buffer.c). */
+void perf_output_wakeup(struct perf_output_handle *handle);
+void perf_output_lost(struct perf_output_handle *handle, struct perf_sample_data *data,
+		      struct perf_event *event);
+__cold int perf_output_begin_failed(struct perf_output_handle *handle,
+				    struct perf_event *event);
+
+/*
+ * An NMI can write a record of its own between another writer's begin
+ * and end on the same CPU. Writers therefore count themselves in
+ * rb->nest, and only the outermost one publishes data_head and wakes
+ * the reader: an inner writer's data_head would cover the bytes of the
+ * writer it interrupted, which are not written yet.
+ */
+static __always_inline void
+perf_output_get_handle(struct perf_output_handle *handle, struct perf_buffer *rb)
+{
+	preempt_disable();
+	/*
+	 * One increment, no interleaving point inside: the kernel uses a
+	 * single read-modify-write instruction, which no NMI can split.
+	 */
+	WRITE_ONCE(rb->nest, READ_ONCE(rb->nest) + 1);
+	handle->wakeup = local_read(&rb->wakeup);
+}
+
+/* Inline in perf_output_end(), the record path; a call from the no-room path. */
+static __always_inline void perf_output_put_handle(struct perf_output_handle *handle)
+{
+	struct perf_buffer *rb = handle->rb;
+	unsigned long head;
+	unsigned int nest;
+
+	nest = READ_ONCE(rb->nest);
+	perf_interleave(PI_PUT_HANDLE_READ_NEST, rb);
+	if (nest > 1) {
+		/* The writer we interrupted publishes our record with its own. */
+		WRITE_ONCE(rb->nest, nest - 1);
+		goto out;
+	}
+
+again:
+	/*
+	 * head is read only once nest counts us (get_handle, or the retry
+	 * below). A writer nesting earlier than that has published for
+	 * itself; a head read before its reservation would take data_head
+	 * backwards.
+	 */
+	barrier();
+	head = local_read(&rb->head);
+	/* A nested writer may reserve from here on; the re-check below sees it. */
+	perf_interleave(PI_PUT_HANDLE_READ_HEAD, rb);
+
+	/*
+	 * The reader runs on another CPU. Four orderings make the exchange
+	 * safe:
+	 *
+	 *   writer                                reader
+	 *   load data_tail, room for the record?  load data_head
+	 *     (A) only then                         (C) only then
+	 *   store the record                      load the record
+	 *     (B) only then                         (D) only then
+	 *   store data_head                       store data_tail
+	 *
+	 * B pairs with C: a reader that sees our data_head sees the bytes
+	 * below it. B keeps stores before a store and C loads before loads,
+	 * so a write and a read barrier are enough.
+	 *
+	 * A pairs with D: we store over bytes only after data_tail said the
+	 * reader has loaded them. D keeps loads before a store, so it must
+	 * be a full barrier (or a release store of data_tail). The kernel
+	 * gets A from the branch on the space check: no CPU lets a store
+	 * be seen before the branch it depends on is resolved.
+	 *
+	 * In core/kernel.h's C11 terms: B is smp_wmb(), a release fence
+	 * before the relaxed store of data_head; C is the reader's
+	 * smp_load_acquire() of data_head (or smp_rmb()); D is its
+	 * smp_mb() or smp_store_release() of data_tail. C11 knows no
+	 * control dependency, so A is smp_rmb(), an acquire fence after the
+	 * last relaxed load of data_tail in __perf_output_begin(): no
+	 * instruction on x86, and it makes A-D an edge ThreadSanitizer sees.
+	 * Overwrite mode reads no data_tail and has no A.
+	 */
+	smp_wmb(); /* B, pairs with C */
+	WRITE_ONCE(rb->user_page->data_head, (u64)head);
+	perf_interleave(PI_PUT_HANDLE_PUBLISHED, rb);
+
+	/*
+	 * Publish before dropping nest: once nest is 0 a nested writer
+	 * publishes its newer head itself, and our older value stored after
+	 * it would take data_head back.
+	 */
+	barrier();
+	WRITE_ONCE(rb->nest, 0);
+	perf_interleave(PI_PUT_HANDLE_NEST_CLEARED, rb);
+
+	/*
+	 * Compare head only after nest is 0: a writer that reserved after our
+	 * read of head while nest was still 1 left its record for us to
+	 * publish. Go round again as the outermost writer.
+	 */
+	barrier();
+	if (unlikely(head != (unsigned long)local_read(&rb->head))) {
+		WRITE_ONCE(rb->nest, 1);
+		goto again;
+	}
+	perf_interleave(PI_PUT_HANDLE_DONE, rb);
+
+	if (handle->wakeup != (unsigned long)local_read(&rb->wakeup)) {
+		struct perf_output_handle copy = *handle;	/* see the top of this file */
+
+		perf_output_wakeup(&copy);
+	}
+
+out:
+	preempt_enable();
+}
+
+static __always_inline bool
+ring_buffer_has_space(unsigned long head, unsigned long tail,
+		      unsigned long data_size, unsigned int size,
+		      bool backward)
+{
+	if (!backward)
+		return CIRC_SPACE(head, tail, data_size) >= size;
+	return CIRC_SPACE(tail, head, data_size) >= size;
+}
+
+static __always_inline int
+__perf_output_begin(struct perf_output_handle *handle,
+		    struct perf_sample_data *data,
+		    struct perf_event *event, unsigned int size,
+		    bool backward)
+{
+	struct perf_output_handle copy;
+	struct perf_buffer *rb;
+	unsigned long tail, offset, head;
+	int have_lost, page_shift;
+	bool overwrite;
+
+	rcu_read_lock();
+	/* An inherited event writes into its parent's buffer. */
+	if (event->parent)
+		event = event->parent;
+
+	rb = READ_ONCE(event->rb);
+	if (unlikely(!rb))
+		goto out;
+	perf_interleave(PI_OUTPUT_BEGIN_ENTER, rb);
+
+	if (unlikely(READ_ONCE(rb->paused))) {
+		/* Every record refused while paused shows in the next LOST. */
+		if (rb->nr_pages) {
+			local_inc(&rb->lost);
+			atomic64_inc(&event->lost_samples);
+		}
+		goto out;
+	}
+	perf_interleave(PI_OUTPUT_BEGIN_NOT_PAUSED, rb);
+
+	handle->rb = rb;
+	handle->event = event;
+	handle->flags = 0;
+
+	/*
+	 * The LOST record rides in front of this one. have_lost is only a
+	 * hint (and an int, as in the kernel): the count itself is taken
+	 * after the reservation, and a nested writer may take it first.
+	 */
+	have_lost = local_read(&rb->lost);
+	perf_interleave(PI_OUTPUT_BEGIN_READ_LOST, rb);
+	if (unlikely(have_lost)) {
+		size += PERF_OUTPUT_LOST_SIZE;
+		if (event->attr.sample_id_all)
+			size += event->id_header_size;
+	}
+
+	perf_output_get_handle(handle, rb);
+	perf_interleave(PI_OUTPUT_BEGIN_GOT_HANDLE, rb);
+
+	/* Set once by rb_alloc(): read it once, not on every pass. */
+	overwrite = rb->overwrite;
+	offset = local_read(&rb->head);
+	do {
+		head = offset;
+		/* Only the space check needs data_tail: overwrite mode leaves it unread. */
+		if (!overwrite)
+			tail = READ_ONCE(rb->user_page->data_tail);
+		perf_interleave(PI_OUTPUT_BEGIN_READ_TAIL, rb);
+		/* A garbage data_tail is only masked: it costs records, never memory. */
+		if (!overwrite) {
+			if (unlikely(!ring_buffer_has_space(head, tail,
+							    perf_data_size(rb),
+							    size, backward)))
+				goto no_space;
+			/*
+			 * A, pairs with D (see perf_output_put_handle()): after
+			 * every load of data_tail, so after the last one too. Here
+			 * rather than after the loop: a test of overwrite there
+			 * cost the backward path a jump to a jump.
+			 */
+			smp_rmb();
+		}
+		perf_interleave(PI_OUTPUT_BEGIN_CMPXCHG, rb);
+
+		if (!backward)
+			head += size;
+		else
+			head -= size;
+		/* A retry means a nested writer reserved in between: rare. */
+	} while (unlikely(!local_try_cmpxchg(&rb->head, (long *)&offset, (long)head)));
+
+	perf_interleave(PI_OUTPUT_BEGIN_RESERVED, rb);
+
+	/*
+	 * We own [offset, head) going forward, [head, offset) going
+	 * backward, where the record starts at the new head. For the
+	 * watermark a backward head counts the bytes written: -head.
+	 *
+	 * Going forward, offset is taken again as head - size: the same
+	 * value, but the cmpxchg leaves offset in its output register, so
+	 * the record's address would wait for the cmpxchg to complete;
+	 * head was ready before it (as the backward start always is).
+	 */
+	if (backward) {
+		offset = head;
+		head = -head;
+	} else {
+		offset = head - size;
+	}
+
+	/* One watermark step per record, however large the record. */
+	if (unlikely(head - (unsigned long)local_read(&rb->wakeup) >
+		     (unsigned long)rb->watermark))
+		local_add(rb->watermark, &rb->wakeup);
+	perf_interleave(PI_OUTPUT_BEGIN_WAKEUP_CHECKED, rb);
+
+	page_shift = PAGE_SHIFT + page_order(rb);
+	handle->page = (offset >> page_shift) & (rb->nr_pages - 1);
+	offset &= (1UL << page_shift) - 1;
+	handle->addr = (char *)rb->data_pages[handle->page] + offset;
+	handle->size = (1UL << page_shift) - offset;
+
+	/* The rare calls get a copy of the handle: see the top of this file. */
+	if (unlikely(have_lost)) {
+		copy = *handle;
+		perf_output_lost(&copy, data, event);
+		*handle = copy;
+	}
+
+	return 0;
+
+no_space:
+	copy = *handle;
+	return perf_output_begin_failed(&copy, event);
+
+out:
+	rcu_read_unlock();
+	return -ENOSPC;
+}
+
+/* perf_output_end(), inline. */
+static __always_inline void __perf_output_end(struct perf_output_handle *handle)
+{
+	perf_interleave(PI_OUTPUT_END_ENTER, handle->rb);
+	perf_output_put_handle(handle);
+	rcu_read_unlock();
+}
+
+#endif /* PMUSIM_CORE_RING_BUFFER_H */
