@@ -28,6 +28,7 @@
 #define PERF_OUTPUT_LOST_SIZE	(sizeof(struct perf_event_header) + 2 * sizeof(u64))
 
 /* The out-of-line parts of the record path (core/ring_buffer.c). */
+/* Reads @handle's rb and event, nothing else. */
 void perf_output_wakeup(struct perf_output_handle *handle);
 void perf_output_lost(struct perf_output_handle *handle, struct perf_sample_data *data,
 		      struct perf_event *event);
@@ -136,7 +137,8 @@ again:
 	perf_interleave(PI_PUT_HANDLE_DONE, rb);
 
 	if (handle->wakeup != (unsigned long)local_read(&rb->wakeup)) {
-		struct perf_output_handle copy = *handle;	/* see the top of this file */
+		/* A copy (see the top of this file) of what the wakeup reads. */
+		struct perf_output_handle copy = { .rb = rb, .event = handle->event };
 
 		perf_output_wakeup(&copy);
 	}
