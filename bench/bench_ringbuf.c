@@ -255,7 +255,9 @@ static void rb_write_direction(void *ctx, uint64_t n)
  * allocations, the four runs alternated round by round, and each side is
  * the geometric mean of its two medians: a placement's factor is in both
  * sides and cancels from the ratio. The four runs of a round share one
- * stack offset, so the stack's placement cancels too.
+ * stack offset, so the stack's placement cancels too. (Those with-tail
+ * runs also lost records, more or fewer by the phase the warm-up left:
+ * see rb_write_records(). Part of the spread was that.)
  */
 static void direction_figure(int pages, unsigned int size, bool overwrite)
 {
