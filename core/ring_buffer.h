@@ -173,11 +173,17 @@ __perf_output_begin(struct perf_output_handle *handle,
 	bool overwrite;
 
 	rcu_read_lock();
-	/* An inherited event writes into its parent's buffer. */
-	if (event->parent)
-		event = event->parent;
-
+	/*
+	 * An inherited event writes into its parent's buffer (its own rb is
+	 * NULL). Loading rb before looking at parent lets the two loads run
+	 * together; "if parent, use it, then load rb" became a conditional
+	 * move that made the rb load wait for the parent load.
+	 */
 	rb = READ_ONCE(event->rb);
+	if (unlikely(event->parent)) {
+		event = event->parent;
+		rb = READ_ONCE(event->rb);
+	}
 	if (unlikely(!rb))
 		goto out;
 	perf_interleave(PI_OUTPUT_BEGIN_ENTER, rb);
