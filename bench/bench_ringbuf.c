@@ -95,68 +95,60 @@ static void rb_bench_free(struct rb_bench *b)
  * were lost (rb_bench_check_lost() now makes that an error).
  */
 static __always_inline void rb_write_records(struct rb_bench *b, uint64_t n,
-					     bool backward, bool split)
+					     bool backward, bool split, bool consumer)
 {
-	const struct perf_event_header *hdr = (const void *)b->payload;
+	const unsigned int size = b->size;
+	const char *record = b->payload;
+	const struct perf_event_header *hdr = (const void *)record;
 	struct perf_output_handle handle;
 	struct perf_event_mmap_page *pg = b->rb->user_page;
 	unsigned long written = b->written;
 
 	for (uint64_t i = 0; i < n; i++) {
-		if (!__perf_output_begin(&handle, NULL, &b->event, b->size, backward)) {
+		if (!__perf_output_begin(&handle, NULL, &b->event, size, backward)) {
 			if (split) {
 				perf_output_put(&handle, *hdr);
-				perf_output_copy(&handle, b->payload + sizeof(*hdr),
-						 b->size - sizeof(*hdr));
+				perf_output_copy(&handle, record + sizeof(*hdr),
+						 size - sizeof(*hdr));
 			} else {
-				perf_output_copy(&handle, b->payload, b->size);
+				perf_output_copy(&handle, record, size);
 			}
 			__perf_output_end(&handle);
 		}
-		if (!b->rb->overwrite && (++written & 31) == 0)
+		if (consumer && (++written & 31) == 0)
 			WRITE_ONCE(pg->data_tail, READ_ONCE(pg->data_head));
 	}
 	b->written = written;
 }
 
-static noinline void rb_write_forward(struct rb_bench *b, uint64_t n)
-{
-	rb_write_records(b, n, false, false);
+/*
+ * One instance per direction and mode, each a constant in it, as the
+ * kernel picks the overflow handler once per event: the harness then
+ * adds no test of its own to a record.
+ */
+#define RB_WRITE(name, backward, split, consumer)			\
+static noinline void name(struct rb_bench *b, uint64_t n)		\
+{									\
+	rb_write_records(b, n, backward, split, consumer);		\
 }
+RB_WRITE(rb_write_forward, false, false, false)
+RB_WRITE(rb_write_forward_tail, false, false, true)
+RB_WRITE(rb_write_backward, true, false, false)
+RB_WRITE(rb_write_backward_tail, true, false, true)
+RB_WRITE(rb_write_forward_tail_split, false, true, true)
 
-static noinline void rb_write_backward(struct rb_bench *b, uint64_t n)
-{
-	rb_write_records(b, n, true, false);
-}
-
-static noinline void rb_write_forward_split(struct rb_bench *b, uint64_t n)
-{
-	rb_write_records(b, n, false, true);
-}
-
-/* The overflow handler's choice, made once per event in the kernel. */
 static void rb_write_dir(struct rb_bench *b, uint64_t n)
 {
-	if (b->split)
-		rb_write_forward_split(b, n);
+	bool tail = !b->rb->overwrite;
+
+	if (b->split)		/* measured forward with a tail only */
+		rb_write_forward_tail_split(b, n);
 	else if (is_write_backward(&b->event))
-		rb_write_backward(b, n);
+		(tail ? rb_write_backward_tail : rb_write_backward)(b, n);
 	else
-		rb_write_forward(b, n);
+		(tail ? rb_write_forward_tail : rb_write_forward)(b, n);
 }
 
-/*
- * Where the stack sits against the ring changes what a record costs:
- * growing only the environment (which moves the stack) took the
- * backward/forward ratio of one binary from 1.05 to 0.82 and back,
- * we first took for 4K aliasing between the handle and the record bytes.
- * A later sweep of the event, the perf_buffer, the payload and the stack
- * over all 64 cache-line offsets of a page found at most ~10% (8.5-9.4
- * ns at 40 B; worst, an event straddling a page): the larger swings are
- * the host's slow spells (scripts/bench.sh). Each round still runs at
- * another stack offset, 64 bytes further, so a figure is the median
- * over placements rather than the luck of one.
- */
 static void rb_write(void *ctx, uint64_t n)
 {
 	struct rb_bench *b = ctx;
