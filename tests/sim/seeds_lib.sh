@@ -1,16 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Shared by tests/sim/test_seeds_*.sh: TAP helpers and a way to run one
+# Shared by tests/sim/test_seeds_*.sh: TAP (tap_lib.sh) and a way to run one
 # seed (pmusim seed NAME scenarios/seed-NAME.yaml) into $dir and read the
 # figures of its table back. Sourced, not run.
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+. "$PMUSIM_SRCTREE/tests/sim/tap_lib.sh"
 scn=$PMUSIM_SRCTREE/scenarios
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; }
+# a seed's skip also says why on a line of its own, which run-tests.sh prints
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; echo "# skipped: $1"; }
-check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
 has() { "$PMUSIM" version | grep -q "^$1 on"; }
 # field N (1-based, after the label) of the row starting with LABEL in FILE
 field() { awk -v l="$2" -v f="$3" 'index($0, "  " l) == 1 { s = substr($0, length(l) + 3); split(s, a, " "); print a[f]; exit }' "$1"; }

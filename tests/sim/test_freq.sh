@@ -12,12 +12,7 @@
 # and the same seed writes the same bytes. machine.pmi_cycles: 0 shows
 # the collapse; out-of-range values are one FILE:LINE line, exit 2.
 set -u
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
+. "$PMUSIM_SRCTREE/tests/sim/tap_lib.sh"
 
 freq=4000
 tsc_hz=$(awk -F= '$1 == "CONFIG_MODEL_TSC_KHZ" { print $2 * 1000 }' "$PMUSIM_OBJTREE/.config")

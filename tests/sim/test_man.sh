@@ -6,13 +6,7 @@
 # every option `pmusim run --help` lists and every command of
 # `pmusim --help`, so the two stay in sync.
 set -u
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; }
-skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
-check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
+. "$PMUSIM_SRCTREE/tests/sim/tap_lib.sh"
 page=$dir/p/share/man/man1/pmusim.1
 
 check "make install PREFIX=DIR installs the command and the page" \

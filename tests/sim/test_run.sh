@@ -7,14 +7,8 @@
 # bytes; --json is JSON; a bad scenario is one FILE:LINE line and exit 2
 # with nothing written.
 set -u
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+. "$PMUSIM_SRCTREE/tests/sim/tap_lib.sh"
 scn=$PMUSIM_SRCTREE/scenarios/default.yaml
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; }
-skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
-check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
 
 # Without CONFIG_PERF_ALT_SAMPLE_PERIOD the field is refused: run the scenario without it.
 if "$PMUSIM" version | grep -q "alternative_sample_period off"; then

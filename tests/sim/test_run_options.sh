@@ -9,13 +9,7 @@
 # terminal only; context switches emit SWITCH records; throttling follows
 # the scenario's HZ; the subcommands' --help.
 set -u
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; }
-skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
-check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
+. "$PMUSIM_SRCTREE/tests/sim/tap_lib.sh"
 have_perf=false
 command -v perf >/dev/null 2>&1 && perf --version >/dev/null 2>&1 && have_perf=true
 if ! $have_perf; then

@@ -10,13 +10,7 @@
 # output that cannot be written is one line and exit 1, not a silent
 # success.
 set -u
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; }
-skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
-check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
+. "$PMUSIM_SRCTREE/tests/sim/tap_lib.sh"
 have_perf=false
 command -v perf >/dev/null 2>&1 && perf --version >/dev/null 2>&1 && have_perf=true
 if ! command -v python3 >/dev/null 2>&1; then
