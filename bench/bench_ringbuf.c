@@ -86,13 +86,14 @@ static void rb_bench_free(struct rb_bench *b)
 
 /*
  * One record: begin, one copy of the whole record, end, as the memcpy
- * baseline moves it in one memcpy. With @b->split the header is put and
+ * baseline moves it in one memcpy. With @split the header is put and
  * the body copied after it, as perf_output_sample() writes a sample
- * field by field. In non-overwrite mode a consumer that keeps up is
- * modelled by moving data_tail to data_head every 32 records, counted
- * across calls: counted per call, a call that ended mid-way left up to 63
- * records between updates, more than 32K holds at 800 bytes, and records
- * were lost (rb_bench_check_lost() now makes that an error).
+ * field by field. With @consumer (a buffer that is not overwritten) a
+ * consumer that keeps up is modelled by moving data_tail to data_head
+ * every 32 records, counted across calls: counted per call, a call that
+ * ended mid-way left up to 63 records between updates, more than 32K
+ * holds at 800 bytes, and records were lost (rb_bench_check_lost() now
+ * makes that an error).
  */
 static __always_inline void rb_write_records(struct rb_bench *b, uint64_t n,
 					     bool backward, bool split, bool consumer)
@@ -149,6 +150,18 @@ static void rb_write_dir(struct rb_bench *b, uint64_t n)
 		(tail ? rb_write_forward_tail : rb_write_forward)(b, n);
 }
 
+/*
+ * Where the stack sits against the ring changes what a record costs:
+ * growing only the environment (which moves the stack) took the
+ * backward/forward ratio of one binary from 1.05 to 0.82 and back,
+ * we first took for 4K aliasing between the handle and the record bytes.
+ * A later sweep of the event, the perf_buffer, the payload and the stack
+ * over all 64 cache-line offsets of a page found at most ~10% (8.5-9.4
+ * ns at 40 B; worst, an event straddling a page): the larger swings are
+ * the host's slow spells (scripts/bench.sh). Each round still runs at
+ * another stack offset, 64 bytes further, so a figure is the median
+ * over placements rather than the luck of one.
+ */
 static void rb_write(void *ctx, uint64_t n)
 {
 	struct rb_bench *b = ctx;
