@@ -101,11 +101,18 @@ static __always_inline void rb_write_records(struct rb_bench *b, uint64_t n,
 	const unsigned int size = b->size;
 	const char *record = b->payload;
 	const struct perf_event_header *hdr = (const void *)record;
-	struct perf_output_handle handle;
 	struct perf_event_mmap_page *pg = b->rb->user_page;
 	unsigned long written = b->written;
 
 	for (uint64_t i = 0; i < n; i++) {
+		/*
+		 * A handle per record, as __perf_event_output() has one per
+		 * call. One outside the loop kept the last record's fields
+		 * alive into the next (the no-room path copies the handle
+		 * whole): a spill and a reload around every memcpy.
+		 */
+		struct perf_output_handle handle;
+
 		if (!__perf_output_begin(&handle, NULL, &b->event, size, backward)) {
 			if (split) {
 				perf_output_put(&handle, *hdr);
