@@ -11,6 +11,8 @@ set -u
 objtree=$1
 out=$2
 srctree=$(cd "$(dirname "$0")/.." && pwd)
+# BENCH_D: another directory of scripts (tests/scripts/test_bench.sh runs none)
+benchd=${BENCH_D:-$srctree/scripts/bench.d}
 mkdir -p "$(dirname "$out")"
 export PYTHONDONTWRITEBYTECODE=1	# no __pycache__ in the source tree
 lines=$(mktemp)
@@ -44,7 +46,7 @@ bench_pass() {
 }
 bench_pass
 scripts=0
-for s in "$srctree"/scripts/bench.d/*.sh "$srctree"/scripts/bench.d/*.py; do
+for s in "$benchd"/*.sh "$benchd"/*.py; do
 	[ -e "$s" ] || continue
 	case $s in */benchlib.py) continue ;; *.py) interp=python3 ;; *) interp=bash ;; esac
 	PMUSIM="$objtree/pmusim" PMUSIM_OBJTREE="$objtree" run "$interp" "$s"

@@ -1,0 +1,157 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# `make bench`'s machinery, without asserting on any time: the bench
+# programs build as `make bench` builds them (bench_defconfig in
+# build/bench), each prints the figures #7 names as well-formed records
+# whose ratio and verdict follow from their own numbers, bench_ringbuf
+# loses no record, and scripts/bench.sh turns passes of fake programs
+# into the table and out/bench.json: the median pass, the noise widened
+# to the spread between passes, and by how much a goal is missed.
+# bench_ringbuf and bench_readers run in under a second each; building
+# the bench tree takes ~40 s of CPU, so each configuration of the make
+# check matrix skips this and make check runs it once
+# (scripts/check.d/bench.sh); `make test` runs it.
+set -u
+src=${PMUSIM_SRCTREE:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$src/tests/sim/tap_lib.sh"
+
+if [ -n "${TALLY:-}" ]; then
+	echo "# skipped: builds the bench tree (~40 s of CPU), too long for every make check config; make check runs it once, make test runs it"
+	echo "1..0 # SKIP too long for the check matrix"
+	exit 0
+fi
+if ! command -v python3 >/dev/null; then
+	echo "# skipped: python3 is not installed (scripts/install-deps.sh bench)"
+	echo "1..0 # SKIP no python3"
+	exit 0
+fi
+
+obj=${BENCH_OBJTREE:-$src/build/bench}
+log=$dir/build.log
+{ [ -f "$obj/.config" ] || make -s --no-print-directory -C "$src" O="$obj" bench_defconfig; } >"$log" 2>&1 &&
+	make -s --no-print-directory -C "$src" O="$obj" -j2 bench-build >>"$log" 2>&1
+check "the bench programs build (bench_defconfig, $obj)" '[ -x "$obj/bench/bench_ringbuf" ] && [ -x "$obj/bench/bench_readers" ]'
+
+# records.py FILE FIGURE...: every line a record with the fields bench.sh
+# reads; ratio = value / baseline; met follows from goal and ratio; each
+# FIGURE present exactly once. Prints what is wrong, one line each.
+cat >"$dir/records.py" <<'PY'
+import json, sys
+rows, bad = [], []
+for n, line in enumerate(open(sys.argv[1]), 1):
+    try:
+        r = json.loads(line)
+    except ValueError:
+        bad.append(f"line {n} is not JSON: {line.strip()[:80]}")
+        continue
+    rows.append(r)
+    missing = {"figure", "unit", "value", "baseline", "baseline_name", "ratio",
+               "goal", "met", "noise"} - set(r)
+    if missing:
+        bad.append(f"{r.get('figure', n)}: no {sorted(missing)}")
+        continue
+    if not (r["value"] > 0 and r["baseline"] > 0 and r["noise"] >= 0):
+        bad.append(f"{r['figure']}: value {r['value']} baseline {r['baseline']} noise {r['noise']}")
+        continue
+    if abs(r["ratio"] - r["value"] / r["baseline"]) > 2e-3 * r["ratio"] + 2e-3:
+        bad.append(f"{r['figure']}: ratio {r['ratio']} is not {r['value']} / {r['baseline']}")
+    g, q = r["goal"], r["ratio"]
+    if g.startswith("1+-"):
+        met = abs(q - 1) <= float(g[3:]) + 1e-9
+    elif g.startswith("<="):
+        met = q <= float(g[2:]) + 1e-9
+    elif g.startswith(">="):
+        met = q >= float(g[2:]) - 1e-9
+    elif g == "":
+        met = True
+    else:
+        bad.append(f"{r['figure']}: goal {g!r}")
+        continue
+    # the printed ratio is rounded: a ratio on the goal may go either way
+    on_edge = g and abs(q - float(g[3:] if g.startswith("1+-") else g[2:])) < 1e-3
+    if r["met"] != met and not on_edge:
+        bad.append(f"{r['figure']}: met {r['met']} with ratio {q} and goal {g}")
+names = [r.get("figure") for r in rows]
+for f in sys.argv[2:]:
+    if names.count(f) != 1:
+        bad.append(f"{f}: {names.count(f)} records")
+print("\n".join(bad))
+PY
+records() { # FILE FIGURE...: ok when records.py finds nothing wrong
+	local out
+	out=$(python3 "$dir/records.py" "$@" 2>&1)
+	[ -z "$out" ] || { sed 's/^/# /' <<<"$out" | head -20; return 1; }
+}
+
+want=()
+for size in 40 800; do
+	for mode in "forward with tail" "backward with tail" "forward overwrite" "backward overwrite"; do
+		want+=("ringbuf output $size B $mode")
+	done
+	want+=("ringbuf output $size B forward with tail, header then body")
+	want+=("ringbuf backward vs forward $size B with tail" "ringbuf backward vs forward $size B overwrite")
+done
+"$obj/bench/bench_ringbuf" >"$dir/ringbuf.out" 2>"$dir/ringbuf.err"; rc=$?
+check "bench_ringbuf exits 0: no record lost in any figure $(head -c 200 "$dir/ringbuf.err")" '[ $rc = 0 ]'
+check "bench_ringbuf: the 14 output and direction figures, each well formed" 'records "$dir/ringbuf.out" "${want[@]}"'
+check "the 800-byte figures are judged against 1.5x, the 40-byte ones against 3x, the split record not at all" \
+	'grep -q "\"ringbuf output 800 B forward overwrite\".*\"goal\":\"<=1.50\"" "$dir/ringbuf.out" &&
+	 grep -q "\"ringbuf output 40 B backward with tail\".*\"goal\":\"<=3.00\"" "$dir/ringbuf.out" &&
+	 grep -q "header then body\".*\"goal\":\"\"" "$dir/ringbuf.out"'
+
+"$obj/bench/bench_ringbuf" scale >"$dir/scale.out" 2>&1; rc=$?
+check "bench_ringbuf scale: 4 to 1024 pages, each well formed" \
+	'[ $rc = 0 ] && records "$dir/scale.out" "ringbuf scale "{4,16,64,256,1024}" pages"'
+
+"$obj/bench/bench_readers" >"$dir/readers.out" 2>&1; rc=$?
+want=()
+for size in 40 800; do
+	for r in "forward with tail" "backward overwrite" "copy-then-verify" "copy-then-verify cost"; do
+		want+=("readers $r $size B")
+	done
+done
+check "bench_readers: the three readers and copy-then-verify's cost at 40 and 800 B, each well formed" \
+	'[ $rc = 0 ] && records "$dir/readers.out" "${want[@]}"'
+
+# scripts/bench.sh on fakes: one program whose figures move from pass to
+# pass (bench.sh runs the programs three times: before the scripts, after
+# the first, at the end), one script.
+mkdir -p "$dir/fake/bench" "$dir/fake.d"
+cat >"$dir/fake/bench/bench_fake" <<EOF
+#!/bin/bash
+pass=\$(( \$(cat "$dir/pass" 2>/dev/null || echo 0) + 1 ))
+echo \$pass >"$dir/pass"
+set -- 1.9 1.6 1.7; at_most=\${!pass}
+rec() { echo "{\"figure\":\"\$1\",\"unit\":\"ns\",\"value\":\$2,\"baseline\":1,\"baseline_name\":\"b\",\"ratio\":\$2,\"goal\":\"\$3\",\"met\":\$4,\"noise\":0.01}"; }
+rec "fake at most" \$at_most "<=1.50" false
+rec "fake at least" 0.25 ">=0.50" false
+rec "fake within" 1.06 "1+-0.05" false
+rec "fake reported" 3 "" true
+echo "not a record: ignored"
+EOF
+cat >"$dir/fake.d/fake.sh" <<'EOF'
+echo '{"figure":"fake script","unit":"s","value":1,"baseline":2,"baseline_name":"b","ratio":0.5,"goal":"<=1.00","met":true,"noise":0}'
+EOF
+chmod +x "$dir/fake/bench/bench_fake"
+BENCH_D=$dir/fake.d "$src/scripts/bench.sh" "$dir/fake" "$dir/out/bench.json" >"$dir/table" 2>"$dir/bench.err"; rc=$?
+check "bench.sh exits 0 and writes the JSON" '[ $rc = 0 ] && [ -s "$dir/out/bench.json" ]'
+check "bench.sh ran the program three times" '[ "$(cat "$dir/pass")" = 3 ]'
+check "the median pass's figure is the one kept, its noise the spread between passes (0.3 / 1.7)" \
+	'python3 -c "
+import json, sys
+r = {x[\"figure\"]: x for x in json.load(open(sys.argv[1]))}
+m = r[\"fake at most\"]
+sys.exit(not (m[\"ratio\"] == 1.7 and m[\"noise\"] == 0.176 and m[\"processes\"] == 3 and len(r) == 5))
+" "$dir/out/bench.json"'
+check "a missed at-most goal says by how much (1.7 against 1.5: 1.13x)" \
+	'grep -E "^fake at most .* NO  \(off by 1\.13x\)$" "$dir/table" >/dev/null'
+check "a missed at-least goal says by how much (0.25 against 0.5: 2.00x)" \
+	'grep -E "^fake at least .* NO  \(off by 2\.00x\)$" "$dir/table" >/dev/null'
+check "a missed within goal gives the distance and the allowance" \
+	'grep -E "^fake within .* NO  \(off by 6\.0%, allowed 5%\)$" "$dir/table" >/dev/null'
+check "a figure with no goal is reported, not judged; a script's figure is judged" \
+	'grep -E "^fake reported .* -$" "$dir/table" >/dev/null && grep -E "^fake script .* yes$" "$dir/table" >/dev/null'
+check "the count of goals met" 'grep -qx "1 of 4 goals met; written to $dir/out/bench.json" "$dir/table"'
+
+echo "1..$n"
