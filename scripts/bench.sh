@@ -31,11 +31,14 @@ run() {
 
 # The bench programs run three times, spread over the whole run: before
 # the scripts, after the first one, and at the end. This host has slow
-# spells, from 0.1 s to over 10 s, in which the ring-buffer record path
-# costs ~75% more and memcpy ~30% more (every allocation in every process
-# at once, so not placement; another guest on the core, most likely):
-# the same binary gave 2.8x or 3.9x memcpy at 40 B. A figure is the
-# median pass's, and its noise includes the spread between passes.
+# spells, from 0.1 s to over 10 s, in which everything slows at once
+# (every allocation in every process, so not placement; another guest on
+# the core, most likely). When first measured, the ring-buffer record
+# path cost ~75% more in them and memcpy ~30% more, and one binary gave
+# 2.8x or 3.9x memcpy at 40 B; since then memcpy of 800 B has taken 8.6
+# ns in one process and 12 in the next, moving the 800 B ratios by 0.1.
+# A figure is the median pass's, and its noise includes the spread
+# between passes.
 bench_pass() {
 	for b in "$objtree"/bench/bench_*; do
 		[ -x "$b" ] || continue
