@@ -55,14 +55,20 @@ KCONF_ENV := srctree=$(srctree) KCONFIG_CONFIG=$(KCONFIG_CONFIG) \
 KCONF_DIRS := mkdir -p $(objtree)/include/generated $(objtree)/include/config && cd $(objtree)
 
 # ---- sources ---------------------------------------------------------------
-LIB_SRCS := $(sort $(wildcard $(srctree)/core/*.c $(srctree)/core/x86/*.c \
-	$(srctree)/model/*.c $(filter-out $(srctree)/sim/pmusim.c,$(wildcard $(srctree)/sim/*.c))))
+# core/ and model/: the kernel and the hardware; sim/: the simulated world;
+# tools/: the perf tool side (tools/lib/perf, tools/perf/util); replay/:
+# ring-buffer replay backends; seeds/: the RFC seeds' experiments; cmd/: the
+# pmusim command, whose main() (cmd/pmusim.c) stays out of the library.
+SRC_DIRS := core core/x86 model sim tools/lib/perf tools/perf/util replay seeds cmd
+LIB_SRCS := $(sort $(filter-out $(srctree)/cmd/pmusim.c, \
+	$(wildcard $(foreach d,$(SRC_DIRS),$(srctree)/$(d)/*.c))))
 LIB_OBJS := $(patsubst $(srctree)/%.c,$(objtree)/%.o,$(LIB_SRCS))
 LIB := $(objtree)/libpmusim.a
 PMUSIM := $(objtree)/pmusim
 
 # tests/lib/ is support code, whatever its files are called
-TEST_MAINS := $(filter-out $(srctree)/tests/lib/%,$(sort $(wildcard $(srctree)/tests/*/test_*.c $(srctree)/tests/*/*/test_*.c)))
+TEST_MAINS := $(filter-out $(srctree)/tests/lib/%,$(sort $(wildcard $(srctree)/tests/*/test_*.c \
+	$(srctree)/tests/*/*/test_*.c $(srctree)/tests/*/*/*/test_*.c $(srctree)/tests/*/*/*/*/test_*.c)))
 TEST_BINS := $(patsubst $(srctree)/%.c,$(objtree)/%,$(TEST_MAINS))
 # tests/DIR/test_NAME.c links with its helpers tests/DIR/NAME_*.c and with
 # the shared test support in tests/lib/ (a test PMU, trace printers, ...).
@@ -70,7 +76,7 @@ test_helpers = $(wildcard $(dir $(1))$(patsubst test_%,%,$(notdir $(basename $(1
 TESTLIB_SRCS := $(sort $(wildcard $(srctree)/tests/lib/*.c))
 TESTLIB_OBJS := $(patsubst $(srctree)/%.c,$(objtree)/%.o,$(TESTLIB_SRCS))
 
-DEPS := $(LIB_OBJS:.o=.d) $(TESTLIB_OBJS:.o=.d) $(addsuffix .d,$(TEST_BINS)) $(objtree)/sim/pmusim.d
+DEPS := $(LIB_OBJS:.o=.d) $(TESTLIB_OBJS:.o=.d) $(addsuffix .d,$(TEST_BINS)) $(objtree)/cmd/pmusim.d
 
 .PHONY: all lib
 all: $(PMUSIM) $(TEST_BINS)
@@ -118,7 +124,7 @@ ifeq ($(STATIC)$(SANITIZE)$(COVERAGE),1)
 PMUSIM_LDFLAGS := -static
 endif
 
-$(PMUSIM): $(objtree)/sim/pmusim.o $(LIB)
+$(PMUSIM): $(objtree)/cmd/pmusim.o $(LIB)
 	@echo "  LD      pmusim"
 	@$(CC) $(LDFLAGS) $(PMUSIM_LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -244,7 +250,7 @@ install: $(PMUSIM)
 # ---- clean -----------------------------------------------------------------
 .PHONY: clean mrproper
 clean:
-	@for d in core model sim tests fuzz; do \
+	@for d in core model sim tools replay seeds cmd tests fuzz; do \
 		[ -d $(objtree)/$$d ] && find $(objtree)/$$d \( -name '*.o' -o -name '*.d' -o -name '*.gcda' -o -name '*.gcno' \) -delete; \
 	done; rm -f $(LIB) $(PMUSIM) $(TEST_BINS) $(HW_BINS); rm -rf $(srctree)/build
 mrproper: clean

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * User-space reader cost (sim/mmap_read.c): bytes of records parsed per
+ * User-space reader cost (tools/lib/perf/mmap_read.c): bytes of records parsed per
  * second by the forward reader with data_tail, the backward reader of an
  * overwrite buffer and the copy-then-verify reader, against memcpy() of
  * the same bytes out of the same ring. A buffer is filled once by the
@@ -8,7 +8,7 @@
  * the readers leave the bytes in place, so every pass parses the same
  * records. "Parsing" is what a consumer must do at least: take the
  * record's type and size and load its first field. The readers are
- * driven through their batch iterators (sim/mmap_read.h), as perf record
+ * driven through their batch iterators (tools/lib/perf/mmap_read.h), as perf record
  * drains a buffer: data_head once, all records, data_tail once.
  *
  * Also the cost of copy-then-verify over the plain backward reader, the
@@ -16,7 +16,7 @@
  * that is not paused.
  */
 #include "core/internal.h"
-#include "sim/mmap_read.h"
+#include "tools/lib/perf/mmap_read.h"
 #include "bench/bench.h"
 
 #define READER_PAGES	8

@@ -8,7 +8,7 @@
  * Oracles: every open returns 0 and an event, or an errno from the
  * syscall's list and no event; every ioctl returns 0 or such an errno;
  * no WARN_ON; the records in every buffer parse (headers 8-aligned and
- * of a known type, samples decoded by sim/perf_data_read.c with the
+ * of a known type, samples decoded by tools/perf/util/perf_data_read.c with the
  * attr of the events writing there); nothing crashes, and nothing leaks
  * once every event is closed (LeakSanitizer in the libFuzzer build).
  *
@@ -35,7 +35,7 @@
 #include "core/x86/pmu.h"
 #include "fuzz/fuzz.h"
 #include "model/model.h"
-#include "sim/perf_data_read.h"
+#include "tools/perf/util/perf_data_read.h"
 
 #define FA_CPUS		2
 #define FA_EVENTS	16

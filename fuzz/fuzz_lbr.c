@@ -18,7 +18,7 @@
  *     the filter admits; call-stack entries are the innermost calls of
  *     the task's true stack (exactly as many as the call-stack LBR can
  *     still hold, while no context switch has happened);
- *   - stitching (sim/lbr_stitch.c) of the call-stack samples gives a
+ *   - stitching (tools/perf/util/lbr_stitch.c) of the call-stack samples gives a
  *     prefix of the true stack. The call graph is a tree (a function's
  *     address says which function called it), so that stitching cannot
  *     be fooled by look-alike frames, and must never add a wrong one.
@@ -42,7 +42,7 @@
 #include "fuzz/fuzz.h"
 #include "model/model.h"
 #include "model/msr-index.h"
-#include "sim/lbr_stitch.h"
+#include "tools/perf/util/lbr_stitch.h"
 
 #define FL_MAX_DEPTH	48
 #define FL_HISTORY	4096

@@ -29,9 +29,9 @@
 #include <unistd.h>
 
 #include "fuzz/fuzz.h"
-#include "sim/lbr_stitch.h"
-#include "sim/perf_data_read.h"
-#include "sim/ringbuf_script.h"
+#include "tools/perf/util/lbr_stitch.h"
+#include "tools/perf/util/perf_data_read.h"
+#include "replay/ringbuf_script.h"
 #include "sim/scenario.h"
 
 enum { P_PERF_DATA, P_SCENARIO, P_RINGBUF_SCRIPT, P__MAX };

@@ -21,7 +21,7 @@
  *     2 write a large record: 16 + 32 * arg bytes (may exceed the buffer)
  *     3 reader step: consume up to arg % 8 records (0: all), then check
  *     4 pause   5 resume   6 garbage to data_tail (arg * 0x01010101 ...)
- *     7 window readers (sim/mmap_read.c), by mode:
+ *     7 window readers (tools/lib/perf/mmap_read.c), by mode:
  *       backward, arg bit 0 clear: read_backward, the paused reader (at
  *         the top level only, as it requires)
  *       backward overwrite, arg bit 0 set: read_backward_verify, the
@@ -32,7 +32,7 @@
  *         verify-record-copied, when it checked each record twice: the
  *         corpus binds ops to both, and both still mean that step)
  *       forward overwrite: read_overwrite_forward (top level only)
- *   The consumer of op 3 is sim/mmap_read.c's read_forward for a forward
+ *   The consumer of op 3 is tools/lib/perf/mmap_read.c's read_forward for a forward
  *   buffer (a backward writable buffer has no reader there: a walk here).
  *
  * PMUSIM_FUZZ_TRACE=1 (or replay_fuzz_ringbuf -t FILE) prints the
@@ -43,7 +43,7 @@
 
 #include "core/internal.h"
 #include "fuzz/fuzz.h"
-#include "sim/mmap_read.h"
+#include "tools/lib/perf/mmap_read.h"
 
 #define FZ_MAX_OPS	512
 #define FZ_MAX_RECS	(2 * FZ_MAX_OPS + 4)
@@ -483,7 +483,7 @@ static int on_forward_record(const struct perf_event_header *rec, size_t size, v
 }
 
 /*
- * The consumer of a writable mapping. Forward: sim/mmap_read.c's
+ * The consumer of a writable mapping. Forward: tools/lib/perf/mmap_read.c's
  * read_forward, oldest first from data_tail, data_tail moved past each
  * record. Backward (no reader there: perf never maps it so): from
  * data_head up to where it stopped last time, then data_tail = data_head.

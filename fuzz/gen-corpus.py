@@ -105,7 +105,7 @@ def parsers():
     # byte 0 picks the parser (fuzz_parsers.c); the perf.data seeds
     # (perf-data-*, written by pmusim run) are kept as they are
     seeds = {}
-    for d, sel in (("scenarios", 1), ("tests/sim/ringbuf", 2 | 0x80)):
+    for d, sel in (("scenarios", 1), ("tests/replay/ringbuf", 2 | 0x80)):
         for n in sorted(os.listdir(os.path.join(srctree, d))):
             if n.endswith((".yaml", ".rb")):
                 seeds["%s-%s" % ("scenario" if sel == 1 else "script", n)] = \

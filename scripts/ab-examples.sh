@@ -90,7 +90,7 @@ run)
 	tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 	tree=$tmp/tree
 	copy_of "$rev" "$tree" || exit 1
-	if [ ! -x "$tree/scripts/ab-diff.sh" ] || [ ! -f "$tree/sim/cmd_dump.c" ]; then
+	if [ ! -x "$tree/scripts/ab-diff.sh" ] || { [ ! -f "$tree/cmd/cmd_dump.c" ] && [ ! -f "$tree/sim/cmd_dump.c" ]; }; then
 		echo "ab-examples: $rev predates make ab's record diff (scripts/ab-diff.sh, pmusim dump); give a REV that has them" >&2
 		exit 2
 	fi

@@ -8,7 +8,7 @@
 #   behaviour  every scenario in scenarios/ (exit status, perf.data record
 #              by record, the --json summary field by field, stderr, the
 #              perf-PID.map symbol files), every ring-buffer replay script
-#              of the tests in each of its modes (tests/sim/ringbuf/*.rb
+#              of the tests in each of its modes (tests/replay/ringbuf/*.rb
 #              and the generated seeds of test_ringbuf_diff.sh), every fuzz
 #              corpus file replayed with its trace (fuzz/corpus/NAME/*):
 #              each output that differs is named with its first
@@ -161,13 +161,13 @@ for sc in "$srctree"/scenarios/*.yaml; do
 	done
 done
 
-# ---- behaviour: ring-buffer replay scripts, every mode (tests/sim/ringbuf_lib.sh)
-. "$srctree/tests/sim/ringbuf_lib.sh"
+# ---- behaviour: ring-buffer replay scripts, every mode (tests/replay/ringbuf_lib.sh)
+. "$srctree/tests/replay/ringbuf_lib.sh"
 mkdir -p "$out/rb"
 for seed in $SEEDS; do
-	awk -v seed="$seed" -f "$srctree/tests/sim/ringbuf_gen.awk" >"$out/rb/gen-$seed.rb"
+	awk -v seed="$seed" -f "$srctree/tests/replay/ringbuf_gen.awk" >"$out/rb/gen-$seed.rb"
 done
-for rb in "$srctree"/tests/sim/ringbuf/*.rb "$out"/rb/gen-*.rb; do
+for rb in "$srctree"/tests/replay/ringbuf/*.rb "$out"/rb/gen-*.rb; do
 	[ -e "$rb" ] || continue
 	n=$(basename "$rb" .rb)
 	for side in base work; do

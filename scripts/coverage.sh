@@ -4,8 +4,8 @@
 # make coverage: defconfig built with gcov (COVERAGE=1: --coverage -O0)
 # under build/coverage, its tests run, the fuzz corpora replayed through
 # the same instrumented library, then an lcov HTML report with branch
-# coverage in out/coverage/ and the line and branch figures of core/,
-# model/ and sim/ one by one.
+# coverage in out/coverage/ and the line and branch figures of each source
+# directory (core/, model/, sim/, tools/, replay/, seeds/, cmd/) one by one.
 set -u
 srctree=$(cd "$(dirname "$0")/.." && pwd)
 obj=$srctree/build/coverage
@@ -51,11 +51,12 @@ mkdir -p "$out"
 lcov -q $rc --capture --directory "$obj" --base-directory "$srctree" \
 	--output-file "$out/all.info" >/dev/null 2>"$out/lcov.log" || { cat "$out/lcov.log"; exit 1; }
 lcov -q $rc --extract "$out/all.info" "$srctree/core/*" "$srctree/model/*" "$srctree/sim/*" \
+	"$srctree/tools/*" "$srctree/replay/*" "$srctree/seeds/*" "$srctree/cmd/*" \
 	--output-file "$out/pmusim.info" >/dev/null
 genhtml -q $rc --branch-coverage --output-directory "$out" "$out/pmusim.info" >/dev/null 2>>"$out/lcov.log"
 
 printf '%-8s %-28s %-28s\n' dir lines branches
-for d in core model sim; do
+for d in core model sim tools replay seeds cmd; do
 	lcov -q $rc --extract "$out/pmusim.info" "$srctree/$d/*" --output-file "$out/$d.info" >/dev/null 2>&1
 	sum=$(lcov $rc --summary "$out/$d.info" 2>&1)
 	lines=$(sed -n 's/^ *lines\.*: *//p' <<<"$sum")

@@ -17,15 +17,15 @@
 #include "core/task_ctx_data.h"
 #include "core/x86/pmu.h"
 #include "core/x86/tsc.h"
-#include "sim/lbr_stitch.h"
+#include "tools/perf/util/lbr_stitch.h"
 #include "sim/machine.h"
-#include "sim/mmap_read.h"
-#include "sim/perf_data.h"
-#include "sim/perf_data_read.h"
-#include "sim/perf_map.h"
+#include "tools/lib/perf/mmap_read.h"
+#include "tools/perf/util/perf_data.h"
+#include "tools/perf/util/perf_data_read.h"
+#include "tools/perf/util/perf_map.h"
 #include "sim/run.h"
-#include "sim/synthesize.h"
-#include "sim/tsc_convert.h"
+#include "tools/perf/util/synthesize.h"
+#include "tools/perf/util/tsc_convert.h"
 
 #define MAX_EVENTS	(16 * 1024)
 

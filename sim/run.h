@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sim/perf_data_read.h"
+#include "tools/perf/util/perf_data_read.h"
 #include "sim/scenario.h"
 
 struct run_func {

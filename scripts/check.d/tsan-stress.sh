@@ -6,7 +6,7 @@
 # (default 12) over its three reader modes; one TAP line per step.
 # All three modes must be clean; the verifying backward reader's speculative
 # copies (a seqlock read, racy by design) are annotated as intended races
-# (sim/mmap_read.c), everything else it touches is checked.
+# (tools/lib/perf/mmap_read.c), everything else it touches is checked.
 set -u
 srctree=$(cd "$(dirname "$0")/../.." && pwd)
 obj=$srctree/build/check-tsan

@@ -2,7 +2,7 @@
 /*
  * A minimal reader for the ring-buffer tests: it knows the buffer only
  * through the mmap page (data_offset, data_size, data_head, data_tail),
- * as user space does. The real readers live in sim/.
+ * as user space does. The real readers live in tools/lib/perf/.
  */
 #include "tests/core/ring_buffer_test.h"
 

@@ -11,7 +11,7 @@
  *   2. no LBR stack is deeper than caps/branches (N)
  *   3. hw_idx (the TOS) is below N and moves with the call depth mod N
  *   4. LBR frames are the chain's functions, innermost first
- *   5. sim/lbr_stitch reconstructs the whole chain where it is deeper
+ *   5. tools/perf/util/lbr_stitch reconstructs the whole chain where it is deeper
  *      than N, and never stitches a frame out of order
  *
  * Without a hardware PMU or without LBR every check is one SKIP line with
@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 #include <pmusim/perf_event.h>
-#include "sim/lbr_stitch.h"
+#include "tools/perf/util/lbr_stitch.h"
 
 #define NR_CHECKS	5
 #define CHAIN_DEPTH	43		/* f01..f43 */

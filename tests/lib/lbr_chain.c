@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/perf_data.h"
-#include "sim/perf_map.h"
-#include "sim/synthesize.h"
+#include "tools/perf/util/perf_data.h"
+#include "tools/perf/util/perf_map.h"
+#include "tools/perf/util/synthesize.h"
 #include "tests/lib/lbr_chain.h"
 
 #define CALL_SITE	0x20	/* the call instruction inside each function */

@@ -55,7 +55,7 @@ sed -i 's/^duration: .*/duration: 20000000/' "$tree/scenarios/default.yaml"
 find "$tree/scenarios" -name '*.yaml' ! -name default.yaml -delete
 # Fuzz corpora are text diffs like the replay scripts, and need a clang
 # ASan build of each side: left out (AB_FUZZ=0) to keep this test short.
-ls "$tree"/tests/sim/ringbuf/*.rb | sort | tail -n +4 | xargs rm -f
+ls "$tree"/tests/replay/ringbuf/*.rb | sort | tail -n +4 | xargs rm -f
 
 git -C "$tree" init -q
 git -C "$tree" add -A

@@ -14,7 +14,7 @@
 # (scripts/check.d/bench.sh); `make test` runs it.
 set -u
 src=${PMUSIM_SRCTREE:-$(cd "$(dirname "$0")/../.." && pwd)}
-. "$src/tests/sim/tap_lib.sh"
+. "$src/tests/lib/tap_lib.sh"
 
 if [ -n "${TALLY:-}" ]; then
 	echo "# skipped: builds the bench tree (~40 s of CPU), too long for every make check config; make check runs it once, make test runs it"

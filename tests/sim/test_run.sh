@@ -7,7 +7,7 @@
 # bytes; --json is JSON; a bad scenario is one FILE:LINE line and exit 2
 # with nothing written.
 set -u
-. "$PMUSIM_SRCTREE/tests/sim/tap_lib.sh"
+. "$PMUSIM_SRCTREE/tests/lib/tap_lib.sh"
 scn=$PMUSIM_SRCTREE/scenarios/default.yaml
 
 # Without CONFIG_PERF_ALT_SAMPLE_PERIOD the field is refused: run the scenario without it.

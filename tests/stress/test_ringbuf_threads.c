@@ -5,7 +5,7 @@
  * aimed at that thread (timer_create, SIGEV_THREAD_ID) stands for the
  * NMI: its handler writes whole records of its own into the same buffer,
  * at whatever point the writer was interrupted. A reader thread runs the
- * user-space readers of sim/mmap_read.c at the same time, one mode per
+ * user-space readers of tools/lib/perf/mmap_read.c at the same time, one mode per
  * test:
  *
  *   forward   writable mapping, data_tail moved after each record;
@@ -24,7 +24,7 @@
  * ThreadSanitizer the signal is delivered at TSan's next safe point (the
  * other builds run the handler truly asynchronously), and the verifying
  * reader's speculative copies are annotated as the intended races they
- * are (sim/mmap_read.c), so all three modes run there too.
+ * are (tools/lib/perf/mmap_read.c), so all three modes run there too.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -39,7 +39,7 @@
 
 #include "tests/test.h"
 #include "core/internal.h"
-#include "sim/mmap_read.h"
+#include "tools/lib/perf/mmap_read.h"
 #include "tests/lib/ringbuf_oracle.h"
 
 #define STRESS_PAGES		16

@@ -1,0 +1,686 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pmusim stitch FILE: the call stacks of a perf.data's samples, LBR call
+ * stacks stitched as `perf script -F ip,sym --stitch-lbr` prints them: one
+ * block per sample, one "\t<ip> <symbol>" line per frame, a blank line
+ * after. Symbols come from perf-PID.map for addresses inside an anonymous
+ * executable mapping of the sample's process, as perf resolves them.
+ *
+ * Samples go in perf's order: perf script queues every event and hands
+ * them out by time (ordered events; a file without FINISHED_ROUND is one
+ * round), equal times in file order. Stitching depends on that order,
+ * since it looks at the previous sample of the same thread.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/commands.h"
+#include "tools/perf/util/lbr_stitch.h"
+#include "tools/perf/util/perf_data_read.h"
+#include "tools/perf/util/perf_map.h"
+
+#define LINUX_PROT_EXEC	0x4
+#define OUT_SIZE	((1 << 16) + OUT_ALIGN)	/* 64 KiB writes, and room for the rest */
+#define OUT_ALIGN	4096		/* a page */
+/* Lines up to this long live in their cache slot and are copied with one fixed-size memcpy. */
+#define LINE_INLINE	48
+/* How far ahead of the record being read the file is asked into the cache */
+#define PREFETCH_AHEAD	4096
+
+struct anon_map {
+	u32 pid;
+	u64 start, end;
+};
+
+struct pid_syms {
+	u32 pid;
+	bool loaded;
+	struct perf_map map;
+};
+
+/*
+ * A frame's printed line, one cache line per slot: the text itself when
+ * it fits, else at OFF in stitch_ctx.lines. len 0: a free slot.
+ */
+struct frame_line {
+	u64 ip;
+	u32 pid;
+	u32 len;
+	union {
+		char text[LINE_INLINE];
+		size_t off;
+	};
+};
+
+/*
+ * A sample waiting for its turn, with what printing it needs from the
+ * parse (pointers into the mapped file), so it is parsed only once.
+ */
+struct queued_sample {
+	u64 time;
+	u64 ip;
+	u64 hw_idx;
+	const u8 *callchain;
+	const u8 *branch_entries;
+	const struct perf_data_attr *attr;
+	u32 callchain_nr;		/* a record is at most 64 KiB: these fit */
+	u32 branch_nr;
+	u32 pid, tid;
+	u32 seq;			/* file order, for equal times */
+	bool no_hw_idx;
+};
+
+struct stitch_ctx {
+	const char *map_dir;
+	bool tid_time;			/* a "TID SECS.USECS:" line per sample, as -F tid,time */
+	bool no_sym;			/* addresses only, as -F ip without sym */
+	struct queued_sample *q;
+	size_t nr_q, cap_q;
+	struct anon_map *maps;
+	size_t nr_maps, cap_maps;
+	struct pid_syms *syms;
+	size_t nr_syms, cap_syms;
+	char *out;			/* output buffer */
+	size_t out_len, out_cap;
+	int write_err;			/* errno of a failed write to stdout */
+	u64 flushes;			/* out_flush calls so far */
+	struct frame_line *line_cache;	/* open addressing by (pid, ip) */
+	u32 line_cache_size;		/* a power of two */
+	u32 line_cache_shift;		/* 64 - log2(line_cache_size) */
+	u32 line_cache_nr;
+	char *lines;			/* the lines too long for their slot */
+	size_t lines_len, lines_cap;
+	/* the last resolved stack and where its lines are in out (see out_stack) */
+	bool last_valid;
+	u32 last_pid;
+	u32 last_nr;
+	size_t last_cap;
+	u64 *last_frames;
+	size_t last_off, last_len;
+};
+
+static int grow(void **buf, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap : 16;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	p = realloc(*buf, n * elem);
+	if (!p)
+		return -1;
+	*buf = p;
+	*cap = n;
+	return 0;
+}
+
+/* Is NAME one perf treats as anonymous memory (its perf-PID.map applies)? */
+static bool is_anon_name(const char *name, size_t len)
+{
+	return (len == 6 && !memcmp(name, "//anon", 6)) ||
+	       (len >= 9 && !memcmp(name, "/dev/zero", 9)) ||
+	       (len >= 15 && !memcmp(name, "/anon_hugepage", 14));
+}
+
+/* MMAP (type 1) and MMAP2 (type 10): remember anonymous executable ranges. */
+static int note_mmap(struct stitch_ctx *c, const u8 *ev, u32 size, u32 type, u16 misc)
+{
+	u32 name_off = type == PERF_RECORD_MMAP ? 8 + 32 : 8 + 64;
+	u64 start, len;
+	u32 pid, prot;
+	size_t nlen;
+	bool exec;
+
+	if (size <= name_off)
+		return 0;
+	pid = perf_data__get_u32(ev + 8);
+	start = perf_data__get_u64(ev + 16);
+	len = perf_data__get_u64(ev + 24);
+	if (type == PERF_RECORD_MMAP2) {
+		prot = perf_data__get_u32(ev + 8 + 56);
+		exec = prot & LINUX_PROT_EXEC;
+	} else {
+		exec = !(misc & PERF_RECORD_MISC_MMAP_DATA);
+	}
+	nlen = strnlen((const char *)ev + name_off, size - name_off);
+	if (!exec || !is_anon_name((const char *)ev + name_off, nlen))
+		return 0;
+	if (grow((void **)&c->maps, &c->cap_maps, c->nr_maps + 1, sizeof(*c->maps)))
+		return -1;
+	c->maps[c->nr_maps++] = (struct anon_map){ .pid = pid, .start = start, .end = start + len };
+	return 0;
+}
+
+static const char *symbol_name(struct stitch_ctx *c, u32 pid, u64 ip)
+{
+	const struct perf_map_sym *sym;
+	struct pid_syms *ps = NULL;
+	char path[4096];
+	size_t i;
+
+	if (c->no_sym)
+		return "";
+	for (i = c->nr_maps; i > 0; i--)
+		if (c->maps[i - 1].pid == pid && ip >= c->maps[i - 1].start &&
+		    ip < c->maps[i - 1].end)
+			break;
+	if (!i)
+		return "[unknown]";
+	for (i = 0; i < c->nr_syms; i++)
+		if (c->syms[i].pid == pid)
+			ps = &c->syms[i];
+	if (!ps) {
+		if (grow((void **)&c->syms, &c->cap_syms, c->nr_syms + 1, sizeof(*c->syms)))
+			return "[unknown]";
+		ps = &c->syms[c->nr_syms++];
+		memset(ps, 0, sizeof(*ps));
+		ps->pid = pid;
+		snprintf(path, sizeof(path), "%s/perf-%u.map", c->map_dir, pid);
+		ps->loaded = !perf_map__load(&ps->map, path);
+	}
+	if (!ps->loaded)
+		return "[unknown]";
+	sym = perf_map__find(&ps->map, ip);
+	return sym ? sym->name : "[unknown]";
+}
+
+/*
+ * Everything goes out through one buffer and write(2), not stdio: the
+ * output is megabytes and stdio would copy it once more. A failed write
+ * is kept and reported at the end; nothing more is written after it.
+ */
+static void out_write(struct stitch_ctx *c, const char *p, size_t len)
+{
+	ssize_t n;
+
+	while (len && !c->write_err) {
+		n = write(STDOUT_FILENO, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			c->write_err = n < 0 ? errno : EIO;
+			break;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+}
+
+/*
+ * Make room: write the buffer out, all of it or (ALL false) its whole
+ * pages, keeping the rest at the front. Whole pages from a page-aligned
+ * buffer keep every write page-aligned in the file and in memory, which
+ * the kernel copies into the page cache faster.
+ */
+static void out_flush(struct stitch_ctx *c, bool all)
+{
+	size_t n = all ? c->out_len : c->out_len & ~(size_t)(OUT_ALIGN - 1);
+
+	out_write(c, c->out, n);
+	memmove(c->out, c->out + n, c->out_len - n);
+	c->out_len -= n;
+	c->flushes++;
+	c->last_valid = false;		/* its lines moved or are gone */
+}
+
+/* "\t%16llx %s\n" ("\t%16llx\n" with no_sym) into DST, which has room; its length. */
+static u32 format_line(char *dst, u64 ip, const char *name, size_t nlen, bool no_sym)
+{
+	char *p = dst;
+
+	*p++ = '\t';
+	for (unsigned int pad = perf_map__hex_digits(ip); pad < 16; pad++)
+		*p++ = ' ';
+	p = perf_map__put_hex(p, ip);
+	if (!no_sym) {
+		*p++ = ' ';
+		memcpy(p, name, nlen);
+		p += nlen;
+	}
+	*p++ = '\n';
+	return (u32)(p - dst);
+}
+
+/* The slot to start probing at for IP (any process: the probe compares pid too). */
+static inline u32 line_slot(u64 ip, u32 shift)
+{
+	return (u32)((ip * 0x9e3779b97f4a7c15ull) >> shift);
+}
+
+static u32 line_hash(const struct stitch_ctx *c, u64 ip)
+{
+	return line_slot(ip, c->line_cache_shift);
+}
+
+static int line_cache_grow(struct stitch_ctx *c)
+{
+	u32 size = c->line_cache_size ? c->line_cache_size * 2 : 256, h;
+	struct frame_line *old = c->line_cache, *t;
+
+	t = aligned_alloc(sizeof(*t), (size_t)size * sizeof(*t));
+	if (!t)
+		return -1;
+	memset(t, 0, (size_t)size * sizeof(*t));
+	c->line_cache = t;
+	c->line_cache_shift = 64 - __builtin_ctz(size);
+	for (u32 i = 0; i < c->line_cache_size; i++) {
+		if (!old[i].len)
+			continue;
+		h = line_hash(c, old[i].ip);
+		while (t[h].len)
+			h = (h + 1) & (size - 1);
+		t[h] = old[i];
+	}
+	free(old);
+	c->line_cache_size = size;
+	return 0;
+}
+
+/*
+ * The printed line of frame IP in process PID, resolved, formatted and
+ * cached the first time it is asked for. Every map and symbol file is
+ * known before the first sample is printed, so a frame's line never
+ * changes.
+ */
+static noinline const struct frame_line *
+frame_line_add(struct stitch_ctx *c, u32 pid, u64 ip)
+{
+	const char *name;
+	struct frame_line *l;
+	size_t nlen;
+	u32 h;
+
+	if ((c->line_cache_nr + 1) * 4 > c->line_cache_size && line_cache_grow(c))
+		return NULL;
+	h = line_hash(c, ip);
+	while (c->line_cache[h].len) {
+		if (c->line_cache[h].ip == ip && c->line_cache[h].pid == pid)
+			return &c->line_cache[h];
+		h = (h + 1) & (c->line_cache_size - 1);
+	}
+	l = &c->line_cache[h];
+	name = symbol_name(c, pid, ip);
+	nlen = c->no_sym ? 0 : strlen(name);
+	/* tab, 16 digits, space, newline */
+	if (nlen + 19 <= LINE_INLINE) {
+		l->len = format_line(l->text, ip, name, nlen, c->no_sym);
+	} else {
+		if (nlen > UINT32_MAX - 19 ||
+		    grow((void **)&c->lines, &c->lines_cap, c->lines_len + 19 + nlen, 1))
+			return NULL;
+		l->off = c->lines_len;
+		l->len = format_line(c->lines + l->off, ip, name, nlen, c->no_sym);
+		c->lines_len += l->len;
+	}
+	l->ip = ip;
+	l->pid = pid;
+	c->line_cache_nr++;
+	return l;
+}
+
+static const char *frame_line_text(const struct stitch_ctx *c, const struct frame_line *l)
+{
+	return l->len <= LINE_INLINE ? l->text : c->lines + l->off;
+}
+
+/* The rare ways out of out_frames: a new frame, a full buffer, a long line. */
+static noinline int out_frame_slow(struct stitch_ctx *c, u32 pid, u64 ip)
+{
+	const struct frame_line *l = frame_line_add(c, pid, ip);
+
+	if (!l)
+		return -1;
+	if (c->out_len + l->len > c->out_cap)
+		out_flush(c, false);
+	if (c->out_len + l->len > c->out_cap) {
+		out_flush(c, true);
+		out_write(c, frame_line_text(c, l), l->len);
+		return 0;
+	}
+	memcpy(c->out + c->out_len, frame_line_text(c, l), l->len);
+	c->out_len += l->len;
+	return 0;
+}
+
+/*
+ * The lines of frames IPS[0..NR) of process PID. Most frames were seen
+ * before and their line fits in its slot: one probe of the cache and a
+ * copy of fixed size (the output buffer has the slack for it), no call.
+ * The state lives in locals: stores through char pointers would make
+ * the compiler reload it from *c after every copy.
+ */
+static int out_frames(struct stitch_ctx *c, u32 pid, const u64 *ips, u32 nr)
+{
+	const struct frame_line *cache = c->line_cache, *l;
+	u32 shift = c->line_cache_shift, mask = c->line_cache_size - 1, h, n;
+	char *out = c->out;
+	size_t len = c->out_len, limit = c->out_cap - LINE_INLINE;
+
+	for (u32 i = 0; i < nr; i++) {
+		u64 ip = ips[i];
+
+		h = line_slot(ip, shift);
+		while (unlikely(cache[h].ip != ip || cache[h].pid != pid) && cache[h].len)
+			h = (h + 1) & mask;
+		l = &cache[h];
+		n = l->len;
+		/* a free slot has len 0, which fails the length test */
+		if (likely(n - 1u < LINE_INLINE && len <= limit)) {
+			memcpy(out + len, l->text, LINE_INLINE);
+			len += n;
+			continue;
+		}
+		c->out_len = len;
+		if (out_frame_slow(c, pid, ip))
+			return -1;
+		cache = c->line_cache;
+		shift = c->line_cache_shift;
+		mask = c->line_cache_size - 1;
+		len = c->out_len;
+	}
+	c->out_len = len;
+	return 0;
+}
+
+/*
+ * A resolved call stack. Samples in a hot loop often have the same stack
+ * as the sample before them: then the lines printed for that one, still
+ * in the buffer, are copied whole.
+ */
+static int out_stack(struct stitch_ctx *c, u32 pid, const u64 *ips, u32 nr, bool repeated)
+{
+	size_t start = c->out_len;
+	u64 flushes = c->flushes;
+
+	/* REPEATED: the stitcher says IPS are the frames it gave last time */
+	if (c->last_valid && c->last_pid == pid && c->last_nr == nr &&
+	    start + c->last_len <= c->out_cap &&
+	    (repeated || !memcmp(c->last_frames, ips, nr * sizeof(*ips)))) {
+		memcpy(c->out + start, c->out + c->last_off, c->last_len);
+		c->out_len += c->last_len;
+		return 0;
+	}
+	c->last_valid = false;
+	if (out_frames(c, pid, ips, nr))
+		return -1;
+	if (c->flushes != flushes || grow((void **)&c->last_frames, &c->last_cap, nr, sizeof(*ips)))
+		return 0;		/* flushed on the way, or no room to remember */
+	memcpy(c->last_frames, ips, nr * sizeof(*ips));
+	c->last_nr = nr;
+	c->last_pid = pid;
+	c->last_off = start;
+	c->last_len = c->out_len - start;
+	c->last_valid = true;
+	return 0;
+}
+
+static int out_frame(struct stitch_ctx *c, u32 pid, u64 ip)
+{
+	return out_frames(c, pid, &ip, 1);
+}
+
+static void out_char(struct stitch_ctx *c, char ch)
+{
+	if (c->out_len + 1 > c->out_cap)
+		out_flush(c, false);
+	c->out[c->out_len++] = ch;
+}
+
+static bool has_lbr_callstack(const struct perf_event_attr *attr)
+{
+	return (attr->sample_type & PERF_SAMPLE_CALLCHAIN) &&
+	       (attr->sample_type & PERF_SAMPLE_BRANCH_STACK) &&
+	       (attr->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK);
+}
+
+static int print_sample(struct stitch_ctx *c, struct lbr_stitcher *st,
+			const struct perf_event_attr *attr, const struct perf_sample *s)
+{
+	const u64 *frames;
+	u32 nr, i;
+	int ret = 0;
+	u64 ip;
+
+	if (has_lbr_callstack(attr))
+		ret = lbr_stitcher__resolve(st, s, &frames, &nr);
+	if (ret < 0)
+		return -1;
+	if (c->tid_time) {
+		char line[64];
+		int n = snprintf(line, sizeof(line), "%5u %5llu.%06llu: ", s->tid,
+				 (unsigned long long)(s->time / 1000000000ull),
+				 (unsigned long long)(s->time % 1000000000ull / 1000));
+
+		for (int k = 0; k < n; k++)
+			out_char(c, line[k]);
+	}
+	out_char(c, '\n');
+	if (ret) {
+		if (out_stack(c, s->pid, frames, nr, st->repeated))
+			return -1;
+	} else if (attr->sample_type & PERF_SAMPLE_CALLCHAIN) {
+		for (i = 0; i < s->callchain_nr && i < LBR_STITCH_MAX_STACK; i++) {
+			ip = perf_sample__callchain_ip(s, i);
+			if (ip < PERF_CONTEXT_MAX && out_frame(c, s->pid, ip))
+				return -1;
+		}
+	} else if (out_frame(c, s->pid, s->ip)) {
+		return -1;
+	}
+	out_char(c, '\n');
+	return 0;
+}
+
+/* Ask for the cache lines from *P up to END into the cache; *P moves on. */
+static void prefetch_range(const u8 **p, const u8 *end)
+{
+	const u8 *q = *p;
+
+	for (; q + 4 * 64 <= end; q += 4 * 64) {
+		__builtin_prefetch(q);
+		__builtin_prefetch(q + 64);
+		__builtin_prefetch(q + 2 * 64);
+		__builtin_prefetch(q + 3 * 64);
+	}
+	for (; q < end; q += 64)
+		__builtin_prefetch(q);
+	*p = q;
+}
+
+/* Ask for the branch entries of a sample soon to be printed. */
+static void prefetch_sample(const struct queued_sample *q)
+{
+	const u8 *p = q->branch_entries;
+
+	prefetch_range(&p, p + q->branch_nr * sizeof(struct perf_sample_branch));
+}
+
+static int queued_cmp(const void *a, const void *b)
+{
+	const struct queued_sample *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void usage(FILE *f)
+{
+	fputs("usage: pmusim stitch [--no-stitch] [--tid-time] [--no-sym] [--map-dir DIR] FILE\n"
+	      "  print the call stack of every sample of FILE as\n"
+	      "  `perf script -F ip,sym --stitch-lbr` does, in perf's (time) order\n"
+	      "  --no-stitch     plain LBR call stacks (as without --stitch-lbr)\n"
+	      "  --tid-time      start each sample with its tid and time (-F tid,time,ip,sym)\n"
+	      "  --no-sym        addresses only (-F ip: no perf-PID.map needed)\n"
+	      "  --map-dir DIR   read perf-PID.map files from DIR (default /tmp)\n", f);
+}
+
+int cmd_stitch(int argc, char **argv)
+{
+	struct stitch_ctx c = { .map_dir = "/tmp" };
+	const struct perf_data_attr *a;
+	struct perf_data_iter it;
+	struct perf_data_file f;
+	struct lbr_stitcher st;
+	struct perf_sample s;
+	const char *path = NULL, *why;
+	bool stitch = true, all_timed = true, sorted = true;
+	struct perf_event_header hdr;
+	const u8 *ev, *pf, *pf_to, *data_end;
+	u32 size;
+	int i, ret, status = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--no-stitch")) {
+			stitch = false;
+		} else if (!strcmp(argv[i], "--tid-time")) {
+			c.tid_time = true;
+		} else if (!strcmp(argv[i], "--no-sym")) {
+			c.no_sym = true;
+		} else if (!strcmp(argv[i], "--map-dir") && i + 1 < argc) {
+			c.map_dir = argv[++i];
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--map-dir")) {
+			fprintf(stderr, "pmusim: stitch: --map-dir needs a directory\n");
+			return 2;
+		} else if (argv[i][0] == '-') {
+			fprintf(stderr, "pmusim: stitch: unknown option '%s' (pmusim stitch --help lists them)\n",
+				argv[i]);
+			return 2;
+		} else if (path) {
+			fprintf(stderr, "pmusim: stitch: give one perf.data file ('%s' is a second)\n",
+				argv[i]);
+			return 2;
+		} else {
+			path = argv[i];
+		}
+	}
+	if (!path) {
+		fprintf(stderr, "pmusim: stitch: give one perf.data file (pmusim stitch --help)\n");
+		return 2;
+	}
+	if (perf_data_file__open(&f, path)) {
+		fprintf(stderr, "%s\n", f.err);
+		perf_data_file__close(&f);
+		return 2;
+	}
+	lbr_stitcher__init(&st, f.max_branches, stitch);
+	st.entries_stay = true;		/* the file stays mapped until the end */
+	c.out_cap = OUT_SIZE;
+	c.out = aligned_alloc(OUT_ALIGN, c.out_cap);
+	if (!c.out || line_cache_grow(&c)) {
+		fprintf(stderr, "pmusim: out of memory\n");
+		status = 1;
+		goto out;
+	}
+	perf_data_file__iter_init(&f, &it);
+	/*
+	 * Room for the samples up front, rather than growing by copying: a
+	 * sample with a call stack is hundreds of bytes, and memory the
+	 * queue does not reach is never touched.
+	 */
+	if (grow((void **)&c.q, &c.cap_q, (it.end - it.pos) / 128 + 64, sizeof(*c.q)))
+		goto nomem;
+	pf = f.buf + it.pos;
+	data_end = f.buf + it.end;
+	while ((ret = perf_data_file__next(&f, &it, &ev, &size)) > 0) {
+		/*
+		 * Records differ in size, so the hardware cannot guess where
+		 * the next header is: stream the file in ahead of the walk.
+		 */
+		pf_to = data_end - ev > PREFETCH_AHEAD ? ev + PREFETCH_AHEAD : data_end;
+		prefetch_range(&pf, pf_to);
+		memcpy(&hdr, ev, sizeof(hdr));
+		if (hdr.type == PERF_RECORD_MMAP || hdr.type == PERF_RECORD_MMAP2) {
+			if (note_mmap(&c, ev, size, hdr.type, hdr.misc))
+				goto nomem;
+			continue;
+		}
+		if (hdr.type != PERF_RECORD_SAMPLE)
+			continue;
+		a = perf_data_file__sample_attr(&f, ev, size);
+		if (!a) {
+			fprintf(stderr, "%s: sample at offset %llu: no attr has its id\n", path,
+				(unsigned long long)(it.pos - size));
+			status = 2;
+			goto out;
+		}
+		if (perf_sample__parse(&a->attr, ev, size, &s, &why)) {
+			fprintf(stderr, "%s: sample at offset %llu: truncated at %s\n", path,
+				(unsigned long long)(it.pos - size), why);
+			status = 2;
+			goto out;
+		}
+		if (grow((void **)&c.q, &c.cap_q, c.nr_q + 1, sizeof(*c.q)))
+			goto nomem;
+		c.q[c.nr_q] = (struct queued_sample){
+			.time = s.time, .ip = s.ip, .hw_idx = s.hw_idx,
+			.callchain = s.callchain, .branch_entries = s.branch_entries, .attr = a,
+			.callchain_nr = (u32)s.callchain_nr, .branch_nr = (u32)s.branch_nr,
+			.pid = s.pid, .tid = s.tid, .seq = (u32)c.nr_q, .no_hw_idx = s.no_hw_idx,
+		};
+		sorted &= !c.nr_q || s.time >= c.q[c.nr_q - 1].time;
+		c.nr_q++;
+		all_timed &= !!(a->attr.sample_type & PERF_SAMPLE_TIME);
+	}
+	if (ret < 0) {
+		fprintf(stderr, "%s\n", f.err);
+		status = 2;
+		goto out;
+	}
+	/* A file written in time order needs no sort (pmusim's own usually is). */
+	if (all_timed && !sorted)
+		qsort(c.q, c.nr_q, sizeof(*c.q), queued_cmp);
+	for (size_t k = 0; k < c.nr_q; k++) {
+		const struct queued_sample *q = &c.q[k];
+
+		if (k + 2 < c.nr_q)
+			prefetch_sample(&c.q[k + 2]);
+
+		/* what print_sample looks at; the rest of s is left from the parse */
+		s.ip = q->ip;
+		s.pid = q->pid;
+		s.tid = q->tid;
+		s.time = q->time;
+		s.callchain_nr = q->callchain_nr;
+		s.callchain = q->callchain;
+		s.branch_nr = q->branch_nr;
+		s.hw_idx = q->hw_idx;
+		s.no_hw_idx = q->no_hw_idx;
+		s.branch_entries = q->branch_entries;
+		if (print_sample(&c, &st, &q->attr->attr, &s))
+			goto nomem;
+	}
+	goto out;
+nomem:
+	fprintf(stderr, "pmusim: out of memory\n");
+	status = 1;
+out:
+	if (c.out)
+		out_flush(&c, true);
+	if (c.write_err) {
+		fprintf(stderr, "pmusim: stitch: cannot write the output: %s\n", strerror(c.write_err));
+		if (!status)
+			status = 1;
+	}
+	for (size_t k = 0; k < c.nr_syms; k++)
+		if (c.syms[k].loaded)
+			perf_map__exit(&c.syms[k].map);
+	free(c.syms);
+	free(c.maps);
+	free(c.q);
+	free(c.out);
+	free(c.line_cache);
+	free(c.lines);
+	free(c.last_frames);
+	lbr_stitcher__exit(&st);
+	perf_data_file__close(&f);
+	return status;
+}

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* pmusim version: the version and which RFC features this build has. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/kernel.h"
+#include "cmd/commands.h"
+
+int cmd_version(int argc, char **argv)
+{
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: pmusim version\n"
+		       "  print the version and which RFC features this build has\n");
+		return 0;
+	}
+	if (argc > 1) {
+		fprintf(stderr, "pmusim: version: unexpected argument '%s' (it takes none)\n",
+			argv[1]);
+		return 2;
+	}
+	printf("pmusim 0.1\n");
+	printf("alternative_sample_period %s\n", IS_ENABLED(CONFIG_PERF_ALT_SAMPLE_PERIOD) ? "on" : "off");
+	printf("hw_time %s\n", IS_ENABLED(CONFIG_PERF_HW_TIME) ? "on" : "off");
+	printf("task_ctx_data %s\n", IS_ENABLED(CONFIG_PERF_TASK_CTX_DATA) ? "on" : "off");
+	printf("lbr_stitch %s\n", IS_ENABLED(CONFIG_LBR_STITCH) ? "on" : "off");
+	return 0;
+}

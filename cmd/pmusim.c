@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pmusim: the command. Each subcommand is cmd_NAME() in cmd/cmd_NAME.c,
+ * declared in cmd/commands.h and listed once in the table below.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/commands.h"
+
+static const struct pmusim_command commands[] = {
+	PMUSIM_COMMANDS
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: pmusim <command> [options]\n\ncommands:\n", f);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fputs("\npmusim <command> --help gives a command's options.\n", f);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "pmusim: unknown command '%s' (pmusim --help lists them)\n", argv[1]);
+	return 2;
+}

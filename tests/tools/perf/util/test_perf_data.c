@@ -1,0 +1,759 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf.data writing and reading: a round trip keeps attrs, ids, records
+ * and features; every class of corrupt or truncated file is refused with
+ * its own message and never read past; samples decode field by field for
+ * every sample_type bit; perf-PID.map and the synthesized COMM/MMAP2.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "tests/test.h"
+#include "tools/perf/util/perf_data.h"
+#include "tools/perf/util/perf_data_read.h"
+#include "tools/perf/util/perf_map.h"
+#include "tools/perf/util/synthesize.h"
+
+static char dir[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	strcpy(dir, "/tmp/pmusim-perfdata-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd);
+}
+
+static const char *const test_argv[] = { "pmusim", "run", "x.yaml" };
+
+static const struct perf_data_env test_env = {
+	.hostname = "pmusim", .os_release = "6.12.0-pmusim", .version = "6.12",
+	.arch = "x86_64", .cpu_desc = "model cpu", .cpuid = "GenuineIntel,6,85,4",
+	.nr_cpus_avail = 8, .nr_cpus_online = 6, .total_mem = 4096,
+	.argc = 3, .argv = test_argv, .max_branches = 32, .pmu_name = "skylake",
+};
+
+static const u64 sample_type_all = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+	PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN |
+	PERF_SAMPLE_BRANCH_STACK;
+
+static void test_attr(struct perf_event_attr *a, u64 config)
+{
+	memset(a, 0, sizeof(*a));
+	a->type = PERF_TYPE_HARDWARE;
+	a->config = config;
+	a->sample_period = 1000;
+	a->sample_type = sample_type_all;
+	a->branch_sample_type = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK |
+				PERF_SAMPLE_BRANCH_HW_INDEX;
+	a->sample_id_all = 1;
+	a->exclude_kernel = 1;
+}
+
+/* A sample of test_attr(): id, ip, pid/tid, time, cpu, period, 2 ips, 2 branches. */
+static u32 build_sample(u8 *buf, u64 id, u64 time)
+{
+	u64 v[] = { id, 0x401000, 7ULL << 32 | 7, time, 1, 1000,
+		    2, PERF_CONTEXT_USER, 0x401000,
+		    2, 5, 0x400020, 0x401000, 0, 0x400010, 0x400000, 0 };
+	struct perf_event_header h = { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER,
+				       8 + sizeof(v) };
+
+	memcpy(buf, &h, 8);
+	memcpy(buf + 8, v, sizeof(v));
+	return h.size;
+}
+
+static void file_path(char *path, size_t len, const char *name)
+{
+	snprintf(path, len, "%s/%s", dir, name);
+}
+
+/* Write a file with two attrs, COMM, MMAP2 and 3 samples; return the records' bytes. */
+static void write_test_file(const char *path, u8 *records, u32 *records_size)
+{
+	struct synth_sample_id sid = { .pid = 7, .tid = 7, .id = 11 };
+	struct perf_event_attr a1, a2;
+	u64 ids1[] = { 11, 12 }, ids2[] = { 21 };
+	struct perf_data_writer *w;
+	u8 rec[SYNTH_RECORD_MAX];
+	u32 n, off = 0;
+
+	test_attr(&a1, PERF_COUNT_HW_CPU_CYCLES);
+	test_attr(&a2, PERF_COUNT_HW_INSTRUCTIONS);
+	w = perf_data_writer__open(path, &test_env);
+	assert_non_null(w);
+	assert_int_equal(perf_data_writer__add_attr(w, &a1, "cycles:u", ids1, 2), 0);
+	assert_int_equal(perf_data_writer__add_attr(w, &a2, "instructions:u", ids2, 1), 0);
+	n = (u32)perf_event__synthesize_comm(rec, &a1, 7, 7, "work", &sid);
+	assert_int_equal(perf_data_writer__write(w, (struct perf_event_header *)rec), 0);
+	memcpy(records + off, rec, n);
+	off += n;
+	n = (u32)perf_event__synthesize_mmap2(rec, &a1, 7, 7, 0x400000, 0x1000, 0, 5, 0x22,
+					      "//anon", &sid);
+	assert_int_equal(perf_data_writer__write(w, (struct perf_event_header *)rec), 0);
+	memcpy(records + off, rec, n);
+	off += n;
+	for (u64 i = 0; i < 3; i++) {
+		n = build_sample(rec, i == 1 ? 21 : 12, 5000 + i * 100);
+		assert_int_equal(perf_data_writer__write(w, (struct perf_event_header *)rec), 0);
+		memcpy(records + off, rec, n);
+		off += n;
+	}
+	assert_int_equal(perf_data_writer__close(w), 0);
+	*records_size = off;
+}
+
+static void round_trip_keeps_attrs_ids_records_and_features(void **state)
+{
+	struct perf_data_file f;
+	struct perf_data_iter it;
+	char path[128], tmp[140];
+	u8 records[4096];
+	u32 size, records_size, off = 0;
+	const u8 *ev;
+	struct stat st;
+	int n = 0;
+
+	(void)state;
+	file_path(path, sizeof(path), "rt.data");
+	write_test_file(path, records, &records_size);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	assert_int_not_equal(stat(tmp, &st), 0);	/* renamed away */
+
+	assert_int_equal(perf_data_file__open(&f, path), 0);
+	assert_int_equal(f.nr_attrs, 2);
+	assert_int_equal(f.attrs[0].attr.size, PERF_ATTR_SIZE_VER7);
+	assert_int_equal(f.header.attr_size, PERF_ATTR_SIZE_VER7 + 16);
+	assert_int_equal(f.attrs[0].attr.config, PERF_COUNT_HW_CPU_CYCLES);
+	assert_int_equal(f.attrs[1].attr.config, PERF_COUNT_HW_INSTRUCTIONS);
+	assert_int_equal(f.attrs[0].attr.sample_type, sample_type_all);
+	assert_int_equal(f.attrs[0].nr_ids, 2);
+	assert_int_equal(f.attrs[0].ids[1], 12);
+	assert_int_equal(f.attrs[1].nr_ids, 1);
+	assert_int_equal(f.attrs[1].ids[0], 21);
+	assert_string_equal(f.attrs[0].name, "cycles:u");
+	assert_string_equal(f.attrs[1].name, "instructions:u");
+	assert_string_equal(f.hostname, "pmusim");
+	assert_string_equal(f.os_release, "6.12.0-pmusim");
+	assert_string_equal(f.arch, "x86_64");
+	assert_int_equal(f.nr_cpus_avail, 8);
+	assert_int_equal(f.nr_cpus_online, 6);
+	assert_int_equal(f.max_branches, 32);
+	assert_int_equal(f.first_sample_time, 5000);
+	assert_int_equal(f.last_sample_time, 5200);
+	assert_true(perf_data_file__has_feat(&f, HEADER_BRANCH_STACK));
+	assert_true(perf_data_file__has_feat(&f, HEADER_CMDLINE));
+	assert_true(perf_data_file__has_feat(&f, HEADER_TOTAL_MEM));
+	assert_false(perf_data_file__has_feat(&f, HEADER_BUILD_ID));
+
+	perf_data_file__iter_init(&f, &it);
+	while (perf_data_file__next(&f, &it, &ev, &size) == 1) {
+		assert_true(off + size <= records_size);
+		assert_memory_equal(ev, records + off, size);
+		if (n >= 2) {	/* the samples: attr by id */
+			const struct perf_data_attr *a = perf_data_file__sample_attr(&f, ev, size);
+
+			assert_non_null(a);
+			assert_ptr_equal(a, &f.attrs[n == 3 ? 1 : 0]);
+		}
+		off += size;
+		n++;
+	}
+	assert_int_equal(n, 5);
+	assert_int_equal(off, records_size);
+	perf_data_file__close(&f);
+}
+
+static void writer_keeps_rfc_fields_and_config3_out(void **state)
+{
+	struct perf_event_attr a;
+	struct perf_data_writer *w;
+	struct perf_data_file f;
+	char path[128];
+	u64 id = 1;
+
+	(void)state;
+	file_path(path, sizeof(path), "rfc.data");
+	test_attr(&a, 0);
+	a.size = sizeof(a);
+#ifdef CONFIG_PERF_HW_TIME
+	a.hw_time = 1;
+#endif
+#ifdef CONFIG_PERF_ALT_SAMPLE_PERIOD
+	a.alternative_sample_period = 5000;
+#endif
+	w = perf_data_writer__open(path, &test_env);
+	assert_non_null(w);
+	a.config3 = 1;
+	assert_int_equal(perf_data_writer__add_attr(w, &a, NULL, &id, 1), -1);
+	assert_int_equal(errno, EINVAL);
+	a.config3 = 0;
+	assert_int_equal(perf_data_writer__add_attr(w, &a, NULL, &id, 1), 0);
+	assert_int_equal(perf_data_writer__close(w), 0);
+	assert_int_equal(perf_data_file__open(&f, path), 0);
+	assert_int_equal(f.attrs[0].attr.size, 128);
+#ifdef CONFIG_PERF_HW_TIME
+	assert_int_equal(f.attrs[0].attr.hw_time, 0);
+#endif
+#ifdef CONFIG_PERF_ALT_SAMPLE_PERIOD
+	assert_int_equal(f.attrs[0].attr.alternative_sample_period, 0);
+#endif
+	/* no name: no EVENT_DESC; no samples: no SAMPLE_TIME */
+	assert_false(perf_data_file__has_feat(&f, HEADER_EVENT_DESC));
+	assert_false(perf_data_file__has_feat(&f, HEADER_SAMPLE_TIME));
+	assert_int_equal(f.header.data.size, 0);
+	perf_data_file__close(&f);
+}
+
+static void writer_refuses_bad_records_and_late_attrs(void **state)
+{
+	struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, 4 };
+	struct perf_event_attr a;
+	struct perf_data_writer *w;
+	char path[128];
+	u8 rec[SYNTH_RECORD_MAX];
+	u64 id = 1;
+
+	(void)state;
+	file_path(path, sizeof(path), "bad.data");
+	test_attr(&a, 0);
+	w = perf_data_writer__open(path, &test_env);
+	assert_non_null(w);
+	assert_int_equal(perf_data_writer__add_attr(w, &a, NULL, &id, 1), 0);
+	assert_int_equal(perf_data_writer__write(w, &h), -1);		/* < 8 */
+	h.size = 12;
+	assert_int_equal(perf_data_writer__write(w, &h), -1);		/* not 8-aligned */
+	build_sample(rec, 1, 1);
+	assert_int_equal(perf_data_writer__write(w, (struct perf_event_header *)rec), 0);
+	assert_int_equal(perf_data_writer__add_attr(w, &a, NULL, &id, 1), -1);
+	perf_data_writer__abort(w);
+	assert_int_not_equal(access(path, F_OK), 0);
+	strcat(path, ".tmp");
+	assert_int_not_equal(access(path, F_OK), 0);
+}
+
+static void writer_open_failure_names_the_file(void **state)
+{
+	char path[128];
+
+	(void)state;
+	file_path(path, sizeof(path), "no/such/dir/x.data");
+	assert_null(perf_data_writer__open(path, &test_env));
+	assert_non_null(strstr(perf_data_writer__last_error(), "no/such/dir/x.data.tmp: cannot create"));
+}
+
+/* ---- corruption --------------------------------------------------------- */
+
+static u8 *load(const char *path, size_t *size)
+{
+	FILE *fp = fopen(path, "rb");
+	u8 *buf;
+
+	assert_non_null(fp);
+	fseek(fp, 0, SEEK_END);
+	*size = (size_t)ftell(fp);
+	fseek(fp, 0, SEEK_SET);
+	buf = malloc(*size);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, *size, fp), *size);
+	fclose(fp);
+	return buf;
+}
+
+/* Open (and walk) a copy of GOOD with MUTATE applied; return the error or NULL. */
+static const char *open_copy(const u8 *good, size_t size, struct perf_data_file *f,
+			     void (*mutate)(u8 *buf, size_t *size))
+{
+	static char err[256];
+	u8 *buf = malloc(size);
+	struct perf_data_iter it;
+	const u8 *ev;
+	u32 n;
+	int r = 0;
+
+	assert_non_null(buf);
+	memcpy(buf, good, size);
+	mutate(buf, &size);
+	if (perf_data_file__open_mem(f, "x.data", buf, size) == 0) {
+		perf_data_file__iter_init(f, &it);
+		while ((r = perf_data_file__next(f, &it, &ev, &n)) > 0)
+			;
+	} else {
+		r = -1;
+	}
+	snprintf(err, sizeof(err), "%s", r < 0 ? f->err : "");
+	perf_data_file__close(f);
+	free(buf);
+	return r < 0 ? err : NULL;
+}
+
+static struct perf_file_header *hdr_of(u8 *buf)
+{
+	return (struct perf_file_header *)buf;
+}
+
+static void m_short(u8 *b, size_t *s) { (void)b; *s = 50; }
+static void m_magic(u8 *b, size_t *s) { (void)s; memcpy(b, "NOTPERF!", 8); }
+static void m_endian(u8 *b, size_t *s) { (void)s; hdr_of(b)->magic = __builtin_bswap64(PERF_MAGIC2); }
+static void m_hsize(u8 *b, size_t *s) { (void)s; hdr_of(b)->size = 96; }
+static void m_attr_size(u8 *b, size_t *s) { (void)s; hdr_of(b)->attr_size = 12; }
+static void m_attrs_oob(u8 *b, size_t *s) { hdr_of(b)->attrs.offset = *s - 8; }
+static void m_attrs_mult(u8 *b, size_t *s) { (void)s; hdr_of(b)->attrs.size -= 8; }
+static void m_attr_field(u8 *b, size_t *s)
+{
+	u32 big = 4000;
+
+	(void)s;
+	memcpy(b + hdr_of(b)->attrs.offset + 4, &big, 4);
+}
+static void m_ids_oob(u8 *b, size_t *s)
+{
+	u64 off = hdr_of(b)->attrs.offset + hdr_of(b)->attr_size - 16;
+
+	memcpy(b + off, s, 8);		/* ids.offset = file size */
+	b[off + 8] = 8;
+}
+static void m_data_oob(u8 *b, size_t *s) { hdr_of(b)->data.size = *s; }
+static void m_feat_oob(u8 *b, size_t *s)
+{
+	u64 table = hdr_of(b)->data.offset + hdr_of(b)->data.size;
+
+	memcpy(b + table, s, 8);	/* first feature's offset = file size */
+	b[table + 8] = 1;
+}
+static void m_feat_table(u8 *b, size_t *s) { (void)s; memset(hdr_of(b)->adds_features, 0xff, 32); }
+static void m_feat_contents(u8 *b, size_t *s)
+{
+	u64 table = hdr_of(b)->data.offset + hdr_of(b)->data.size, off;
+
+	(void)s;
+	memcpy(&off, b + table, 8);	/* HOSTNAME is the first feature */
+	memset(b + off, 0x7f, 4);	/* string length far past the section */
+}
+static void m_rec_small(u8 *b, size_t *s)
+{
+	(void)s;
+	b[hdr_of(b)->data.offset + 6] = 4;
+	b[hdr_of(b)->data.offset + 7] = 0;
+}
+static void m_rec_past(u8 *b, size_t *s)
+{
+	(void)s;
+	b[hdr_of(b)->data.offset + 6] = 0xf8;
+	b[hdr_of(b)->data.offset + 7] = 0x7f;
+}
+
+static void corrupt_files_refused_with_their_reason(void **state)
+{
+	static const struct {
+		void (*mutate)(u8 *buf, size_t *size);
+		const char *msg;
+	} cases[] = {
+		{ m_short, "x.data: too short for a perf.data header" },
+		{ m_magic, "x.data: bad magic" },
+		{ m_endian, "x.data: other-endian" },
+		{ m_hsize, "x.data: bad header size 96" },
+		{ m_attr_size, "x.data: bad attr_size 12" },
+		{ m_attrs_oob, "x.data: attrs section out of bounds" },
+		{ m_attrs_mult, "is not a multiple of attr_size" },
+		{ m_attr_field, "x.data: attr 0: size 4000 does not fit" },
+		{ m_ids_oob, "x.data: attr 0: ids section out of bounds" },
+		{ m_data_oob, "x.data: data section out of bounds" },
+		{ m_feat_oob, "x.data: feature HOSTNAME: section out of bounds" },
+		{ m_feat_table, "x.data: feature table truncated" },
+		{ m_feat_contents, "x.data: feature HOSTNAME: corrupt contents" },
+		{ m_rec_small, "x.data: record at offset 416: size 4 < 8" },
+		{ m_rec_past, "x.data: record at offset 416: size 32760 past the end of the data section" },
+	};
+	struct perf_data_file f;
+	char path[128];
+	u8 records[4096];
+	u32 records_size;
+	size_t size;
+	u8 *good;
+
+	(void)state;
+	file_path(path, sizeof(path), "good.data");
+	write_test_file(path, records, &records_size);
+	good = load(path, &size);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *err = open_copy(good, size, &f, cases[i].mutate);
+
+		if (!err || !strstr(err, cases[i].msg))
+			fail_msg("case %zu: expected '%s', got '%s'", i, cases[i].msg, err ? err : "(accepted)");
+		assert_null(strchr(err, '\n'));
+	}
+	free(good);
+}
+
+static size_t trunc_len;
+static void m_truncate(u8 *b, size_t *s) { (void)b; *s = trunc_len; }
+
+static void every_truncation_is_refused(void **state)
+{
+	struct perf_data_file f;
+	char path[128];
+	u8 records[4096];
+	u32 records_size;
+	size_t size;
+	u8 *good;
+
+	(void)state;
+	file_path(path, sizeof(path), "trunc.data");
+	write_test_file(path, records, &records_size);
+	good = load(path, &size);
+	for (trunc_len = 0; trunc_len < size; trunc_len++) {
+		const char *err = open_copy(good, size, &f, m_truncate);
+
+		if (!err)
+			fail_msg("truncated to %zu of %zu bytes: accepted", trunc_len, size);
+		assert_non_null(strstr(err, "x.data: "));
+	}
+	free(good);
+}
+
+/* Flipped bytes anywhere: no crash, no read past the buffer (ASan), samples too. */
+static u64 lcg = 12345;
+static size_t flip_at;
+static void m_flip(u8 *b, size_t *s)
+{
+	(void)s;
+	lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+	b[flip_at] ^= (u8)(lcg >> 56) | 1;
+}
+
+static void flipped_bytes_never_crash_the_reader(void **state)
+{
+	struct perf_data_file f;
+	struct perf_data_iter it;
+	struct perf_sample s;
+	const char *why;
+	char path[128];
+	u8 records[4096], *buf;
+	u32 records_size, n;
+	const u8 *ev;
+	size_t size, copy;
+	int accepted = 0;
+
+	(void)state;
+	file_path(path, sizeof(path), "flip.data");
+	write_test_file(path, records, &records_size);
+	buf = load(path, &size);
+	for (flip_at = 0; flip_at < size; flip_at++) {
+		u8 *b = malloc(size);
+
+		memcpy(b, buf, size);
+		copy = size;
+		m_flip(b, &copy);
+		if (!perf_data_file__open_mem(&f, "x.data", b, copy)) {
+			accepted++;
+			perf_data_file__iter_init(&f, &it);
+			while (perf_data_file__next(&f, &it, &ev, &n) > 0) {
+				const struct perf_data_attr *a = perf_data_file__sample_attr(&f, ev, n);
+
+				if (a && ev[0] == PERF_RECORD_SAMPLE)
+					perf_sample__parse(&a->attr, ev, n, &s, &why);
+			}
+		}
+		perf_data_file__close(&f);
+		free(b);
+	}
+	assert_true(accepted > 0);	/* flips inside values are still valid files */
+	free(buf);
+}
+
+/* ---- samples -------------------------------------------------------------- */
+
+static u8 *put64(u8 *p, u64 v)
+{
+	memcpy(p, &v, 8);
+	return p + 8;
+}
+
+/* A sample with every field up to BRANCH_STACK that TYPE selects. */
+static u32 build_full(u8 *buf, const struct perf_event_attr *a)
+{
+	u64 type = a->sample_type;
+	u8 *p = buf + 8;
+	struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, 0 };
+	u32 raw = 12;
+
+	if (type & PERF_SAMPLE_IDENTIFIER)
+		p = put64(p, 0x1d);
+	if (type & PERF_SAMPLE_IP)
+		p = put64(p, 0x1234);
+	if (type & PERF_SAMPLE_TID)
+		p = put64(p, 43ULL << 32 | 42);
+	if (type & PERF_SAMPLE_TIME)
+		p = put64(p, 999);
+	if (type & PERF_SAMPLE_ADDR)
+		p = put64(p, 0xadd);
+	if (type & PERF_SAMPLE_ID)
+		p = put64(p, 0x1d);
+	if (type & PERF_SAMPLE_STREAM_ID)
+		p = put64(p, 0x5d);
+	if (type & PERF_SAMPLE_CPU)
+		p = put64(p, 3);
+	if (type & PERF_SAMPLE_PERIOD)
+		p = put64(p, 4242);
+	if (type & PERF_SAMPLE_READ) {
+		if (a->read_format & PERF_FORMAT_GROUP) {
+			p = put64(p, 2);
+			p = put64(p, 100);	/* enabled */
+			p = put64(p, 90);	/* running */
+			p = put64(p, 7);
+			p = put64(p, 0x1d);
+			p = put64(p, 8);
+			p = put64(p, 0x1e);
+		} else {
+			p = put64(p, 7);
+			p = put64(p, 100);
+			p = put64(p, 90);
+			p = put64(p, 0x1d);
+		}
+	}
+	if (type & PERF_SAMPLE_CALLCHAIN) {
+		p = put64(p, 2);
+		p = put64(p, PERF_CONTEXT_USER);
+		p = put64(p, 0x1234);
+	}
+	if (type & PERF_SAMPLE_RAW) {
+		memcpy(p, &raw, 4);
+		memset(p + 4, 0xab, raw);
+		p += 4 + raw;
+	}
+	if (type & PERF_SAMPLE_BRANCH_STACK) {
+		p = put64(p, 1);
+		if (a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
+			p = put64(p, 17);
+		p = put64(p, 0xf0);
+		p = put64(p, 0x70);
+		p = put64(p, 0x3);
+	}
+	h.size = (u16)(p - buf);
+	memcpy(buf, &h, 8);
+	return h.size;
+}
+
+static void check_full(const struct perf_event_attr *a, const struct perf_sample *s)
+{
+	u64 type = a->sample_type;
+	struct perf_sample_branch b;
+
+	if (type & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_ID))
+		assert_int_equal(s->id, 0x1d);
+	if (type & PERF_SAMPLE_IP)
+		assert_int_equal(s->ip, 0x1234);
+	if (type & PERF_SAMPLE_TID) {
+		assert_int_equal(s->pid, 42);
+		assert_int_equal(s->tid, 43);
+	}
+	if (type & PERF_SAMPLE_TIME)
+		assert_int_equal(s->time, 999);
+	if (type & PERF_SAMPLE_ADDR)
+		assert_int_equal(s->addr, 0xadd);
+	if (type & PERF_SAMPLE_STREAM_ID)
+		assert_int_equal(s->stream_id, 0x5d);
+	if (type & PERF_SAMPLE_CPU)
+		assert_int_equal(s->cpu, 3);
+	if (type & PERF_SAMPLE_PERIOD)
+		assert_int_equal(s->period, 4242);
+	if (type & PERF_SAMPLE_READ) {
+		assert_int_equal(s->read_time_enabled, 100);
+		assert_int_equal(s->read_time_running, 90);
+		if (a->read_format & PERF_FORMAT_GROUP) {
+			assert_int_equal(s->read_nr, 2);
+			assert_int_equal(s->read_value_size, 16);
+			assert_int_equal(perf_data__get_u64(s->read_values + 16), 8);
+			assert_int_equal(perf_data__get_u64(s->read_values + 24), 0x1e);
+		} else {
+			assert_int_equal(s->read_one.value, 7);
+			assert_int_equal(s->read_one.id, 0x1d);
+		}
+	}
+	if (type & PERF_SAMPLE_CALLCHAIN) {
+		assert_int_equal(s->callchain_nr, 2);
+		assert_int_equal(perf_sample__callchain_ip(s, 0), PERF_CONTEXT_USER);
+		assert_int_equal(perf_sample__callchain_ip(s, 1), 0x1234);
+	}
+	if (type & PERF_SAMPLE_RAW) {
+		assert_int_equal(s->raw_size, 12);
+		assert_int_equal(s->raw_data[11], 0xab);
+	}
+	if (type & PERF_SAMPLE_BRANCH_STACK) {
+		assert_int_equal(s->branch_nr, 1);
+		if (a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) {
+			assert_false(s->no_hw_idx);
+			assert_int_equal(s->hw_idx, 17);
+		} else {
+			assert_true(s->no_hw_idx);
+		}
+		perf_sample__branch(s, 0, &b);
+		assert_int_equal(b.from, 0xf0);
+		assert_int_equal(b.to, 0x70);
+		assert_int_equal(b.flags, 0x3);
+	}
+}
+
+static void sample_decodes_every_sample_type_bit(void **state)
+{
+	static const u64 bits[] = {
+		PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP, PERF_SAMPLE_TID, PERF_SAMPLE_TIME,
+		PERF_SAMPLE_ADDR, PERF_SAMPLE_ID, PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU,
+		PERF_SAMPLE_PERIOD, PERF_SAMPLE_READ, PERF_SAMPLE_CALLCHAIN, PERF_SAMPLE_RAW,
+		PERF_SAMPLE_BRANCH_STACK,
+	};
+	struct perf_event_attr a;
+	struct perf_sample s;
+	const char *why;
+	u8 buf[512];
+	u32 size, cut;
+	u64 all = 0;
+
+	(void)state;
+	for (size_t i = 0; i <= sizeof(bits) / sizeof(bits[0]); i++) {
+		for (int variant = 0; variant < 2; variant++) {
+			memset(&a, 0, sizeof(a));
+			/* each bit alone, then all of them */
+			a.sample_type = i < sizeof(bits) / sizeof(bits[0]) ? bits[i] : all;
+			a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
+					PERF_FORMAT_ID | (variant ? PERF_FORMAT_GROUP : 0);
+			a.branch_sample_type = variant ? PERF_SAMPLE_BRANCH_HW_INDEX : 0;
+			size = build_full(buf, &a);
+			assert_int_equal(perf_sample__parse(&a, buf, size, &s, &why), 0);
+			check_full(&a, &s);
+			/* every shorter record is refused, naming a field */
+			for (cut = 8; cut < size; cut++) {
+				if (perf_sample__parse(&a, buf, cut, &s, &why) == 0)
+					fail_msg("sample_type %#llx cut at %u accepted",
+						 (unsigned long long)a.sample_type, cut);
+				assert_non_null(why);
+			}
+		}
+		if (i < sizeof(bits) / sizeof(bits[0]))
+			all |= bits[i];
+	}
+}
+
+static void sample_with_huge_counts_is_refused(void **state)
+{
+	struct perf_event_attr a = { .sample_type = PERF_SAMPLE_CALLCHAIN };
+	struct perf_sample s;
+	const char *why = NULL;
+	u8 buf[32] = { 0 };
+	u64 nr = ~0ULL / 4;
+
+	(void)state;
+	memcpy(buf + 8, &nr, 8);
+	assert_int_equal(perf_sample__parse(&a, buf, sizeof(buf), &s, &why), -1);
+	assert_string_equal(why, "callchain");
+	a.sample_type = PERF_SAMPLE_BRANCH_STACK;
+	assert_int_equal(perf_sample__parse(&a, buf, sizeof(buf), &s, &why), -1);
+	assert_string_equal(why, "branch entries");
+}
+
+/* ---- perf-PID.map and synthesized records --------------------------------- */
+
+static void perf_map_round_trip_and_short_names_refused(void **state)
+{
+	struct perf_map_sym syms[] = {
+		{ 0x401000, 0x100, "func_b" }, { 0x400000, 0x80, "main" },
+	};
+	struct perf_map_sym bad = { 0x1000, 0x10, "f1" };
+	struct perf_map map;
+	char err[256], path[128], line[128];
+	FILE *fp;
+
+	(void)state;
+	assert_int_equal(perf_map__write(dir, 99, syms, 2, err, sizeof(err)), 0);
+	file_path(path, sizeof(path), "perf-99.map");
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	assert_non_null(fgets(line, sizeof(line), fp));
+	assert_string_equal(line, "401000 100 func_b\n");
+	fclose(fp);
+	assert_int_equal(perf_map__load(&map, path), 0);
+	assert_int_equal(map.nr, 2);
+	assert_string_equal(perf_map__find(&map, 0x400000)->name, "main");
+	assert_string_equal(perf_map__find(&map, 0x40007f)->name, "main");
+	assert_null(perf_map__find(&map, 0x400080));
+	assert_string_equal(perf_map__find(&map, 0x4010ff)->name, "func_b");
+	assert_null(perf_map__find(&map, 0x3fffff));
+	perf_map__exit(&map);
+
+	assert_int_equal(perf_map__write(dir, 98, &bad, 1, err, sizeof(err)), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_non_null(strstr(err, "'f1'"));
+	file_path(path, sizeof(path), "perf-98.map");
+	assert_int_not_equal(access(path, F_OK), 0);
+}
+
+static void synthesized_comm_and_mmap2_have_the_abi_layout(void **state)
+{
+	struct perf_event_attr a = { .sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+					      PERF_SAMPLE_IDENTIFIER, .sample_id_all = 1 };
+	struct synth_sample_id sid = { .pid = 5, .tid = 6, .time = 77, .id = 9 };
+	struct perf_event_header h;
+	u8 rec[SYNTH_RECORD_MAX];
+	size_t n;
+
+	(void)state;
+	n = perf_event__synthesize_comm(rec, &a, 5, 6, "abcdefgh", &sid);
+	/* header, pid, tid, "abcdefgh\0" padded to 16, trailer 8 + 8 + 8 */
+	assert_int_equal(n, 8 + 8 + 16 + 24);
+	memcpy(&h, rec, 8);
+	assert_int_equal(h.type, PERF_RECORD_COMM);
+	assert_int_equal(h.size, n);
+	assert_int_equal(perf_data__get_u32(rec + 8), 5);
+	assert_int_equal(perf_data__get_u32(rec + 12), 6);
+	assert_string_equal((char *)rec + 16, "abcdefgh");
+	assert_int_equal(perf_data__get_u32(rec + 32), 5);	/* trailer pid */
+	assert_int_equal(perf_data__get_u64(rec + 40), 77);
+	assert_int_equal(perf_data__get_u64(rec + 48), 9);
+
+	n = perf_event__synthesize_mmap2(rec, &a, 5, 6, 0x400000, 0x2000, 0, 5, 0x22, "//anon", &sid);
+	assert_int_equal(n, 8 + 64 + 8 + 24);
+	memcpy(&h, rec, 8);
+	assert_int_equal(h.type, PERF_RECORD_MMAP2);
+	assert_int_equal(h.misc, PERF_RECORD_MISC_USER);
+	assert_int_equal(perf_data__get_u64(rec + 16), 0x400000);
+	assert_int_equal(perf_data__get_u64(rec + 24), 0x2000);
+	assert_int_equal(perf_data__get_u32(rec + 64), 5);	/* prot */
+	assert_int_equal(perf_data__get_u32(rec + 68), 0x22);	/* flags */
+	assert_string_equal((char *)rec + 72, "//anon");
+	n = perf_event__synthesize_mmap2(rec, &a, 5, 6, 0, 0x1000, 0, 1, 0x22, "//anon", &sid);
+	memcpy(&h, rec, 8);
+	assert_true(h.misc & PERF_RECORD_MISC_MMAP_DATA);	/* not executable */
+	a.sample_id_all = 0;
+	assert_int_equal(perf_event__synthesize_comm(rec, &a, 5, 6, "x", &sid), 8 + 8 + 8);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(round_trip_keeps_attrs_ids_records_and_features),
+		cmocka_unit_test(writer_keeps_rfc_fields_and_config3_out),
+		cmocka_unit_test(writer_refuses_bad_records_and_late_attrs),
+		cmocka_unit_test(writer_open_failure_names_the_file),
+		cmocka_unit_test(corrupt_files_refused_with_their_reason),
+		cmocka_unit_test(every_truncation_is_refused),
+		cmocka_unit_test(flipped_bytes_never_crash_the_reader),
+		cmocka_unit_test(sample_decodes_every_sample_type_bit),
+		cmocka_unit_test(sample_with_huge_counts_is_refused),
+		cmocka_unit_test(perf_map_round_trip_and_short_names_refused),
+		cmocka_unit_test(synthesized_comm_and_mmap2_have_the_abi_layout),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

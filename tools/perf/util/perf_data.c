@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The perf.data writer (the counterpart of perf_session__write_header and
+ * the write_* feature functions of tools/perf/util/header.c).
+ *
+ * Records are streamed to PATH.tmp as they come; the attrs are written
+ * when the first record arrives, the features and the final header at
+ * close, and only then is PATH.tmp renamed to PATH.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tools/perf/util/perf_data.h"
+#include "tools/perf/util/perf_data_read.h"
+
+/* perf pads feature strings to this, and so do we (readers don't care). */
+#define NAME_ALIGN	64
+
+struct writer_attr {
+	struct perf_event_attr attr;
+	char *name;
+	u64 *ids;
+	u32 nr_ids;
+	struct perf_file_section ids_section;
+};
+
+struct perf_data_writer {
+	char *path;
+	char *tmp;
+	FILE *fp;
+	const struct perf_data_env *env;
+	struct writer_attr *attrs;
+	u32 nr_attrs;
+	bool data_started;
+	u64 data_offset;
+	u64 data_size;
+	bool have_time;
+	u64 first_time, last_time;
+	bool failed;
+	char err[256];
+};
+
+static _Thread_local char last_error[256];
+
+const char *perf_data_writer__last_error(void)
+{
+	return last_error;
+}
+
+static void __attribute__((format(printf, 2, 3)))
+writer_fail(struct perf_data_writer *w, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (w->failed)
+		return;
+	w->failed = true;
+	n = snprintf(w->err, sizeof(w->err), "%s: ", w->path);
+	va_start(ap, fmt);
+	vsnprintf(w->err + n, sizeof(w->err) - n, fmt, ap);
+	va_end(ap);
+	snprintf(last_error, sizeof(last_error), "%s", w->err);
+}
+
+static void do_write(struct perf_data_writer *w, const void *buf, size_t size)
+{
+	if (w->failed || !size)
+		return;
+	if (fwrite(buf, 1, size, w->fp) != size)
+		writer_fail(w, "write failed: %s", strerror(errno ? errno : EIO));
+}
+
+static u64 writer_pos(struct perf_data_writer *w)
+{
+	long pos = ftell(w->fp);
+
+	if (pos < 0) {
+		writer_fail(w, "ftell failed: %s", strerror(errno));
+		return 0;
+	}
+	return (u64)pos;
+}
+
+struct perf_data_writer *perf_data_writer__open(const char *path,
+						const struct perf_data_env *env)
+{
+	static const u8 zero_header[PERF_FILE_HEADER_SIZE];
+	struct perf_data_writer *w;
+	size_t len;
+
+	last_error[0] = '\0';
+	if (!path || !*path || !env) {
+		snprintf(last_error, sizeof(last_error), "pmusim: no output file");
+		errno = EINVAL;
+		return NULL;
+	}
+	w = calloc(1, sizeof(*w));
+	len = strlen(path);
+	if (w) {
+		w->path = strdup(path);
+		w->tmp = malloc(len + 5);
+	}
+	if (!w || !w->path || !w->tmp) {
+		snprintf(last_error, sizeof(last_error), "%s: out of memory", path);
+		if (w) {
+			free(w->path);
+			free(w->tmp);
+		}
+		free(w);
+		errno = ENOMEM;
+		return NULL;
+	}
+	memcpy(w->tmp, path, len);
+	memcpy(w->tmp + len, ".tmp", 5);
+	w->env = env;
+	w->fp = fopen(w->tmp, "wb");
+	if (!w->fp) {
+		int err = errno;
+
+		snprintf(last_error, sizeof(last_error), "%s: cannot create: %s", w->tmp, strerror(err));
+		free(w->path);
+		free(w->tmp);
+		free(w);
+		errno = err;
+		return NULL;
+	}
+	do_write(w, zero_header, sizeof(zero_header));
+	return w;
+}
+
+int perf_data_writer__add_attr(struct perf_data_writer *w,
+			       const struct perf_event_attr *attr,
+			       const char *name, const u64 *ids, u32 nr_ids)
+{
+	struct writer_attr *a, *attrs;
+
+	if (w->data_started || w->failed || !attr || (nr_ids && !ids) ||
+	    attr->config3 || nr_ids > (1u << 20)) {
+		errno = EINVAL;
+		return -1;
+	}
+	attrs = realloc(w->attrs, (w->nr_attrs + 1) * sizeof(*attrs));
+	if (!attrs) {
+		errno = ENOMEM;
+		return -1;
+	}
+	w->attrs = attrs;
+	a = &attrs[w->nr_attrs];
+	memset(a, 0, sizeof(*a));
+	a->attr = *attr;
+	a->attr.size = PERF_DATA_ATTR_SIZE;
+#ifdef CONFIG_PERF_HW_TIME
+	a->attr.hw_time = 0;		/* RFC only: perf 6.1 would refuse the bit */
+#endif
+	a->nr_ids = nr_ids;
+	a->ids = malloc(nr_ids ? nr_ids * sizeof(u64) : 1);
+	a->name = name ? strdup(name) : NULL;
+	if (!a->ids || (name && !a->name)) {
+		free(a->ids);
+		free(a->name);
+		errno = ENOMEM;
+		return -1;
+	}
+	if (nr_ids)
+		memcpy(a->ids, ids, nr_ids * sizeof(u64));
+	w->nr_attrs++;
+	return 0;
+}
+
+/* The ids of every attr, then the attrs; the records follow. */
+static void write_attrs(struct perf_data_writer *w)
+{
+	struct perf_file_section ids;
+	u32 i;
+
+	w->data_started = true;
+	for (i = 0; i < w->nr_attrs; i++) {
+		w->attrs[i].ids_section.offset = writer_pos(w);
+		w->attrs[i].ids_section.size = (u64)w->attrs[i].nr_ids * sizeof(u64);
+		do_write(w, w->attrs[i].ids, w->attrs[i].ids_section.size);
+	}
+	for (i = 0; i < w->nr_attrs; i++) {
+		ids = w->attrs[i].ids_section;
+		do_write(w, &w->attrs[i].attr, PERF_DATA_ATTR_SIZE);
+		do_write(w, &ids, sizeof(ids));
+	}
+	w->data_offset = writer_pos(w);
+}
+
+static const struct perf_event_attr *writer_sample_attr(struct perf_data_writer *w,
+							const u8 *event, u32 size)
+{
+	const struct perf_event_attr *first;
+	u64 type, id;
+	u32 pos, i, j;
+
+	if (!w->nr_attrs)
+		return NULL;
+	if (w->nr_attrs == 1)
+		return &w->attrs[0].attr;
+	first = &w->attrs[0].attr;
+	type = first->sample_type;
+	if (type & PERF_SAMPLE_IDENTIFIER) {
+		pos = 0;
+	} else if (type & PERF_SAMPLE_ID) {
+		pos = !!(type & PERF_SAMPLE_IP) + !!(type & PERF_SAMPLE_TID) +
+		      !!(type & PERF_SAMPLE_TIME) + !!(type & PERF_SAMPLE_ADDR);
+	} else {
+		return NULL;
+	}
+	if (8 + (pos + 1) * 8 > size)
+		return NULL;
+	id = perf_data__get_u64(event + 8 + pos * 8);
+	for (i = 0; i < w->nr_attrs; i++)
+		for (j = 0; j < w->attrs[i].nr_ids; j++)
+			if (w->attrs[i].ids[j] == id)
+				return &w->attrs[i].attr;
+	return NULL;
+}
+
+static void note_sample_time(struct perf_data_writer *w, const struct perf_event_header *event)
+{
+	const struct perf_event_attr *attr;
+	struct perf_sample s;
+	const char *why;
+
+	attr = writer_sample_attr(w, (const u8 *)event, event->size);
+	if (!attr || !(attr->sample_type & PERF_SAMPLE_TIME))
+		return;
+	if (perf_sample__parse(attr, (const u8 *)event, event->size, &s, &why))
+		return;
+	if (!w->have_time || s.time < w->first_time)
+		w->first_time = s.time;
+	if (!w->have_time || s.time > w->last_time)
+		w->last_time = s.time;
+	w->have_time = true;
+}
+
+int perf_data_writer__write(struct perf_data_writer *w,
+			    const struct perf_event_header *event)
+{
+	if (w->failed) {
+		errno = EIO;
+		return -1;
+	}
+	if (!event || event->size < sizeof(*event) || event->size % 8) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (!w->data_started)
+		write_attrs(w);
+	if (event->type == PERF_RECORD_SAMPLE)
+		note_sample_time(w, event);
+	do_write(w, event, event->size);
+	if (w->failed) {
+		errno = EIO;
+		return -1;
+	}
+	w->data_size += event->size;
+	return 0;
+}
+
+/* ---- features ------------------------------------------------------------ */
+
+static void write_u32(struct perf_data_writer *w, u32 v)
+{
+	do_write(w, &v, sizeof(v));
+}
+
+static void write_u64(struct perf_data_writer *w, u64 v)
+{
+	do_write(w, &v, sizeof(v));
+}
+
+/* u32 len (including the NUL, rounded up to NAME_ALIGN), then the bytes. */
+static void write_string(struct perf_data_writer *w, const char *s)
+{
+	static const char zeros[NAME_ALIGN];
+	size_t len = strlen(s) + 1;
+	size_t padded = (len + NAME_ALIGN - 1) / NAME_ALIGN * NAME_ALIGN;
+
+	write_u32(w, (u32)padded);
+	do_write(w, s, len);
+	do_write(w, zeros, padded - len);
+}
+
+static bool writer_has_branches(const struct perf_data_writer *w)
+{
+	for (u32 i = 0; i < w->nr_attrs; i++)
+		if (w->attrs[i].attr.sample_type & PERF_SAMPLE_BRANCH_STACK)
+			return true;
+	return false;
+}
+
+static bool writer_all_named(const struct perf_data_writer *w)
+{
+	for (u32 i = 0; i < w->nr_attrs; i++)
+		if (!w->attrs[i].name)
+			return false;
+	return w->nr_attrs > 0;
+}
+
+/* Whether feature FEAT has anything to say; write_feature() writes it. */
+static bool feature_present(const struct perf_data_writer *w, int feat)
+{
+	const struct perf_data_env *env = w->env;
+
+	switch (feat) {
+	case HEADER_HOSTNAME:	return env->hostname;
+	case HEADER_OSRELEASE:	return env->os_release;
+	case HEADER_VERSION:	return env->version;
+	case HEADER_ARCH:	return env->arch;
+	case HEADER_NRCPUS:	return env->nr_cpus_avail;
+	case HEADER_CPUDESC:	return env->cpu_desc;
+	case HEADER_CPUID:	return env->cpuid;
+	case HEADER_TOTAL_MEM:	return env->total_mem;
+	case HEADER_CMDLINE:	return env->argc > 0 && env->argv;
+	case HEADER_EVENT_DESC:	return writer_all_named(w);
+	case HEADER_BRANCH_STACK: return writer_has_branches(w);
+	case HEADER_SAMPLE_TIME: return w->have_time;
+	case HEADER_CPU_PMU_CAPS: return env->max_branches || env->pmu_name;
+	default:		return false;
+	}
+}
+
+static void write_feature(struct perf_data_writer *w, int feat)
+{
+	const struct perf_data_env *env = w->env;
+	char num[24];
+	u32 i;
+
+	switch (feat) {
+	case HEADER_HOSTNAME:	write_string(w, env->hostname); break;
+	case HEADER_OSRELEASE:	write_string(w, env->os_release); break;
+	case HEADER_VERSION:	write_string(w, env->version); break;
+	case HEADER_ARCH:	write_string(w, env->arch); break;
+	case HEADER_CPUDESC:	write_string(w, env->cpu_desc); break;
+	case HEADER_CPUID:	write_string(w, env->cpuid); break;
+	case HEADER_TOTAL_MEM:	write_u64(w, env->total_mem); break;
+	case HEADER_NRCPUS:
+		write_u32(w, env->nr_cpus_avail);
+		write_u32(w, env->nr_cpus_online ? env->nr_cpus_online : env->nr_cpus_avail);
+		break;
+	case HEADER_CMDLINE:
+		write_u32(w, (u32)env->argc);
+		for (i = 0; i < (u32)env->argc; i++)
+			write_string(w, env->argv[i] ? env->argv[i] : "");
+		break;
+	case HEADER_EVENT_DESC:
+		write_u32(w, w->nr_attrs);
+		write_u32(w, PERF_DATA_ATTR_SIZE);
+		for (i = 0; i < w->nr_attrs; i++) {
+			do_write(w, &w->attrs[i].attr, PERF_DATA_ATTR_SIZE);
+			write_u32(w, w->attrs[i].nr_ids);
+			write_string(w, w->attrs[i].name);
+			do_write(w, w->attrs[i].ids, (size_t)w->attrs[i].nr_ids * sizeof(u64));
+		}
+		break;
+	case HEADER_BRANCH_STACK:
+		break;		/* presence is the message */
+	case HEADER_SAMPLE_TIME:
+		write_u64(w, w->first_time);
+		write_u64(w, w->last_time);
+		break;
+	case HEADER_CPU_PMU_CAPS:
+		write_u32(w, !!env->max_branches + !!env->pmu_name);
+		if (env->max_branches) {
+			snprintf(num, sizeof(num), "%u", env->max_branches);
+			write_string(w, "branches");
+			write_string(w, num);
+		}
+		if (env->pmu_name) {
+			write_string(w, "pmu_name");
+			write_string(w, env->pmu_name);
+		}
+		break;
+	}
+}
+
+static void write_features(struct perf_data_writer *w, struct perf_file_header *h)
+{
+	struct perf_file_section sec[HEADER_LAST_FEATURE];
+	u64 table, start;
+	int feat, nr = 0;
+
+	for (feat = HEADER_FIRST_FEATURE; feat < HEADER_LAST_FEATURE; feat++)
+		if (feature_present(w, feat))
+			h->adds_features[feat / 64] |= 1ULL << (feat % 64);
+	table = writer_pos(w);
+	for (feat = HEADER_FIRST_FEATURE; feat < HEADER_LAST_FEATURE; feat++)
+		if (feature_present(w, feat))
+			nr++;
+	memset(sec, 0, sizeof(sec));
+	do_write(w, sec, nr * sizeof(sec[0]));
+	nr = 0;
+	for (feat = HEADER_FIRST_FEATURE; feat < HEADER_LAST_FEATURE; feat++) {
+		if (!feature_present(w, feat))
+			continue;
+		start = writer_pos(w);
+		write_feature(w, feat);
+		sec[nr].offset = start;
+		sec[nr].size = writer_pos(w) - start;
+		nr++;
+	}
+	if (w->failed)
+		return;
+	if (fseek(w->fp, (long)table, SEEK_SET))
+		writer_fail(w, "seek failed: %s", strerror(errno));
+	do_write(w, sec, nr * sizeof(sec[0]));
+}
+
+static void writer_free(struct perf_data_writer *w)
+{
+	for (u32 i = 0; i < w->nr_attrs; i++) {
+		free(w->attrs[i].ids);
+		free(w->attrs[i].name);
+	}
+	free(w->attrs);
+	free(w->path);
+	free(w->tmp);
+	free(w);
+}
+
+int perf_data_writer__close(struct perf_data_writer *w)
+{
+	struct perf_file_header h;
+	int ret = 0;
+
+	if (!w->data_started)
+		write_attrs(w);
+	memset(&h, 0, sizeof(h));
+	h.magic = PERF_MAGIC2;
+	h.size = PERF_FILE_HEADER_SIZE;
+	h.attr_size = PERF_DATA_ATTR_SIZE + sizeof(struct perf_file_section);
+	h.attrs.offset = w->data_offset - (u64)w->nr_attrs * h.attr_size;
+	h.attrs.size = (u64)w->nr_attrs * h.attr_size;
+	h.data.offset = w->data_offset;
+	h.data.size = w->data_size;
+	write_features(w, &h);
+	if (!w->failed && fseek(w->fp, 0, SEEK_SET))
+		writer_fail(w, "seek failed: %s", strerror(errno));
+	do_write(w, &h, sizeof(h));
+	if (!w->failed && fflush(w->fp))
+		writer_fail(w, "write failed: %s", strerror(errno));
+	if (fclose(w->fp) && !w->failed)
+		writer_fail(w, "close failed: %s", strerror(errno));
+	if (!w->failed && rename(w->tmp, w->path))
+		writer_fail(w, "cannot rename %s: %s", w->tmp, strerror(errno));
+	if (w->failed) {
+		unlink(w->tmp);
+		ret = -1;
+	}
+	writer_free(w);
+	return ret;
+}
+
+void perf_data_writer__abort(struct perf_data_writer *w)
+{
+	fclose(w->fp);
+	unlink(w->tmp);
+	writer_free(w);
+}
