@@ -14,13 +14,24 @@ objtree := $(abspath $(O))
 endif
 export srctree
 
+# As in Kbuild, an O= build refuses a source tree that holds a
+# configuration (an in-tree build's .config or generated headers).
+ifneq ($(objtree),$(srctree))
+ifneq ($(wildcard $(srctree)/.config $(srctree)/include/generated),)
+ifneq ($(filter-out clean mrproper help,$(or $(MAKECMDGOALS),all)),)
+$(error the source tree $(srctree) holds a configuration (.config or include/generated), which an O= build would mix with its own: run 'make mrproper' there first)
+endif
+endif
+endif
+
 CC ?= cc
 ifeq ($(origin CC),default)
 CC := gcc
 endif
 CFLAGS ?= -O2 -g
+# the object tree's include/generated first: its own configuration
 PMUSIM_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers \
-	-I$(srctree) -I$(srctree)/include -I$(objtree)/include -MMD -MP
+	-I$(objtree)/include -I$(srctree) -I$(srctree)/include -MMD -MP
 # The kernel is built without SSE, so its scalars never share a vector
 # register. GCC 12's -O2 SLP vectoriser packed the output handle's event
 # and rb into one, for the stores of the rare paths' handle copies: the

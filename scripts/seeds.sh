@@ -29,14 +29,31 @@ echo
 
 # ---- per-task LBR data: this build, then the one without the feature ---------
 noctx=$srctree/build/seeds-noctx
+# An O= build refuses a source tree that holds a configuration (make seeds
+# in the tree): the build without the feature is then made from a copy of
+# the sources without it (build/seeds-noctx-src; tar keeps the times, so
+# only what changed is rebuilt).
+noctx_src=$srctree
+if [ -e "$srctree/.config" ] || [ -e "$srctree/include/generated" ]; then
+	noctx_src=$srctree/build/seeds-noctx-src
+	rm -rf "$noctx_src" && mkdir -p "$noctx_src" &&
+	tar -C "$srctree" --exclude=./build --exclude=./out --exclude=./.git \
+		--exclude=./.config --exclude=./.config.old --exclude=./include/generated \
+		--exclude=./include/config --exclude='*.o' --exclude='*.d' --exclude='*.a' -cf - . |
+		tar -xf - -C "$noctx_src"
+fi
+noctx_make() { make --no-print-directory -s -f "$noctx_src/Makefile" O="$noctx" "$@" >/dev/null; }
 build_noctx() {
-	[ -x "$noctx/pmusim" ] && grep -q '^# CONFIG_PERF_TASK_CTX_DATA is not set' "$noctx/.config" &&
-		{ make --no-print-directory -s -f "$srctree/Makefile" O="$noctx" -j2 "$noctx/pmusim" >/dev/null; return; }
-	mkdir -p "$noctx"
-	make --no-print-directory -s -f "$srctree/Makefile" O="$noctx" defconfig >/dev/null &&
-	sed -i 's/^CONFIG_PERF_TASK_CTX_DATA=y$/# CONFIG_PERF_TASK_CTX_DATA is not set/' "$noctx/.config" &&
-	make --no-print-directory -s -f "$srctree/Makefile" O="$noctx" olddefconfig >/dev/null &&
-	make --no-print-directory -s -f "$srctree/Makefile" O="$noctx" -j2 "$noctx/pmusim" >/dev/null
+	if ! [ -x "$noctx/pmusim" ] || ! grep -q '^# CONFIG_PERF_TASK_CTX_DATA is not set' "$noctx/.config"; then
+		mkdir -p "$noctx"
+		noctx_make defconfig &&
+		sed -i 's/^CONFIG_PERF_TASK_CTX_DATA=y$/# CONFIG_PERF_TASK_CTX_DATA is not set/' "$noctx/.config" &&
+		noctx_make olddefconfig || return
+	fi
+	noctx_make -j2 "$noctx/pmusim" || return
+	# its rows are the feature's absence only if the build really is without it
+	"$noctx/pmusim" version | grep -qx 'task_ctx_data off' ||
+		{ echo "  ($noctx/pmusim says task_ctx_data on)"; return 1; }
 }
 "$pmusim" seed task-ctx-data "$scn/seed-task-ctx-data.yaml" -o "$out/task-ctx-data.data"
 if has task_ctx_data; then

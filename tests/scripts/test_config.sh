@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# O= builds and the source tree's configuration, on a copy of the
+# Makefile, Kconfig and headers (configuring only, nothing is compiled):
+#   while the source tree holds a configuration (.config or
+#   include/generated), an O= build refuses, in one line saying make
+#   mrproper, and writes nothing; after make mrproper it configures
+#   the compile line takes the object tree's generated headers first,
+#   for the build and for the fuzz flavours
+# (check.sh's scripts/check-build-config.sh then holds each built pmusim
+# to its .config.)
+set -u
+src=${PMUSIM_SRCTREE:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$src/tests/lib/tap_lib.sh"
+
+tree=$dir/src
+mkdir -p "$tree/fuzz" "$tree/include"
+cp -r "$src/Makefile" "$src/Kconfig" "$src/kconfig" "$tree/"
+cp "$src/fuzz/Makefile.fuzz" "$tree/fuzz/"
+cp -r "$src/include/pmusim" "$tree/include/"
+mk() { out=$(make --no-print-directory -C "$tree" "$@" 2>&1); rc=$?; }
+refused() { # WHAT: make failed with one line naming make mrproper, no obj/.config
+	[ "$rc" != 0 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -q "run 'make mrproper'" <<<"$out" &&
+		[ ! -e "$dir/obj/.config" ] && [ ! -e "$dir/obj/include" ]
+}
+
+mk defconfig >/dev/null
+check "the copy configures in the tree (exit $rc)" '[ $rc = 0 ] && [ -f "$tree/.config" ]'
+mk O="$dir/obj" v6.12_defconfig
+check "a source tree with a .config: make O=DIR v6.12_defconfig refuses ($out)" refused
+mk O="$dir/obj"
+check "a source tree with a .config: make O=DIR refuses" refused
+rm "$tree/.config"
+mk O="$dir/obj" v6.12_defconfig
+check "a source tree with only include/generated: make O=DIR v6.12_defconfig refuses" refused
+mk O="$dir/obj" help
+check "make O=DIR help still answers" '[ $rc = 0 ]'
+mk mrproper
+mk O="$dir/obj" v6.12_defconfig
+check "after make mrproper: make O=DIR v6.12_defconfig configures (exit $rc)" \
+	'[ $rc = 0 ] && grep -qx "# CONFIG_PERF_TASK_CTX_DATA is not set" "$dir/obj/.config"'
+
+# the include path order, as make would hand it to the compiler
+flags() { # WHAT
+	make --no-print-directory -C "$tree" O="$dir/obj" --eval "print-flags: ; @echo \$($1)" print-flags
+}
+first_include() { # FLAGS: the first -I that names an include directory
+	tr ' ' '\n' <<<"$1" | grep -m1 -E '^-I.*/include$'
+}
+f=$(flags PMUSIM_CFLAGS)
+check "the object tree's include/ comes before the source tree's ($(first_include "$f"))" \
+	'[ "$(first_include "$f")" = "-I$dir/obj/include" ]'
+f=$(flags 'call fuzz_cflags,replay')
+check "so does each fuzz flavour's ($(first_include "$f"))" \
+	'[ "$(first_include "$f")" = "-I$tree/build/fuzz/obj-replay/include" ]'
+echo "1..$n"
