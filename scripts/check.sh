@@ -3,10 +3,19 @@
 #
 # make check: build and test defconfig, the v6.12 baseline, allnoconfig and
 # fixed randconfig seeds, each out of tree under build/check-*/ with
-# ASan+UBSan, then the configurations' sum on one line.
+# ASan+UBSan, then the configurations' sum on one line. A configuration
+# fails when it does not configure or build, when its pmusim's features
+# are not its .config's (scripts/check-build-config.sh), when a test fails
+# and when its test runner does not report a count.
 set -u
 srctree=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc 2>/dev/null || echo 2)
+# every configuration is an O= build, which the Makefile refuses while the
+# source tree holds a configuration of its own: say it once, up front
+if [ -e "$srctree/.config" ] || [ -e "$srctree/include/generated" ]; then
+	echo "make check: $srctree holds an in-tree build's configuration (.config or include/generated): run 'make mrproper' first" >&2
+	exit 2
+fi
 # not in /tmp: the test phases each see a /tmp of their own
 mkdir -p "$srctree/build"
 tally=$(mktemp "$srctree/build/.check-tally.XXXXXX")
@@ -20,15 +29,30 @@ status=0
 # pmusim's PIDs are fixed: two configurations' runs must not answer for
 # each other). Without mount namespaces (no CAP_SYS_ADMIN) the tests run
 # in the foreground, one configuration after the other, as before.
+# scripts/private-tmp.sh keeps a tree under /tmp visible there.
 overlap=false
-unshare -m sh -c 'mount -t tmpfs pmusim-check /tmp' 2>/dev/null && overlap=true
+unshare -m "$srctree/scripts/private-tmp.sh" "$srctree" true 2>/dev/null && overlap=true
 pending=""	# the configuration whose tests run in the background
+
+# A configuration whose runner died or never started (no tally line)
+# counts as failed, not as no tests.
+tally_tests() { # LABEL RC
+	local dir=$srctree/build/check-$1
+	if [ -s "$dir/tally" ]; then
+		cat "$dir/tally" >>"$tally"
+	else
+		echo "FAIL [$1] the test runner reported no count (exit $2)"
+		echo "0 1 0" >>"$tally"
+	fi
+	[ "$2" = 0 ] || status=1
+}
 
 finish_tests() {
 	[ -n "$pending" ] || return 0
 	wait "$tests_pid"
-	[ "$?" = 0 ] || status=1
+	local rc=$?
 	cat "$srctree/build/check-$pending/tests.log"
+	tally_tests "$pending" "$rc"
 	pending=""
 }
 
@@ -44,16 +68,22 @@ run_config() { # LABEL TARGET [SEED]
 		finish_tests; cat "$dir/head.log"; tail -30 "$dir/build.log"
 		echo "FAIL [$label] build"; echo "0 1 0" >>"$tally"; status=1; return
 	fi
+	# the build proves it is this configuration: its features are the .config's
+	if ! "$srctree/scripts/check-build-config.sh" "$dir" >"$dir/identity.log" 2>&1; then
+		finish_tests; cat "$dir/head.log" "$dir/identity.log"
+		echo "FAIL [$label] pmusim version does not match .config"; echo "0 1 0" >>"$tally"; status=1; return
+	fi
 	finish_tests
+	rm -f "$dir/tally"
 	if $overlap; then
 		cp "$dir/head.log" "$dir/tests.log"
-		LABEL=$label TALLY=$tally unshare -m sh -c \
-			'mount -t tmpfs pmusim-check /tmp && exec "$0" "$1"' \
+		LABEL=$label TALLY=$dir/tally unshare -m "$srctree/scripts/private-tmp.sh" "$srctree" \
 			"$srctree/scripts/run-tests.sh" "$dir" >>"$dir/tests.log" 2>&1 &
 		tests_pid=$! pending=$label
 	else
 		cat "$dir/head.log"
-		LABEL=$label TALLY=$tally "$srctree/scripts/run-tests.sh" "$dir" || status=1
+		LABEL=$label TALLY=$dir/tally "$srctree/scripts/run-tests.sh" "$dir"
+		tally_tests "$label" $?
 	fi
 }
 

@@ -1,0 +1,117 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# scripts/check.sh's bookkeeping, on a fake source tree under /tmp whose
+# Makefile "builds" in no time and whose runner reports a fixed count:
+#   a tree under /tmp stays visible to the tests in their private /tmp
+#   a configuration whose test runner does not start counts as failed,
+#     with and without mount namespaces
+#   a build whose pmusim features are not its .config's fails
+#   a source tree holding a configuration is refused, saying make mrproper
+# and scripts/check-build-config.sh on this build's real pmusim and .config.
+set -u
+src=${PMUSIM_SRCTREE:-$(cd "$(dirname "$0")/../.." && pwd)}
+obj=${PMUSIM_OBJTREE:-$src}
+. "$src/tests/lib/tap_lib.sh"
+unset TALLY LABEL
+
+# ---- check-build-config.sh on the real build ---------------------------------
+out=$("$src/scripts/check-build-config.sh" "$obj" 2>&1); rc=$?
+check "this build's pmusim version matches its .config (exit $rc) $out" '[ $rc = 0 ]'
+# the same binary against a .config with one feature flipped
+mkdir -p "$dir/flipped"
+ln -s "$obj/pmusim" "$dir/flipped/pmusim"
+if grep -q '^CONFIG_PERF_HW_TIME=y' "$obj/.config"; then
+	sed 's/^CONFIG_PERF_HW_TIME=y$/# CONFIG_PERF_HW_TIME is not set/' "$obj/.config" >"$dir/flipped/.config"
+	flip="hw_time is on in $dir/flipped/pmusim but off in its .config (CONFIG_PERF_HW_TIME)"
+else
+	sed '/CONFIG_PERF_HW_TIME[ =]/d' "$obj/.config" >"$dir/flipped/.config"
+	echo CONFIG_PERF_HW_TIME=y >>"$dir/flipped/.config"
+	flip="hw_time is off in $dir/flipped/pmusim but on in its .config (CONFIG_PERF_HW_TIME)"
+fi
+out=$("$src/scripts/check-build-config.sh" "$dir/flipped" 2>&1); rc=$?
+check "a .config that differs in CONFIG_PERF_HW_TIME: exit 1, one line naming it (got $rc: $out)" \
+	'[ $rc = 1 ] && [ "$out" = "$flip" ]'
+
+# ---- check.sh on a fake tree -------------------------------------------------
+# The fake tree is under /tmp on purpose: check.sh mounts a tmpfs there.
+tree=$(mktemp -d /tmp/pmusim-test-check.XXXXXX)
+outside=$(mktemp /tmp/pmusim-test-check.XXXXXX)	# in /tmp, not in the tree
+trap 'rm -rf "$dir" "$tree" "$outside"' EXIT
+mkdir -p "$tree/scripts" "$tree/cmd" "$dir/bin"
+cp "$src/scripts/check.sh" "$src/scripts/private-tmp.sh" "$src/scripts/check-build-config.sh" "$tree/scripts/"
+cp "$src/cmd/cmd_version.c" "$tree/cmd/"
+# The fake pmusim's features are those of the .config it was "compiled"
+# with: COMPILED_AS=LABEL:FILE compiles LABEL's build with FILE instead.
+cat >"$tree/pmusim.in" <<'SH'
+#!/bin/bash
+echo "pmusim 0.1"
+sed -nE 's/.*printf\("([a-z0-9_]+) %s\\n", IS_ENABLED\((CONFIG_[A-Z0-9_]+)\).*/\1 \2/p' \
+	"$(dirname "$0")/../../cmd/cmd_version.c" | while read -r f c; do
+	if grep -qx "$c=y" "$(dirname "$0")/compiled.config"; then echo "$f on"; else echo "$f off"; fi
+done
+SH
+printf 'CONFIG_PERF_ALT_SAMPLE_PERIOD=y\nCONFIG_PERF_HW_TIME=y\nCONFIG_PERF_TASK_CTX_DATA=y\nCONFIG_LBR_STITCH=y\n' >"$tree/rfcs-on"
+printf '# CONFIG_PERF_ALT_SAMPLE_PERIOD is not set\n# CONFIG_PERF_HW_TIME is not set\nCONFIG_LBR_STITCH=y\n' >"$tree/rfcs-off"
+cat >"$tree/Makefile" <<'MK'
+defconfig:
+	@cp rfcs-on $(O)/.config
+v6.12_defconfig allnoconfig randconfig:
+	@cp rfcs-off $(O)/.config
+all:
+	@cp $(if $(filter $(notdir $(O)):%,$(COMPILED_AS)),$(lastword $(subst :, ,$(COMPILED_AS))),$(O)/.config) $(O)/compiled.config
+	@install -m 755 pmusim.in $(O)/pmusim
+MK
+cat >"$tree/scripts/run-tests.sh" <<'SH'
+#!/bin/bash
+echo "[$LABEL] 2 passed, 0 failed, 0 skipped"
+echo "2 0 0" >>"$TALLY"
+SH
+chmod +x "$tree/scripts/run-tests.sh"
+# no mount namespaces: an unshare that always fails
+printf '#!/bin/sh\nexit 1\n' >"$dir/bin/unshare"
+chmod +x "$dir/bin/unshare"
+
+run_check() { # [ENV...]: sets out, rc
+	out=$(env "$@" bash "$tree/scripts/check.sh" 0x1 2>&1 </dev/null); rc=$?
+	rm -rf "$tree/build"
+}
+last() { tail -1 <<<"$out"; }
+
+if unshare -m sh -c "mount -t tmpfs pmusim-test /tmp" 2>/dev/null; then
+	run_check
+	check "a tree under /tmp: each configuration's tests ran in their private /tmp ($(last))" \
+		'[ $rc = 0 ] && [ "$(last)" = "8 passed, 0 failed, 0 skipped" ]'
+	check "the private /tmp is still private: the tree is bound back, /tmp is a new tmpfs" \
+		'unshare -m "$src/scripts/private-tmp.sh" "$tree" sh -c "[ -f \"$tree/Makefile\" ] && [ ! -e \"$outside\" ]"'
+else
+	echo "# skipped: no mount namespaces here (unshare -m needs CAP_SYS_ADMIN): check.sh runs the tests in the foreground"
+	skip "a tree under /tmp in a private /tmp: no mount namespaces"
+	skip "the private /tmp is still private: no mount namespaces"
+fi
+run_check PATH="$dir/bin:$PATH"
+check "no mount namespaces: the tests run in the foreground ($(last))" \
+	'[ $rc = 0 ] && [ "$(last)" = "8 passed, 0 failed, 0 skipped" ]'
+
+chmod -x "$tree/scripts/run-tests.sh"
+run_check
+check "a runner that does not start: each configuration counts as failed ($(last))" \
+	'[ $rc != 0 ] && [ "$(last)" = "0 passed, 4 failed, 0 skipped" ] &&
+	 [ "$(grep -c "^FAIL \[.*\] the test runner reported no count" <<<"$out")" = 4 ]'
+run_check PATH="$dir/bin:$PATH"
+check "the same without mount namespaces ($(last))" \
+	'[ $rc != 0 ] && [ "$(last)" = "0 passed, 4 failed, 0 skipped" ]'
+chmod +x "$tree/scripts/run-tests.sh"
+
+run_check COMPILED_AS="check-v6.12:$tree/rfcs-on"
+check "v6.12 compiled with defconfig's features: that configuration fails ($(last))" \
+	'[ $rc != 0 ] && [ "$(last)" = "6 passed, 1 failed, 0 skipped" ] &&
+	 grep -q "^FAIL \[v6.12\] pmusim version does not match .config" <<<"$out" &&
+	 grep -q "^task_ctx_data is on in .* but off in its .config (CONFIG_PERF_TASK_CTX_DATA)" <<<"$out"'
+
+touch "$tree/.config"
+run_check
+check "a source tree holding a .config: refused in one line saying make mrproper, nothing built" \
+	'[ $rc = 2 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -q "make mrproper" <<<"$out" && [ ! -e "$tree/build" ]'
+rm "$tree/.config"
+echo "1..$n"
