@@ -7,7 +7,7 @@
 #   N passed, N failed, N skipped
 # and, with TALLY=FILE, appends "pass fail skip" to FILE for check.sh.
 set -u
-objtree=$(cd "$1" && pwd)
+objtree=$(cd "${1:?usage: run-tests.sh OBJTREE}" && pwd) || exit 2
 srctree=$(cd "$(dirname "$0")/.." && pwd)
 label=${LABEL:-$(basename "$objtree")}
 pass=0 fail=0 skip=0
@@ -33,11 +33,18 @@ tally() { # NAME OUTPUT RC
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 }
 
+bins=$(find "$objtree/tests" -type f -name 'test_*' ! -name '*.*' -perm -u+x 2>/dev/null | sort)
+if [ -z "$bins" ]; then	# not a build, or one that was not made: that is no pass
+	echo "FAIL [$label] no test programs in $objtree/tests"
+	echo "[$label] 0 passed, 1 failed, 0 skipped"
+	[ -n "${TALLY:-}" ] && echo "0 1 0" >>"$TALLY"
+	exit 1
+fi
 while IFS= read -r bin; do
 	name=${bin#"$objtree"/}
 	out=$(cd "$objtree" && timeout 600 "$bin" 2>&1 </dev/null)
 	tally "$name" "$out" $?
-done < <(find "$objtree/tests" -type f -name 'test_*' ! -name '*.*' -perm -u+x 2>/dev/null | sort)
+done <<<"$bins"
 
 while IFS= read -r sh; do
 	name=${sh#"$srctree"/}

@@ -13,6 +13,8 @@ set -u
 src=${PMUSIM_SRCTREE:-$(cd "$(dirname "$0")/../.." && pwd)}
 obj=${PMUSIM_OBJTREE:-$src}
 . "$src/tests/lib/tap_lib.sh"
+# run by make test: the outer make's command line (O=...) must not reach ours
+unset MAKEFLAGS MFLAGS MAKELEVEL
 unset TALLY LABEL
 
 # ---- check-build-config.sh on the real build ---------------------------------
@@ -32,6 +34,13 @@ fi
 out=$("$src/scripts/check-build-config.sh" "$dir/flipped" 2>&1); rc=$?
 check "a .config that differs in CONFIG_PERF_HW_TIME: exit 1, one line naming it (got $rc: $out)" \
 	'[ $rc = 1 ] && [ "$out" = "$flip" ]'
+
+# ---- run-tests.sh on a tree without test programs -----------------------------
+mkdir -p "$dir/empty/tests"
+out=$(LABEL=empty TALLY=$dir/empty.tally "$src/scripts/run-tests.sh" "$dir/empty" 2>&1); rc=$?
+check "run-tests.sh on a build without test programs: a failure, not 0 tests (exit $rc: $(tail -1 <<<"$out"))" \
+	'[ $rc != 0 ] && [ "$(tail -1 <<<"$out")" = "[empty] 0 passed, 1 failed, 0 skipped" ] &&
+	 [ "$(cat "$dir/empty.tally")" = "0 1 0" ]'
 
 # ---- check.sh on a fake tree -------------------------------------------------
 # The fake tree is under /tmp on purpose: check.sh mounts a tmpfs there.

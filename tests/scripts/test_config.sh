@@ -13,6 +13,8 @@
 set -u
 src=${PMUSIM_SRCTREE:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$src/tests/lib/tap_lib.sh"
+# run by make test: the outer make's command line (O=...) must not reach ours
+unset MAKEFLAGS MFLAGS MAKELEVEL
 
 tree=$dir/src
 mkdir -p "$tree/fuzz" "$tree/include"
