@@ -56,12 +56,13 @@ def spread(ratios):
 def report(figure, unit, value, baseline, baseline_name, goal_kind=None, goal=0.0, noise=0.0):
     """goal_kind: "<=" (ratio at most goal), ">=" (at least), None (no goal);
     bench/bench.h's GOAL_WITHIN has no use here yet."""
-    ratio = value / baseline if baseline else 0.0
+    # judged as printed, 4 digits, as bench/bench.h's bench_report() does
+    ratio = float(f"{value / baseline if baseline else 0.0:.4g}")
     met = goal_kind is None or (ratio <= goal if goal_kind == "<=" else ratio >= goal)
     print(json.dumps({
         "figure": figure, "unit": unit, "value": float(f"{value:.6g}"),
         "baseline": float(f"{baseline:.6g}"), "baseline_name": baseline_name,
-        "ratio": float(f"{ratio:.4g}"), "goal": f"{goal_kind}{goal:.2f}" if goal_kind else "",
+        "ratio": ratio, "goal": f"{goal_kind}{goal:.2f}" if goal_kind else "",
         "met": met, "noise": round(noise, 3)}), flush=True)
 
 
