@@ -39,7 +39,7 @@ if [ -e "$srctree/.config" ] || [ -e "$srctree/include/generated" ]; then
 	rm -rf "$noctx_src" && mkdir -p "$noctx_src" &&
 	tar -C "$srctree" --exclude=./build --exclude=./out --exclude=./.git \
 		--exclude=./.config --exclude=./.config.old --exclude=./include/generated \
-		--exclude=./include/config --exclude='*.o' --exclude='*.d' --exclude='*.a' -cf - . |
+		--exclude=./include/config --exclude=./pmusim --exclude='*.o' --exclude='*.d' --exclude='*.a' -cf - . |
 		tar -xf - -C "$noctx_src"
 fi
 noctx_make() { make --no-print-directory -s -f "$noctx_src/Makefile" O="$noctx" "$@" >/dev/null; }
