@@ -13,8 +13,9 @@
 set -u
 src=${PMUSIM_SRCTREE:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$src/tests/lib/tap_lib.sh"
-# run by make test: the outer make's command line (O=...) must not reach ours
-unset MAKEFLAGS MFLAGS MAKELEVEL
+# run by make test: the outer make's command line (O=..., exported to
+# us as well) must not reach ours: mrproper would clean that build
+unset MAKEFLAGS MFLAGS MAKELEVEL O SANITIZE COVERAGE
 
 tree=$dir/src
 mkdir -p "$tree/fuzz" "$tree/include"
