@@ -239,6 +239,7 @@ seeds:
 	@$(srctree)/scripts/seeds.sh $(objtree)
 
 include $(srctree)/fuzz/Makefile.fuzz
+include $(srctree)/ksrc/Makefile.ksrc
 
 # ---- install ---------------------------------------------------------------
 PREFIX ?= /usr/local
