@@ -83,28 +83,22 @@ for v in $variants; do
 	# replay: model and ksrc print the same for every script in every mode
 	bad=0 total=0
 	export PMUSIM=$o/pmusim
-	for f in "$srctree"/tests/replay/ringbuf/*.rb gen:$seeds; do
-		case $f in
-		gen:*)	for s in $seeds; do
-				awk -v seed="$s" -f "$srctree/tests/replay/ringbuf_gen.awk" >"$tmp/gen-$s.rb"
-			done
-			set -- "$tmp"/gen-*.rb ;;
-		*)	set -- "$f" ;;
-		esac
-		for g in "$@"; do
-			while read -r mode flags; do
-				total=$((total + 1))
-				# shellcheck disable=SC2086
-				"$PMUSIM" ringbuf --backend model $flags "$g" >"$tmp/m" 2>&1; echo "exit $?" >>"$tmp/m"
-				# shellcheck disable=SC2086
-				"$PMUSIM" ringbuf --backend ksrc $flags "$g" >"$tmp/k" 2>&1; echo "exit $?" >>"$tmp/k"
-				if ! diff -u "$tmp/m" "$tmp/k" >"$tmp/d"; then
-					bad=$((bad + 1))
-					echo "# $(basename "$g") [$mode]: model and ksrc differ"
-					head -20 "$tmp/d" | sed 's/^/#   /'
-				fi
-			done < <(ringbuf_modes "$g")
-		done
+	for s in $seeds; do
+		awk -v seed="$s" -f "$srctree/tests/replay/ringbuf_gen.awk" >"$tmp/gen-$s.rb"
+	done
+	for g in "$srctree"/tests/replay/ringbuf/*.rb "$tmp"/gen-*.rb; do
+		while read -r mode flags; do
+			total=$((total + 1))
+			# shellcheck disable=SC2086
+			"$PMUSIM" ringbuf --backend model $flags "$g" >"$tmp/m" 2>&1; echo "exit $?" >>"$tmp/m"
+			# shellcheck disable=SC2086
+			"$PMUSIM" ringbuf --backend ksrc $flags "$g" >"$tmp/k" 2>&1; echo "exit $?" >>"$tmp/k"
+			if ! diff -u "$tmp/m" "$tmp/k" >"$tmp/d"; then
+				bad=$((bad + 1))
+				echo "# $(basename "$g") [$mode]: model and ksrc differ"
+				head -20 "$tmp/d" | sed 's/^/#   /'
+			fi
+		done < <(ringbuf_modes "$g")
 	done
 	if [ "$bad" = 0 ]; then
 		ok "replay [$v]: $total script runs, model and the kernel's file print the same"
