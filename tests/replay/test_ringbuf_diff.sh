@@ -23,6 +23,7 @@ kernel_skip=
 ksrc_skip=
 "$PMUSIM" ringbuf --backend ksrc "$tmp/probe.rb" >"$tmp/probe.out" 2>"$tmp/probe.err"
 [ $? = 77 ] && ksrc_skip=$(head -1 "$tmp/probe.err" | sed 's/^# skipped: //')
+[ -n "$ksrc_skip" ] && echo "# skipped: $ksrc_skip"
 
 n=0
 compare() { # WHAT SCRIPT FLAGS...
