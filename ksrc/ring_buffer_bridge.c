@@ -204,24 +204,27 @@ static void on_access(enum ksrc_prim prim, const volatile void *addr,
 	}
 }
 
-static struct writer *writer_push(struct perf_event *event)
+/*
+ * Follow a writer only while someone listens at the points: without a
+ * hook the kernel's file runs with no bookkeeping beyond this test.
+ * Returns whether it is followed (kept in the handle: see tracked()).
+ */
+static bool writer_push(struct perf_event *event)
 {
 	struct writer *w;
 
-	if (!IS_ENABLED(CONFIG_PERF_INTERLEAVE))
-		return NULL;
+	if (!IS_ENABLED(CONFIG_PERF_INTERLEAVE) || !perf_interleave_hook)
+		return false;
 	if (WARN_ON_ONCE(nr_writers == MAX_WRITERS))
-		return NULL;
+		return false;
 	ksrc_access_hook = on_access;
 	w = &writers[nr_writers++];
 	*w = (struct writer){ .state = W_BEGIN, .event = event };
-	return w;
+	return true;
 }
 
 static void writer_pop(void)
 {
-	if (!IS_ENABLED(CONFIG_PERF_INTERLEAVE) || !nr_writers)
-		return;
 	if (!--nr_writers)
 		ksrc_access_hook = NULL;
 }
@@ -231,7 +234,7 @@ static void writer_settle(void)
 {
 	struct writer *w;
 
-	if (!IS_ENABLED(CONFIG_PERF_INTERLEAVE) || !nr_writers)
+	if (!nr_writers)
 		return;
 	w = &writers[nr_writers - 1];
 	if (w->state == W_WM_READ) {
@@ -408,17 +411,28 @@ static struct perf_output_handle *kh(struct ksrc_output_handle *handle)
 	return (struct perf_output_handle *)handle->opaque;
 }
 
+/* The last byte of the handle's room, past the kernel's handle: is its writer followed? */
+_Static_assert(sizeof(struct perf_output_handle) < sizeof(struct ksrc_output_handle),
+	       "no room for the tracked flag");
+static unsigned char *tracked(struct ksrc_output_handle *handle)
+{
+	return &handle->opaque[sizeof(handle->opaque) - 1];
+}
+
 int ksrc_output_begin(struct ksrc_output_handle *handle, struct ksrc_event *ev, unsigned int size)
 {
 	struct perf_sample_data data = { 0 };
+	bool followed = writer_push(&ev->event);
 	int ret;
 
-	writer_push(&ev->event);
 	ret = perf_output_begin(kh(handle), &data, &ev->event, size);
-	if (ret)
-		writer_pop();
-	else
-		writer_settle();
+	*tracked(handle) = followed;
+	if (followed) {
+		if (ret)
+			writer_pop();
+		else
+			writer_settle();
+	}
 	return ret;
 }
 
@@ -434,8 +448,11 @@ void ksrc_output_sample_wakeup(struct ksrc_output_handle *handle)
 
 void ksrc_output_end(struct ksrc_output_handle *handle)
 {
-	if (IS_ENABLED(CONFIG_PERF_INTERLEAVE) && nr_writers)
+	bool followed = *tracked(handle);
+
+	if (followed)
 		fire(&writers[nr_writers - 1], PI_OUTPUT_END_ENTER);
 	perf_output_end(kh(handle));
-	writer_pop();
+	if (followed)
+		writer_pop();
 }
