@@ -398,8 +398,14 @@ static void observe(int point, u32 seq)
 		return;								\
 	}
 	if (o.point != r->point || o.seq != r->seq) {
-		d_fail("observation %zu: core at %s of #%u, the kernel's file at %s of #%u",
-		       i, point_name(o.point), o.seq, point_name(r->point), r->seq);
+		const char *what = "";
+
+		if (o.point == PI_OUTPUT_BEGIN_FAILED || r->point == PI_OUTPUT_BEGIN_FAILED)
+			what = o.point == PI_OUTPUT_BEGIN_FAILED ?
+			       " (core found no room where the kernel's file did)" :
+			       " (the kernel's file found no room where core did)";
+		d_fail("observation %zu: core at %s of #%u, the kernel's file at %s of #%u%s",
+		       i, point_name(o.point), o.seq, point_name(r->point), r->seq, what);
 		return;
 	}
 	DIFF(ret, "perf_output_begin() returned", "%d")
