@@ -72,6 +72,7 @@ static struct {
 	unsigned long size;
 	bool backward, overwrite, sample_id_all, watermark_mode;
 	unsigned int wakeup_events, wakeup_watermark;
+	unsigned int lost_size;		/* a LOST record: header, id, lost, sample_id trailer */
 	/* the run */
 	const struct impl *impl;
 	int depth;
@@ -509,7 +510,7 @@ static void boundary_write(u32 size, u32 short_by)
 
 	d.impl->state(&s);
 	if (s.lost)
-		need += 24 + (d.sample_id_all ? core_event.id_header_size : 0);
+		need += d.lost_size;
 	if (need - short_by >= d.size)
 		return;
 	/* CIRC_SPACE(head, tail) (backward: (tail, head)) is then need - short_by */
@@ -687,6 +688,8 @@ int ksrc_ringbuf_diff(const uint8_t *data, size_t size, char *why, size_t why_le
 	d.wakeup_events = d.watermark_mode ? 0 : data[1] % 8;
 	d.ops = data + 2;
 	d.nr_ops = min((size - 2) / 2, (size_t)D_MAX_OPS);
+	/* the same for both sides, whichever runs first: 8 bytes a D_SAMPLE_TYPE field */
+	d.lost_size = 24 + (d.sample_id_all ? 8 * (unsigned int)__builtin_popcountll(D_SAMPLE_TYPE) : 0);
 
 	d.recording = true;
 	run(&ksrc_impl);

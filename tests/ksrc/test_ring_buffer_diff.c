@@ -34,6 +34,27 @@ static void agree(const uint8_t *in, size_t len, const char *what)
 	}
 }
 
+/*
+ * First in the process, before anything has run core/: the exact fit of a
+ * record behind a pending LOST with its sample_id trailer, backward. The
+ * oracle once sized that LOST from core/'s event, which is set up only
+ * after the kernel's run: 0 bytes of trailer on the kernel's side.
+ */
+static void exact_fit_behind_a_lost_first(void **state)
+{
+	static const uint8_t in[] = {
+		0x29, 0x00,		/* 2 pages, backward, sample_id_all */
+		0x04, 0x00,		/* pause */
+		0x00, 0x00,		/* a 16-byte record, lost */
+		0x05, 0x00,		/* resume */
+		0x06, 0x85,		/* exactly room for LOST + 56 bytes: write them */
+		0x03, 0x00, 0x00, 0x01, 0x03, 0x00,
+	};
+
+	(void)state;
+	agree(in, sizeof(in), "exact fit behind a LOST, first in the process");
+}
+
 static void boundaries_agree(void **state)
 {
 	uint8_t in[KSRC_DIFF_INPUT_MAX];
@@ -147,6 +168,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 #ifdef KSRC_VERSION
+		cmocka_unit_test(exact_fit_behind_a_lost_first),
 		cmocka_unit_test(boundaries_agree),
 		cmocka_unit_test(corpus_agrees),
 		cmocka_unit_test(random_schedules_agree),
