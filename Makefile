@@ -231,7 +231,7 @@ AB_MAX_COST ?= 1%
 ab:
 	@[ -n "$(BASE)" ] || { echo "make ab: BASE=REV is required" >&2; exit 2; }
 	@$(srctree)/scripts/install-deps.sh ab
-	@AB_MAX_COST=$(AB_MAX_COST) AB_CONFIG=$(wildcard $(KCONFIG_CONFIG)) $(srctree)/scripts/ab.sh $(BASE)
+	@$(if $(KSRC_AB),KSRC="$(KSRC)" AB_MAX_COST=$(AB_MAX_COST) AB_CONFIG=$(wildcard $(KCONFIG_CONFIG)) $(srctree)/scripts/ksrc-ab.sh $(BASE),AB_MAX_COST=$(AB_MAX_COST) AB_CONFIG=$(wildcard $(KCONFIG_CONFIG)) $(srctree)/scripts/ab.sh $(BASE))
 
 # ---- run -------------------------------------------------------------------
 .PHONY: run
@@ -250,6 +250,7 @@ seeds:
 	@$(srctree)/scripts/seeds.sh $(objtree)
 
 include $(srctree)/fuzz/Makefile.fuzz
+include $(srctree)/ksrc/Makefile.ksrc
 
 # ---- install ---------------------------------------------------------------
 PREFIX ?= /usr/local
@@ -277,4 +278,5 @@ help:
 	@echo "Use:           run (default scenario to out/perf.data), seeds (the seeds' results), install PREFIX=... [DESTDIR=...]"
 	@echo "               (bin/pmusim and share/man/man1/pmusim.1)"
 	@echo "Measure:       bench (table, out/bench.json), ab BASE=REV [AB_MAX_COST=1%] (behaviour and callgrind cost against REV)"
+	@echo "Kernel files:  KSRC=DIR (default linux-source-6.12), ksrc-check [KSRC=DIR], ab KSRC=DIR BASE=REV (ksrc/README.md)"
 	@echo "Clean:         clean, mrproper"

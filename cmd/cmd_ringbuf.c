@@ -116,14 +116,15 @@ static int count_record(const struct perf_event_header *rec, size_t size, void *
 
 static void usage(FILE *f)
 {
-	fputs("usage: pmusim ringbuf [--backend model|kernel] [--pages N] [--backward]\n"
+	fputs("usage: pmusim ringbuf [--backend model|kernel|ksrc] [--pages N] [--backward]\n"
 	      "                      [--overwrite] [--watermark BYTES] [--wakeup-events N]\n"
 	      "                      [--sample-id-all] SCRIPT\n"
 	      "\n"
 	      "Replays SCRIPT against a perf ring buffer of N data pages (a power of two,\n"
-	      "default 1): pmusim's model (default) or the host kernel's, through\n"
-	      "perf_event_open (exit 77 where that is not permitted). SCRIPT has one\n"
-	      "operation a line, '#' starts a comment:\n"
+	      "default 1): pmusim's model (default), the host kernel's, through\n"
+	      "perf_event_open (exit 77 where that is not permitted), or the kernel's own\n"
+	      "ring_buffer.c of the tree pmusim was built with (ksrc; exit 77 without one).\n"
+	      "SCRIPT has one operation a line, '#' starts a comment:\n"
 	      "  write SIZE [COUNT]  COUNT samples of SIZE bytes (16..65528, multiple of 8)\n"
 	      "  read [N]            consume up to N records (forward writable buffer only)\n"
 	      "  pause, resume       PERF_EVENT_IOC_PAUSE_OUTPUT\n"
@@ -256,8 +257,10 @@ int cmd_ringbuf(int argc, char **argv)
 				backend = &ringbuf_model_backend;
 			else if (!strcmp(optarg, "kernel"))
 				backend = &ringbuf_kernel_backend;
+			else if (!strcmp(optarg, "ksrc"))
+				backend = &ringbuf_ksrc_backend;
 			else
-				return bad_flag("--backend must be model or kernel, not '%s'", optarg);
+				return bad_flag("--backend must be model, kernel or ksrc, not '%s'", optarg);
 			break;
 		case OPT_PAGES:
 			if (!parse_u32(optarg, &cfg.nr_pages) || !cfg.nr_pages ||

@@ -44,6 +44,10 @@
 #include "core/internal.h"
 #include "fuzz/fuzz.h"
 #include "tools/lib/perf/mmap_read.h"
+#include <generated/ksrc.h>
+#ifdef KSRC_VERSION
+#include "ksrc/oracle/ring_buffer_diff.h"
+#endif
 
 #define FZ_MAX_OPS	512
 #define FZ_MAX_RECS	(2 * FZ_MAX_OPS + 4)
@@ -1109,6 +1113,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 2)
 		return 0;
+#ifdef KSRC_VERSION
+	/* the kernel's own ring_buffer.c in lockstep with core/ (ksrc/oracle) */
+	ksrc_ringbuf_diff_or_abort(data, size);
+#endif
 	memset(&fz, 0, offsetof(typeof(fz), trace));
 	fz.trace_len = 0;
 	fz.trace[0] = 0;

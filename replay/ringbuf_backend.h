@@ -77,5 +77,7 @@ struct ringbuf_backend {
 
 extern const struct ringbuf_backend ringbuf_kernel_backend;
 extern const struct ringbuf_backend ringbuf_model_backend;
+/* the kernel's own ring_buffer.c of the tree built with (KSRC=DIR), ringbuf_ksrc.c */
+extern const struct ringbuf_backend ringbuf_ksrc_backend;
 
 #endif /* PMUSIM_SIM_RINGBUF_BACKEND_H */

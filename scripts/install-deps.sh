@@ -3,7 +3,7 @@
 #
 # Install the Debian packages pmusim needs, saying what it installs, and
 # doing nothing when they are all present. Called by `make check` and
-# `make run`; PURPOSE (check, run, fuzz, coverage, bench, ab) picks the set.
+# `make run`; PURPOSE (check, run, fuzz, coverage, bench, ab, ksrc) picks the set.
 set -e
 purpose=${1:-check}
 
@@ -17,6 +17,10 @@ fuzz|check|bench) need="$need clang:clang afl-clang-fast:afl++ /usr/lib/llvm-14/
 esac
 case $purpose in
 ab) need="$need clang:clang" ;;
+esac
+# the kernel tree whose own files make ksrc-check builds (ksrc/)
+case $purpose in
+ksrc|check) need="$need /usr/src/linux-source-6.12.tar.xz:linux-source-6.12" ;;
 esac
 case $purpose in
 coverage|check) need="$need lcov:lcov man:man-db groff:groff-base" ;;

@@ -114,4 +114,6 @@ for r in "${rows[@]}"; do
 	[ -n "${z:-}" ] && f="$f ($z)"
 	printf '%-34s %-8s %-16s %s\n' "$n" "$t" "$f" "$s"
 done
+# the kernel's own files: fuzz/mutants/ksrc/*.patch (scripts/ksrc-mutants.sh)
+[ $# -eq 0 ] && { "$srctree/scripts/ksrc-mutants.sh" || status=1; }
 exit $status

@@ -1,0 +1,134 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# make ab KSRC=DIR BASE=REV: the kernel's own files at REV (a revision of
+# the git tree DIR; without git in DIR, BASE is a second tree) against
+# DIR's working tree, in the terms of make ab (scripts/ab.sh):
+#   behaviour  every ring-buffer replay script in each of its modes, and
+#              seeded ones, on the ksrc backend of each side, output by
+#              output; and each side against core/ through the differential
+#              oracle (tests/ksrc/test_ring_buffer_diff: boundary inputs,
+#              corpus, KSRC_AB_RUNS random schedules, default 300)
+#   cost       callgrind instructions per 40-byte record through the
+#              kernel file's perf_output_begin/copy/end, forward and
+#              backward (bench/ab_ksrc_cost.c), N and 2N records
+# Both sides are built with this build's .config (AB_CONFIG; defconfig
+# without one). Exit 0 when no output differs and no cost grew by more
+# than AB_MAX_COST (default 1%).
+set -u
+srctree=$(cd "$(dirname "$0")/.." && pwd)
+ksrc=${KSRC:?KSRC=DIR is required}
+base=${1:?BASE=REV is required}
+max_cost=${AB_MAX_COST:-1%}
+max_cost=${max_cost%\%}
+out=${KSRC_AB_OUT:-$srctree/build/ksrc-ab}
+files="Makefile kernel/events/ring_buffer.c kernel/events/internal.h"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$srctree/tests/replay/ringbuf_lib.sh"
+
+# the base tree: REV's files from git, or a second tree
+if git -C "$ksrc" rev-parse --git-dir >/dev/null 2>&1; then
+	basetree=$tmp/base
+	for f in $files; do
+		mkdir -p "$basetree/$(dirname "$f")"
+		git -C "$ksrc" show "$base:$f" >"$basetree/$f" 2>/dev/null ||
+			{ echo "ksrc-ab: $f is not in $base of $ksrc" >&2; exit 2; }
+	done
+	short=$(git -C "$ksrc" rev-parse --short "$base")
+else
+	basetree=$(cd "$base" 2>/dev/null && pwd) ||
+		{ echo "ksrc-ab: $ksrc has no git; BASE must then be a second tree, not '$base'" >&2; exit 2; }
+	short=base
+fi
+
+build() { # SIDE TREE
+	local o=$out/$1
+	mkdir -p "$o"
+	if [ -n "${AB_CONFIG:-}" ]; then
+		cp "$AB_CONFIG" "$o/.config"
+	elif [ ! -f "$o/.config" ]; then
+		make -s --no-print-directory -C "$srctree" O="$o" defconfig >/dev/null
+	fi
+	rm -rf "$o/ksrc"
+	make -s --no-print-directory -C "$srctree" O="$o" KSRC="$2" -j2 "$o/pmusim" \
+		"$o/tests/ksrc/test_ring_buffer_diff" "$o/bench/ab_ksrc_cost" >"$o/build.log" 2>&1 ||
+		{ tail -20 "$o/build.log"; echo "ksrc-ab: the $1 side does not build" >&2; exit 2; }
+}
+echo "ksrc-ab: building $short ($basetree) and the working tree ($ksrc)"
+build base "$basetree"
+build work "$ksrc"
+echo "ksrc-ab: kernel $("$out/base/pmusim" version | sed -n 's/^ksrc \([^ ]*\).*/\1/p') at $short," \
+	"$("$out/work/pmusim" version | sed -n 's/^ksrc \([^ ]*\).*/\1/p') in the working tree"
+
+# ---- behaviour ------------------------------------------------------------------
+differ=0 compared=0
+for s in 1 2 3 4 5; do
+	awk -v seed="$s" -f "$srctree/tests/replay/ringbuf_gen.awk" >"$tmp/gen-$s.rb"
+done
+for g in "$srctree"/tests/replay/ringbuf/*.rb "$tmp"/gen-*.rb; do
+	while read -r mode flags; do
+		compared=$((compared + 1))
+		for side in base work; do
+			# shellcheck disable=SC2086
+			"$out/$side/pmusim" ringbuf --backend ksrc $flags "$g" >"$tmp/$side" 2>&1
+			echo "exit $?" >>"$tmp/$side"
+		done
+		if ! diff "$tmp/base" "$tmp/work" >"$tmp/d"; then
+			differ=$((differ + 1))
+			echo "  $(basename "$g") [$mode]: first difference: $(grep -m1 '^[<>]' "$tmp/d" | cut -c1-100)"
+		fi
+	done < <(ringbuf_modes "$g")
+done
+declare -A verdict
+for side in base work; do
+	(cd "$out/$side" && PMUSIM_SRCTREE=$srctree KSRC_DIFF_RUNS=${KSRC_AB_RUNS:-300} \
+		CMOCKA_MESSAGE_OUTPUT=STDOUT ./tests/ksrc/test_ring_buffer_diff) >"$tmp/oracle-$side" 2>&1
+	verdict[$side]=$(grep -m1 '^ERROR: ' "$tmp/oracle-$side" | sed 's/^ERROR: //' | cut -c1-160)
+	verdict[$side]=${verdict[$side]:-agrees with core/}
+	echo "  against core/, $([ $side = base ] && echo "$short" || echo "the working tree"): ${verdict[$side]}"
+done
+compared=$((compared + 1))
+[ "${verdict[base]}" = "${verdict[work]}" ] || differ=$((differ + 1))
+if [ "$differ" = 0 ]; then
+	echo "behaviour: no behavioural difference ($compared outputs compared)"
+else
+	echo "behaviour: $differ of $compared outputs differ"
+fi
+
+# ---- cost ------------------------------------------------------------------------
+insns() { # BIN MODE N
+	local log
+	log=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null --collect-atstart=no \
+		"--toggle-collect=ab_ksrc_record*" "$1" "$2" "$3" 2>&1) || return 1
+	sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' <<<"$log"
+}
+per_record() { # SIDE MODE N
+	local a b
+	a=$(insns "$out/$1/bench/ab_ksrc_cost" "$2" "$3") &&
+		b=$(insns "$out/$1/bench/ab_ksrc_cost" "$2" $(($3 * 2))) || return 1
+	awk -v a="$a" -v b="$b" -v n="$3" 'BEGIN { printf "%.1f\n", (b - a) / n }'
+}
+echo "ksrc-ab: cost (callgrind instructions; threshold +${max_cost}%)"
+printf '  %-36s %12s %12s %9s\n' "" "$short" "working" "change"
+cost_failed=0
+for mode in output-forward output-backward; do
+	b=$(per_record base "$mode" 20000) w=$(per_record work "$mode" 20000)
+	if [ -z "$b" ] || [ -z "$w" ]; then
+		printf '  %-36s %12s %12s %9s\n' "per record, ${mode#output-}" "${b:-n/a}" "${w:-n/a}" "-"
+		cost_failed=1
+		continue
+	fi
+	change=$(awk -v a="$b" -v b="$w" 'BEGIN { printf "%+.2f", (b - a) * 100 / a }')
+	flag=
+	if awk -v c="$change" -v m="$max_cost" 'BEGIN { exit !(c > m) }'; then
+		flag="  > +${max_cost}%"
+		cost_failed=1
+	fi
+	printf '  %-36s %12s %12s %8s%%%s\n' "per record, ${mode#output-}" "$b" "$w" "$change" "$flag"
+done
+if [ "$differ" != 0 ] || [ "$cost_failed" != 0 ]; then
+	echo "ksrc-ab: FAIL: $differ outputs differ$([ "$cost_failed" != 0 ] && echo "; cost grew by more than ${max_cost}% or could not be measured")"
+	exit 1
+fi
+echo "ksrc-ab: PASS: no behavioural difference, cost within +${max_cost}%"
