@@ -251,6 +251,7 @@ seeds:
 
 include $(srctree)/fuzz/Makefile.fuzz
 include $(srctree)/ksrc/Makefile.ksrc
+include $(srctree)/vgtool/Makefile.vgtool
 
 # ---- install ---------------------------------------------------------------
 PREFIX ?= /usr/local
@@ -262,9 +263,9 @@ install: $(PMUSIM)
 # ---- clean -----------------------------------------------------------------
 .PHONY: clean mrproper
 clean:
-	@for d in core model sim tools replay seeds cmd tests fuzz; do \
+	@for d in core model sim tools replay seeds cmd vgtool tests fuzz; do \
 		[ -d $(objtree)/$$d ] && find $(objtree)/$$d \( -name '*.o' -o -name '*.d' -o -name '*.gcda' -o -name '*.gcno' \) -delete; \
-	done; rm -f $(LIB) $(PMUSIM) $(TEST_BINS) $(HW_BINS); rm -rf $(srctree)/build
+	done; rm -f $(LIB) $(PMUSIM) $(TEST_BINS) $(HW_BINS); rm -rf $(srctree)/build $(objtree)/vgtool/lib
 mrproper: clean
 	@rm -rf $(objtree)/.config $(objtree)/.config.old $(objtree)/include/generated $(objtree)/include/config
 

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Reading the stream of pmusim's Valgrind tool (format: vgtool/vgstream.h):
+ * one file per process image, walked record by record.  The reader checks
+ * every record against the file's size and the format, so a truncated or
+ * corrupted file is an error naming the file and the byte offset, never a
+ * read out of bounds.
+ */
+#ifndef PMUSIM_SIM_VG_STREAM_H
+#define PMUSIM_SIM_VG_STREAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vgtool/vgstream.h"
+
+struct vg_stream {
+	const char *path;
+	unsigned char *data;		/* the whole file */
+	size_t size, off;
+	struct vgs_file_header header;
+	uint32_t tid;			/* thread of the records being read */
+};
+
+/* One record, decoded. */
+struct vg_event {
+	enum vgs_rec_type type;
+	enum vgs_branch_kind kind;	/* VGS_BRANCH, VGS_SIGNAL, VGS_SIGRETURN */
+	uint32_t tid;			/* the thread it belongs to */
+	uint32_t insns;			/* instructions since the thread's last record */
+	unsigned int insn_len;		/* VGS_BRANCH */
+	uint64_t from, to, sp;		/* VGS_BRANCH, VGS_SIGNAL, VGS_SIGRETURN */
+	uint32_t other_tid;		/* VGS_THREAD_NEW, VGS_THREAD_EXIT: the thread */
+	uint64_t addr, len, pgoff;	/* VGS_MMAP */
+	uint32_t prot;
+	uint32_t pid;			/* VGS_FORK: the child; VGS_EXEC, VGS_EXIT: this one */
+	int32_t status;			/* VGS_EXIT */
+	const char *name;		/* VGS_MMAP: file; VGS_EXEC: path (not NUL-terminated) */
+	uint32_t name_len;
+};
+
+/*
+ * Open and check the header. 0, or -1 with a one-line message in @err
+ * ("PATH: not a pmusim stream", "PATH: stream version 7, this pmusim
+ * reads 1", the system's reason for an unreadable file).
+ */
+int vg_stream_open(struct vg_stream *s, const char *path, char *err, size_t errlen);
+/*
+ * The next record: 1, or 0 at the end of the file, or -1 with "PATH: byte
+ * N: what is wrong" in @err.
+ */
+int vg_stream_next(struct vg_stream *s, struct vg_event *ev, char *err, size_t errlen);
+void vg_stream_close(struct vg_stream *s);
+
+/* The record type's name ("branch", "mmap", ...), or NULL if there is none. */
+const char *vg_rec_type_name(unsigned int type);
+
+#endif /* PMUSIM_SIM_VG_STREAM_H */

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* A second thread calling a function 1000 times; prints its address. */
+#include <pthread.h>
+#include <stdio.h>
+
+__attribute__((noinline)) int work(int i)
+{
+	__asm__ volatile("" ::: "memory");
+	return i * 3;
+}
+
+static void *thread_main(void *arg)
+{
+	long sum = 0;
+
+	for (int i = 0; i < 1000; i++)
+		sum += work(i);
+	return (void *)sum;
+}
+
+int main(void)
+{
+	pthread_t t;
+	void *ret;
+
+	printf("work %p\n", (void *)work);
+	fflush(stdout);
+	if (pthread_create(&t, NULL, thread_main, NULL) || pthread_join(t, &ret))
+		return 1;
+	return ret == (void *)(long)(3 * 999 * 1000 / 2) ? 0 : 1;
+}

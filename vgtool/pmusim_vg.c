@@ -1,0 +1,689 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * pmusim's Valgrind tool: streams a real program's retired control flow
+ * (every taken branch with its kind, instruction counts between them,
+ * threads, signals, executable mappings, fork and exec) to pmusim, which
+ * drives the model PMU with it.  The format is vgtool/vgstream.h.
+ *
+ *   VALGRIND_LIB=DIR valgrind --tool=pmusim --pmusim-out=OUTDIR PROG ARGS
+ *
+ * What is a branch.  Valgrind translates a superblock (SB) of guest code
+ * into IR whose exits are either side exits (a guarded IRStmt_Exit, taken
+ * or not) or the SB's final jump.  A transfer of control is a taken branch
+ * when it does not go to the next sequential instruction; calls and
+ * returns always are.  A side exit that goes to the next instruction is
+ * the not-taken arm of a conditional whose taken arm is the SB's end (VEX
+ * inverts some conditions); a side exit back to its own instruction is one
+ * iteration of a REP string instruction, which retires once.  Chasing
+ * across unconditional jumps is off (guest_chase), so every jump ends an
+ * SB and is seen.
+ *
+ * Counting is inline IR: the running thread's instructions since its last
+ * record are a counter in memory, bumped on every way out of the SB; only
+ * taken branches call a helper.  Valgrind runs one thread at a time, so
+ * the counter is swapped per thread when the scheduler switches.
+ */
+#include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
+
+#include "vgstream.h"
+
+static const HChar *clo_out;		/* --pmusim-out=DIR */
+
+/* ---- output ---------------------------------------------------------- */
+
+static Int out_fd = -1;
+static UChar out_buf[1 << 20] __attribute__((aligned(8)));
+static UInt out_len;
+static UInt out_tid = 1;		/* thread the last records belong to */
+static ULong nr_branches;
+
+static void out_flush(void)
+{
+	UInt done = 0;
+
+	while (done < out_len) {
+		Int n = VG_(write)(out_fd, out_buf + done, out_len - done);
+
+		if (n <= 0) {
+			VG_(umsg)("pmusim: writing the stream failed; stopping\n");
+			VG_(exit)(2);
+		}
+		done += n;
+	}
+	out_len = 0;
+}
+
+/* Room for one record of @size bytes (a multiple of 8). */
+static void *out_reserve(UInt size)
+{
+	void *p;
+
+	if (out_len + size > sizeof(out_buf))
+		out_flush();
+	p = out_buf + out_len;
+	out_len += size;
+	return p;
+}
+
+static void open_stream(UInt seq, UInt ppid)
+{
+	HChar path[4096];
+	struct vgs_file_header *h;
+	SysRes r;
+
+	for (;; seq++) {
+		VG_(snprintf)(path, sizeof(path), "%s/vg.%d.%u", clo_out, VG_(getpid)(), seq);
+		r = VG_(open)(path, VKI_O_WRONLY | VKI_O_CREAT | VKI_O_EXCL, 0644);
+		if (!sr_isError(r))
+			break;
+		if (sr_Err(r) != VKI_EEXIST) {
+			VG_(umsg)("pmusim: cannot create %s\n", path);
+			VG_(exit)(2);
+		}
+	}
+	out_fd = sr_Res(r);
+	out_len = 0;
+	h = out_reserve(sizeof(*h));
+	VG_(memset)(h, 0, sizeof(*h));
+	VG_(memcpy)(h->magic, VGS_MAGIC, 8);
+	h->version = VGS_VERSION;
+	h->pid = VG_(getpid)();
+	h->seq = seq;
+	h->ppid = ppid;
+}
+
+/* ---- per-thread instruction counts ------------------------------------ */
+
+/*
+ * The running thread's instructions since its last record.  The IR adds
+ * to it directly, so it is one global; carry[] keeps the others'.
+ */
+static ULong insn_count;
+static ULong *carry;			/* [VG_N_THREADS], made at start */
+static ThreadId count_tid = 1;
+
+static struct vgs_rec_header *rec_counted(UInt type, UInt payload, UInt insns)
+{
+	struct vgs_rec_header *h = out_reserve(sizeof(*h) + ((payload + 7) & ~7u));
+
+	h->type = type;
+	h->kind = 0;
+	h->insn_len = 0;
+	h->pad = 0;
+	h->insns = insns;
+	return h;
+}
+
+/* A record of the current thread, carrying the instructions it retired since its last. */
+static struct vgs_rec_header *rec(UInt type, UInt payload)
+{
+	/* a thread runs for at most a time slice between records: fits 32 bits */
+	UInt insns = (UInt)insn_count;
+
+	insn_count = 0;
+	return rec_counted(type, payload, insns);
+}
+
+static void switch_count(ThreadId tid)
+{
+	if (tid == count_tid)
+		return;
+	carry[count_tid] = insn_count;
+	insn_count = carry[tid];
+	count_tid = tid;
+}
+
+/* The records that follow belong to @tid. */
+static void set_thread(ThreadId tid)
+{
+	struct vgs_thread *t;
+
+	switch_count(tid);
+	if (tid == out_tid)
+		return;
+	/* not the thread's own record: its count stays for its next one */
+	t = (struct vgs_thread *)(rec_counted(VGS_THREAD, sizeof(*t), 0) + 1);
+	t->tid = tid;
+	t->pad = 0;
+	out_tid = tid;
+}
+
+/* ---- helpers called from the translated code ---------------------------- */
+
+/*
+ * A taken branch.  @info packs the kind (bits 0-7), the instruction's
+ * length (8-15) and the instructions of this SB up to and including the
+ * branch that the counter has not seen yet (16-31).
+ */
+static VG_REGPARM(3) void on_branch(ULong from, ULong to, ULong sp, ULong info)
+{
+	struct vgs_rec_header *h;
+	struct vgs_branch *b;
+
+	insn_count += info >> 16;
+	h = rec(VGS_BRANCH, sizeof(*b));
+	h->kind = info & 0xff;
+	h->insn_len = (info >> 8) & 0xff;
+	b = (struct vgs_branch *)(h + 1);
+	b->from = from;
+	b->to = to;
+	b->sp = sp;
+	nr_branches++;
+}
+
+/*
+ * Signals: Valgrind builds the handler's frame and resumes the thread at
+ * the handler, with no jump the IR sees.  pre_deliver notes where the
+ * thread was; the first SB it runs next is the handler, and its entry
+ * check (a guarded call on sig_pending) writes the record.
+ */
+static ULong sig_pending;
+static Addr *sig_from;			/* [VG_N_THREADS] */
+static Bool *sig_waiting;		/* [VG_N_THREADS] */
+
+static VG_REGPARM(2) void on_sb_entry(ULong addr, ULong sp)
+{
+	ThreadId tid = VG_(get_running_tid)();
+	struct vgs_rec_header *h;
+	struct vgs_branch *b;
+
+	if (tid >= VG_N_THREADS || !sig_waiting[tid])
+		return;
+	sig_waiting[tid] = False;
+	sig_pending--;
+	set_thread(tid);
+	h = rec(VGS_SIGNAL, sizeof(*b));
+	h->kind = VGK_SIGNAL;
+	b = (struct vgs_branch *)(h + 1);
+	b->from = sig_from[tid];
+	b->to = addr;
+	b->sp = sp;
+}
+
+static void pre_deliver_signal(ThreadId tid, Int sig, Bool alt_stack)
+{
+	(void)sig;
+	(void)alt_stack;
+	if (tid >= VG_N_THREADS)
+		return;
+	if (!sig_waiting[tid])
+		sig_pending++;
+	sig_waiting[tid] = True;
+	sig_from[tid] = VG_(get_IP)(tid);
+}
+
+static void post_deliver_signal(ThreadId tid, Int sig)
+{
+	struct vgs_rec_header *h;
+	struct vgs_branch *b;
+
+	(void)sig;
+	set_thread(tid);
+	h = rec(VGS_SIGRETURN, sizeof(*b));
+	h->kind = VGK_SIGRETURN;
+	b = (struct vgs_branch *)(h + 1);
+	b->from = 0;
+	b->to = VG_(get_IP)(tid);
+	b->sp = VG_(get_SP)(tid);
+}
+
+/* ---- instrumentation ------------------------------------------------- */
+
+static IRExpr *const64(ULong v)
+{
+	return IRExpr_Const(IRConst_U64(v));
+}
+
+static IRTemp load_temp(IRSB *sb, IRExpr *e)
+{
+	IRTemp t = newIRTemp(sb->tyenv, Ity_I64);
+
+	addStmtToIRSB(sb, IRStmt_WrTmp(t, e));
+	return t;
+}
+
+/* insn_count += n, when @guard holds (NULL: always). */
+static void add_count(IRSB *sb, ULong n, IRExpr *guard)
+{
+	IRExpr *addr = mkIRExpr_HWord((HWord)&insn_count);
+	IRTemp old, sum;
+
+	if (n == 0)
+		return;
+	old = load_temp(sb, IRExpr_Load(Iend_LE, Ity_I64, addr));
+	sum = load_temp(sb, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(old), const64(n)));
+	if (guard)
+		addStmtToIRSB(sb, IRStmt_StoreG(Iend_LE, addr, IRExpr_RdTmp(sum), guard));
+	else
+		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, addr, IRExpr_RdTmp(sum)));
+}
+
+static void call_branch(IRSB *sb, const VexGuestLayout *layout, ULong from, IRExpr *to,
+			UInt kind, UInt len, ULong n, IRExpr *guard)
+{
+	IRTemp sp = load_temp(sb, IRExpr_Get(layout->offset_SP, Ity_I64));
+	IRDirty *d;
+
+	d = unsafeIRDirty_0_N(3, "on_branch", VG_(fnptr_to_fnentry)(on_branch),
+			      mkIRExprVec_4(const64(from), to, IRExpr_RdTmp(sp),
+					    const64(kind | len << 8 | n << 16)));
+	if (guard)
+		d->guard = guard;
+	/* it reads and zeroes the counter the IR adds to: no load may cross it */
+	d->mFx = Ifx_Modify;
+	d->mAddr = mkIRExpr_HWord((HWord)&insn_count);
+	d->mSize = sizeof(insn_count);
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+static void call_sb_entry(IRSB *sb, const VexGuestLayout *layout, ULong addr)
+{
+	IRTemp pending = load_temp(sb, IRExpr_Load(Iend_LE, Ity_I64,
+						   mkIRExpr_HWord((HWord)&sig_pending)));
+	IRTemp guard = newIRTemp(sb->tyenv, Ity_I1);
+	IRTemp sp = load_temp(sb, IRExpr_Get(layout->offset_SP, Ity_I64));
+	IRDirty *d;
+
+	addStmtToIRSB(sb, IRStmt_WrTmp(guard, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(pending),
+							   const64(0))));
+	d = unsafeIRDirty_0_N(2, "on_sb_entry", VG_(fnptr_to_fnentry)(on_sb_entry),
+			      mkIRExprVec_2(const64(addr), IRExpr_RdTmp(sp)));
+	d->guard = IRExpr_RdTmp(guard);
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+/*
+ * What the instruction at @addr is, read from its bytes: the branch kind,
+ * or 0 for an instruction that is not a branch.  The IR cannot say: VEX
+ * folds `lea f(%rip), %rdx; call *%rdx` into a call to a constant, and a
+ * jump to the next instruction into a fall-through.  Legacy prefixes
+ * (operand and address size, segments and branch hints, BND, REP) and REX
+ * are skipped; *rep is set for a REP-prefixed instruction.
+ */
+static UInt decode_branch(Addr addr, Bool *rep)
+{
+	const UChar *p = (const UChar *)addr;
+	UInt i = 0, op;
+
+	*rep = False;
+	for (; i < 14; i++) {
+		op = p[i];
+		if (op == 0xf2 || op == 0xf3)
+			*rep = True;
+		else if (op != 0x66 && op != 0x67 && op != 0x2e && op != 0x3e && op != 0x26 &&
+			 op != 0x36 && op != 0x64 && op != 0x65 && op != 0xf0 && (op & 0xf0) != 0x40)
+			break;
+	}
+	op = p[i];
+	if ((op >= 0x70 && op <= 0x7f) || (op >= 0xe0 && op <= 0xe3))
+		return VGK_COND;		/* jcc rel8, loop*, jrcxz */
+	if (op == 0xeb || op == 0xe9)
+		return VGK_JMP;
+	if (op == 0xe8)
+		return VGK_CALL;
+	if (op == 0xc3 || op == 0xc2)
+		return VGK_RET;
+	if (op == 0x0f) {
+		if (p[i + 1] >= 0x80 && p[i + 1] <= 0x8f)
+			return VGK_COND;	/* jcc rel32 */
+		if (p[i + 1] == 0x05)
+			return VGK_SYSCALL;
+		return 0;
+	}
+	if (op == 0xff) {
+		switch ((p[i + 1] >> 3) & 7) {
+		case 2: return VGK_IND_CALL;
+		case 4: return VGK_IND_JMP;
+		default: return 0;	/* inc, dec, push; far forms are not modelled */
+		}
+	}
+	return 0;
+}
+
+/*
+ * Instrument one side exit of the instruction at @addr (@n of the SB's
+ * instructions not yet counted, this one included), taken when its guard
+ * holds.
+ */
+static void instrument_exit(IRSB *out, const VexGuestLayout *layout, IRStmt *st, ULong addr,
+			    UInt len, ULong n)
+{
+	ULong dst = st->Ist.Exit.dst->Ico.U64;
+	IRExpr *guard = st->Ist.Exit.guard;
+	Bool rep;
+	UInt kind = decode_branch(addr, &rep);
+
+	if (st->Ist.Exit.jk != Ijk_Boring && st->Ist.Exit.jk != Ijk_Call)
+		add_count(out, n ? n - 1 : 0, guard);	/* a fault: it did not retire */
+	else if (dst == addr && rep)
+		add_count(out, n - 1, guard);	/* another REP iteration: retires once */
+	else if (kind == VGK_COND && dst == addr + len)
+		add_count(out, n, guard);	/* the not-taken arm (VEX inverted the test) */
+	else if (kind)
+		call_branch(out, layout, addr, const64(dst), kind, len, n, guard);
+	else
+		add_count(out, n, guard);	/* a REP that ran out, and the like */
+}
+
+static IRSB *pv_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
+			   const VexGuestExtents *vge, const VexArchInfo *archinfo,
+			   IRType gWordTy, IRType hWordTy)
+{
+	IRSB *out;
+	Int i;
+	ULong n = 0;			/* instructions of this SB not yet counted */
+	ULong addr = 0, next_addr = 0;	/* the current instruction and the one after it */
+	UInt len = 0, kind;
+	Bool entered = False, rep;
+	IRJumpKind jk = in->jumpkind;
+	Bool to_const = in->next->tag == Iex_Const;
+	ULong dst = to_const ? in->next->Iex.Const.con->Ico.U64 : 0;
+
+	(void)closure;
+	(void)vge;
+	(void)archinfo;
+	if (gWordTy != Ity_I64 || hWordTy != Ity_I64)
+		VG_(tool_panic)("pmusim: amd64 guests only");
+
+	out = deepCopyIRSBExceptStmts(in);
+	for (i = 0; i < in->stmts_used; i++) {
+		IRStmt *st = in->stmts[i];
+
+		switch (st->tag) {
+		case Ist_IMark: {
+			ULong at = st->Ist.IMark.addr + st->Ist.IMark.delta;
+
+			if (!entered) {
+				call_sb_entry(out, layout, at);
+				entered = True;
+			} else if (at != next_addr) {
+				/*
+				 * The SB goes on somewhere else: VEX followed a
+				 * jump (chasing and loop unrolling are off, but a
+				 * translation may still do it).
+				 */
+				kind = decode_branch(addr, &rep);
+				call_branch(out, layout, addr, const64(at), kind ? kind : VGK_JMP,
+					    len, n, NULL);
+				n = 0;
+			}
+			addr = at;
+			len = st->Ist.IMark.len;
+			next_addr = addr + len;
+			n++;
+			addStmtToIRSB(out, st);
+			break;
+		}
+		case Ist_Exit:
+			instrument_exit(out, layout, st, addr, len, n);
+			addStmtToIRSB(out, st);
+			break;
+		default:
+			addStmtToIRSB(out, st);
+			break;
+		}
+	}
+
+	/* the SB's own end: the last instruction decides what it was */
+	kind = decode_branch(addr, &rep);
+	if (jk == Ijk_Sys_syscall)
+		call_branch(out, layout, addr, const64(next_addr), VGK_SYSCALL, len, n, NULL);
+	else if (jk != Ijk_Boring && jk != Ijk_Call && jk != Ijk_Ret)
+		add_count(out, n, NULL);	/* client requests, yields, faults */
+	else if (to_const && dst == addr && rep)
+		add_count(out, n - 1, NULL);	/* a REP iteration ending the SB */
+	else if (kind == VGK_COND && to_const && dst == next_addr)
+		add_count(out, n, NULL);	/* not taken */
+	else if (kind && kind != VGK_SYSCALL)
+		call_branch(out, layout, addr, in->next, kind, len, n, NULL);
+	else
+		add_count(out, n, NULL);	/* the SB was only cut */
+	return out;
+}
+
+/* ---- threads, mappings, processes ------------------------------------ */
+
+static void start_client_code(ThreadId tid, ULong blocks)
+{
+	(void)blocks;
+	set_thread(tid);
+}
+
+static void thread_create(ThreadId parent, ThreadId child)
+{
+	struct vgs_thread *t;
+
+	if (parent == VG_INVALID_THREADID)
+		return;		/* the main thread, before anything runs */
+	set_thread(parent);
+	t = (struct vgs_thread *)(rec(VGS_THREAD_NEW, sizeof(*t)) + 1);
+	t->tid = child;
+	t->pad = 0;
+	if (child < VG_N_THREADS)
+		carry[child] = 0;
+}
+
+static void thread_exit(ThreadId tid)
+{
+	struct vgs_thread *t;
+
+	set_thread(tid);
+	t = (struct vgs_thread *)(rec(VGS_THREAD_EXIT, sizeof(*t)) + 1);
+	t->tid = tid;
+	t->pad = 0;
+}
+
+static void new_mapping(Addr a, SizeT len, Bool rr, Bool ww, Bool xx)
+{
+	NSegment const *seg;
+	const HChar *name = "//anon";
+	ULong pgoff = 0;
+	struct vgs_rec_header *h;
+	struct vgs_mmap *m;
+	UInt name_len;
+
+	if (!xx)
+		return;		/* only code can be sampled */
+	seg = VG_(am_find_nsegment)(a);
+	if (seg && seg->kind == SkFileC) {
+		const HChar *fn = VG_(am_get_filename)(seg);
+
+		if (fn) {
+			name = fn;
+			pgoff = seg->offset + (a - seg->start);
+		}
+	}
+	name_len = VG_(strlen)(name);
+	h = rec(VGS_MMAP, sizeof(*m) + name_len);
+	m = (struct vgs_mmap *)(h + 1);
+	m->addr = a;
+	m->len = len;
+	m->pgoff = pgoff;
+	m->prot = (rr ? VKI_PROT_READ : 0) | (ww ? VKI_PROT_WRITE : 0) | (xx ? VKI_PROT_EXEC : 0);
+	m->name_len = name_len;
+	VG_(memset)(m + 1, 0, (name_len + 7) & ~7u);
+	VG_(memcpy)(m + 1, name, name_len);
+}
+
+static void new_mem_startup(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di)
+{
+	(void)di;
+	new_mapping(a, len, rr, ww, xx);
+}
+
+static void new_mem_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di)
+{
+	(void)di;
+	new_mapping(a, len, rr, ww, xx);
+}
+
+/* As wait() reports it; -1 until an exit syscall (a killing signal leaves it so). */
+static Int exit_status = -1;
+
+static void pre_syscall(ThreadId tid, UInt nr, UWord *args, UInt nargs)
+{
+	struct vgs_rec_header *h;
+	struct vgs_proc *p;
+	const HChar *path;
+	UInt path_len;
+
+	(void)nargs;
+	if (nr == __NR_exit_group || nr == __NR_exit) {
+		/* exit of the last thread, or exit_group: the process's status */
+		exit_status = (args[0] & 0xff) << 8;
+		return;
+	}
+	if (nr != __NR_execve)
+		return;
+	/* If it succeeds, this image's tool never runs again: say it now. */
+	set_thread(tid);
+	path = (const HChar *)args[0];
+	path_len = path ? VG_(strlen)(path) : 0;
+	if (path_len > 4000)
+		path_len = 4000;
+	h = rec(VGS_EXEC, sizeof(*p) + path_len);
+	p = (struct vgs_proc *)(h + 1);
+	p->pid = VG_(getpid)();
+	p->status = 0;
+	p->path_len = path_len;
+	p->pad = 0;
+	VG_(memset)(p + 1, 0, (path_len + 7) & ~7u);
+	if (path_len)
+		VG_(memcpy)(p + 1, path, path_len);
+	out_flush();
+}
+
+static void post_syscall(ThreadId tid, UInt nr, UWord *args, UInt nargs, SysRes res)
+{
+	struct vgs_proc *p;
+
+	(void)nargs;
+	if (nr == __NR_execve) {
+		set_thread(tid);
+		rec(VGS_EXEC_FAILED, 0);
+		return;
+	}
+	/* a new process, not a thread (threads come through thread_create) */
+	if ((nr == __NR_fork || nr == __NR_vfork ||
+	     (nr == __NR_clone && !(args[0] & VKI_CLONE_THREAD))) &&
+	    !sr_isError(res) && sr_Res(res) > 0) {
+		set_thread(tid);
+		p = (struct vgs_proc *)(rec(VGS_FORK, sizeof(*p)) + 1);
+		p->pid = sr_Res(res);
+		p->status = 0;
+		p->path_len = 0;
+		p->pad = 0;
+	}
+}
+
+/* In the child of a fork: the buffer holds the parent's records; drop them. */
+static void atfork_child(ThreadId tid)
+{
+	UInt ppid = VG_(getppid)();
+
+	(void)tid;
+	VG_(close)(out_fd);
+	open_stream(0, ppid);
+	out_tid = tid;
+	count_tid = tid;
+	/* the child starts with what the fork instruction left counted */
+}
+
+/* ---- options and life cycle -------------------------------------------- */
+
+static Bool process_cmd_line_option(const HChar *arg)
+{
+	if (VG_STR_CLO(arg, "--pmusim-out", clo_out)) {
+	} else {
+		return False;
+	}
+	return True;
+}
+
+static void print_usage(void)
+{
+	VG_(printf)("    --pmusim-out=DIR          write the stream files DIR/vg.PID.SEQ [required]\n");
+}
+
+static void print_debug_usage(void)
+{
+	VG_(printf)("    (none)\n");
+}
+
+static void pv_post_clo_init(void)
+{
+	if (!clo_out) {
+		VG_(umsg)("pmusim: --pmusim-out=DIR is required\n");
+		VG_(exit)(2);
+	}
+	/* every jump ends a superblock, so every one is seen */
+	VG_(clo_vex_control).guest_chase = False;
+	VG_(clo_vex_control).iropt_unroll_thresh = 0;
+	carry = VG_(calloc)("pmusim.carry", VG_N_THREADS, sizeof(*carry));
+	sig_from = VG_(calloc)("pmusim.sig_from", VG_N_THREADS, sizeof(*sig_from));
+	sig_waiting = VG_(calloc)("pmusim.sig_waiting", VG_N_THREADS, sizeof(*sig_waiting));
+	open_stream(0, 0);
+}
+
+static void pv_fini(Int exitcode)
+{
+	/* Valgrind's exitcode is 0 for exit_group(5): the syscall's argument is kept instead */
+	(void)exitcode;
+	struct vgs_proc *p;
+	ThreadId tid;
+
+	/* the instructions no branch followed, per thread */
+	for (tid = 1; tid < VG_N_THREADS; tid++) {
+		if (tid != count_tid && carry[tid] == 0)
+			continue;
+		set_thread(tid);
+		if (insn_count)
+			rec(VGS_INSNS, 0);
+	}
+	p = (struct vgs_proc *)(rec(VGS_EXIT, sizeof(*p)) + 1);
+	p->pid = VG_(getpid)();
+	p->status = exit_status;
+	p->path_len = 0;
+	p->pad = 0;
+	out_flush();
+	VG_(close)(out_fd);
+	if (VG_(clo_verbosity) > 1)
+		VG_(umsg)("pmusim: %llu branches\n", nr_branches);
+}
+
+static void pv_pre_clo_init(void)
+{
+	VG_(details_name)("pmusim");
+	VG_(details_version)(NULL);
+	VG_(details_description)("streams retired branches to the pmusim model PMU");
+	VG_(details_copyright_author)("pmusim authors; GPL-2.0-only");
+	VG_(details_bug_reports_to)("the pmusim project");
+	VG_(details_avg_translation_sizeB)(300);
+
+	VG_(basic_tool_funcs)(pv_post_clo_init, pv_instrument, pv_fini);
+	VG_(needs_command_line_options)(process_cmd_line_option, print_usage, print_debug_usage);
+	VG_(needs_syscall_wrapper)(pre_syscall, post_syscall);
+	VG_(track_start_client_code)(start_client_code);
+	VG_(track_pre_thread_ll_create)(thread_create);
+	VG_(track_pre_thread_ll_exit)(thread_exit);
+	VG_(track_new_mem_startup)(new_mem_startup);
+	VG_(track_new_mem_mmap)(new_mem_mmap);
+	VG_(track_pre_deliver_signal)(pre_deliver_signal);
+	VG_(track_post_deliver_signal)(post_deliver_signal);
+	VG_(atfork)(NULL, NULL, atfork_child);
+}
+
+VG_DETERMINE_INTERFACE_VERSION(pv_pre_clo_init)
