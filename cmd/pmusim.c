@@ -12,6 +12,8 @@ static const struct pmusim_command commands[] = {
 	PMUSIM_COMMANDS
 };
 
+const char *pmusim_program = "pmusim";
+
 static void usage(FILE *f)
 {
 	fputs("usage: pmusim <command> [options]\n\ncommands:\n", f);
@@ -22,6 +24,8 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	if (argc > 0 && strchr(argv[0], '/'))
+		pmusim_program = argv[0];
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

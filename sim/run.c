@@ -504,7 +504,15 @@ static int start_file(struct run *r, const char *output, const char *map_dir, ch
 		.nr_cpus_avail = s->machine->cpus, .nr_cpus_online = s->machine->cpus,
 		.total_mem = 1 << 20, .argc = 2, .argv = argv,
 		.max_branches = desc->lbr_nr, .pmu_name = desc->name,
+		.callchain_branches_only = true,
 	};
+	if (s->argc) {		/* the command line that ran it, as perf record keeps it */
+		r->env.argc = s->argc;
+		r->env.argv = s->argv;
+	}
+	for (uint32_t i = 0; i < s->events_count; i++)
+		if (s->events[i].branch_sampling)
+			r->env.callchain_branches_only = false;
 	if (output) {
 		r->w = perf_data_writer__open(output, &r->env);
 		if (!r->w) {
