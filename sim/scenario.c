@@ -480,8 +480,17 @@ static int check(struct checker *c)
 
 	if (!s->duration)
 		return fail(c, "duration", "must be at least 1 cycle");
-	if (!desc)
-		return fail(c, "machine.cpu", "unknown CPU model '%s'", m->cpu);
+	if (!desc) {
+		unsigned int nr;
+		const struct model_cpu_desc *t = model_cpu_desc_table(&nr);
+		char names[160] = "";
+		size_t len = 0;
+
+		for (unsigned int i = 0; i < nr && len < sizeof(names); i++)
+			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s",
+						i ? ", " : "", t[i].name);
+		return fail(c, "machine.cpu", "unknown CPU model '%s' (one of: %s)", m->cpu, names);
+	}
 	if (!m->cpus || m->cpus > CONFIG_MODEL_MAX_CPUS)
 		return fail(c, "machine.cpus", "must be 1..%d (CONFIG_MODEL_MAX_CPUS)",
 			    CONFIG_MODEL_MAX_CPUS);

@@ -279,7 +279,21 @@ static void unknown_model_and_event_name_the_field(void **state)
 
 	(void)state;
 	snprintf(text, sizeof(text), "%smachine:\n  hz: 1000\n  cpu: pentium\n", base);
-	expect_error(text, 7, "machine.cpu", "unknown CPU model 'pentium'");
+	expect_error(text, 7, "machine.cpu", "unknown CPU model 'pentium' (one of: ");
+	/* every model the table has is named */
+	{
+		unsigned int nr;
+		const struct model_cpu_desc *t = model_cpu_desc_table(&nr);
+		struct scenario *s;
+		char err[512];
+
+		write_file(text);
+		assert_int_equal(scenario_load(path, &s, err, sizeof(err)), -1);
+		unlink(path);
+		assert_true(nr > 1);
+		for (unsigned int i = 0; i < nr; i++)
+			assert_non_null(strstr(err, t[i].name));
+	}
 	snprintf(text, sizeof(text), "%sevents:\n  - event: cache-misses\n    period: 10\n", base);
 	expect_error(text, 6, "events.0.event", "unknown event");
 	snprintf(text, sizeof(text), "%sevents:\n  - event: cycles:x\n    period: 10\n", base);
