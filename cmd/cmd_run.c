@@ -83,11 +83,10 @@ static int add_events(struct overrides *o, const char *arg)
 		fprintf(stderr, "pmusim: run: -e %s: event groups are not simulated\n", arg);
 		return -1;
 	}
-	for (const char *p = arg; *p; p++)
-		if (*p == ',' && (p == arg || p[1] == ',' || !p[1])) {
-			fprintf(stderr, "pmusim: run: -e %s: an empty event name\n", arg);
-			return -1;
-		}
+	if (!*arg || arg[0] == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,")) {
+		fprintf(stderr, "pmusim: run: -e %s: an empty event name\n", arg);
+		return -1;
+	}
 	buf = strdup(arg);
 	if (!buf)
 		return -1;

@@ -755,8 +755,11 @@ static const cyaml_schema_value_t *schema_at(const char *path, void *data, void 
 			node = &f->value;
 			if (base) {
 				base += f->data_offset;
-				if (node->flags & CYAML_FLAG_POINTER)
+				if (node->flags & CYAML_FLAG_POINTER) {
 					base = *(char **)base;
+					if (!base)
+						return NULL;	/* not loaded: nothing to store */
+				}
 			}
 		} else if (node->type == CYAML_SEQUENCE) {
 			char *end;

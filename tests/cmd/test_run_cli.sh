@@ -83,6 +83,10 @@ run ec s -e cycles:u,instructions:u
 pcheck "-e A,B records both" \
 	'[ $rc = 0 ] && [ "$(evlist ec | grep -cE "^(cycles|instructions):u: ")" = 2 ]'
 check "-e A,B: both events sample" '[ "$(samples ec)" -gt "$(samples plain)" ]'
+run e0 s -e ""
+check "-e with nothing: one line naming -e" '[ $rc = 2 ] && one_line e0 && grep -q "^pmusim: run: -e : an empty event name" "$dir/e0.err"'
+run e2 s -e cycles:u,
+check "-e A, (an empty name): one line naming -e" '[ $rc = 2 ] && one_line e2 && grep -q "an empty event name" "$dir/e2.err"'
 run eb s -e cycles:u,cache-misses
 check "-e with an unknown event names -e and the event" \
 	'[ $rc = 2 ] && one_line eb && grep -q "^pmusim: run: -e cache-misses: unknown event" "$dir/eb.err"'
