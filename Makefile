@@ -234,12 +234,16 @@ ab:
 	@$(if $(KSRC_AB),KSRC="$(KSRC)" AB_MAX_COST=$(AB_MAX_COST) AB_CONFIG=$(wildcard $(KCONFIG_CONFIG)) $(srctree)/scripts/ksrc-ab.sh $(BASE),AB_MAX_COST=$(AB_MAX_COST) AB_CONFIG=$(wildcard $(KCONFIG_CONFIG)) $(srctree)/scripts/ab.sh $(BASE))
 
 # ---- run -------------------------------------------------------------------
-.PHONY: run
+# `make pmusim`: the command alone, rebuilt as the .config changes.
+# `make run`: the default scenario into out/perf.data of the build
+# directory (O=DIR/out, never the source tree when building out of it).
+.PHONY: run pmusim
+pmusim: $(PMUSIM)
 run:
 	@$(srctree)/scripts/install-deps.sh run
 	@$(MAKE) --no-print-directory -f $(srctree)/Makefile O=$(objtree) $(PMUSIM)
-	@mkdir -p $(srctree)/out
-	$(PMUSIM) run $(srctree)/scenarios/default.yaml -o $(srctree)/out/perf.data
+	@mkdir -p $(objtree)/out
+	$(PMUSIM) run $(srctree)/scenarios/default.yaml -o $(objtree)/out/perf.data
 
 # `make seeds`: each seed's result on its scenario (scenarios/seed-*.yaml),
 # as tables; builds build/seeds-noctx too, for the per-task LBR data seed.
@@ -272,11 +276,11 @@ mrproper: clean
 .PHONY: help
 help:
 	@echo "Configuration: defconfig v6.12_defconfig allnoconfig allyesconfig randconfig olddefconfig menuconfig savedefconfig"
-	@echo "Build:         all (default), O=DIR for out of tree, SANITIZE=address,undefined|thread"
+	@echo "Build:         all (default), pmusim, O=DIR for out of tree, SANITIZE=address,undefined|thread"
 	@echo "Test:          check (full matrix, ASan+UBSan), test (this build), hwcheck (against the host PMU),"
 	@echo "               stress [STRESS_SECONDS=60], coverage"
 	@echo "Fuzz:          fuzz FUZZER=NAME [TIME=s] [JOBS=n], fuzz-all, fuzz-replay, mutants"
-	@echo "Use:           run (default scenario to out/perf.data), seeds (the seeds' results), install PREFIX=... [DESTDIR=...]"
+	@echo "Use:           run (default scenario to out/perf.data, under O=DIR if given), seeds (the seeds' results), install PREFIX=... [DESTDIR=...]"
 	@echo "               (bin/pmusim and share/man/man1/pmusim.1)"
 	@echo "Measure:       bench (table, out/bench.json), ab BASE=REV [AB_MAX_COST=1%] (behaviour and callgrind cost against REV)"
 	@echo "Kernel files:  KSRC=DIR (default linux-source-6.12), ksrc-check [KSRC=DIR], ab KSRC=DIR BASE=REV (ksrc/README.md)"

@@ -418,7 +418,6 @@ int cmd_dump(int argc, char **argv)
 	const u8 *ev;
 	u32 size;
 	u64 idx = 0;
-	int ret;
 
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		puts("usage: pmusim dump FILE\n\n"
@@ -435,11 +434,11 @@ int cmd_dump(int argc, char **argv)
 		perf_data_file__close(&f);
 		return 2;
 	}
-	/* Check every record first, so a bad file prints nothing but its error. */
-	perf_data_file__iter_init(&f, &it);
-	while ((ret = perf_data_file__next(&f, &it, &ev, &size)) > 0)
-		;
-	if (ret < 0) {
+	/*
+	 * Check every record first, as pmusim stitch does (the same walk), so
+	 * a bad file prints nothing but its error.
+	 */
+	if (perf_data_file__check(&f) < 0) {
 		fprintf(stderr, "%s\n", f.err);
 		perf_data_file__close(&f);
 		return 2;

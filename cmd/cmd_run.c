@@ -15,6 +15,7 @@
 #include "cmd/json.h"
 #include "sim/run.h"
 #include "sim/scenario.h"
+#include "sim/scenario_number.h"
 
 static void usage(FILE *f)
 {
@@ -28,9 +29,10 @@ static void usage(FILE *f)
 	      "      --map-dir DIR      where perf-PID.map files go (default /tmp)\n"
 	      "      --no-progress      no progress bar even on a terminal\n"
 	      "perf record's options, applied to every event of the scenario:\n"
-	      "  -e, --event EVENT      record EVENT instead (cycles, instructions, rHEX, :u :k)\n"
-	      "  -c, --count PERIOD     sample period\n"
-	      "  -F, --freq FREQ        sample frequency\n"
+	      "  -e, --event EVENT      record EVENT instead (cycles, instructions, rHEX, :u :k);\n"
+	      "                         repeat -e or give A,B for several events\n"
+	      "  -c, --count PERIOD     sample period (no alternative period)\n"
+	      "  -F, --freq FREQ        sample frequency, at most the maximum sample rate\n"
 	      "  -a, --all-cpus         system-wide: one event per CPU (samples the CPU)\n"
 	      "  -C, --cpu CPUS         system-wide on these CPUs only (0,2-3)\n"
 	      "  -m, --mmap-pages N     buffer data pages (a power of two)\n"
@@ -40,8 +42,12 @@ static void usage(FILE *f)
 	      "      --call-graph lbr   LBR call stacks (as perf record --call-graph lbr)\n", f);
 }
 
+#define MAX_EVENTS	16	/* as many as a scenario file may list */
+
 struct overrides {
-	const char *event;
+	const char *events[MAX_EVENTS];	/* -e, split at commas */
+	unsigned int nr_events;
+	char *event_buf[MAX_EVENTS];	/* the copies the names point into */
 	uint64_t period, freq, seed, duration, cpu_mask;
 	uint32_t pages;
 	bool have_period, have_freq, have_seed, have_duration, all_cpus, overwrite;
@@ -49,14 +55,68 @@ struct overrides {
 	uint64_t branch_filter;
 };
 
-static int parse_u64(const char *s, uint64_t *v)
+/* An option's number, by the scenario's parser: 0, or -1 after one line naming @opt. */
+static int option_uint(const char *opt, const char *arg, uint64_t min, uint64_t max,
+		       uint64_t *v)
 {
-	char *end;
+	char why[128];
 
-	if (!*s || *s == '-')
+	if (scn_parse_uint(arg, max, v, why, sizeof(why))) {
+		fprintf(stderr, "pmusim: run: %s: %s\n", opt, why);
 		return -1;
-	*v = strtoull(s, &end, 0);
-	return *end ? -1 : 0;
+	}
+	if (*v < min) {
+		fprintf(stderr, "pmusim: run: %s: must be at least %llu\n", opt,
+			(unsigned long long)min);
+		return -1;
+	}
+	return 0;
+}
+
+/* -e A,B or -e A -e B: every event, checked by name. 0, or -1 after one line. */
+static int add_events(struct overrides *o, const char *arg)
+{
+	char *buf, *save, *w;
+	struct scn_event probe;
+
+	if (strchr(arg, '{')) {
+		fprintf(stderr, "pmusim: run: -e %s: event groups are not simulated\n", arg);
+		return -1;
+	}
+	if (!*arg || arg[0] == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,")) {
+		fprintf(stderr, "pmusim: run: -e %s: an empty event name\n", arg);
+		return -1;
+	}
+	buf = strdup(arg);
+	if (!buf)
+		return -1;
+	for (w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		if (o->nr_events == MAX_EVENTS) {
+			fprintf(stderr, "pmusim: run: -e: at most %d events\n", MAX_EVENTS);
+			free(buf);
+			return -1;
+		}
+		if (scenario_parse_event(&probe, w)) {
+			fprintf(stderr, "pmusim: run: -e %s: unknown event (cycles, instructions, "
+				"branches, branch-misses, ref-cycles, rHEX; :u :k)\n", w);
+			free(buf);
+			return -1;
+		}
+		o->events[o->nr_events++] = w;
+	}
+	for (unsigned int i = 0; i < MAX_EVENTS; i++)
+		if (!o->event_buf[i]) {
+			o->event_buf[i] = buf;
+			return 0;
+		}
+	free(buf);	/* unreachable: at most MAX_EVENTS names, each from one -e */
+	return -1;
+}
+
+static void overrides_free(struct overrides *o)
+{
+	for (unsigned int i = 0; i < MAX_EVENTS; i++)
+		free(o->event_buf[i]);
 }
 
 static int parse_cpus(const char *s, uint64_t *mask)
@@ -107,6 +167,39 @@ static int parse_filter(const char *s, uint64_t *bits)
 	return *bits ? 0 : -1;
 }
 
+/*
+ * -e: the scenario's events are replaced by these, each set up as the
+ * scenario's first event is (or with period 4000 when it has none), as
+ * perf record gives every -e event the same options.
+ */
+static int replace_events(struct scenario *s, const struct overrides *o)
+{
+	struct scn_event tmpl = { .period = 4000 }, *ev;
+
+	if (s->events_count)
+		tmpl = s->events[0];
+	tmpl.event = NULL;
+	ev = calloc(o->nr_events, sizeof(*ev));
+	if (!ev)
+		return -1;
+	for (unsigned int i = 0; i < o->nr_events; i++) {
+		ev[i] = tmpl;
+		ev[i].event = strdup(o->events[i]);
+		if (!ev[i].event) {
+			while (i--)
+				free(ev[i].event);
+			free(ev);
+			return -1;
+		}
+	}
+	for (uint32_t i = 0; i < s->events_count; i++)
+		free(s->events[i].event);
+	free(s->events);
+	s->events = ev;
+	s->events_count = o->nr_events;
+	return 0;
+}
+
 static int apply(struct scenario *s, const struct overrides *o, char *err, size_t errlen)
 {
 	if (o->have_seed)
@@ -117,30 +210,16 @@ static int apply(struct scenario *s, const struct overrides *o, char *err, size_
 		s->buffer->pages = o->pages;
 	if (o->overwrite)
 		s->buffer->overwrite = true;	/* and write_backward, below, as perf record does */
-	if (o->event) {
-		struct scn_event *e;
-
-		if (!s->events_count) {
-			e = calloc(1, sizeof(*e));
-			if (!e)
-				return -1;
-			e->period = 4000;
-			s->events = e;
-			s->events_count = 1;
-		}
-		s->events_count = 1;	/* -e replaces the scenario's events */
-		e = &s->events[0];
-		free(e->event);
-		e->event = strdup(o->event);
-		if (!e->event)
-			return -1;
-	}
+	if (o->nr_events && replace_events(s, o))
+		return -1;
 	for (uint32_t i = 0; i < s->events_count; i++) {
 		struct scn_event *e = &s->events[i];
 
 		if (o->have_period) {
+			/* a fixed period: perf evlist shows sample_period alone */
 			e->period = o->period;
 			e->freq = 0;
+			e->alternative_period = 0;
 		}
 		if (o->have_freq) {
 			e->freq = o->freq;
@@ -157,12 +236,15 @@ static int apply(struct scenario *s, const struct overrides *o, char *err, size_
 		e->cpu_mask = o->cpu_mask;
 		if (o->branch_any || o->branch_filter) {
 			e->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+			e->branch_sampling = true;
 			e->branch_filter = o->branch_filter ? o->branch_filter : PERF_SAMPLE_BRANCH_ANY;
 		}
 		if (o->call_graph_lbr) {
 			e->call_graph = SCN_CG_LBR;
-			if (!o->branch_filter && !o->branch_any)
+			if (!o->branch_filter && !o->branch_any) {
 				e->branch_filter = 0;
+				e->branch_sampling = false;
+			}
 		}
 		scenario_event_defaults(e);
 	}
@@ -189,6 +271,36 @@ static double avg(uint64_t sum, uint64_t n)
 	return n ? (double)sum / (double)n : 0.0;
 }
 
+/*
+ * One sentence per task on what stitching did: the samples whose whole
+ * stack only stitching showed, or why a task's stitched stacks run
+ * deeper than the task ever was.
+ */
+static void print_stitch_verdict(const struct scenario *s, const struct run_stats *st)
+{
+	for (unsigned int i = 0; i < st->nr_tasks; i++) {
+		const struct run_task_depth *d = &st->tasks[i];
+		const char *name = s->tasks[d->group].name;
+
+		if (d->stitched_wrong)
+			printf("  %s: %llu samples stitched frames that were not on the stack: its "
+			       "frames look alike (one function calling itself), so perf joined two "
+			       "stacks at the wrong level; st-max %llu > true %u is that\n", name,
+			       (unsigned long long)d->stitched_wrong,
+			       (unsigned long long)d->stitched_max, d->true_max);
+		else if (d->stitched_whole > d->lbr_whole)
+			printf("  %s: stitching showed the whole stack (up to %u frames) in %llu of "
+			       "%llu samples, the raw LBR in %llu: perf report --stitch-lbr shows "
+			       "the whole chain\n", name, d->true_max,
+			       (unsigned long long)d->stitched_whole, (unsigned long long)d->samples,
+			       (unsigned long long)d->lbr_whole);
+		else if (d->true_max > d->lbr_max)
+			printf("  %s: the stack (%u frames) is deeper than the LBR holds and "
+			       "stitching brought none back whole: no sample follows one taken "
+			       "higher up the chain\n", name, d->true_max);
+	}
+}
+
 static void print_text(const struct scenario *s, const struct run_stats *st, const char *out)
 {
 	uint64_t total_samples = 0;
@@ -210,6 +322,13 @@ static void print_text(const struct scenario *s, const struct run_stats *st, con
 	printf("  context switches %llu, migrations %llu, ticks %llu\n",
 	       (unsigned long long)st->switches, (unsigned long long)st->migrations,
 	       (unsigned long long)st->ticks);
+	if (!st->samples) {
+		/* nothing to look at: say why it may be, and suggest nothing */
+		printf("  no samples: the events never overflowed while the tasks ran (an event "
+		       "of a mode the tasks never enter, as :k for these user-only workloads, "
+		       "or a period longer than the run)\n");
+		return;
+	}
 	if (st->cs_samples)
 		printf("  call-stack depth: true max %u; LBR avg %.1f max %llu; stitched avg %.1f max %llu\n",
 		       st->true_depth_max, avg(st->depth_sum, st->cs_samples),
@@ -228,6 +347,13 @@ static void print_text(const struct scenario *s, const struct run_stats *st, con
 		       (unsigned long long)d->stitched_max, (unsigned long long)d->stitched_whole,
 		       (unsigned long long)d->stitched_short, (unsigned long long)d->stitched_wrong);
 	}
+	if (st->nr_tasks) {
+		printf("  (true: the deepest true stack at a sample; lbr-max: the most frames a raw\n"
+		       "   LBR stack showed; stitched, st-max: frames per sample with --stitch-lbr,\n"
+		       "   average and most; whole, short, wrong: samples whose stitched stack is the\n"
+		       "   true one, a part of it, or holds a frame that was not there)\n");
+		print_stitch_verdict(s, st);
+	}
 	printf("  %-16s %-24s %10s %8s %8s\n", "task", "function", "samples", "sampled", "truth");
 	for (unsigned int i = 0; i < st->nr_funcs; i++) {
 		const struct run_func *f = &st->funcs[i];
@@ -239,9 +365,15 @@ static void print_text(const struct scenario *s, const struct run_stats *st, con
 		       100.0 * avg(f->samples, total_samples), 100.0 * avg(f->insns, st->insns));
 	}
 	if (out) {
-		printf("\nperf report -i %s --stitch-lbr\n", out);
+		/* commands that work when pasted: from the directory pmusim ran in */
+		putchar('\n');
+		if (st->cs_samples)
+			printf("perf report -i %s --stitch-lbr\n", out);
+		else
+			printf("perf report -i %s\n", out);
 		printf("perf script -i %s -F comm,tid,time,ip,sym\n", out);
-		printf("pmusim stitch %s\n", out);
+		if (st->cs_samples)
+			printf("%s stitch %s\n", pmusim_program, out);
 	}
 }
 
@@ -339,6 +471,8 @@ int cmd_run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct overrides o = { 0 };
+	const char **cmdline = NULL;
+	int nr_cmdline;
 	const char *out = "perf.data", *map_dir = "/tmp";
 	bool json = false, show_progress = isatty(STDERR_FILENO);
 	struct scenario *s;
@@ -347,98 +481,178 @@ int cmd_run(int argc, char **argv)
 	uint64_t v;
 	int c, ret;
 
+	/* perf.data's cmdline: pmusim run ..., as typed (getopt_long reorders argv) */
+	cmdline = calloc((size_t)argc + 1, sizeof(*cmdline));
+	if (!cmdline) {
+		fprintf(stderr, "pmusim: out of memory\n");
+		return 1;
+	}
+	cmdline[0] = "pmusim";
+	nr_cmdline = 1;
+	for (int i = 0; i < argc; i++) {
+		/* where the output goes is not what was recorded: same run, same bytes */
+		static const char *const skip_arg[] = { "-o", "--output", "--map-dir" };
+		static const char *const skip[] = { "--json", "--no-progress" };
+		bool drop = false;
+
+		for (size_t k = 0; k < sizeof(skip_arg) / sizeof(skip_arg[0]); k++) {
+			size_t len = strlen(skip_arg[k]);
+
+			if (!strcmp(argv[i], skip_arg[k]) && i + 1 < argc) {
+				drop = true;
+				i++;
+			} else if (!strncmp(argv[i], skip_arg[k], len) &&
+				   argv[i][len] == (skip_arg[k][1] == '-' ? '=' : argv[i][len]) &&
+				   argv[i][len]) {
+				drop = true;
+			}
+		}
+		for (size_t k = 0; k < sizeof(skip) / sizeof(skip[0]); k++)
+			drop |= !strcmp(argv[i], skip[k]);
+		if (!strcmp(argv[i], "--"))
+			drop = false;
+		if (!drop)
+			cmdline[nr_cmdline++] = argv[i];
+	}
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":o:e:c:F:aC:m:bj:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case OPT_SEED:
-			if (parse_u64(optarg, &o.seed))
-				goto bad_value;
+			if (option_uint("--seed", optarg, 0, UINT64_MAX, &o.seed))
+				goto bad;
 			o.have_seed = true;
 			break;
 		case OPT_DURATION:
-			if (parse_u64(optarg, &o.duration) || !o.duration)
-				goto bad_value;
+			if (option_uint("--duration", optarg, 1, UINT64_MAX, &o.duration))
+				goto bad;
 			o.have_duration = true;
 			break;
 		case OPT_JSON: json = true; break;
 		case OPT_MAP_DIR: map_dir = optarg; break;
 		case OPT_NO_PROGRESS: show_progress = false; break;
-		case 'e': o.event = optarg; break;
+		case 'e':
+			if (add_events(&o, optarg))
+				goto bad;
+			break;
 		case 'c':
-			if (parse_u64(optarg, &o.period) || !o.period)
-				goto bad_value;
+			if (option_uint("-c", optarg, 1, (1ULL << 63) - 1, &o.period))
+				goto bad;
 			o.have_period = true;
 			break;
 		case 'F':
-			if (parse_u64(optarg, &o.freq) || !o.freq)
-				goto bad_value;
+			if (option_uint("-F", optarg, 1, UINT64_MAX, &o.freq))
+				goto bad;
 			o.have_freq = true;
 			break;
 		case 'a': o.all_cpus = true; break;
 		case 'C':
-			if (parse_cpus(optarg, &o.cpu_mask))
-				goto bad_value;
+			if (parse_cpus(optarg, &o.cpu_mask)) {
+				fprintf(stderr, "pmusim: run: -C %s: not a CPU list (0,2-3; CPUs "
+					"0..%d)\n", optarg, CONFIG_MODEL_MAX_CPUS - 1);
+				goto bad;
+			}
 			break;
 		case 'm':
-			if (parse_u64(optarg, &v) || !v || v > 4096)
-				goto bad_value;
+			if (option_uint("-m", optarg, 1, 4096, &v))
+				goto bad;
 			o.pages = (uint32_t)v;
 			break;
 		case OPT_OVERWRITE: o.overwrite = true; break;
 		case 'b': o.branch_any = true; break;
 		case 'j':
-			if (parse_filter(optarg, &o.branch_filter))
-				goto bad_value;
+			if (parse_filter(optarg, &o.branch_filter)) {
+				fprintf(stderr, "pmusim: run: -j %s: unknown branch filter word (any, "
+					"any_call, any_return, ind_call, ind_jump, call, cond, "
+					"call_stack, u, k, hv, ...)\n", optarg);
+				goto bad;
+			}
 			break;
 		case OPT_CALL_GRAPH:
 			if (strcmp(optarg, "lbr")) {
 				fprintf(stderr, "pmusim: run: --call-graph: only 'lbr' is simulated\n");
-				return 2;
+				goto bad;
 			}
 			o.call_graph_lbr = true;
 			break;
 		case 'h':
 			usage(stdout);
+			overrides_free(&o);
+			free(cmdline);
 			return 0;
 		case ':':
 			fprintf(stderr, "pmusim: run: option '%s' needs a value\n", argv[optind - 1]);
-			return 2;
+			goto bad;
 		default:
 			fprintf(stderr, "pmusim: run: unknown option '%s' (pmusim run --help lists them)\n",
 				argv[optind - 1]);
-			return 2;
+			goto bad;
 		}
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "pmusim: run: give one scenario file (pmusim run --help)\n");
-		return 2;
+		goto bad;
+	}
+	/* perf record refuses both, in these words */
+	if (o.have_period && o.have_freq) {
+		fprintf(stderr, "pmusim: run: cannot set frequency and period at the same time "
+			"(-c and -F)\n");
+		goto bad;
+	}
+	/* perf record: a frequency above the limit is lowered to it, with a warning */
+	if (o.have_freq && o.freq > CONFIG_PERF_SAMPLE_MAX_RATE) {
+		fprintf(stderr, "pmusim: run: warning: -F %llu is above the maximum sample rate "
+			"(perf_event_max_sample_rate %d Hz): using %d Hz\n",
+			(unsigned long long)o.freq, CONFIG_PERF_SAMPLE_MAX_RATE,
+			CONFIG_PERF_SAMPLE_MAX_RATE);
+		o.freq = CONFIG_PERF_SAMPLE_MAX_RATE;
+	}
+	/* perf record rounds -m up to a power of two, and says so */
+	if (o.pages & (o.pages - 1)) {
+		uint32_t p = 1;
+
+		while (p < o.pages)
+			p <<= 1;
+		fprintf(stderr, "pmusim: run: warning: -m %u: the buffer is a power of two pages: "
+			"rounding up to %u\n", o.pages, p);
+		o.pages = p;
 	}
 	if (scenario_load(argv[optind], &s, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
+		overrides_free(&o);
+		free(cmdline);
 		return 2;
 	}
+	ret = 2;
+	s->argc = nr_cmdline;
+	s->argv = cmdline;
 	if (apply(s, &o, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err[0] ? err : "pmusim: out of memory");
-		scenario_free(s);
-		return 2;
+		if (err[0])
+			fprintf(stderr, "%s (with the command line's options)\n", err);
+		else
+			fprintf(stderr, "pmusim: out of memory\n");
+		goto out;
 	}
-	ret = run_scenario(s, out, map_dir, show_progress ? progress : NULL, &st, err, sizeof(err));
-	if (ret) {
+	if (run_scenario(s, out, map_dir, show_progress ? progress : NULL, &st, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		run_stats_free(&st);
-		scenario_free(s);
-		return 1;
+		ret = 1;
+		goto out;
 	}
 	if (json)
 		print_json(s, &st, out);
 	else
 		print_text(s, &st, out);
 	run_stats_free(&st);
+	ret = 0;
+out:
+	overrides_free(&o);
 	scenario_free(s);
-	return 0;
-bad_value:
-	fprintf(stderr, "pmusim: run: bad value '%s' for %s\n", optarg, argv[optind - 1]);
+	free(cmdline);
+	return ret;
+bad:
+	overrides_free(&o);
+	free(cmdline);
 	return 2;
 }

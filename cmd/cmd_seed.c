@@ -9,21 +9,59 @@
 #include <unistd.h>
 
 #include "cmd/commands.h"
+#include "include/pmusim/perf_event.h"
 #include "seeds/seeds.h"
+#include "sim/scenario_number.h"
+
+/* What a seed's scenario must have for the seed to show anything. */
+static bool any_hw_time(const struct scenario *s)
+{
+	for (uint32_t i = 0; i < s->events_count; i++)
+		if (s->events[i].hw_time)
+			return true;
+	return false;
+}
+
+static bool any_lbr_call_graph(const struct scenario *s)
+{
+	for (uint32_t i = 0; i < s->events_count; i++)
+		if (s->events[i].call_graph == SCN_CG_LBR)
+			return true;
+	return false;
+}
+
+static bool one_alt_period_event(const struct scenario *s)
+{
+	return s->events_count == 1 && s->events[0].alternative_period && s->events[0].period;
+}
+
+static bool one_overwrite_event(const struct scenario *s)
+{
+	return s->events_count == 1 && s->buffer->overwrite && s->events[0].period &&
+	       (s->events[0].sample_type & PERF_SAMPLE_TIME);
+}
 
 static const struct {
 	const char *name;
 	int (*fn)(struct scenario *s, const struct seed_opts *o);
 	const char *what;
+	bool (*fits)(const struct scenario *s);
+	const char *needs;		/* what fits() looks for, said to the user */
 } seeds[] = {
 	{ "write-backward", seed_write_backward,
-	  "flight recorder: backward, forward-overwrite and unpaused readers" },
+	  "flight recorder: backward, forward-overwrite and unpaused readers",
+	  one_overwrite_event, "one event with a period and time in sample_type, and "
+	  "buffer.overwrite: true" },
 	{ "task-ctx-data", seed_task_ctx_data,
-	  "LBR call-stack depth per process and system-wide; bytes per task" },
-	{ "hw-time", seed_hw_time, "raw TSC in samples, post-processed to CLOCK_MONOTONIC_RAW" },
-	{ "lbr-stitch", seed_lbr_stitch, "call-stack depth per task without and with stitching" },
+	  "LBR call-stack depth per process and system-wide; bytes per task",
+	  any_lbr_call_graph, "an event with call_graph: lbr" },
+	{ "hw-time", seed_hw_time, "raw TSC in samples, post-processed to CLOCK_MONOTONIC_RAW",
+	  any_hw_time, "an event with hw_time: true" },
+	{ "lbr-stitch", seed_lbr_stitch, "call-stack depth per task without and with stitching",
+	  any_lbr_call_graph, "an event with call_graph: lbr" },
 	{ "alt-period", seed_alt_period,
-	  "per-function shares from short-window samples against one period" },
+	  "per-function shares from short-window samples against one period",
+	  one_alt_period_event, "one event with period and alternative_period" },
 };
 
 static void usage(FILE *f)
@@ -35,20 +73,20 @@ static void usage(FILE *f)
 		fprintf(f, "  %-15s %s\n", seeds[i].name, seeds[i].what);
 }
 
-static int parse_u64(const char *s, uint64_t *v)
+static int parse_u64(const char *opt, const char *arg, uint64_t min, uint64_t *v)
 {
-	char *end;
+	char why[128];
 
-	if (!*s || *s == '-')
+	if (scn_parse_uint(arg, UINT64_MAX, v, why, sizeof(why))) {
+		fprintf(stderr, "pmusim: seed: %s: %s\n", opt, why);
 		return -1;
-	*v = strtoull(s, &end, 0);
-	return *end ? -1 : 0;
-}
-
-static int bad_value(const char *opt, const char *value)
-{
-	fprintf(stderr, "pmusim: seed: %s: bad value '%s'\n", opt, value);
-	return 2;
+	}
+	if (*v < min) {
+		fprintf(stderr, "pmusim: seed: %s: must be at least %llu\n", opt,
+			(unsigned long long)min);
+		return -1;
+	}
+	return 0;
 }
 
 int cmd_seed(int argc, char **argv)
@@ -70,11 +108,11 @@ int cmd_seed(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		} else if (!strcmp(a, "--duration") && i + 1 < argc) {
-			if (parse_u64(argv[++i], &duration) || !duration)
-				return bad_value(a, argv[i]);
+			if (parse_u64(a, argv[++i], 1, &duration))
+				return 2;
 		} else if (!strcmp(a, "--seed") && i + 1 < argc) {
-			if (parse_u64(argv[++i], &seed))
-				return bad_value(a, argv[i]);
+			if (parse_u64(a, argv[++i], 0, &seed))
+				return 2;
 			have_seed = true;
 		} else if (!strcmp(a, "-o") && i + 1 < argc) {
 			o.output = argv[++i];
@@ -105,6 +143,13 @@ int cmd_seed(int argc, char **argv)
 	}
 	if (scenario_load(path, &s, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
+		return 2;
+	}
+	/* a scenario without the seed's feature would print a table of zeros */
+	if (!seeds[k].fits(s)) {
+		fprintf(stderr, "pmusim: seed %s: %s has nothing to show it: the seed needs %s "
+			"(scenarios/seed-%s.yaml has it)\n", name, path, seeds[k].needs, name);
+		scenario_free(s);
 		return 2;
 	}
 	if (duration)

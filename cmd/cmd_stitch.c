@@ -528,7 +528,7 @@ int cmd_stitch(int argc, char **argv)
 	struct perf_data_file f;
 	struct lbr_stitcher st;
 	struct perf_sample s;
-	const char *path = NULL, *why;
+	const char *path = NULL;
 	bool stitch = true, all_timed = true, sorted = true;
 	struct perf_event_header hdr;
 	const u8 *ev, *pf, *pf_to, *data_end;
@@ -605,16 +605,8 @@ int cmd_stitch(int argc, char **argv)
 		}
 		if (hdr.type != PERF_RECORD_SAMPLE)
 			continue;
-		a = perf_data_file__sample_attr(&f, ev, size);
-		if (!a) {
-			fprintf(stderr, "%s: sample at offset %llu: no attr has its id\n", path,
-				(unsigned long long)(it.pos - size));
-			status = 2;
-			goto out;
-		}
-		if (perf_sample__parse(&a->attr, ev, size, &s, &why)) {
-			fprintf(stderr, "%s: sample at offset %llu: truncated at %s\n", path,
-				(unsigned long long)(it.pos - size), why);
+		if (perf_data_file__sample(&f, &it, ev, size, &a, &s)) {
+			fprintf(stderr, "%s\n", f.err);
 			status = 2;
 			goto out;
 		}

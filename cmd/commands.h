@@ -13,6 +13,12 @@ struct pmusim_command {
 	int (*fn)(int argc, char **argv);
 };
 
+/*
+ * How pmusim was started (main's argv[0]), for the commands a summary
+ * suggests: "pmusim" when it was found in PATH, else the path typed.
+ */
+extern const char *pmusim_program;
+
 int cmd_dump(int argc, char **argv);
 int cmd_ringbuf(int argc, char **argv);
 int cmd_run(int argc, char **argv);

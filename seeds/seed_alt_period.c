@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The alternating-periods seed (shared/seeds/alternative-sample-period.txt):
+ * The alternating-periods seed:
  * an event alternating between a long period and a short one, the long
  * samples discarded, next to one period taking as many samples, (long +
  * short) / 2: the same interrupts and data per unit of time. The metric is

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The hardware-time seed (shared/seeds/hw-time-mono-raw.txt): with
+ * The hardware-time seed: with
  * attr.hw_time a sample's TIME is the raw TSC, and user space turns it
  * into CLOCK_MONOTONIC_RAW afterwards with the user page's time_mono_*
  * fields (tools/perf/util/tsc_convert). For every sample: that post-processed value
@@ -29,6 +29,12 @@ int seed_hw_time(struct scenario *s, const struct seed_opts *o)
 		return 1;
 	}
 	hw = &st.hw_time;
+	if (!hw->samples) {
+		fprintf(stderr, "pmusim: seed hw-time: %s: no sample carried a raw TSC (no hw_time "
+			"event sampled while the tasks ran): nothing to compare\n", s->file);
+		run_stats_free(&st);
+		return 1;
+	}
 	printf("seed hw-time: %s, TSC %llu kHz\n", s->file, (unsigned long long)hw->tsc_khz);
 	printf("  %-44s %12llu\n", "samples with a raw TSC",
 	       (unsigned long long)hw->samples);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The LBR stitching seed (shared/seeds/lbr-stitching.txt): tchain_edit,
+ * The LBR stitching seed: tchain_edit,
  * 43 calls deep, recorded with LBR call stacks on a 32-entry LBR. Without
  * stitching a sample shows the sampled function and the 32 callers the
  * LBR holds; with stitching the frames the LBR lost come back from the
@@ -24,6 +24,12 @@ int seed_lbr_stitch(struct scenario *s, const struct seed_opts *o)
 		run_stats_free(&st);
 		return 1;
 	}
+	if (!st.nr_tasks) {
+		fprintf(stderr, "pmusim: seed lbr-stitch: %s: no LBR call-stack sample: nothing to "
+			"stitch\n", s->file);
+		run_stats_free(&st);
+		return 1;
+	}
 	printf("seed lbr-stitch: %s, %s with %u LBR entries, frames per sample "
 	       "(the sampled function + callers)\n", s->file, s->machine->cpu,
 	       model_cpu_desc_lookup(s->machine->cpu)->lbr_nr);
@@ -40,8 +46,9 @@ int seed_lbr_stitch(struct scenario *s, const struct seed_opts *o)
 		       d->samples ? (double)d->stitched_sum / (double)d->samples : 0.0,
 		       (unsigned long long)d->stitched_whole, (unsigned long long)d->stitched_wrong);
 	}
-	printf("  (true: deepest true stack at a sample; whole: stitched == true stack;\n"
-	       "   wrong: stitched frames that were not on the stack)\n");
+	printf("  (true: deepest true stack at a sample; whole: samples whose stitched stack is\n"
+	       "   the true one; wrong: samples whose stitched stack holds a frame that was not\n"
+	       "   on the stack)\n");
 	run_stats_free(&st);
 	return 0;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The per-task LBR data seed (shared/seeds/lbr-task-ctx-data.txt): LBR
+ * The per-task LBR data seed: LBR
  * call stacks of tasks sharing a CPU, recorded per process and
  * system-wide. Without the RFC (CONFIG_PERF_TASK_CTX_DATA) a system-wide
  * event has nowhere to keep a task's LBR call stack across a context

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The write_backward seed (shared/seeds/write-backward-ring-buffer.txt):
+ * The write_backward seed:
  * a flight recorder, an overwrite buffer that nobody reads until the
  * end, run three times on the same scenario and seed:
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The seeds' results, reproduced: one analysis per RFC of shared/seeds,
+ * The seeds' results, reproduced: one analysis per RFC seed (README.md, "The seeds"),
  * each running its scenario (scenarios/seed-*.yaml) and printing its
  * table. `pmusim seed NAME SCENARIO` runs one; `make seeds` runs them all.
  *

@@ -504,7 +504,15 @@ static int start_file(struct run *r, const char *output, const char *map_dir, ch
 		.nr_cpus_avail = s->machine->cpus, .nr_cpus_online = s->machine->cpus,
 		.total_mem = 1 << 20, .argc = 2, .argv = argv,
 		.max_branches = desc->lbr_nr, .pmu_name = desc->name,
+		.callchain_branches_only = true,
 	};
+	if (s->argc) {		/* the command line that ran it, as perf record keeps it */
+		r->env.argc = s->argc;
+		r->env.argv = s->argv;
+	}
+	for (uint32_t i = 0; i < s->events_count; i++)
+		if (s->events[i].branch_sampling)
+			r->env.callchain_branches_only = false;
 	if (output) {
 		r->w = perf_data_writer__open(output, &r->env);
 		if (!r->w) {
@@ -598,7 +606,7 @@ static const struct run_truth *truth_find(const struct run *r, uint32_t tid, uin
 {
 	struct run_truth key = { .tid = tid, .time = time };
 
-	return bsearch(&key, r->truth, r->nr_truth, sizeof(key), truth_cmp);
+	return !r->nr_truth ? NULL : bsearch(&key, r->truth, r->nr_truth, sizeof(key), truth_cmp);
 }
 
 static struct run_task_depth *task_depth(struct run_stats *st, const struct sim_task *t)
@@ -760,7 +768,8 @@ static int summarize_file(struct run *r, const char *path, char *err, size_t err
 		snprintf(err, errlen, "pmusim: out of memory");
 		return -1;
 	}
-	qsort(r->truth, r->nr_truth, sizeof(*r->truth), truth_cmp);
+	if (r->nr_truth)	/* a run without samples has no array to sort */
+		qsort(r->truth, r->nr_truth, sizeof(*r->truth), truth_cmp);
 	lbr_stitcher__init(&plain, f.max_branches, false);
 	lbr_stitcher__init(&stitched, f.max_branches, true);
 	perf_data_file__iter_init(&f, &it);

@@ -41,9 +41,10 @@ struct run_task_depth {
 	uint64_t lbr_sum, lbr_max;	/* frames without stitching */
 	uint64_t lbr_whole;		/* ... that are the whole true stack */
 	uint64_t stitched_sum, stitched_max;
-	uint64_t stitched_whole;	/* stitched stack == true stack */
+	/* samples, by their stitched stack against the true one: */
+	uint64_t stitched_whole;	/* the true stack */
 	uint64_t stitched_short;	/* true frames only, but not all of them */
-	uint64_t stitched_wrong;	/* frames that are not on the true stack */
+	uint64_t stitched_wrong;	/* a frame that is not on the true stack */
 };
 
 /* Samples with attr.hw_time: their raw TSC against the model's clocks. */

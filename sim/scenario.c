@@ -17,6 +17,7 @@
 #include "model/model.h"
 #include "sim/scenario.h"
 #include "sim/scenario_lines.h"
+#include "sim/scenario_number.h"
 
 /* ---- the schema ----------------------------------------------------------- */
 
@@ -215,6 +216,95 @@ static const struct enum_words *enum_words_of(const char *field)
 	return NULL;
 }
 
+/* libcyaml's names of what it expected and what it found, in the file's terms. */
+static const struct {
+	const char *cy, *ours;
+} cy_words[] = {
+	{ "MAPPING_START", "a mapping" }, { "SEQUENCE_START", "a list" },
+	{ "SCALAR", "a single value" }, { "MAPPING", "a mapping (key: value lines)" },
+	{ "SEQUENCE", "a list ([a, b] or - lines)" }, { "UINT", "a number" },
+	{ "INT", "one word" }, { "ENUM", "one word" }, { "FLAGS", "a list of words ([ip, tid])" },
+	{ "STRING", "a word" }, { "BOOL", "true or false" }, { "ALIAS", "an alias" },
+};
+
+static const char *cy_word(const char *cy, size_t len)
+{
+	for (size_t i = 0; i < NR(cy_words); i++)
+		if (strlen(cy_words[i].cy) == len && !strncmp(cy_words[i].cy, cy, len))
+			return cy_words[i].ours;
+	return NULL;
+}
+
+/* libcyaml's message @msg as a problem in the scenario's terms. */
+static void cy_problem(const char *cymsg, char *out, size_t outlen)
+{
+	unsigned int a, b;
+	int n = 0;
+	char msg[256];
+
+	/* "Invalid ..." as "invalid ...", but "STRING ..." stays */
+	snprintf(msg, sizeof(msg), "%s", cymsg);
+	if (msg[0] >= 'A' && msg[0] <= 'Z' && msg[1] >= 'a' && msg[1] <= 'z')
+		msg[0] = (char)(msg[0] - 'A' + 'a');
+	msg[strcspn(msg, "\n")] = 0;
+
+	if (!strncmp(msg, "expecting ", 10)) {
+		const char *want = msg + 10, *got = strstr(msg, "got event: ");
+		const char *w = cy_word(want, strcspn(want, ", ")), *g;
+
+		g = got ? cy_word(got + 11, strcspn(got + 11, " \n")) : NULL;
+		if (w && g) {
+			snprintf(out, outlen, "must be %s, not %s", w, g);
+			return;
+		}
+	}
+	if (sscanf(msg, "STRING length > %u:%n", &a, &n) == 1 && n) {
+		snprintf(out, outlen, "'%s' is longer than %u characters", msg + n + (msg[n] == ' '),
+			 a);
+		return;
+	}
+	if (!strncmp(msg, "STRING length < 1", 17)) {
+		snprintf(out, outlen, "must not be empty");
+		return;
+	}
+	if (sscanf(msg, "excessive entries (%u max)", &a) == 1) {
+		snprintf(out, outlen, "at most %u entries", a);
+		return;
+	}
+	if (sscanf(msg, "insufficient entries (%u of %u min)", &a, &b) == 2) {
+		snprintf(out, outlen, "needs at least %u entr%s", b, b == 1 ? "y" : "ies");
+		return;
+	}
+	/* anything else as libcyaml says it */
+	snprintf(out, outlen, "%s", msg);
+	n = (int)strlen(out);
+	if (n && out[n - 1] == '.')
+		out[n - 1] = 0;
+}
+
+/*
+ * The full path of what libcyaml's backtrace names @field on @line: its
+ * key (or sequence entry) on that line, else the first thing indexed on
+ * it, else @field itself.
+ */
+static const char *path_on_line(const struct yaml_lines *yl, unsigned int line,
+				const char *field)
+{
+	const char *first = NULL;
+
+	for (size_t i = 0; i < yl->nr; i++) {
+		const char *p = yl->v[i].path, *last = strrchr(p, '.');
+
+		if (yl->v[i].line != line)
+			continue;
+		if (!strcmp(last ? last + 1 : p, field))
+			return p;
+		if (!first)
+			first = p;
+	}
+	return first ? first : field;
+}
+
 /* Turn libcyaml's wording into FILE:LINE: field: problem. */
 static void cy_error(const struct cy_log *log, const struct yaml_lines *yl, const char *file,
 		     char *err, size_t errlen)
@@ -243,16 +333,22 @@ static void cy_error(const struct cy_log *log, const struct yaml_lines *yl, cons
 		snprintf(err, errlen, "%s:%u: %s: given twice", file, again ? again : line, key);
 	} else {
 		const struct enum_words *ew = enum_words_of(field);
-
 		const char *word = strchr(msg, '\'');
+		const char *where = log->field[0] ? path_on_line(yl, line, field) : field;
+		char problem[160];
 
 		if (ew && word && !strncmp(msg, "Invalid INT value", 17))
-			snprintf(err, errlen, "%s:%u: %s: unknown word %s (one of: %s)", file, line,
-				 field, word, ew->words);
-		else	/* "Invalid ..." -> "invalid ...", but "STRING ..." stays */
-			snprintf(err, errlen, "%s:%u: %s: %c%s", file, line, field,
-				 msg[0] >= 'A' && msg[0] <= 'Z' && msg[1] >= 'a' && msg[1] <= 'z' ?
-				 msg[0] - 'A' + 'a' : msg[0], msg + 1);
+			snprintf(problem, sizeof(problem), "unknown word %s (one of: %s)", word,
+				 ew->words);
+		else
+			cy_problem(msg, problem, sizeof(problem));
+		/* a count of entries is the list's, not its last entry's */
+		if (strstr(problem, " entr") && strrchr(where, '.') &&
+		    strspn(strrchr(where, '.') + 1, "0123456789") == strlen(strrchr(where, '.') + 1))
+			snprintf(err, errlen, "%s:%u: %.*s: %s", file, line,
+				 (int)(strrchr(where, '.') - where), where, problem);
+		else
+			snprintf(err, errlen, "%s:%u: %s: %s", file, line, where, problem);
 	}
 }
 
@@ -384,8 +480,17 @@ static int check(struct checker *c)
 
 	if (!s->duration)
 		return fail(c, "duration", "must be at least 1 cycle");
-	if (!desc)
-		return fail(c, "machine.cpu", "unknown CPU model '%s'", m->cpu);
+	if (!desc) {
+		unsigned int nr;
+		const struct model_cpu_desc *t = model_cpu_desc_table(&nr);
+		char names[160] = "";
+		size_t len = 0;
+
+		for (unsigned int i = 0; i < nr && len < sizeof(names); i++)
+			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s",
+						i ? ", " : "", t[i].name);
+		return fail(c, "machine.cpu", "unknown CPU model '%s' (one of: %s)", m->cpu, names);
+	}
 	if (!m->cpus || m->cpus > CONFIG_MODEL_MAX_CPUS)
 		return fail(c, "machine.cpus", "must be 1..%d (CONFIG_MODEL_MAX_CPUS)",
 			    CONFIG_MODEL_MAX_CPUS);
@@ -442,6 +547,11 @@ static int check(struct checker *c)
 			return fail(c, path, "period and freq exclude each other");
 		if (!e->period && !e->freq)
 			return fail(c, path, "give a period or a freq");
+		if (e->freq > CONFIG_PERF_SAMPLE_MAX_RATE) {
+			snprintf(path, sizeof(path), "events.%u.freq", i);
+			return fail(c, path, "above the maximum sample rate (perf_event_max_sample_rate "
+				    "%d Hz)", CONFIG_PERF_SAMPLE_MAX_RATE);
+		}
 		if (e->period >> 63)
 			return fail(c, path, "too large");
 		snprintf(path, sizeof(path), "events.%u.alternative_period", i);
@@ -538,8 +648,12 @@ static int apply_defaults(struct scenario *s)
 		if (!s->tasks[i].threads && !given(s, path))
 			s->tasks[i].threads = 1;
 	}
-	for (uint32_t i = 0; i < s->events_count; i++)
-		scenario_event_defaults(&s->events[i]);
+	for (uint32_t i = 0; i < s->events_count; i++) {
+		struct scn_event *e = &s->events[i];
+
+		e->branch_sampling = e->branch_filter || (e->sample_type & PERF_SAMPLE_BRANCH_STACK);
+		scenario_event_defaults(e);
+	}
 	return 0;
 }
 
@@ -611,6 +725,118 @@ static int check_scalars(const struct yaml_lines *yl, const char *file, char *er
 	return 0;
 }
 
+/*
+ * Numbers: libcyaml 1.3.1 reads an integer with strtoull and ignores what
+ * follows ("4e8" loads as 4, "64k" as 64). Every integer field of the
+ * schema is therefore read a second time, whole, by scn_parse_uint(): its
+ * verdict is checked before libcyaml loads the file, and its value is
+ * written over libcyaml's after (so "400_000_000" loads as it reads).
+ */
+
+/*
+ * The schema value at indexed @path ("events.0.period"), or NULL. With
+ * @data (the loaded scenario), *@addr is where the value lives.
+ */
+static const cyaml_schema_value_t *schema_at(const char *path, void *data, void **addr)
+{
+	const cyaml_schema_value_t *node = &scenario_schema;
+	char buf[96], *save, *comp;
+	char *base = data;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (comp = strtok_r(buf, ".", &save); comp; comp = strtok_r(NULL, ".", &save)) {
+		if (node->type == CYAML_MAPPING) {
+			const cyaml_schema_field_t *f = node->mapping.fields;
+
+			while (f->key && strcmp(f->key, comp))
+				f++;
+			if (!f->key)
+				return NULL;
+			node = &f->value;
+			if (base) {
+				base += f->data_offset;
+				if (node->flags & CYAML_FLAG_POINTER) {
+					base = *(char **)base;
+					if (!base)
+						return NULL;	/* not loaded: nothing to store */
+				}
+			}
+		} else if (node->type == CYAML_SEQUENCE) {
+			char *end;
+			unsigned long i = strtoul(comp, &end, 10);
+
+			if (*end)
+				return NULL;
+			node = node->sequence.entry;
+			if (base)
+				base += i * node->data_size;
+		} else {
+			return NULL;
+		}
+	}
+	if (addr)
+		*addr = base;
+	return node;
+}
+
+static uint64_t uint_max(const cyaml_schema_value_t *node)
+{
+	return node->data_size >= 8 ? UINT64_MAX : (1ULL << (node->data_size * 8)) - 1;
+}
+
+/* Every integer scalar of the file, whole: 0, or -1 and FILE:LINE: field: problem. */
+static int check_numbers(const struct yaml_lines *yl, const char *file, char *err,
+			 size_t errlen)
+{
+	for (size_t i = 0; i < yl->nr; i++) {
+		const struct yaml_line *l = &yl->v[i];
+		const cyaml_schema_value_t *node;
+		char why[128];
+		uint64_t v;
+
+		if (l->alias) {
+			snprintf(err, errlen, "%s:%u: %s: aliases (*%s) are not supported: write the "
+				 "value", file, l->line, l->path, l->value);
+			return -1;
+		}
+		if (!l->scalar)
+			continue;
+		node = schema_at(l->path, NULL, NULL);
+		if (!node || node->type != CYAML_UINT)
+			continue;
+		if (scn_parse_uint(l->value, uint_max(node), &v, why, sizeof(why))) {
+			snprintf(err, errlen, "%s:%u: %s: %s", file, l->line, l->path, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Write scn_parse_uint()'s values over libcyaml's (checked: cannot fail). */
+static void store_numbers(const struct yaml_lines *yl, struct scenario *s)
+{
+	for (size_t i = 0; i < yl->nr; i++) {
+		const struct yaml_line *l = &yl->v[i];
+		const cyaml_schema_value_t *node;
+		void *addr = NULL;
+		char why[128];
+		uint64_t v;
+
+		if (!l->scalar)
+			continue;
+		node = schema_at(l->path, s, &addr);
+		if (!node || node->type != CYAML_UINT || !addr ||
+		    scn_parse_uint(l->value, uint_max(node), &v, why, sizeof(why)))
+			continue;
+		switch (node->data_size) {
+		case 1: *(uint8_t *)addr = (uint8_t)v; break;
+		case 2: *(uint16_t *)addr = (uint16_t)v; break;
+		case 4: *(uint32_t *)addr = (uint32_t)v; break;
+		default: *(uint64_t *)addr = v; break;
+		}
+	}
+}
+
 int scenario_load(const char *path, struct scenario **out, char *err, size_t errlen)
 {
 	struct cy_log log = { 0 };
@@ -640,7 +866,7 @@ int scenario_load(const char *path, struct scenario **out, char *err, size_t err
 		free(yl);
 		return -1;
 	}
-	if (check_scalars(yl, path, err, errlen)) {
+	if (check_numbers(yl, path, err, errlen) || check_scalars(yl, path, err, errlen)) {
 		yaml_lines_free(yl);
 		free(yl);
 		return -1;
@@ -659,6 +885,7 @@ int scenario_load(const char *path, struct scenario **out, char *err, size_t err
 		free(yl);
 		return -1;
 	}
+	store_numbers(yl, s);
 	s->lines = yl;
 	s->file = strdup(path);
 	if (!s->file || apply_defaults(s)) {

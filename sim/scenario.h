@@ -64,6 +64,13 @@ struct scn_event {
 	bool hw_time;			/* RFC attr.hw_time: samples carry the raw TSC */
 	bool context_switch;		/* attr.context_switch: SWITCH records */
 	uint64_t cpu_mask;		/* system scope: these CPUs only (0: all); perf -C */
+	/*
+	 * Branch stacks asked for in their own right (sample_type
+	 * branch_stack or a branch_filter in the file, perf record -b/-j),
+	 * not only as call_graph lbr's means: perf.data's BRANCH_STACK
+	 * feature says so, as perf record sets it only for -b/-j.
+	 */
+	bool branch_sampling;
 	/* resolved by scenario_load() */
 	uint32_t type;
 	uint64_t config;
@@ -94,6 +101,9 @@ struct scenario {
 	struct scn_buffer *buffer;
 	struct scn_consumer *consumer;
 	void *lines;			/* struct yaml_lines: where each key is */
+	/* the command line that ran it (perf.data's cmdline); argc 0: none */
+	int argc;
+	const char *const *argv;
 };
 
 /*

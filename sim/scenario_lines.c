@@ -31,6 +31,8 @@ static int add(struct yaml_lines *yl, const char *path, unsigned int line)
 	}
 	snprintf(yl->v[yl->nr].path, sizeof(yl->v[yl->nr].path), "%s", path);
 	yl->v[yl->nr].value[0] = 0;
+	yl->v[yl->nr].scalar = 0;
+	yl->v[yl->nr].alias = 0;
 	yl->v[yl->nr++].line = line;
 	return 0;
 }
@@ -100,13 +102,38 @@ int yaml_lines_index(struct yaml_lines *yl, const char *file, unsigned int *line
 				break;
 			}
 			/* a key's value: its entry was added with the key, just before */
-			if (top && top->mapping && yl->nr)
-				snprintf(yl->v[yl->nr - 1].value, sizeof(yl->v[yl->nr - 1].value),
-					 "%s", (const char *)ev.data.scalar.value);
 			value_start(top, path, sizeof(path), key);
 			if (top && !top->mapping &&
 			    add(yl, path, (unsigned int)ev.start_mark.line + 1))
 				goto nomem;
+			if (top && yl->nr) {
+				struct yaml_line *l = &yl->v[yl->nr - 1];
+
+				snprintf(l->value, sizeof(l->value), "%s",
+					 (const char *)ev.data.scalar.value);
+				l->scalar = 1;
+			}
+			path[before] = 0;
+			break;
+		case YAML_ALIAS_EVENT:
+			/* a value like a scalar's, but none to show (libcyaml refuses aliases) */
+			if (top && top->mapping && top->want_key) {
+				*line = (unsigned int)ev.start_mark.line + 1;
+				snprintf(err, errlen, "an alias as a key");
+				yaml_event_delete(&ev);
+				goto out;
+			}
+			value_start(top, path, sizeof(path), key);
+			if (top && !top->mapping &&
+			    add(yl, path, (unsigned int)ev.start_mark.line + 1))
+				goto nomem;
+			if (top && yl->nr) {
+				struct yaml_line *l = &yl->v[yl->nr - 1];
+
+				snprintf(l->value, sizeof(l->value), "%s",
+					 (const char *)ev.data.alias.anchor);
+				l->alias = 1;
+			}
 			path[before] = 0;
 			break;
 		case YAML_MAPPING_START_EVENT:

@@ -13,7 +13,10 @@
 struct yaml_line {
 	char path[96];			/* "events.0.period": keys and sequence indexes */
 	unsigned int line;		/* 1-based */
-	char value[24];			/* a key's scalar value, truncated; "" otherwise */
+	char value[40];			/* the scalar value of a key or sequence entry,
+					 * truncated; "" otherwise */
+	unsigned char scalar;		/* the value is a scalar (value[] holds it) */
+	unsigned char alias;		/* the value is an alias (value[] holds its name) */
 };
 
 struct yaml_lines {
@@ -30,7 +33,7 @@ int yaml_lines_index(struct yaml_lines *yl, const char *path, unsigned int *line
 void yaml_lines_free(struct yaml_lines *yl);
 /* The line of @path, else of its closest indexed parent, else 1. */
 unsigned int yaml_lines_find(const struct yaml_lines *yl, const char *path);
-/* The scalar value given to key @path (truncated to 23 characters), or NULL. */
+/* The scalar value given to key @path (truncated to 39 characters), or NULL. */
 const char *yaml_lines_value(const struct yaml_lines *yl, const char *path);
 /* The first key named @key on or after @from_line; 0 when there is none. */
 unsigned int yaml_lines_find_key(const struct yaml_lines *yl, const char *key,

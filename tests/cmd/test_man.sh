@@ -37,4 +37,12 @@ for cmd in $("$PMUSIM" --help | sed -n 's/^  \([a-z]*\) .*/\1/p'); do
 	grep -qE "pmusim $cmd" "$PMUSIM_SRCTREE/Documentation/pmusim.1" || missing="$missing $cmd"
 done
 check "the page names every command of pmusim --help${missing:+ (missing:$missing)}" '[ -z "$missing" ]'
+# every CPU model, as the refusal of an unknown one lists them
+printf 'duration: 10\nmachine: {cpu: nosuch}\ntasks:\n  - name: t\n    workload: {kind: tchain}\n' >"$dir/cpu.yaml"
+models=$("$PMUSIM" run "$dir/cpu.yaml" 2>&1 | sed -n 's/.*(one of: \(.*\))$/\1/p' | tr -d ,)
+missing=
+for m in $models; do
+	grep -qw -- "$m" "$PMUSIM_SRCTREE/Documentation/pmusim.1" || missing="$missing $m"
+done
+check "the page names every CPU model${missing:+ (missing:$missing)}" '[ -n "$models" ] && [ -z "$missing" ]'
 echo "1..$n"

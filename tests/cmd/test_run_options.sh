@@ -257,14 +257,15 @@ bad "-F -5" -F -5
 bad "-e nonsense" -e nonsense
 bad "-C 7 on two CPUs" -C 7
 bad "-C 1-x" -C 1-x
-bad "-m 3 (not a power of two)" -m 3
+bad "-m 5000 (above 4096)" -m 5000
 bad "-m 0" -m 0
 bad "-j nonsense" -j any,nonsense
 bad "--call-graph fp" --call-graph fp
 bad "--seed x" --seed x
 bad "--duration 0" --duration 0
 check "-C beyond the machine names the scenario's event" 'run bad2 -C 7; grep -q "s.yaml:.*events.0.*-C" "$dir/bad2.err"'
-check "-m 3 names buffer.pages" 'run bad3 -m 3; grep -q "s.yaml:.*buffer.pages" "$dir/bad3.err"'
+check "-m 3 is rounded up to 4 pages, as perf record does, naming -m" \
+	'run m3 -m 3 && grep -q -- "^pmusim: run: warning: -m 3: .*power of two.*4$" "$dir/m3.err"'
 "$PMUSIM" run "$dir/s.yaml" -o "$dir/no/such/dir/x.data" --map-dir "$dir" >"$dir/nodir.out" 2>"$dir/nodir.err"
 check "an output that cannot be created: exit 1, one line naming it" \
 	'[ $? = 1 ] && [ "$(wc -l <"$dir/nodir.err")" = 1 ] && grep -q "no/such/dir/x.data" "$dir/nodir.err"'

@@ -232,17 +232,18 @@ static void bad_number_names_its_line(void **state)
 {
 	(void)state;
 	expect_error("duration: 1000\nmachine:\n  cpus: two\n"
-		     "tasks:\n  - name: t\n    workload: {kind: tchain}\n", 3, "cpus", "invalid");
+		     "tasks:\n  - name: t\n    workload: {kind: tchain}\n", 3, "machine.cpus",
+		     "'two' is not a number");
 }
 
 static void bad_enum_word_names_its_line(void **state)
 {
 	(void)state;
 	expect_error("duration: 1000\ntasks:\n  - name: t\n    workload:\n      kind: chain\n",
-		     5, "kind", "unknown word 'chain'");
+		     5, "tasks.0.workload.kind", "unknown word 'chain'");
 	expect_error("duration: 1000\ntasks:\n  - name: t\n    workload: {kind: tchain}\n"
 		     "events:\n  - event: cycles\n    period: 1000\n    sample_type: [ip, tidd]\n",
-		     8, "sample_type", "unknown flag: tidd");
+		     8, "events.0.sample_type", "unknown flag: tidd");
 }
 
 static void missing_field_is_named(void **state)
@@ -278,7 +279,21 @@ static void unknown_model_and_event_name_the_field(void **state)
 
 	(void)state;
 	snprintf(text, sizeof(text), "%smachine:\n  hz: 1000\n  cpu: pentium\n", base);
-	expect_error(text, 7, "machine.cpu", "unknown CPU model 'pentium'");
+	expect_error(text, 7, "machine.cpu", "unknown CPU model 'pentium' (one of: ");
+	/* every model the table has is named */
+	{
+		unsigned int nr;
+		const struct model_cpu_desc *t = model_cpu_desc_table(&nr);
+		struct scenario *s;
+		char err[512];
+
+		write_file(text);
+		assert_int_equal(scenario_load(path, &s, err, sizeof(err)), -1);
+		unlink(path);
+		assert_true(nr > 1);
+		for (unsigned int i = 0; i < nr; i++)
+			assert_non_null(strstr(err, t[i].name));
+	}
 	snprintf(text, sizeof(text), "%sevents:\n  - event: cache-misses\n    period: 10\n", base);
 	expect_error(text, 6, "events.0.event", "unknown event");
 	snprintf(text, sizeof(text), "%sevents:\n  - event: cycles:x\n    period: 10\n", base);
@@ -309,15 +324,34 @@ static void duplicate_key_names_its_line(void **state)
 		     "given twice");
 }
 
+/* libcyaml's words ("expecting MAPPING, got event: SCALAR") in the file's terms */
 static void wrong_shape_names_its_line(void **state)
 {
+	char text[320];
+
 	(void)state;
 	expect_error("duration: 1000\nmachine: 5\n"
 		     "tasks:\n  - name: t\n    workload: {kind: tchain}\n", 2, "machine",
-		     "expecting MAPPING");
-	expect_error("duration: 1000\ntasks: {name: t}\n", 2, "tasks", "expecting SEQUENCE");
-	expect_error("- a\n- b\n", 1, "scenario", "expecting MAPPING");
-	expect_error("just words\n", 1, "scenario", "expecting MAPPING");
+		     "must be a mapping (key: value lines), not a single value");
+	expect_error("duration: 1000\ntasks: {name: t}\n", 2, "tasks",
+		     "must be a list ([a, b] or - lines), not a mapping");
+	expect_error("- a\n- b\n", 1, "scenario", "must be a mapping (key: value lines), not a list");
+	expect_error("just words\n", 1, "scenario", "must be a mapping");
+	snprintf(text, sizeof(text), "%sbuffer:\n  pages: [1]\n", base);
+	expect_error(text, 6, "buffer.pages", "must be a number, not a list");
+	snprintf(text, sizeof(text), "%sevents:\n  - event: cycles\n    period: 10\n"
+		 "    sample_type: ip\n", base);
+	expect_error(text, 8, "events.0.sample_type", "must be a list of words ([ip, tid]), not a "
+		     "single value");
+	snprintf(text, sizeof(text), "%sevents:\n  - cycles\n", base);
+	expect_error(text, 6, "events.0", "must be a mapping (key: value lines), not a single value");
+	snprintf(text, sizeof(text), "%smachine:\n  cpu: [a]\n", base);
+	expect_error(text, 6, "machine.cpu", "must be a word, not a list");
+	snprintf(text, sizeof(text), "%sevents:\n  - event: ''\n    period: 10\n", base);
+	expect_error(text, 6, "events.0.event", "must not be empty");
+	expect_error("duration: 1000\ntasks: []\n", 2, "tasks", "needs at least 1 entry");
+	expect_error("duration: &a 1000\nseed: *a\ntasks:\n  - name: t\n"
+		     "    workload: {kind: tchain}\n", 2, "seed", "aliases (*a) are not supported");
 }
 
 /* libcyaml alone would read "maybe" as true and -5 as 2^64-5. */
@@ -346,16 +380,17 @@ static void enum_error_lists_the_words(void **state)
 	(void)state;
 	snprintf(text, sizeof(text), "%sevents:\n  - event: cycles\n    period: 10\n"
 		 "    scope: global\n", base);
-	expect_error(text, 8, "scope", "unknown word 'global' (one of: task, system)");
+	expect_error(text, 8, "events.0.scope", "unknown word 'global' (one of: task, system)");
 	expect_error("duration: 1000\ntasks:\n  - name: t\n    workload: {kind: chain}\n", 4,
-		     "kind", "(one of: tchain, recursion, random, phases)");
+		     "tasks.0.workload.kind", "(one of: tchain, recursion, random, phases)");
 }
 
 static void long_name_names_its_line(void **state)
 {
 	(void)state;
 	expect_error("duration: 1000\ntasks:\n  - name: averyveryverylongname\n"
-		     "    workload: {kind: tchain}\n", 3, "name", "STRING length > 15");
+		     "    workload: {kind: tchain}\n", 3, "tasks.0.name",
+		     "'averyveryverylongname' is longer than 15 characters");
 }
 
 static void more_ranges_name_the_field(void **state)
@@ -385,9 +420,63 @@ static void more_ranges_name_the_field(void **state)
 	expect_error(text, 7, "machine.pmi_cycles", "less than a tick at hz 10000");
 	snprintf(text, sizeof(text), "%sevents:\n  - event: cycles\n    sample_type: [ip]\n", base);
 	expect_error(text, 6, "events.0.period", "give a period or a freq");
+	snprintf(text, sizeof(text), "%sevents:\n  - event: cycles\n    freq: %d\n", base,
+		 CONFIG_PERF_SAMPLE_MAX_RATE + 1);
+	expect_error(text, 7, "events.0.freq", "above the maximum sample rate "
+		     "(perf_event_max_sample_rate");
 	snprintf(text, sizeof(text), "%sevents:\n  - event: cycles\n    period: 10\n"
 		 "    sample_type: [ip, branch_stack]\n", base);
 	expect_error(text, 6, "events.0.branch_filter", "needs a branch filter");
+}
+
+/*
+ * libcyaml 1.3.1 stopped at the first odd character and kept the digits
+ * before it: "4e8" ran 4 cycles, "64k" gave 64 pages. A number is taken
+ * whole or refused, in every integer field, sequences included.
+ */
+static void numbers_are_taken_whole_or_refused(void **state)
+{
+	char text[320];
+	struct scenario *s;
+	char err[256];
+
+	(void)state;
+	expect_error("duration: 4e8\ntasks:\n  - name: t\n    workload: {kind: tchain}\n", 1,
+		     "duration", "'4e8' is not an integer (write the digits in full");
+	snprintf(text, sizeof(text), "%sevents:\n  - event: cycles\n    period: 1000.5\n", base);
+	expect_error(text, 7, "events.0.period", "'1000.5' is not an integer");
+	snprintf(text, sizeof(text), "%sbuffer:\n  pages: 64k\n", base);
+	expect_error(text, 6, "buffer.pages", "'64k': no unit suffixes");
+	expect_error("seed: 12three\nduration: 1000\ntasks:\n  - name: t\n"
+		     "    workload: {kind: tchain}\n", 1, "seed", "'12three' is not a number");
+	snprintf(text, sizeof(text), "%smachine:\n  hz: 1000x\n", base);
+	expect_error(text, 6, "machine.hz", "'1000x' is not a number");
+	snprintf(text, sizeof(text), "%smachine:\n  cpus: 010\n", base);
+	expect_error(text, 6, "machine.cpus", "leading zero");
+	snprintf(text, sizeof(text), "%s    cpus: [0, 1x]\n", base);
+	expect_error(text, 5, "tasks.0.cpus.1", "'1x' is not a number");
+	snprintf(text, sizeof(text), "%smachine:\n  cpus: 4294967296\n", base);
+	expect_error(text, 6, "machine.cpus", "too large (at most 4294967295)");
+	snprintf(text, sizeof(text), "%sevents:\n  - event: cycles\n    period: 1__000\n", base);
+	expect_error(text, 7, "events.0.period", "not a number");
+	snprintf(text, sizeof(text), "%sevents:\n  - event: cycles\n    period: 1000_\n", base);
+	expect_error(text, 7, "events.0.period", "not a number");
+	expect_error("duration:\ntasks:\n  - name: t\n    workload: {kind: tchain}\n", 1,
+		     "duration", "expects a number");
+
+	/* what is accepted, on purpose: digits, 0xHEX, _ between digits */
+	write_file("seed: 0x2a\nduration: 400_000_000\nmachine: {cpus: 2}\n"
+		   "tasks:\n  - name: t\n    workload: {kind: tchain, leaf_loops: 1_000}\n"
+		   "    cpus: [0, 0x1]\n"
+		   "events:\n  - event: cycles\n    period: 0x1_0000\n");
+	assert_int_equal(scenario_load(path, &s, err, sizeof(err)), 0);
+	unlink(path);
+	assert_int_equal(s->seed, 42);
+	assert_int_equal(s->duration, 400000000);
+	assert_int_equal(s->tasks[0].workload->leaf_loops, 1000);
+	assert_int_equal(s->tasks[0].cpus[1], 1);
+	assert_int_equal(s->events[0].period, 0x10000);
+	scenario_free(s);
 }
 
 static void missing_file_is_one_line(void **state)
@@ -429,6 +518,7 @@ int main(void)
 		cmocka_unit_test(enum_error_lists_the_words),
 		cmocka_unit_test(long_name_names_its_line),
 		cmocka_unit_test(more_ranges_name_the_field),
+		cmocka_unit_test(numbers_are_taken_whole_or_refused),
 		cmocka_unit_test(missing_file_is_one_line),
 		cmocka_unit_test(empty_file_is_one_line),
 	};

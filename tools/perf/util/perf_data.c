@@ -321,7 +321,7 @@ static bool feature_present(const struct perf_data_writer *w, int feat)
 	case HEADER_TOTAL_MEM:	return env->total_mem;
 	case HEADER_CMDLINE:	return env->argc > 0 && env->argv;
 	case HEADER_EVENT_DESC:	return writer_all_named(w);
-	case HEADER_BRANCH_STACK: return writer_has_branches(w);
+	case HEADER_BRANCH_STACK: return writer_has_branches(w) && !env->callchain_branches_only;
 	case HEADER_SAMPLE_TIME: return w->have_time;
 	case HEADER_CPU_PMU_CAPS: return env->max_branches || env->pmu_name;
 	default:		return false;

@@ -98,6 +98,12 @@ struct perf_data_env {
 	const char *const *argv;
 	u32 max_branches;		/* LBR depth: CPU_PMU_CAPS branches=N */
 	const char *pmu_name;		/* CPU_PMU_CAPS pmu_name=, e.g. "skylake" */
+	/*
+	 * Every branch stack is --call-graph lbr's, none from -b/-j: perf
+	 * record then leaves the BRANCH_STACK feature out, and perf report
+	 * stays out of branch mode.
+	 */
+	bool callchain_branches_only;
 };
 
 struct perf_data_writer;

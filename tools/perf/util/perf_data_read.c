@@ -430,6 +430,39 @@ const struct perf_data_attr *perf_data_file__sample_attr(const struct perf_data_
 	return NULL;
 }
 
+int perf_data_file__sample(struct perf_data_file *f, const struct perf_data_iter *it,
+			   const u8 *event, u32 size, const struct perf_data_attr **attr,
+			   struct perf_sample *s)
+{
+	const char *why = NULL;
+
+	*attr = perf_data_file__sample_attr(f, event, size);
+	if (!*attr)
+		return file_error(f, "sample at offset %llu: no attr has its id",
+				  (unsigned long long)(it->pos - size));
+	if (perf_sample__parse(&(*attr)->attr, event, size, s, &why))
+		return file_error(f, "sample at offset %llu: truncated at %s",
+				  (unsigned long long)(it->pos - size), why);
+	return 0;
+}
+
+int perf_data_file__check(struct perf_data_file *f)
+{
+	const struct perf_data_attr *a;
+	struct perf_data_iter it;
+	struct perf_sample s;
+	const u8 *ev;
+	u32 size;
+	int ret;
+
+	perf_data_file__iter_init(f, &it);
+	while ((ret = perf_data_file__next(f, &it, &ev, &size)) > 0)
+		if (perf_data__get_u32(ev) == PERF_RECORD_SAMPLE &&
+		    perf_data_file__sample(f, &it, ev, size, &a, &s))
+			return -1;
+	return ret;
+}
+
 /* ---- PERF_RECORD_SAMPLE ---------------------------------------------------- */
 
 struct sample_cursor {

@@ -88,6 +88,25 @@ int perf_data_file__next(struct perf_data_file *f, struct perf_data_iter *it,
 const struct perf_data_attr *perf_data_file__sample_attr(const struct perf_data_file *f,
 							  const u8 *event, u32 size);
 
+struct perf_sample;
+
+/*
+ * The sample EVENT (SIZE bytes, just returned by perf_data_file__next()
+ * from IT): its attr and its fields. 0, or -1 with f->err naming the
+ * sample's offset and what is wrong ("no attr has its id", "truncated at
+ * callchain"). Every reader of samples checks them with this, alike.
+ */
+int perf_data_file__sample(struct perf_data_file *f, const struct perf_data_iter *it,
+			   const u8 *event, u32 size, const struct perf_data_attr **attr,
+			   struct perf_sample *s);
+
+/*
+ * Walk every record as a reader of the whole file does: each must fit,
+ * each sample must decode (perf_data_file__sample()). 0, or -1 with the
+ * first problem in file order in f->err.
+ */
+int perf_data_file__check(struct perf_data_file *f);
+
 /* A decoded PERF_RECORD_SAMPLE, as perf's struct perf_sample names it. */
 struct perf_sample {
 	u64 id;

@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# A seed on a scenario that cannot show its effect (the default scenario
+# has no hw_time event, no alternative_period, ...) says so on one line
+# naming what the seed needs, and fails, rather than print a table of
+# zeros and exit 0. A scenario with the feature but no sample of it fails
+# too. --seed and --duration are read whole, naming the option.
+set -u
+. "$PMUSIM_SRCTREE/tests/seeds/seeds_lib.sh"
+
+unfit() { # SEED WANT [SCENARIO]: run SEED on the default scenario
+	sd=$1 want=$2 def=${3:-$PMUSIM_SRCTREE/scenarios/default.yaml}
+	"$PMUSIM" seed "$sd" "$def" --duration 2100000 --map-dir "$dir" >"$dir/$sd.out" 2>"$dir/$sd.err"
+	rc=$?
+	check "$sd on $(basename "$def"): exit 2, one line naming what it needs, no table" \
+		'[ $rc = 2 ] && [ "$(wc -l <"$dir/$sd.err")" = 1 ] && [ ! -s "$dir/$sd.out" ] &&
+		 grep -qF "$sd: $def has nothing to show it: the seed needs $want" "$dir/$sd.err"'
+}
+unfit hw-time "an event with hw_time: true"
+unfit alt-period "one event with period and alternative_period"
+unfit write-backward "one event with a period and time in sample_type, and buffer.overwrite: true" \
+	"$scn/seed-lbr-stitch.yaml"
+unfit lbr-stitch "an event with call_graph: lbr" "$scn/seed-alt-period.yaml"
+
+# the feature, but no sample of it: an event the user-only tasks never count
+if has hw_time; then
+	sed 's/event: cycles:u/event: cycles:k/' "$scn/seed-hw-time.yaml" >"$dir/k.yaml"
+	"$PMUSIM" seed hw-time "$dir/k.yaml" --duration 4200000 --map-dir "$dir" >"$dir/k.out" 2>"$dir/k.err"
+	rc=$?
+	check "hw-time with no sample: exit 1, says there was nothing to compare" \
+		'[ $rc = 1 ] && [ ! -s "$dir/k.out" ] && grep -q "no sample carried a raw TSC" "$dir/k.err"'
+else
+	skip "this build has no CONFIG_PERF_HW_TIME"
+fi
+sed 's/event: cycles:u/event: cycles:k/' "$scn/seed-lbr-stitch.yaml" >"$dir/ks.yaml"
+"$PMUSIM" seed lbr-stitch "$dir/ks.yaml" --duration 4200000 --map-dir "$dir" >"$dir/ks.out" 2>"$dir/ks.err"
+rc=$?
+check "lbr-stitch with no sample: exit 1, says there was nothing to stitch" \
+	'[ $rc = 1 ] && [ ! -s "$dir/ks.out" ] && grep -q "no LBR call-stack sample" "$dir/ks.err"'
+
+"$PMUSIM" seed lbr-stitch "$scn/seed-lbr-stitch.yaml" --seed abc >/dev/null 2>"$dir/seed.err"
+check "--seed abc names --seed" '[ $? = 2 ] && grep -q "^pmusim: seed: --seed: '"'abc'"' is not a number" "$dir/seed.err"'
+"$PMUSIM" seed lbr-stitch "$scn/seed-lbr-stitch.yaml" --duration 4e8 >/dev/null 2>"$dir/dur.err"
+check "--duration 4e8 is refused whole" '[ $? = 2 ] && grep -q "^pmusim: seed: --duration: '"'4e8'"' is not an integer" "$dir/dur.err"'
+echo "1..$n"
