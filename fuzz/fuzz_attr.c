@@ -6,7 +6,11 @@
  * retired in between so accepted events count, overflow and write.
  *
  * Oracles: every open returns 0 and an event, or an errno from the
- * syscall's list and no event; every ioctl returns 0 or such an errno;
+ * syscall's list and no event; a group's read_format block stays within
+ * the 16 KiB the kernel allows (perf_event_validate_size), by the ABI's
+ * own layout: an open that makes it larger must fail with -E2BIG, and
+ * -E2BIG for an attr of the right size means exactly that; every ioctl
+ * returns 0 or such an errno;
  * no WARN_ON; the records in every buffer parse (headers 8-aligned and
  * of a known type, samples decoded by tools/perf/util/perf_data_read.c with the
  * attr of the events writing there); nothing crashes, and nothing leaks
@@ -15,7 +19,9 @@
  * Input: byte 0 picks the CPU model; then commands, byte c, c & 7:
  *   0 open, raw:   size byte S, S attr bytes, target byte, flags byte
  *   1 open, patch: from a valid sampling attr, N = byte & 15 patches of
- *                  (offset byte, value byte), then target and flags bytes
+ *                  (offset byte, value byte), then target and flags bytes;
+ *                  with bit 7 of c, a count byte K first: 1 + 4 K opens of
+ *                  that attr (groups up to the read-size limit and past it)
  *       target: bits 0-1 pid (-1, 0 = current, 101 = the other task,
  *               4242 = none), bits 2-3 cpu (-1, 0, 1, 9), bits 4-7 the
  *               group leader (0: none, else open event n - 1)
@@ -38,7 +44,9 @@
 #include "tools/perf/util/perf_data_read.h"
 
 #define FA_CPUS		2
-#define FA_EVENTS	16
+/* a group of every ID, LOST and time field reaches 16 KiB at 682 members */
+#define FA_EVENTS	1024
+#define FA_READ_SIZE_MAX	(16 * 1024)
 #define FA_ATTR_MAX	(1 << 16)	/* what a size field can claim */
 #define FA_BUFFERS	32
 
@@ -123,6 +131,35 @@ static void note_writer(struct perf_event *ev)
 
 /* ---- open ------------------------------------------------------------------ */
 
+/* The read_format block of a member of an N-event group, from the ABI's layout. */
+static u64 read_block_size(u64 read_format, u64 members)
+{
+	u64 value = 8 + (read_format & PERF_FORMAT_ID ? 8 : 0) +
+		    (read_format & PERF_FORMAT_LOST ? 8 : 0);
+	u64 size = (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED ? 8 : 0) +
+		   (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING ? 8 : 0);
+
+	if (read_format & PERF_FORMAT_GROUP)
+		return size + 8 + members * value;
+	return size + value;
+}
+
+/* The largest read_format block in @leader's group with @extra_format joined (0: none). */
+static u64 group_read_size(const struct perf_event *leader, const u64 *extra_format)
+{
+	u64 members = 1 + (u64)leader->nr_siblings + (extra_format ? 1 : 0);
+	u64 max = read_block_size(leader->attr.read_format, members);
+
+	for (int i = 0; i < leader->nr_siblings; i++) {
+		u64 n = read_block_size(leader->siblings[i]->attr.read_format, members);
+
+		max = n > max ? n : max;
+	}
+	if (extra_format && read_block_size(*extra_format, members) > max)
+		max = read_block_size(*extra_format, members);
+	return max;
+}
+
 static void fa_open(const u8 *attr, size_t size, u8 target, u8 flags)
 {
 	static const int open_errnos[] = {
@@ -135,6 +172,8 @@ static void fa_open(const u8 *attr, size_t size, u8 target, u8 flags)
 	int pid = pids[target & 3], cpu = cpus[(target >> 2) & 3];
 	int g = target >> 4, err;
 
+	u64 would_be = 0;
+
 	if (pid == 0)
 		pid = current ? current->tid : -1;
 	if (g && g - 1 < fa.nr_ev)
@@ -143,6 +182,13 @@ static void fa_open(const u8 *attr, size_t size, u8 target, u8 flags)
 		return;
 	memset(uattr, 0, size);
 	memcpy(uattr, attr, size);
+	if (leader && !(flags & PERF_FLAG_FD_NO_GROUP) && leader->group_leader == leader &&
+	    size >= 40) {
+		u64 read_format;
+
+		memcpy(&read_format, uattr + 32, 8);
+		would_be = group_read_size(leader, &read_format);
+	}
 	err = perf_event_open_attr(uattr, size, pid, cpu, leader, flags, NULL, &ev);
 	fa_trace("open(size %zu, type %u, config %#llx, pid %d, cpu %d, group %d, flags %#x) = %d",
 		 size, size >= 4 ? *(u32 *)uattr : 0,
@@ -154,8 +200,18 @@ static void fa_open(const u8 *attr, size_t size, u8 target, u8 flags)
 		fa.ev[fa.nr_ev++] = ev;
 		if (ev->rb)	/* PERF_FLAG_FD_OUTPUT */
 			note_writer(ev);
+		if (group_read_size(ev->group_leader, NULL) > FA_READ_SIZE_MAX)
+			fa_fail("a group of %d events, whose read_format block is %llu bytes",
+				ev->group_leader->nr_siblings + 1,
+				(unsigned long long)group_read_size(ev->group_leader, NULL));
 		return;
 	}
+	/* an attr of the size it says: -E2BIG can only be the group's read size */
+	if (err == -E2BIG && size == sizeof(struct perf_event_attr) &&
+	    !memcmp(uattr + 4, &(u32){ sizeof(struct perf_event_attr) }, 4) &&
+	    would_be && would_be <= FA_READ_SIZE_MAX)
+		fa_fail("-E2BIG for a group whose read_format block would be %llu bytes",
+			(unsigned long long)would_be);
 	if (ev)
 		fa_fail("open returned %d, but also an event", err);
 	if (!is_errno(err, open_errnos, ARRAY_SIZE(open_errnos)))
@@ -163,9 +219,10 @@ static void fa_open(const u8 *attr, size_t size, u8 target, u8 flags)
 }
 
 /* A sampling event every model has: the patches start from something valid. */
-static void fa_open_patched(void)
+static void fa_open_patched(bool batch)
 {
 	struct perf_event_attr a;
+	unsigned int copies = batch ? 1 + 4 * next_byte() : 1;
 	unsigned int n = next_byte() & 15;
 	u8 buf[sizeof(a)];
 
@@ -191,7 +248,8 @@ static void fa_open_patched(void)
 		u8 target = next_byte();
 		u8 flags = next_byte();
 
-		fa_open(buf, sizeof(buf), target, flags);
+		while (copies--)
+			fa_open(buf, sizeof(buf), target, flags);
 	}
 }
 
@@ -307,16 +365,17 @@ static void fa_run(int cpu, unsigned int n)
 	fa_trace("run: %u branches on cpu %d", n, cpu);
 }
 
-static void fa_close(u8 b)
+static void fa_close_slot(int i)
 {
-	int i;
-
-	if (!fa.nr_ev)
-		return;
-	i = b % fa.nr_ev;
 	fa_trace("close(ev %d)", i);
 	perf_event_release_kernel(fa.ev[i]);
 	fa.ev[i] = fa.ev[--fa.nr_ev];
+}
+
+static void fa_close(u8 b)
+{
+	if (fa.nr_ev)
+		fa_close_slot(b % fa.nr_ev);
 }
 
 static void fa_mmap(u8 b, u8 how)
@@ -454,7 +513,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fa_open_raw();
 			break;
 		case 1:
-			fa_open_patched();
+			fa_open_patched(c & 0x80);
 			break;
 		case 2:
 			fa_ioctl();
@@ -504,7 +563,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int i = 0; i < fa.nr_rbs; i++)
 		check_rb(&fa.rbs[i]);
 	while (fa.nr_ev)
-		fa_close((u8)(fa.nr_ev - 1));
+		fa_close_slot(fa.nr_ev - 1);
 	if (pmusim_warn_count() != fa.warn_base)
 		fa_fail("a WARN_ON fired while closing");
 	for (int i = 0; i < fa.nr_rbs; i++)

@@ -19,9 +19,13 @@
  *     the task's true stack (exactly as many as the call-stack LBR can
  *     still hold, while no context switch has happened);
  *   - stitching (tools/perf/util/lbr_stitch.c) of the call-stack samples gives a
- *     prefix of the true stack. The call graph is a tree (a function's
- *     address says which function called it), so that stitching cannot
- *     be fooled by look-alike frames, and must never add a wrong one.
+ *     prefix of the true stack. The call graph is a tree whose every
+ *     call site calls a function of its own (a function's address says
+ *     which call site, in which function, called it), so one matching
+ *     entry proves the stacks below it equal: stitching cannot be fooled
+ *     by look-alike frames, and must never add a wrong one. (A callee
+ *     reached from two sites can fool it, in perf as in pmusim: see the
+ *     README's LBR stitching notes.)
  *
  * Input: byte 0 the CPU model; byte 1 the filter (low 3 bits: index in
  * filters[]; bit 3 HW_INDEX); byte 2 period - 1; byte 3 the alternative
@@ -132,10 +136,18 @@ static const struct perf_task_iter fl_task_iter = { fl_first_task, fl_next_task,
 /* ---- the program: a call tree ------------------------------------------------ */
 
 /*
- * A function's entry is a hash of its caller's and which child it is, so
- * the entry names the whole path from the root (up to hash collisions in
- * 36 bits). User addresses, 256-byte aligned; the sites sit at fixed
- * offsets: calls at +0x10/+0x18, jcc +0x40, jmp +0x50, ret +0x80.
+ * A function's entry is a hash of its caller's and of the call site that
+ * calls it (child 0 or 1, direct or indirect: four sites), so the entry
+ * names the whole path of call sites from the root (up to hash collisions
+ * in 36 bits). User addresses, 256-byte aligned; the sites sit at fixed
+ * offsets: calls at +0x10 (direct) and +0x18 (indirect), jcc +0x40, jmp
+ * +0x50, ret +0x80.
+ *
+ * The site must be in the hash: were child k the same function from both
+ * call instructions, a task that returned below an earlier sample's stack
+ * and called back down the other way would share that sample's entries
+ * at the overlap, but not the frames below it (fuzz/crashes/lbr/
+ * stitch-wrong-frame-*).
  */
 static u64 child_entry(u64 parent, int k)
 {
@@ -409,7 +421,7 @@ static void op_call(struct fl_task *t, int k, bool indirect)
 	if (t->depth == FL_MAX_DEPTH)
 		return;
 	c = &t->stack[t->depth++];
-	c->func = child_entry(t->func, k);
+	c->func = child_entry(t->func, k + (indirect ? 2 : 0));
 	c->from = t->func + (indirect ? 0x18 : 0x10);
 	c->to = c->func;
 	register_text(c->func);

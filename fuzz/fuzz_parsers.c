@@ -10,7 +10,8 @@
  * `read` is allowed); the rest is the file.
  *
  * Oracles: no crash, no sanitizer report, no leak; a refused file gives
- * exactly one line that names the file; an accepted one is consistent
+ * exactly one line that names the file (a scenario's, with no control
+ * byte at all: values are escaped); an accepted one is consistent
  * (every record inside the file, every sample inside its record, the
  * stitched stack no deeper than the frames given plus those kept).
  *
@@ -54,6 +55,15 @@ static void check_one_line(const char *what, const char *name, const char *msg)
 		fp_fail("%s: the message does not name the file: \"%s\"", what, msg);
 	if (memchr(msg, '\n', len - (msg[len - 1] == '\n')))
 		fp_fail("%s: the message is more than one line: \"%s\"", what, msg);
+}
+
+/* A scenario's message escapes every control byte a value brought (sim/msg_escape.h). */
+static void check_no_control(const char *what, const char *msg)
+{
+	for (const char *p = msg; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			fp_fail("%s: control byte %#x in the message: \"%s\"", what, (unsigned char)*p,
+				msg);
 }
 
 /* ---- perf.data ----------------------------------------------------------- */
@@ -165,6 +175,7 @@ static void fuzz_scenario(const u8 *data, size_t size)
 		if (s)
 			fp_fail("scenario: refused, but *out was set");
 		check_one_line("scenario", path, err);
+		check_no_control("scenario", err);
 	} else {
 		if (!s)
 			fp_fail("scenario: accepted, but no scenario");

@@ -129,8 +129,9 @@ def attr_corpus():
         return a + bytes(size - len(a)) if size > len(a) else a[:size]
     def open_raw(a, target=0x04, flags=0):
         return bytes([OPEN_RAW, len(a)]) + a + bytes([target, flags])
-    def open_patch(patches=(), target=0x04, flags=0):
-        b = bytes([OPEN_PATCH, len(patches)])
+    def open_patch(patches=(), target=0x04, flags=0, batch=None):
+        # batch=K: 1 + 4 K opens of the one attr
+        b = bytes([OPEN_PATCH, len(patches)]) if batch is None else bytes([OPEN_PATCH | 0x80, batch, len(patches)])
         for off, val in patches:
             b += bytes([off, val])
         return b + bytes([target, flags])
@@ -156,11 +157,17 @@ def attr_corpus():
                        b"".join(ioctl(0, c, 1) for c in range(12)) + ioctl(1, 5, 0) + run() +
                        ioctl(0, 4, 3) + ioctl(0, 7) + ioctl(0, 9, 1) + run() + ioctl(0, 9, 0) + run() +
                        ioctl(0, 2, 2) + run() + ioctl(0, 11, 0x0000000480000000))
+    # a group up to the 16 KiB read-size limit and one past it: every read_format field (ID,
+    # LOST, both times, GROUP) makes 24 bytes a member; the leader samples READ
+    every_field = (32, 0x1f)
+    seeds["group-read-size-limit"] = (bytes([2]) + open_patch((every_field, (24, 0x57))) +
+                                      open_patch((every_field, (40, 0x61)), target=0x14, batch=170) +
+                                      bytes([MMAP, 0, 4 | 3]) + run(0, 20) + bytes([READ, 0]))
     seeds["call-stack"] = bytes([2]) + open_patch(((0x48, 0x00), (0x49, 0x08), (0x4a, 0x02))) + bytes([MMAP, 0, 5]) + run(0, 100)
     write("attr", seeds)
     lines = ["# SPDX-License-Identifier: GPL-2.0-only",
              "# fuzz_attr: commands (written by fuzz/gen-corpus.py)",
-             'open_patched="\\x01\\x00\\x04\\x00"', 'mmap="\\x05\\x00\\x05"',
+             'open_patched="\\x01\\x00\\x04\\x00"', 'open_batch="\\x81\\xaa"', 'read_format_all="\\x20\\x1f"', 'mmap="\\x05\\x00\\x05"',
              'run="\\x03\\x00\\x28"', 'close="\\x04\\x00"', 'read="\\x06\\x00"',
              'tick="\\x07"', 'swap="\\x0f"', 'attr_size_128="\\x80\\x00\\x00\\x00"']
     for c in range(12):

@@ -15,6 +15,7 @@
 #include "core/kernel.h"
 #include "include/pmusim/perf_event.h"
 #include "model/model.h"
+#include "sim/msg_escape.h"
 #include "sim/scenario.h"
 #include "sim/scenario_lines.h"
 #include "sim/scenario_number.h"
@@ -166,11 +167,14 @@ static void cy_log_fn(cyaml_log_t level, void *ctx, const char *fmt, va_list arg
 	struct cy_log *log = ctx;
 	char buf[256];
 	const char *s, *q;
+	size_t len;
 
 	if (level < CYAML_LOG_ERROR)
 		return;
 	vsnprintf(buf, sizeof(buf), fmt, args);
-	buf[strcspn(buf, "\n")] = 0;
+	/* drop its line end only: a value it quotes may hold newlines (escaped later) */
+	for (len = strlen(buf); len && buf[len - 1] == '\n'; len--)
+		buf[len - 1] = 0;
 	s = buf;
 	while (*s == ' ')
 		s++;
@@ -586,11 +590,20 @@ static int check(struct checker *c)
 	return 0;
 }
 
-int scenario_check(struct scenario *s, char *err, size_t errlen)
+/* The checks, their message not yet escaped (scenario_load escapes it once). */
+static int check_scenario(struct scenario *s, char *err, size_t errlen)
 {
 	struct checker c = { .s = s, .yl = s->lines, .err = err, .errlen = errlen };
 
 	return check(&c);
+}
+
+int scenario_check(struct scenario *s, char *err, size_t errlen)
+{
+	if (!check_scenario(s, err, errlen))
+		return 0;
+	msg_escape(err, errlen);	/* the values it quotes stay on the line */
+	return -1;
 }
 
 /* perf record --call-graph lbr: what it sets in the attr. */
@@ -837,7 +850,7 @@ static void store_numbers(const struct yaml_lines *yl, struct scenario *s)
 	}
 }
 
-int scenario_load(const char *path, struct scenario **out, char *err, size_t errlen)
+static int load(const char *path, struct scenario **out, char *err, size_t errlen)
 {
 	struct cy_log log = { 0 };
 	const cyaml_config_t cfg = {
@@ -894,12 +907,20 @@ int scenario_load(const char *path, struct scenario **out, char *err, size_t err
 		return -1;
 	}
 	note_given(s, yl);
-	if (scenario_check(s, err, errlen)) {
+	if (check_scenario(s, err, errlen)) {
 		scenario_free(s);
 		return -1;
 	}
 	*out = s;
 	return 0;
+}
+
+int scenario_load(const char *path, struct scenario **out, char *err, size_t errlen)
+{
+	if (!load(path, out, err, errlen))
+		return 0;
+	msg_escape(err, errlen);	/* the values and keys it quotes stay on the line */
+	return -1;
 }
 
 void scenario_free(struct scenario *s)

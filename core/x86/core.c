@@ -276,6 +276,17 @@ static int x86_pmu_event_init(struct perf_event *event)
 	}
 	if (!x86_pmu.version)
 		return -ENODEV;
+	/*
+	 * A CPU event on a CPU that is not there: the kernel refuses it with
+	 * -ENODEV in perf_event_open() (the CPU context is not online).
+	 * pmusim's core has no CPU hotplug; the CPUs are those the driver
+	 * has a model CPU for, so the driver refuses it, with that errno,
+	 * before anything programs a counter on no CPU. A task's event bound
+	 * to such a CPU is taken, as by the kernel: it never runs.
+	 */
+	if (event->cpu >= 0 && !(event->attach_state & PERF_ATTACH_TASK) &&
+	    !x86_model_cpus[event->cpu])
+		return -ENODEV;
 
 	hwc->idx = -1;
 	hwc->last_cpu = -1;

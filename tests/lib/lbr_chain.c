@@ -9,7 +9,7 @@
 #include "tools/perf/util/synthesize.h"
 #include "tests/lib/lbr_chain.h"
 
-#define CALL_SITE	0x20	/* the call instruction inside each function */
+#define CALL_SITE	LBR_CHAIN_CALL_SITE	/* the call instruction inside each function */
 #define MAX_LBR		64
 
 struct chain_thread {
@@ -28,12 +28,18 @@ struct chain_out {
 	uint8_t buf[8 + 8 * 8 + 8 * 2 + 16 + 24 * MAX_LBR];
 };
 
-static void call(const struct lbr_chain *c, struct chain_thread *t)
+/* A call from the function at the top of @t's stack, at its call site + @site_off. */
+static void call_at(const struct lbr_chain *c, struct chain_thread *t, uint64_t site_off)
 {
 	t->tos = (t->tos + 1) % c->lbr_nr;
-	t->slot[t->tos].from = lbr_chain_func(t->calls) + CALL_SITE;
+	t->slot[t->tos].from = lbr_chain_func(t->calls) + CALL_SITE + site_off;
 	t->slot[t->tos].to = lbr_chain_func(t->calls + 1);
 	t->calls++;
+}
+
+static void call(const struct lbr_chain *c, struct chain_thread *t)
+{
+	call_at(c, t, 0);
 }
 
 static void ret(const struct lbr_chain *c, struct chain_thread *t)
@@ -102,7 +108,34 @@ static int cycle(struct chain_out *o, struct chain_thread *t)
 	return 0;
 }
 
-int lbr_chain__write(const struct lbr_chain *c, char *err, size_t errlen)
+/*
+ * The look-alike: down to lbr_nr calls (a full LBR, sampled), two deeper
+ * (sampled: stitched from the first), back up into f01, and down again
+ * with f01 calling f02 from its second call site, to the same depth
+ * (sampled). The last sample's LBR is the one before, entry for entry in
+ * the same slots; its stack is not, in f01's frame.
+ */
+static int lookalike(struct chain_out *o, struct chain_thread *t)
+{
+	const struct lbr_chain *c = o->c;
+
+	while (t->calls < c->lbr_nr)
+		call(c, t);
+	if (sample(o, t, 0))
+		return -1;
+	call(c, t);
+	call(c, t);
+	if (sample(o, t, 1))
+		return -1;
+	while (t->calls > 1)
+		ret(c, t);
+	call_at(c, t, LBR_CHAIN_SECOND_SITE - CALL_SITE);
+	while (t->calls < c->lbr_nr + 2)
+		call(c, t);
+	return sample(o, t, 1);
+}
+
+static int write_file(const struct lbr_chain *c, bool look_alike, char *err, size_t errlen)
 {
 	static const char *const argv[] = { "pmusim", "tests", "lbr_chain" };
 	struct perf_data_env env = {
@@ -133,7 +166,7 @@ int lbr_chain__write(const struct lbr_chain *c, char *err, size_t errlen)
 	uint32_t i, n;
 
 	if (c->depth < 2 || c->depth > 128 || c->lbr_nr < 2 || c->lbr_nr > MAX_LBR ||
-	    !c->nr_threads) {
+	    !c->nr_threads || (look_alike && (c->depth < c->lbr_nr + 3 || !c->hw_index))) {
 		snprintf(err, errlen, "lbr_chain: bad parameters");
 		return -1;
 	}
@@ -171,10 +204,15 @@ int lbr_chain__write(const struct lbr_chain *c, char *err, size_t errlen)
 						   0x22 /* PRIVATE|ANONYMOUS */, "//anon", &sid);
 	if (!n || perf_data_writer__write(o.w, (struct perf_event_header *)rec))
 		goto fail;
-	while (o.samples < c->nr_samples)
-		for (i = 0; i < c->nr_threads && o.samples < c->nr_samples; i++)
-			if (cycle(&o, &threads[i]))
-				goto fail;
+	if (look_alike) {
+		if (lookalike(&o, &threads[0]))
+			goto fail;
+	} else {
+		while (o.samples < c->nr_samples)
+			for (i = 0; i < c->nr_threads && o.samples < c->nr_samples; i++)
+				if (cycle(&o, &threads[i]))
+					goto fail;
+	}
 	free(threads);
 	if (perf_data_writer__close(o.w)) {
 		snprintf(err, errlen, "%s", perf_data_writer__last_error());
@@ -186,4 +224,14 @@ fail:
 	free(threads);
 	perf_data_writer__abort(o.w);
 	return -1;
+}
+
+int lbr_chain__write(const struct lbr_chain *c, char *err, size_t errlen)
+{
+	return write_file(c, false, err, errlen);
+}
+
+int lbr_chain__write_lookalike(const struct lbr_chain *c, char *err, size_t errlen)
+{
+	return write_file(c, true, err, errlen);
 }

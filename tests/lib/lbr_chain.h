@@ -38,4 +38,20 @@ static inline uint64_t lbr_chain_func(uint32_t k)
 /* Returns 0, or -1 with the reason in ERR. */
 int lbr_chain__write(const struct lbr_chain *c, char *err, size_t errlen);
 
+/* Each function calls the next at +0x20; f01 has a second call site to f02 here. */
+#define LBR_CHAIN_CALL_SITE	0x20ULL
+#define LBR_CHAIN_SECOND_SITE	0x28ULL
+
+/*
+ * Three samples of the first thread (nr_samples and nr_threads unused;
+ * hw_index needed, depth >= lbr_nr + 3): a full LBR at lbr_nr calls; two
+ * calls deeper, where stitching adds the two outermost frames from the
+ * first; and the same depth again after returning into f01 and calling
+ * f02 from f01's second call site. The last LBR equals the second in
+ * every entry and slot, so stitching (perf's as pmusim's) keeps the
+ * frames of the second sample: f01's frame says the first call site,
+ * where the stack has the second.
+ */
+int lbr_chain__write_lookalike(const struct lbr_chain *c, char *err, size_t errlen);
+
 #endif

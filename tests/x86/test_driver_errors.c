@@ -5,10 +5,12 @@
  * CPUID left empty, two LBR_SELECT programs at once), allocation failures
  * anywhere in event init, plugging errors and PMU versions the driver
  * cannot drive, an unknown CPU model, counters that move while stopped,
- * the context-switch hooks without a CPU or a task, a PMI with nothing
+ * a CPU event on a CPU with no model CPU, the context-switch hooks
+ * without a CPU or a task, a PMI with nothing
  * to do or with no saved registers, the v6.12 per-task pmu context, and
  * the unchecked MSR accesses the kernel would print.
  */
+#include "core/task_ctx_data.h"
 #include "tests/x86/x86_test.h"
 
 static unsigned long warns_at_start;
@@ -68,6 +70,34 @@ static void test_events_the_driver_refuses(void **state)
 	ev.attr.type = PERF_TYPE_RAW;
 	ev.attr.config = 0xc4;
 	assert_int_equal(x86_get_pmu()->event_init(&ev), -ENODEV);
+}
+
+/*
+ * A CPU event on a CPU with no model CPU is refused (-ENODEV, the
+ * kernel's answer for a CPU that is not online) before any MSR of no CPU
+ * is touched; a task's event bound there is taken and never runs
+ * (fuzz/crashes/attr/warn-msr-haswell-cpu9).
+ */
+static void test_an_event_on_a_cpu_that_is_not_there(void **state)
+{
+	struct perf_event_attr a = xt_attr(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 7);
+	struct task_struct task = { .pid = 300, .tid = 300 };
+	struct perf_event *e;
+	int err;
+
+	(void)state;
+	assert_int_equal(xt_boot("haswell"), 0);
+	assert_null(xt_open(&a, XT_CPUS + 7, NULL, &err));
+	assert_int_equal(err, -ENODEV);
+	e = xt_open(&a, XT_CPUS + 7, &task, &err);
+	assert_non_null(e);
+	perf_event_release_kernel(e);
+	/* the CPUs that are there still take one */
+	e = xt_open(&a, XT_CPUS - 1, NULL, &err);
+	assert_non_null(e);
+	perf_event_release_kernel(e);
+	assert_int_equal(pmusim_warn_count(), warns_at_start);
+	perf_ctx_data_exit(&task);
 }
 
 /* Core 2 with one GP counter: FP_ASSIST may use PMC1 only, which is not there. */
@@ -701,6 +731,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_events_the_driver_refuses, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_an_event_on_a_cpu_that_is_not_there, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_an_event_whose_counters_cpuid_removed_is_refused,
 					  setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lbr_events_that_disagree_on_lbr_select, setup, teardown),

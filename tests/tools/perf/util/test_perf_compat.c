@@ -4,7 +4,9 @@
  * take it without a warning and name the symbols from perf-PID.map,
  * `perf report --header-only` shows the features, and on a 43-deep chain
  * with a 32-entry LBR `perf script -F ip,sym [--stitch-lbr]` and
- * `pmusim stitch [--no-stitch]` print the same frames for every sample.
+ * `pmusim stitch [--no-stitch]` print the same frames for every sample,
+ * also where stitching is fooled by a call back down through another
+ * call site.
  *
  * The files are generated here, in the test program (tests/lib/lbr_chain.c),
  * rather than by a hidden pmusim subcommand or a fixture another test
@@ -211,6 +213,58 @@ static void perf_and_pmusim_stitch_agree_frame_by_frame(void **state)
 	compare("", "--no-stitch", 33);
 }
 
+/* The text of the last sample in perf script's output (samples are blocks ending in a blank line). */
+static const char *last_block(const char *out)
+{
+	const char *last = out, *p;
+
+	for (p = strstr(out, "\n\n"); p && p[2]; p = strstr(p + 2, "\n\n"))
+		last = p + 2;
+	return last;
+}
+
+/*
+ * Stitching trusts one matching entry: a thread that called back down
+ * through another call site to the same LBR (fuzz/crashes/lbr/
+ * stitch-wrong-frame-*) gets the frames of its earlier way down, from
+ * perf 6.1 as from pmusim, which print the same frames for every sample.
+ */
+static void perf_and_pmusim_are_fooled_alike_by_a_second_call_site(void **state)
+{
+	struct lbr_chain c = { .path = NULL, .map_dir = "/tmp", .pid = (uint32_t)getpid(),
+			       .nr_threads = 1, .depth = 43, .lbr_nr = 8, .hw_index = true,
+			       .pmu_caps = true };
+	char path[160], err[256], cmd[512], first[32], second[32];
+	char *a, *b;
+	const char *last;
+
+	(void)state;
+	need_perf();
+	if (!pmusim)
+		pmusim_skip("$PMUSIM is not set (run through make test)");
+	snprintf(path, sizeof(path), "%s/lookalike.data", dir);
+	c.path = path;
+	if (lbr_chain__write_lookalike(&c, err, sizeof(err)))
+		fail_msg("%s", err);
+	snprintf(cmd, sizeof(cmd), "perf script -i %s -F ip,sym --stitch-lbr", path);
+	assert_int_equal(run("perf", cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s stitch %s", pmusim, path);
+	assert_int_equal(run("pmusim", cmd), 0);
+	a = slurp("perf", "out");
+	b = slurp("pmusim", "out");
+	assert_string_equal(a, b);
+	/* the last sample: f01's frame at its first call site, the stack's is the second */
+	snprintf(first, sizeof(first), " %llx f01",
+		 (unsigned long long)(lbr_chain_func(1) + LBR_CHAIN_CALL_SITE));
+	snprintf(second, sizeof(second), " %llx f01",
+		 (unsigned long long)(lbr_chain_func(1) + LBR_CHAIN_SECOND_SITE));
+	last = last_block(a);
+	if (!strstr(last, first) || strstr(last, second))
+		fail_msg("perf's last sample does not show f01's first call site: %s", last);
+	free(a);
+	free(b);
+}
+
 static void pmusim_stitch_refuses_a_truncated_file(void **state)
 {
 	char cmd[512];
@@ -236,6 +290,7 @@ int main(void)
 		cmocka_unit_test(perf_script_and_report_read_it_without_warnings),
 		cmocka_unit_test(perf_header_only_shows_the_features),
 		cmocka_unit_test(perf_and_pmusim_stitch_agree_frame_by_frame),
+		cmocka_unit_test(perf_and_pmusim_are_fooled_alike_by_a_second_call_site),
 		cmocka_unit_test(pmusim_stitch_refuses_a_truncated_file),
 	};
 
