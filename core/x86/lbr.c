@@ -417,9 +417,9 @@ void intel_pmu_lbr_add(struct perf_event *event)
 	if (!x86_pmu.lbr_nr)
 		return;
 
+	if (event->hw.flags & PERF_X86_EVENT_LBR_SELECT)
+		cpuc->lbr_select = 1;
 	if (x86_pmu.lbr_sel_map) {
-		if (!x86_pmu.arch_lbr)
-			cpuc->lbr_select = 1;
 		cpuc->lbr_sel = &lbr_sel_reg[smp_processor_id()];
 		cpuc->lbr_sel->config = event->hw.branch_reg.config;
 	}
@@ -446,7 +446,7 @@ void intel_pmu_lbr_del(struct perf_event *event)
 
 	if (branch_user_callstack(cpuc->br_sel))
 		lbr_callstack_users_add(event, -1);
-	if (x86_pmu.lbr_sel_map && !x86_pmu.arch_lbr)
+	if (event->hw.flags & PERF_X86_EVENT_LBR_SELECT)
 		cpuc->lbr_select = 0;
 	cpuc->lbr_users--;
 	WARN_ON_ONCE(cpuc->lbr_users < 0);
