@@ -160,6 +160,7 @@ void model_lbr_reset(struct model_cpu *cpu);
 void model_lbr_update(struct model_cpu *cpu);
 /* the ring slot behind a FROM/TO/INFO MSR, or NULL (msr.c asks this first) */
 uint64_t *model_lbr_entry(struct model_cpu *cpu, uint32_t msr);
+bool model_lbr_from_write_ok(const struct model_cpu *cpu, uint32_t msr, uint64_t val);
 int model_lbr_rdmsr(struct model_cpu *cpu, uint32_t msr, uint64_t *val);
 int model_lbr_wrmsr(struct model_cpu *cpu, uint32_t msr, uint64_t val);
 

@@ -208,6 +208,7 @@ struct x86_pmu {
 	int lbr_format;
 	bool arch_lbr;
 	bool lbr_has_info, lbr_has_tsx, lbr_from_flags, lbr_to_cycles;
+	bool lbr_double_abort;		/* an abort may be recorded twice (Haswell) */
 	bool lbr_mispred, lbr_timed_lbr, lbr_br_type;	/* Arch LBR CPUID.1C */
 	void (*lbr_reset)(void);
 	void (*lbr_read)(struct cpu_hw_events *cpuc);
