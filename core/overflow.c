@@ -222,8 +222,21 @@ int __perf_event_overflow(struct perf_event *event, int throttle,
 		perf_event_disable_inatomic(event);
 	}
 
+	/*
+	 * attr.sigtrap's block (a task work that sends SIGTRAP on the way
+	 * back to user space) is not here: perf_event_alloc() refuses
+	 * sigtrap, pmusim having no signals (a departure, README).
+	 */
 	perf_interleave(PI_OVERFLOW_OUTPUT, event);
 	READ_ONCE(event->overflow_handler)(event, data, regs);
+
+	/*
+	 * With O_ASYNC the overflow itself is news (SIGIO), whether or not
+	 * the handler wrote a record that woke the buffer: the kernel queues
+	 * event->pending_irq; pmusim's event core acts on the flag.
+	 */
+	if (event->fasync && event->pending_kill)
+		WRITE_ONCE(event->pending_wakeup, 1);
 
 	return ret;
 }

@@ -218,6 +218,12 @@ static inline bool is_write_backward(struct perf_event *event)
 	return !!event->attr.write_backward;
 }
 
+/* Overflows act on the group's AUX event (only ever refused: no AUX PMU). */
+static inline bool has_aux_action(struct perf_event *event)
+{
+	return event->attr.aux_sample_size || event->attr.aux_pause || event->attr.aux_resume;
+}
+
 static inline bool is_sampling_event(struct perf_event *event)
 {
 	return event->attr.sample_period != 0;
