@@ -503,6 +503,18 @@ extern int max_samples_per_tick;
  * handler recomputes it. 0, or -EINVAL for a rate below 1.
  */
 int perf_event_max_sample_rate_set(int rate);
+/* kernel.perf_cpu_time_max_percent: 0 or 100 turn the dynamic throttling off. */
+extern int sysctl_perf_cpu_time_max_percent;
+int perf_cpu_time_max_percent_set(int percent);
+/*
+ * A PMI handler took @sample_len_ns (x86 measures it around the handler):
+ * too long on average and the sample rate drops (kernel/events/core.c).
+ */
+void perf_sample_event_took(u64 sample_len_ns);
+/* How many times it did (the kernel prints "interrupt took too long"). */
+extern unsigned long perf_sample_rate_lowered;
+/* The sysctls and the running PMI lengths as at boot (the end of a run). */
+void perf_cpu_limits_reset(void);
 
 /*
  * The machine's tick rate. The kernel's HZ is CONFIG_HZ, fixed when it
