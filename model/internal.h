@@ -110,6 +110,7 @@ struct model_cpu {
 	bool lbr_cyc_valid;		/* Arch LBR: CYC_CNT_VALID for the next record */
 	/* the format, and Arch LBR's INFO.BR_TYPE bits per type, for model_lbr_push_encoded() */
 	uint8_t lbr_format;
+	bool lbr_from_signext;		/* FROM writes must sign-extend into 62:61 (lbr.c) */
 	uint64_t lbr_info_br_type[MODEL_BR__NR];
 };
 

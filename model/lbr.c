@@ -89,6 +89,8 @@ void model_lbr_reset(struct model_cpu *cpu)
 	cpu->rt.lbr_depth = cpu->desc->lbr_nr;	/* ARCH_LBR_DEPTH resets to the maximum */
 	model_lbr_entry_ranges(cpu);
 	cpu->lbr_format = (uint8_t)cpu->desc->lbr_format;
+	cpu->lbr_from_signext = !cpu->desc->arch_lbr && !cpu->desc->has_tsx &&
+				cpu->lbr_format == LBR_FORMAT_EIP_FLAGS2;
 	cpu->rt.lbr_info_format = cpu->lbr_format == LBR_FORMAT_INFO ||
 				  cpu->lbr_format == LBR_FORMAT_INFO2;
 	for (unsigned int t = 0; t < MODEL_BR__NR; t++)
@@ -207,19 +209,16 @@ static uint64_t model_arch_lbr_ctl_bits(const struct model_cpu_desc *d)
 }
 
 /*
- * A write to a FROM MSR: EIP_FLAGS2 without TSX takes bits 62:61 as part
- * of the sign extension (copies of bit 60) though captures leave them 0,
- * so writing back what was read #GPs for an address with bit 60 set.
+ * A write to a FROM MSR where cpu->lbr_from_signext (EIP_FLAGS2 without
+ * TSX): bits 62:61 are part of the sign extension (copies of bit 60)
+ * though captures leave them 0, so writing back what was read #GPs for
+ * an address with bit 60 set.
  */
 bool model_lbr_from_write_ok(const struct model_cpu *cpu, uint32_t msr, uint64_t val)
 {
-	uint64_t top;
+	uint64_t top = val >> 60 & 7;
 
-	if (cpu->desc->arch_lbr || cpu->lbr_format != LBR_FORMAT_EIP_FLAGS2 ||
-	    cpu->desc->has_tsx || msr - cpu->lbr_msr_from >= cpu->lbr_msr_nr)
-		return true;
-	top = val >> 60 & 7;
-	return top == 0 || top == 7;
+	return msr - cpu->lbr_msr_from >= cpu->lbr_msr_nr || top == 0 || top == 7;
 }
 
 /*

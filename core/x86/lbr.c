@@ -520,7 +520,14 @@ static void intel_pmu_lbr_read_64(struct cpu_hw_events *cpuc)
 	bool need_info = false, call_stack = false;
 	unsigned int mask = x86_pmu.lbr_nr - 1;
 	u64 tos = intel_pmu_lbr_tos();
-	int i, out = 0;
+	/*
+	 * lbr_from_signext_quirk_rd() once for the loop: the kernel's static
+	 * key costs nothing per entry, a bool read after each rdmsr would.
+	 */
+	u64 from_keep = lbr_from_signext_quirk_rd(~0ULL);
+	bool double_abort = x86_pmu.lbr_double_abort;
+	struct perf_branch_entry *br = cpuc->lbr_stack.entries;
+	int i;
 
 	if (cpuc->lbr_sel) {
 		need_info = !(cpuc->lbr_sel->config & LBR_NO_INFO);
@@ -529,12 +536,11 @@ static void intel_pmu_lbr_read_64(struct cpu_hw_events *cpuc)
 
 	for (i = 0; i < x86_pmu.lbr_nr; i++) {
 		unsigned int idx = (tos - i) & mask;
-		struct perf_branch_entry *br = &cpuc->lbr_stack.entries[out];
 		u64 from, to, mis = 0, pred = 0, in_tx = 0, abort = 0;
 		u16 cycles = 0;
 
 		rdmsrl(x86_pmu.lbr_from + idx, from);
-		from = lbr_from_signext_quirk_rd(from);
+		from &= from_keep;
 		rdmsrl(x86_pmu.lbr_to + idx, to);
 		/* A call stack ends at the first empty entry. */
 		if (call_stack && !from)
@@ -579,10 +585,8 @@ static void intel_pmu_lbr_read_64(struct cpu_hw_events *cpuc)
 		 * the place of the copy just written (one outside the window
 		 * stays).
 		 */
-		if (abort && x86_pmu.lbr_double_abort && out > 0) {
-			out--;
-			br = &cpuc->lbr_stack.entries[out];
-		}
+		if (unlikely(abort && double_abort) && br > cpuc->lbr_stack.entries)
+			br--;
 
 		memset(br, 0, sizeof(*br));
 		br->from = from;
@@ -592,9 +596,9 @@ static void intel_pmu_lbr_read_64(struct cpu_hw_events *cpuc)
 		br->in_tx = in_tx;
 		br->abort = abort;
 		br->cycles = cycles;
-		out++;
+		br++;
 	}
-	cpuc->lbr_stack.nr = out;
+	cpuc->lbr_stack.nr = br - cpuc->lbr_stack.entries;
 	cpuc->lbr_stack.hw_idx = tos;
 }
 
