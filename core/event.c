@@ -828,6 +828,15 @@ perf_event_alloc(struct perf_event_attr *attr, int cpu, struct task_struct *task
 	/* a signal needs a task to go to */
 	if (attr->sigtrap && !task)
 		goto fail;
+	/*
+	 * Departure: pmusim has no signals, so it cannot send the SIGTRAP
+	 * (the kernel's task work after the overflow): refused, rather
+	 * than taken and never delivered.
+	 */
+	err = -EOPNOTSUPP;
+	if (attr->sigtrap)
+		goto fail;
+	err = -EINVAL;
 
 	err = -ENOMEM;
 	event = kzalloc(sizeof(*event));
@@ -935,6 +944,12 @@ struct perf_event *perf_event_create_kernel_counter(struct perf_event_attr *attr
 	struct perf_event *event;
 	int err;
 
+	/* no groups, so no AUX leader, for the kernel's own events */
+	err = -EINVAL;
+	if (attr->aux_output || attr->aux_action) {
+		event = NULL;
+		goto out;
+	}
 	event = perf_event_alloc(attr, cpu, task, NULL, overflow_handler,
 				 context, pmu, &err);
 	if (!event)
@@ -1082,6 +1097,16 @@ int perf_event_open_attr(const void *uattr, size_t size, int pid, int cpu,
 		if (group_leader->pmu != event->pmu)
 			goto err_ctx;
 	}
+
+	/*
+	 * perf_get_aux_event(): aux_sample_size, aux_pause and aux_resume
+	 * act on the group leader's AUX event. pmusim has no AUX-area PMU,
+	 * so no leader can be one (a departure only where the kernel would
+	 * take them: under an AUX leader whose PMU can pause or snapshot).
+	 */
+	err = -EINVAL;
+	if (has_aux_action(event))
+		goto err_ctx;
 
 	if (output_event) {
 		err = perf_event_set_output(event, output_event);

@@ -19,6 +19,12 @@
 #include "core/perf_event.h"
 
 #define RING_BUFFER_WRITABLE		0x01
+/*
+ * pmusim: the data pages are separate pages at unrelated addresses, as
+ * the kernel's are, rather than one block with the user page (core/rb_pages.c);
+ * under CONFIG_PERF_USE_VMALLOC, the one data area apart from the user page.
+ */
+#define RING_BUFFER_SCATTERED		0x100
 
 /* Rarely run: kept out of the hot path's code and registers. */
 #define __cold	__attribute__((__cold__))
@@ -42,7 +48,11 @@ struct perf_buffer {
 
 	long			watermark;	/* bytes between watermark wakeups */
 
-	void			*alloc;		/* the kzalloc() block behind user_page */
+	void			*alloc;		/* the kzalloc() block behind user_page; */
+						/* NULL: RING_BUFFER_SCATTERED's mappings */
+	size_t			scatter_user_size;	/* user space's view */
+	void			*scatter_kern;		/* the writer's: pages and guards */
+	size_t			scatter_kern_size;
 	struct perf_event_mmap_page *user_page;
 	void			*data_pages[];
 };
@@ -57,6 +67,9 @@ struct perf_buffer {
  * negative, not a power of two, too large, or memory runs out.
  */
 struct perf_buffer *rb_alloc(int nr_pages, long watermark, int cpu, int flags);
+/* RING_BUFFER_SCATTERED's pages (core/rb_pages.c): 0 or -errno; and their release. */
+int rb_pages_scatter(struct perf_buffer *rb, int nr_pages, int order);
+void rb_pages_unscatter(struct perf_buffer *rb);
 /* Free the buffer and its pages; no writer may be using it. */
 void rb_free(struct perf_buffer *rb);
 

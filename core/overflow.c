@@ -21,13 +21,96 @@ static void update_max_samples_per_tick(void)
 	WRITE_ONCE(max_samples_per_tick, (rate + HZ - 1) / HZ);
 }
 
+/* ---- perf_sample_event_took(): PMIs that take too long lower the rate ---------- */
+
+#define DEFAULT_CPU_TIME_MAX_PERCENT	25
+#define NR_ACCUMULATED_SAMPLES		128
+
+int sysctl_perf_cpu_time_max_percent = DEFAULT_CPU_TIME_MAX_PERCENT;
+static u64 perf_sample_period_ns = NSEC_PER_SEC / CONFIG_PERF_SAMPLE_MAX_RATE;
+static u64 perf_sample_allowed_ns =
+	NSEC_PER_SEC / CONFIG_PERF_SAMPLE_MAX_RATE * DEFAULT_CPU_TIME_MAX_PERCENT / 100;
+static u64 running_sample_length[CONFIG_MODEL_MAX_CPUS];
+unsigned long perf_sample_rate_lowered;	/* the kernel's "interrupt took too long" lines */
+
+/* A PMI may take this share of the time between two samples at the maximum rate. */
+static void update_perf_cpu_limits(void)
+{
+	u64 tmp = perf_sample_period_ns * (u64)sysctl_perf_cpu_time_max_percent / 100;
+
+	WRITE_ONCE(perf_sample_allowed_ns, tmp ? tmp : 1);
+}
+
 int perf_event_max_sample_rate_set(int rate)
 {
-	if (rate < 1)
+	int percent = READ_ONCE(sysctl_perf_cpu_time_max_percent);
+
+	/* with the dynamic throttling off the rate is not to be set */
+	if (rate < 1 || percent == 0 || percent == 100)
 		return -EINVAL;
 	WRITE_ONCE(sysctl_perf_event_sample_rate, rate);
 	update_max_samples_per_tick();
+	perf_sample_period_ns = NSEC_PER_SEC / (u64)rate;
+	update_perf_cpu_limits();
 	return 0;
+}
+
+int perf_cpu_time_max_percent_set(int percent)
+{
+	if (percent < 0 || percent > 100)
+		return -EINVAL;
+	WRITE_ONCE(sysctl_perf_cpu_time_max_percent, percent);
+	if (percent == 0 || percent == 100)
+		WRITE_ONCE(perf_sample_allowed_ns, 0);	/* no dynamic throttling */
+	else
+		update_perf_cpu_limits();
+	return 0;
+}
+
+void perf_cpu_limits_reset(void)
+{
+	sysctl_perf_cpu_time_max_percent = DEFAULT_CPU_TIME_MAX_PERCENT;
+	perf_event_max_sample_rate_set(CONFIG_PERF_SAMPLE_MAX_RATE);
+	memset(running_sample_length, 0, sizeof(running_sample_length));
+	perf_sample_rate_lowered = 0;
+}
+
+/*
+ * A PMI took @sample_len_ns. Each CPU keeps a decaying sum of the last
+ * NR_ACCUMULATED_SAMPLES durations; when their mean passes what is
+ * allowed, the allowance becomes that mean plus a quarter, and the
+ * sample rate (with the tick budget) drops to what fits the CPU-time
+ * share at that length.
+ */
+void perf_sample_event_took(u64 sample_len_ns)
+{
+	u64 max_len = READ_ONCE(perf_sample_allowed_ns);
+	u64 *running = &running_sample_length[smp_processor_id()];
+	u64 avg_len;
+	u32 max;
+
+	if (max_len == 0)
+		return;
+
+	*running -= *running / NR_ACCUMULATED_SAMPLES;
+	*running += sample_len_ns;
+	/* low until NR_ACCUMULATED_SAMPLES have been seen: no count is kept */
+	avg_len = *running / NR_ACCUMULATED_SAMPLES;
+	if (avg_len <= max_len)
+		return;
+
+	avg_len += avg_len / 4;
+	max = (u32)(TICK_NSEC / 100) * (u32)READ_ONCE(sysctl_perf_cpu_time_max_percent);
+	if (avg_len < max)
+		max /= (u32)avg_len;
+	else
+		max = 1;
+
+	WRITE_ONCE(perf_sample_allowed_ns, avg_len);
+	WRITE_ONCE(max_samples_per_tick, (int)max);
+	WRITE_ONCE(sysctl_perf_event_sample_rate, (int)(max * HZ));
+	perf_sample_period_ns = NSEC_PER_SEC / (u64)(max * HZ);
+	perf_sample_rate_lowered++;
 }
 
 int perf_event_hz_set(int hz)
@@ -222,8 +305,21 @@ int __perf_event_overflow(struct perf_event *event, int throttle,
 		perf_event_disable_inatomic(event);
 	}
 
+	/*
+	 * attr.sigtrap's block (a task work that sends SIGTRAP on the way
+	 * back to user space) is not here: perf_event_alloc() refuses
+	 * sigtrap, pmusim having no signals (a departure, README).
+	 */
 	perf_interleave(PI_OVERFLOW_OUTPUT, event);
 	READ_ONCE(event->overflow_handler)(event, data, regs);
+
+	/*
+	 * With O_ASYNC the overflow itself is news (SIGIO), whether or not
+	 * the handler wrote a record that woke the buffer: the kernel queues
+	 * event->pending_irq; pmusim's event core acts on the flag.
+	 */
+	if (event->fasync && event->pending_kill)
+		WRITE_ONCE(event->pending_wakeup, 1);
 
 	return ret;
 }

@@ -218,6 +218,12 @@ static inline bool is_write_backward(struct perf_event *event)
 	return !!event->attr.write_backward;
 }
 
+/* Overflows act on the group's AUX event (only ever refused: no AUX PMU). */
+static inline bool has_aux_action(struct perf_event *event)
+{
+	return event->attr.aux_sample_size || event->attr.aux_pause || event->attr.aux_resume;
+}
+
 static inline bool is_sampling_event(struct perf_event *event)
 {
 	return event->attr.sample_period != 0;
@@ -497,6 +503,18 @@ extern int max_samples_per_tick;
  * handler recomputes it. 0, or -EINVAL for a rate below 1.
  */
 int perf_event_max_sample_rate_set(int rate);
+/* kernel.perf_cpu_time_max_percent: 0 or 100 turn the dynamic throttling off. */
+extern int sysctl_perf_cpu_time_max_percent;
+int perf_cpu_time_max_percent_set(int percent);
+/*
+ * A PMI handler took @sample_len_ns (x86 measures it around the handler):
+ * too long on average and the sample rate drops (kernel/events/core.c).
+ */
+void perf_sample_event_took(u64 sample_len_ns);
+/* How many times it did (the kernel prints "interrupt took too long"). */
+extern unsigned long perf_sample_rate_lowered;
+/* The sysctls and the running PMI lengths as at boot (the end of a run). */
+void perf_cpu_limits_reset(void);
 
 /*
  * The machine's tick rate. The kernel's HZ is CONFIG_HZ, fixed when it

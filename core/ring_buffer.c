@@ -196,6 +196,21 @@ struct perf_buffer *rb_alloc(int nr_pages, long watermark, int cpu, int flags)
 	if (!rb)
 		return NULL;
 
+	if (flags & RING_BUFFER_SCATTERED) {
+#ifdef CONFIG_PERF_USE_VMALLOC
+		i = rb_pages_scatter(rb, !!nr_pages, nr_pages ? ilog2(nr_pages) : 0);
+		rb->page_order = nr_pages ? ilog2(nr_pages) : 0;
+		rb->nr_pages = !!nr_pages;
+#else
+		i = rb_pages_scatter(rb, nr_pages, 0);
+		rb->nr_pages = nr_pages;
+#endif
+		if (i) {
+			kfree(rb);
+			return NULL;
+		}
+		goto init;
+	}
 	size = ((size_t)nr_pages + 1) * PAGE_SIZE;
 	alloc_size = size + PAGE_SIZE - 1;
 	rb->alloc = kzalloc(alloc_size);
@@ -208,7 +223,6 @@ struct perf_buffer *rb_alloc(int nr_pages, long watermark, int cpu, int flags)
 
 	rb->user_page = (struct perf_event_mmap_page *)base;
 #ifdef CONFIG_PERF_USE_VMALLOC
-	(void)i;
 	if (nr_pages)
 		rb->data_pages[0] = (void *)(base + PAGE_SIZE);
 	rb->page_order = nr_pages ? ilog2(nr_pages) : 0;
@@ -219,6 +233,7 @@ struct perf_buffer *rb_alloc(int nr_pages, long watermark, int cpu, int flags)
 	rb->nr_pages = nr_pages;
 #endif
 
+init:
 	ring_buffer_init(rb, watermark, flags);
 
 	/* What perf_mmap() tells user space about the data area. */
@@ -230,6 +245,8 @@ struct perf_buffer *rb_alloc(int nr_pages, long watermark, int cpu, int flags)
 
 void rb_free(struct perf_buffer *rb)
 {
+	if (!rb->alloc)
+		rb_pages_unscatter(rb);
 	kfree(rb->alloc);
 	kfree(rb);
 }

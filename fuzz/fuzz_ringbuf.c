@@ -1152,8 +1152,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		 fz.watermark_mode ? "watermark" : "wakeup_events",
 		 fz.watermark_mode ? fz.watermark : fz.wakeup_events, fz.nr_ops);
 
+	/* separate pages behind guard pages, as the kernel's: a copy that runs off one faults */
 	fz.rb = rb_alloc(fz.nr_pages, fz.watermark_mode ? (long)event->attr.wakeup_watermark : 0,
-			 0, fz.overwrite ? 0 : RING_BUFFER_WRITABLE);
+			 0, (fz.overwrite ? 0 : RING_BUFFER_WRITABLE) | RING_BUFFER_SCATTERED);
 	if (!fz.rb)
 		fz_fail("rb_alloc(%d) failed", fz.nr_pages);
 	ring_buffer_attach(event, fz.rb);

@@ -4,7 +4,7 @@
  *
  * PERF_CAPABILITIES carries only what the model implements: the LBR format
  * and FW_WRITE.  PEBS fields, PERF_METRICS and SMM freeze read as 0, and
- * CPUID says there is no DS/DTES64, no RTM and no hypervisor, so a driver
+ * CPUID says there is no DS/DTES64, no RTM (unless a test's has_tsx) and no hypervisor, so a driver
  * that follows the kernel stays off the paths the model does not have.
  */
 #include <stddef.h>
@@ -101,6 +101,7 @@ static const struct model_cpu_desc model_cpu_descs[] = {
 		.lbr_nr = 32, .lbr_format = LBR_FORMAT_ARCH_LBR,
 		.has_perf_capabilities = true, .arch_lbr = true, .fw_write = true,
 		.perf_capabilities = LBR_FORMAT_ARCH_LBR | PERF_CAP_FW_WRITES,
+		.arch_lbr_caps = 0x7,
 		.slots_per_cycle = 6,
 	},
 };
@@ -174,7 +175,7 @@ static void model_cpuid_arch_lbr(const struct model_cpu_desc *d, uint32_t regs[4
 {
 	/* EAX[7:0]: bit n set = depth 8*(n+1) supported; all up to the maximum. */
 	regs[0] = (1u << (d->lbr_nr / 8)) - 1;
-	regs[1] = 0x7;	/* CPL filtering, branch filtering, call-stack mode */
+	regs[1] = d->arch_lbr_caps;
 	regs[2] = 0x7;	/* mispredict bit, timed LBRs, branch type field */
 	regs[3] = 0;
 }
@@ -202,6 +203,8 @@ void model_cpuid(const struct model_cpu *cpu, uint32_t leaf, uint32_t subleaf,
 	case CPUID_LEAF_EXT_FEATURES:
 		if (subleaf == 0 && d->arch_lbr)
 			regs[3] = CPUID_7_EDX_ARCH_LBR;
+		if (subleaf == 0 && d->has_tsx)
+			regs[1] = CPUID_7_EBX_HLE | CPUID_7_EBX_RTM;
 		break;
 	case CPUID_LEAF_ARCH_PERFMON:
 		model_cpuid_arch_perfmon(d, regs);

@@ -110,6 +110,7 @@ struct model_cpu {
 	bool lbr_cyc_valid;		/* Arch LBR: CYC_CNT_VALID for the next record */
 	/* the format, and Arch LBR's INFO.BR_TYPE bits per type, for model_lbr_push_encoded() */
 	uint8_t lbr_format;
+	bool lbr_from_signext;		/* FROM writes must sign-extend into 62:61 (lbr.c) */
 	uint64_t lbr_info_br_type[MODEL_BR__NR];
 };
 
@@ -160,6 +161,7 @@ void model_lbr_reset(struct model_cpu *cpu);
 void model_lbr_update(struct model_cpu *cpu);
 /* the ring slot behind a FROM/TO/INFO MSR, or NULL (msr.c asks this first) */
 uint64_t *model_lbr_entry(struct model_cpu *cpu, uint32_t msr);
+bool model_lbr_from_write_ok(const struct model_cpu *cpu, uint32_t msr, uint64_t val);
 int model_lbr_rdmsr(struct model_cpu *cpu, uint32_t msr, uint64_t *val);
 int model_lbr_wrmsr(struct model_cpu *cpu, uint32_t msr, uint64_t val);
 

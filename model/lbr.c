@@ -89,6 +89,8 @@ void model_lbr_reset(struct model_cpu *cpu)
 	cpu->rt.lbr_depth = cpu->desc->lbr_nr;	/* ARCH_LBR_DEPTH resets to the maximum */
 	model_lbr_entry_ranges(cpu);
 	cpu->lbr_format = (uint8_t)cpu->desc->lbr_format;
+	cpu->lbr_from_signext = !cpu->desc->arch_lbr && !cpu->desc->has_tsx &&
+				cpu->lbr_format == LBR_FORMAT_EIP_FLAGS2;
 	cpu->rt.lbr_info_format = cpu->lbr_format == LBR_FORMAT_INFO ||
 				  cpu->lbr_format == LBR_FORMAT_INFO2;
 	for (unsigned int t = 0; t < MODEL_BR__NR; t++)
@@ -192,6 +194,33 @@ void model_lbr_push_encoded(struct model_cpu *cpu, uint64_t from, uint64_t to,
 
 /* ---- MSRs ---------------------------------------------------------------- */
 
+/* ARCH_LBR_CTL bits this CPU takes: a filter CPUID.1CH:EBX does not list #GPs. */
+static uint64_t model_arch_lbr_ctl_bits(const struct model_cpu_desc *d)
+{
+	uint64_t bits = ARCH_LBR_CTL_BITS;
+
+	if (!(d->arch_lbr_caps & 0x1))
+		bits &= ~ARCH_LBR_CTL_CPL;
+	if (!(d->arch_lbr_caps & 0x2))
+		bits &= ~ARCH_LBR_CTL_FILTER;
+	if (!(d->arch_lbr_caps & 0x4))
+		bits &= ~ARCH_LBR_CTL_STACK;
+	return bits;
+}
+
+/*
+ * A write to a FROM MSR where cpu->lbr_from_signext (EIP_FLAGS2 without
+ * TSX): bits 62:61 are part of the sign extension (copies of bit 60)
+ * though captures leave them 0, so writing back what was read #GPs for
+ * an address with bit 60 set.
+ */
+bool model_lbr_from_write_ok(const struct model_cpu *cpu, uint32_t msr, uint64_t val)
+{
+	uint64_t top = val >> 60 & 7;
+
+	return msr - cpu->lbr_msr_from >= cpu->lbr_msr_nr || top == 0 || top == 7;
+}
+
 /*
  * The ring slot behind a FROM/TO/INFO MSR, or NULL.  The driver reads
  * every entry at every PMI, so the MSR ranges are at hand (lbr_msr_*, set
@@ -274,7 +303,7 @@ int model_lbr_wrmsr(struct model_cpu *cpu, uint32_t msr, uint64_t val)
 		cpu->rt.lbr_tos = (unsigned int)val;
 		return 0;
 	case MSR_ARCH_LBR_CTL:
-		if (!d->arch_lbr || (val & ~ARCH_LBR_CTL_BITS))
+		if (!d->arch_lbr || (val & ~model_arch_lbr_ctl_bits(d)))
 			return -EIO;
 		if ((val & ARCH_LBR_CTL_LBREN) && !(cpu->arch_lbr_ctl & ARCH_LBR_CTL_LBREN)) {
 			cpu->rt.lbr_mark = cpu->rt.clock;

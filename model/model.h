@@ -41,6 +41,15 @@ struct model_cpu_desc {
 	bool has_lbr_info;		/* MSR_LBR_INFO_x (Skylake+) */
 	bool arch_lbr;			/* Architectural LBR instead of the above */
 	bool fw_write;			/* PERF_CAPABILITIES.FW_WRITE: A_PMCx aliases */
+	/*
+	 * TSX (CPUID.7.0:EBX HLE and RTM). The model runs no transactions, so
+	 * captured records never have IN_TX or ABORT set; what changes is
+	 * EIP_FLAGS2's FROM MSRs: without TSX a write must sign-extend into
+	 * bits 62:61 (they #GP otherwise), with TSX they are the flags.
+	 */
+	bool has_tsx;
+	/* Arch LBR: CPUID.1CH:EBX[2:0], CPL filtering, branch filtering, call-stack mode */
+	unsigned int arch_lbr_caps;
 	uint64_t perf_capabilities;	/* the MSR's value (LBR format, FW_WRITE) */
 	unsigned int slots_per_cycle;	/* fixed counter 3 (TOPDOWN.SLOTS), if present */
 };

@@ -174,6 +174,8 @@
 #define CPUID_1_ECX_PDCM			(1U << 15)
 #define CPUID_LEAF_EXT_FEATURES			0x07	/* subleaf 0: EDX[19] ARCH_LBR */
 #define CPUID_7_EDX_ARCH_LBR			(1U << 19)
+#define CPUID_7_EBX_HLE				(1U << 4)
+#define CPUID_7_EBX_RTM				(1U << 11)
 #define CPUID_LEAF_ARCH_PERFMON			0x0a
 #define CPUID_LEAF_ARCH_LBR			0x1c
 

@@ -38,6 +38,8 @@ int model_wrmsr(struct model_cpu *cpu, uint32_t msr, uint64_t val)
 	entry = model_lbr_entry(cpu, msr);
 	if (entry) {
 		/* Context-switch restore writes entries back as they were read. */
+		if (cpu->lbr_from_signext && !model_lbr_from_write_ok(cpu, msr, val))
+			return -EIO;
 		*entry = val;
 		return 0;
 	}

@@ -995,6 +995,8 @@ static int setup(struct run *r, char *err, size_t errlen)
 			return -1;
 		}
 		x86_pmu_set_irq_regs((int)c, &r->m->cpus[c].regs);
+		/* the handler's cycles, as perf_sample_event_took() gets them */
+		x86_pmu_set_pmi_ns((int)c, cfg.pmi_cycles * 1000000ULL / CONFIG_MODEL_TSC_KHZ);
 	}
 	for (unsigned int g = 0; g < s->tasks_count; g++) {
 		const struct scn_task *t = &s->tasks[g];
@@ -1045,6 +1047,9 @@ static void teardown(struct run *r)
 	x86_branch_text_reset();
 	perf_find_task_by_vpid = NULL;
 	perf_event_hz_set(CONFIG_HZ);
+	perf_cpu_limits_reset();
+	for (unsigned int c = 0; r->m && c < r->m->cfg.nr_cpus; c++)
+		x86_pmu_set_pmi_ns((int)c, 0);
 	machine_destroy(r->m);
 	for (unsigned int g = 0; r->wls && g < r->s->tasks_count; g++)
 		workload_free(r->wls[g]);

@@ -22,6 +22,12 @@ _Static_assert(offsetof(struct perf_branch_stack, entries) == 2 * sizeof(u64),
 	       "cpu_hw_events.lbr_stack must have perf_branch_stack's layout");
 
 static struct pt_regs *x86_irq_regs[CONFIG_MODEL_MAX_CPUS];
+/*
+ * What sched_clock() would measure around each CPU's PMI handler. The
+ * simulated clock stands still inside the handler (the model passes its
+ * cycles after the handler returns), so the machine says what they are.
+ */
+static u64 x86_pmi_ns[CONFIG_MODEL_MAX_CPUS];
 static int x86_nr_cpus_attached;
 static bool x86_pmu_registered;
 
@@ -730,7 +736,14 @@ static void x86_pmu_pmi(void *ctx, int cpu)
 	pmusim_this_cpu = cpu;
 	regs = x86_irq_regs[cpu] ? x86_irq_regs[cpu] : &no_regs;
 	intel_pmu_handle_irq(regs);
+	perf_sample_event_took(x86_pmi_ns[cpu]);
 	pmusim_this_cpu = saved;
+}
+
+void x86_pmu_set_pmi_ns(int cpu, u64 ns)
+{
+	if (cpu >= 0 && cpu < CONFIG_MODEL_MAX_CPUS)
+		x86_pmi_ns[cpu] = ns;
 }
 
 void x86_pmu_set_irq_regs(int cpu, struct pt_regs *regs)

@@ -400,6 +400,7 @@ int intel_pmu_init(void)
 		break;
 	case INTEL_MODEL_HASWELL:
 		x86_pmu.name = "haswell";
+		x86_pmu.lbr_double_abort = true;
 		tmpl = intel_skl_event_constraints;	/* the same for what the model counts */
 		break;
 	case INTEL_MODEL_SKYLAKE:

@@ -46,7 +46,7 @@ static const int hsw_lbr_sel_map[PERF_SAMPLE_BRANCH_MAX_SHIFT] = {
 	[PERF_SAMPLE_BRANCH_CALL_SHIFT]		= LBR_REL_CALL,
 };
 
-static const int arch_lbr_ctl_map[PERF_SAMPLE_BRANCH_MAX_SHIFT] = {
+static const int arch_lbr_ctl_map_all[PERF_SAMPLE_BRANCH_MAX_SHIFT] = {
 	[PERF_SAMPLE_BRANCH_ANY_SHIFT]		= ARCH_LBR_ANY,
 	[PERF_SAMPLE_BRANCH_USER_SHIFT]		= ARCH_LBR_USER,
 	[PERF_SAMPLE_BRANCH_KERNEL_SHIFT]	= ARCH_LBR_KERNEL,
@@ -62,6 +62,14 @@ static const int arch_lbr_ctl_map[PERF_SAMPLE_BRANCH_MAX_SHIFT] = {
 	[PERF_SAMPLE_BRANCH_CALL_SHIFT]		= ARCH_LBR_REL_CALL,
 };
 
+/*
+ * The map this CPU's Arch LBR gets: arch_lbr_ctl_map_all less what CPUID
+ * leaf 1CH says it cannot filter. The kernel edits its one static map in
+ * place at boot; pmusim boots many CPU models in one process, so each
+ * init starts from the full map again.
+ */
+static int arch_lbr_ctl_map[PERF_SAMPLE_BRANCH_MAX_SHIFT];
+
 static const int arch_lbr_br_type_map[16] = {
 	[ARCH_LBR_BR_TYPE_JCC]			= X86_BR_JCC,
 	[ARCH_LBR_BR_TYPE_NEAR_IND_JMP]		= X86_BR_IND_JMP,
@@ -70,6 +78,38 @@ static const int arch_lbr_br_type_map[16] = {
 	[ARCH_LBR_BR_TYPE_NEAR_REL_CALL]	= X86_BR_CALL,
 	[ARCH_LBR_BR_TYPE_NEAR_RET]		= X86_BR_RET,
 };
+
+/*
+ * EIP_FLAGS2 without TSX (no HLE, no RTM): the hardware captures FROM with
+ * bits 62:61 clear but takes them as sign extension on a write. The
+ * kernel's lbr_from_quirk_key (a static key; a bool here) makes every
+ * FROM write copy bits 60:59 up into 62:61, and every read drop them.
+ */
+static bool lbr_from_quirk_key;
+
+#define LBR_FROM_SIGNEXT_2MSB	(BIT_ULL(60) | BIT_ULL(59))
+
+static u64 lbr_from_signext_quirk_wr(u64 val)
+{
+	if (lbr_from_quirk_key)
+		val |= (LBR_FROM_SIGNEXT_2MSB & val) << 2;
+	return val;
+}
+
+static u64 lbr_from_signext_quirk_rd(u64 val)
+{
+	if (lbr_from_quirk_key)
+		val &= ~(LBR_FROM_FLAG_IN_TX | LBR_FROM_FLAG_ABORT);
+	return val;
+}
+
+static bool lbr_from_signext_quirk_needed(void)
+{
+	u32 eax, ebx, ecx, edx;
+
+	cpuid_count(CPUID_LEAF_EXT_FEATURES, 0, &eax, &ebx, &ecx, &edx);
+	return !(ebx & (CPUID_7_EBX_HLE | CPUID_7_EBX_RTM));
+}
 
 static bool is_lbr_call_stack_bit_set(u64 config)
 {
@@ -186,6 +226,7 @@ static bool rdlbr_all(struct lbr_entry *lbr, unsigned int idx, bool need_info)
 	u64 from;
 
 	rdmsrl(x86_pmu.lbr_from + idx, from);
+	from = lbr_from_signext_quirk_rd(from);
 	if (!from)
 		return false;	/* not a valid entry */
 	lbr->from = from;
@@ -197,7 +238,7 @@ static bool rdlbr_all(struct lbr_entry *lbr, unsigned int idx, bool need_info)
 
 static void wrlbr_all(const struct lbr_entry *lbr, unsigned int idx, bool need_info)
 {
-	wrmsrl(x86_pmu.lbr_from + idx, lbr->from);
+	wrmsrl(x86_pmu.lbr_from + idx, lbr_from_signext_quirk_wr(lbr->from));
 	wrmsrl(x86_pmu.lbr_to + idx, lbr->to);
 	if (need_info)
 		wrmsrl(x86_pmu.lbr_info + idx, lbr->info);
@@ -417,9 +458,9 @@ void intel_pmu_lbr_add(struct perf_event *event)
 	if (!x86_pmu.lbr_nr)
 		return;
 
+	if (event->hw.flags & PERF_X86_EVENT_LBR_SELECT)
+		cpuc->lbr_select = 1;
 	if (x86_pmu.lbr_sel_map) {
-		if (!x86_pmu.arch_lbr)
-			cpuc->lbr_select = 1;
 		cpuc->lbr_sel = &lbr_sel_reg[smp_processor_id()];
 		cpuc->lbr_sel->config = event->hw.branch_reg.config;
 	}
@@ -446,7 +487,7 @@ void intel_pmu_lbr_del(struct perf_event *event)
 
 	if (branch_user_callstack(cpuc->br_sel))
 		lbr_callstack_users_add(event, -1);
-	if (x86_pmu.lbr_sel_map && !x86_pmu.arch_lbr)
+	if (event->hw.flags & PERF_X86_EVENT_LBR_SELECT)
 		cpuc->lbr_select = 0;
 	cpuc->lbr_users--;
 	WARN_ON_ONCE(cpuc->lbr_users < 0);
@@ -479,7 +520,14 @@ static void intel_pmu_lbr_read_64(struct cpu_hw_events *cpuc)
 	bool need_info = false, call_stack = false;
 	unsigned int mask = x86_pmu.lbr_nr - 1;
 	u64 tos = intel_pmu_lbr_tos();
-	int i, out = 0;
+	/*
+	 * lbr_from_signext_quirk_rd() once for the loop: the kernel's static
+	 * key costs nothing per entry, a bool read after each rdmsr would.
+	 */
+	u64 from_keep = lbr_from_signext_quirk_rd(~0ULL);
+	bool double_abort = x86_pmu.lbr_double_abort;
+	struct perf_branch_entry *br = cpuc->lbr_stack.entries;
+	int i;
 
 	if (cpuc->lbr_sel) {
 		need_info = !(cpuc->lbr_sel->config & LBR_NO_INFO);
@@ -488,11 +536,11 @@ static void intel_pmu_lbr_read_64(struct cpu_hw_events *cpuc)
 
 	for (i = 0; i < x86_pmu.lbr_nr; i++) {
 		unsigned int idx = (tos - i) & mask;
-		struct perf_branch_entry *br = &cpuc->lbr_stack.entries[out];
 		u64 from, to, mis = 0, pred = 0, in_tx = 0, abort = 0;
 		u16 cycles = 0;
 
 		rdmsrl(x86_pmu.lbr_from + idx, from);
+		from &= from_keep;
 		rdmsrl(x86_pmu.lbr_to + idx, to);
 		/* A call stack ends at the first empty entry. */
 		if (call_stack && !from)
@@ -531,6 +579,15 @@ static void intel_pmu_lbr_read_64(struct cpu_hw_events *cpuc)
 			}
 		}
 
+		/*
+		 * Haswell may record a TSX abort twice, the newer copy without
+		 * the abort bit: reading newest first, the abort record takes
+		 * the place of the copy just written (one outside the window
+		 * stays).
+		 */
+		if (unlikely(abort && double_abort) && br > cpuc->lbr_stack.entries)
+			br--;
+
 		memset(br, 0, sizeof(*br));
 		br->from = from;
 		br->to = to;
@@ -539,9 +596,9 @@ static void intel_pmu_lbr_read_64(struct cpu_hw_events *cpuc)
 		br->in_tx = in_tx;
 		br->abort = abort;
 		br->cycles = cycles;
-		out++;
+		br++;
 	}
-	cpuc->lbr_stack.nr = out;
+	cpuc->lbr_stack.nr = br - cpuc->lbr_stack.entries;
 	cpuc->lbr_stack.hw_idx = tos;
 }
 
@@ -725,6 +782,34 @@ int intel_pmu_setup_lbr_filter(struct perf_event *event)
 
 /* ---- init ------------------------------------------------------------------------ */
 
+/*
+ * What CPUID.1CH:EBX lists, each on its own: without CPL filtering no
+ * USER/KERNEL, without branch filtering no branch-type filter (the
+ * software filter does not stand in: the event is refused), the call
+ * stack only with all three; no map at all when neither filter exists.
+ */
+static void intel_pmu_arch_lbr_filters(bool cpl, bool filter, bool call_stack)
+{
+	static const int type_shifts[] = {
+		PERF_SAMPLE_BRANCH_ANY_SHIFT, PERF_SAMPLE_BRANCH_ANY_RETURN_SHIFT,
+		PERF_SAMPLE_BRANCH_ANY_CALL_SHIFT, PERF_SAMPLE_BRANCH_IND_CALL_SHIFT,
+		PERF_SAMPLE_BRANCH_COND_SHIFT, PERF_SAMPLE_BRANCH_IND_JUMP_SHIFT,
+		PERF_SAMPLE_BRANCH_CALL_SHIFT,
+	};
+
+	memcpy(arch_lbr_ctl_map, arch_lbr_ctl_map_all, sizeof(arch_lbr_ctl_map));
+	if (!cpl || !filter || !call_stack)
+		arch_lbr_ctl_map[PERF_SAMPLE_BRANCH_CALL_STACK_SHIFT] = LBR_NOT_SUPP;
+	if (!cpl) {
+		arch_lbr_ctl_map[PERF_SAMPLE_BRANCH_USER_SHIFT] = LBR_NOT_SUPP;
+		arch_lbr_ctl_map[PERF_SAMPLE_BRANCH_KERNEL_SHIFT] = LBR_NOT_SUPP;
+	} else if (!filter) {
+		for (unsigned int i = 0; i < ARRAY_SIZE(type_shifts); i++)
+			arch_lbr_ctl_map[type_shifts[i]] = LBR_NOT_SUPP;
+	}
+	x86_pmu.lbr_sel_map = cpl || filter ? arch_lbr_ctl_map : NULL;
+}
+
 static void intel_pmu_arch_lbr_init(void)
 {
 	u32 eax, ebx, ecx, edx;
@@ -744,8 +829,7 @@ static void intel_pmu_arch_lbr_init(void)
 	x86_pmu.lbr_to = MSR_ARCH_LBR_TO_0;
 	x86_pmu.lbr_info = MSR_ARCH_LBR_INFO_0;
 	x86_pmu.lbr_sel_mask = ARCH_LBR_CTL_MASK;
-	/* CPL filtering, branch filtering and call-stack mode, or no filter at all */
-	x86_pmu.lbr_sel_map = (ebx & 0x7) == 0x7 ? arch_lbr_ctl_map : NULL;
+	intel_pmu_arch_lbr_filters(ebx & 0x1, ebx & 0x2, ebx & 0x4);
 	x86_pmu.lbr_reset = intel_pmu_arch_lbr_reset;
 	x86_pmu.lbr_read = intel_pmu_arch_lbr_read;
 	x86_pmu.lbr_save = intel_pmu_arch_lbr_save;
@@ -769,6 +853,7 @@ void intel_pmu_lbr_init(void)
 	u32 eax, ebx, ecx, edx;
 
 	memset(lbr_sel_reg, 0, sizeof(lbr_sel_reg));
+	lbr_from_quirk_key = false;
 	cpuid_count(CPUID_LEAF_EXT_FEATURES, 0, &eax, &ebx, &ecx, &edx);
 	if (edx & CPUID_7_EDX_ARCH_LBR) {
 		intel_pmu_arch_lbr_init();
@@ -803,6 +888,7 @@ void intel_pmu_lbr_init(void)
 	case LBR_FORMAT_EIP_FLAGS2:
 		x86_pmu.lbr_has_tsx = true;
 		x86_pmu.lbr_from_flags = true;
+		lbr_from_quirk_key = lbr_from_signext_quirk_needed();
 		break;
 	case LBR_FORMAT_EIP_FLAGS:
 		x86_pmu.lbr_from_flags = true;

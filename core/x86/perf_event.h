@@ -18,6 +18,16 @@
 #define INTEL_PMC_MAX_FIXED	4
 #define MAX_LBR_ENTRIES		32
 
+
+/*
+ * hw.flags: the event saves and restores MSR_LBR_SELECT with the task
+ * context and clears it on an LBR reset. The kernel sets it only on
+ * KVM's guest-LBR event (vlbr_constraint); pmusim has no such event, so
+ * nothing sets it and, as for a host event in the kernel, LBR_SELECT is
+ * left as intel_pmu_lbr_enable_all() programmed it.
+ */
+#define PERF_X86_EVENT_LBR_SELECT	0x02000
+
 /* A counter mask an event may use, matched on (config & cmask) == code. */
 struct event_constraint {
 	u64 idxmsk64;
@@ -143,7 +153,7 @@ struct cpu_hw_events {
 
 	/* LBR */
 	int lbr_users;
-	int lbr_select;			/* some event programs LBR_SELECT */
+	int lbr_select;			/* a PERF_X86_EVENT_LBR_SELECT event is on */
 	int br_sel;			/* X86_BR_* wanted by the LBR events */
 	struct hw_perf_event_extra *lbr_sel;	/* the LBR_SELECT/ARCH_LBR_CTL owner */
 	void *last_task_ctx;
@@ -198,6 +208,7 @@ struct x86_pmu {
 	int lbr_format;
 	bool arch_lbr;
 	bool lbr_has_info, lbr_has_tsx, lbr_from_flags, lbr_to_cycles;
+	bool lbr_double_abort;		/* an abort may be recorded twice (Haswell) */
 	bool lbr_mispred, lbr_timed_lbr, lbr_br_type;	/* Arch LBR CPUID.1C */
 	void (*lbr_reset)(void);
 	void (*lbr_read)(struct cpu_hw_events *cpuc);

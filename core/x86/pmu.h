@@ -33,6 +33,8 @@ struct pmu *x86_get_pmu(void);
  * NULL: the PMI reports ip 0 in the kernel.
  */
 void x86_pmu_set_irq_regs(int cpu, struct pt_regs *regs);
+/* How long @cpu's PMI handler takes, for perf_sample_event_took() (0: no time). */
+void x86_pmu_set_pmi_ns(int cpu, u64 ns);
 
 /*
  * The text the software LBR filter decodes (the kernel reads the branch

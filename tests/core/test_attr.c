@@ -91,7 +91,8 @@ static const struct attr_rule rules[] = {
 	{ "remove_on_exec", { .remove_on_exec = 1 }, ON_TASK, 0, 0, 0 },
 	{ "remove_on_exec and enable_on_exec", { .remove_on_exec = 1, .enable_on_exec = 1 },
 	  ON_TASK, 0, 0, -EINVAL },
-	{ "sigtrap on a task", { .sigtrap = 1, .remove_on_exec = 1 }, ON_TASK, 0, 0, 0 },
+	/* a departure: pmusim cannot send the signal */
+	{ "sigtrap on a task", { .sigtrap = 1, .remove_on_exec = 1 }, ON_TASK, 0, 0, -EOPNOTSUPP },
 	{ "sigtrap without remove_on_exec", { .sigtrap = 1 }, ON_TASK, 0, 0, -EINVAL },
 	{ "sigtrap without a task", { .sigtrap = 1, .remove_on_exec = 1 }, ON_CPU0, 0, 0, -EINVAL },
 	{ "freq at the max rate", { .freq = 1, .sample_freq = RATE }, ON_CPU0, 0, 0, 0 },
@@ -115,6 +116,12 @@ static const struct attr_rule rules[] = {
 	{ "aux_output", { .aux_output = 1 }, ON_CPU0, 0, 0, -EOPNOTSUPP },
 	{ "aux_pause and aux_resume", { .aux_pause = 1, .aux_resume = 1 }, ON_CPU0, 0, 0, -EINVAL },
 	{ "aux_start_paused", { .aux_start_paused = 1 }, ON_CPU0, 0, 0, -EOPNOTSUPP },
+	/* perf_get_aux_event() finds no AUX leader */
+	{ "aux_pause alone", { .aux_pause = 1 }, ON_CPU0, 0, 0, -EINVAL },
+	{ "aux_resume alone", { .aux_resume = 1 }, ON_CPU0, 0, 0, -EINVAL },
+	{ "aux_sample_size alone", { .aux_sample_size = 4096 }, ON_CPU0, 0, 0, -EINVAL },
+	{ "aux_pause on an aux-pause PMU", { .aux_pause = 1 }, ON_CPU0, 0, PERF_PMU_CAP_AUX_PAUSE,
+	  -EINVAL },
 	{ "aux_start_paused on an aux-pause PMU", { .aux_start_paused = 1 }, ON_CPU0, 0,
 	  PERF_PMU_CAP_AUX_PAUSE, 0 },
 	{ "known flags", { .config = 1 }, ON_CPU0, PERF_FLAG_FD_CLOEXEC, 0, 0 },

@@ -777,6 +777,21 @@ static void test_open_argument_errors(void **state)
 	}
 	perf_event_release_kernel(ev);
 	tp.pmu.capabilities = 0;
+	/* the kernel's own counters: no groups, so no AUX action (EINVAL before the PMU looks) */
+	{
+		struct perf_event_attr aux = attr;
+		int kerr = 0;
+
+		aux.aux_pause = 1;
+		assert_null(perf_event_create_kernel_counter(&aux, 0, NULL, NULL, NULL,
+							     &tp.pmu, &kerr));
+		assert_int_equal(kerr, -EINVAL);
+		aux = attr;
+		aux.aux_output = 1;
+		assert_null(perf_event_create_kernel_counter(&aux, 0, NULL, NULL, NULL,
+							     &tp.pmu, &kerr));
+		assert_int_equal(kerr, -EINVAL);
+	}
 }
 
 /* The kernel refuses extended registers and excludes as the PMU says. */

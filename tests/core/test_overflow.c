@@ -767,10 +767,33 @@ static void test_interleave_points_mark_overflow_entry_and_output(void **state)
 	perf_event_release_kernel(ev);
 }
 
+/*
+ * O_ASYNC: every overflow queues the wakeup (SIGIO with pending_kill),
+ * even when the handler writes no record; without it the overflow alone
+ * wakes nobody.
+ */
+static void test_fasync_overflow_queues_the_wakeup(void **state)
+{
+	struct perf_event_attr attr = { .sample_period = 10 };
+	struct perf_event *ev;
+
+	(void)state;
+	for (int fasync = 0; fasync < 2; fasync++) {
+		ev = open_counter(&attr);
+		ev->fasync = fasync;
+		test_pmu_advance(ev, 10);
+		assert_int_equal(nr_samples, 1 + fasync);
+		assert_int_equal(ev->pending_kill, POLL_IN);
+		assert_int_equal(ev->pending_wakeup, fasync);
+		perf_event_release_kernel(ev);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_one_sample_per_period_for_periods_1_2_1000, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fasync_overflow_queues_the_wakeup, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_counting_event_takes_no_sample_on_a_wrap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_long_period_is_split_at_max_period, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_throttled_at_max_samples_per_tick_and_unthrottled_by_the_tick, setup, teardown),

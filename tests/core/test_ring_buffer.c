@@ -44,12 +44,15 @@ static void need_interleave(void)
 }
 
 /* A buffer of @nr_pages attached to a fresh @ev with id EV_ID. */
+/* rb_setup()'s layout: 0 (one block) or RING_BUFFER_SCATTERED */
+static int rb_layout;
+
 static struct perf_buffer *rb_setup(struct perf_event *ev, int nr_pages,
 				    bool writable, bool backward, long watermark)
 {
 	struct perf_buffer *rb;
 
-	rb = rb_alloc(nr_pages, watermark, 0, writable ? RING_BUFFER_WRITABLE : 0);
+	rb = rb_alloc(nr_pages, watermark, 0, (writable ? RING_BUFFER_WRITABLE : 0) | rb_layout);
 	assert_non_null(rb);
 	memset(ev, 0, sizeof(*ev));
 	ev->attr.write_backward = backward;
@@ -159,6 +162,63 @@ static void test_alloc_lays_out_user_page_then_data_pages_like_the_mmap(void **s
 
 		assert_non_null(rb);
 		assert_int_equal(rb->overwrite, 1);
+		rb_free(rb);
+	}
+}
+
+/*
+ * RING_BUFFER_SCATTERED: user space sees the user page and the data pages
+ * in order, as its mmap() does; the writer sees each data page alone,
+ * none next to the one before it, the same bytes through both.
+ */
+static void test_alloc_scattered_pages_are_separate_behind_one_user_view(void **state)
+{
+	static const int nrs[] = { 0, 1, 2, 8 };
+
+	(void)state;
+	for (unsigned int i = 0; i < ARRAY_SIZE(nrs); i++) {
+		struct perf_buffer *rb = rb_alloc(nrs[i], 0, 0,
+						  RING_BUFFER_WRITABLE | RING_BUFFER_SCATTERED);
+		struct perf_event_mmap_page *pg;
+		unsigned char *data;
+
+		assert_non_null(rb);
+		pg = rb->user_page;
+		assert_int_equal((uintptr_t)pg % PAGE_SIZE, 0);
+		assert_int_equal(pg->data_offset, PAGE_SIZE);
+		assert_int_equal(pg->data_size, nrs[i] * PAGE_SIZE);
+		assert_int_equal(pg->data_head, 0);
+		data = (unsigned char *)pg + pg->data_offset;
+		for (size_t b = 0; b < pg->data_size; b++)
+			assert_int_equal(data[b], 0);
+#ifndef CONFIG_PERF_USE_VMALLOC
+		assert_int_equal(rb->nr_pages, nrs[i]);
+		for (int p = 0; p < nrs[i]; p++) {
+			unsigned char *page = rb->data_pages[p];
+
+			assert_int_equal((uintptr_t)page % PAGE_SIZE, 0);
+			assert_ptr_not_equal(page, data + p * PAGE_SIZE);
+			if (p)
+				assert_ptr_not_equal(page, (unsigned char *)rb->data_pages[p - 1] + PAGE_SIZE);
+			/* one page, two views */
+			page[0] = (unsigned char)(p + 1);
+			page[PAGE_SIZE - 1] = (unsigned char)(p + 0x81);
+			assert_int_equal(data[p * PAGE_SIZE], p + 1);
+			assert_int_equal(data[p * PAGE_SIZE + PAGE_SIZE - 1], p + 0x81);
+		}
+#else
+		/* the one data area, apart from the user page, the same bytes */
+		assert_int_equal(rb->nr_pages, !!nrs[i]);
+		if (nrs[i]) {
+			unsigned char *area = rb->data_pages[0];
+
+			assert_ptr_not_equal(area, data);
+			area[0] = 1;
+			area[nrs[i] * PAGE_SIZE - 1] = 2;
+			assert_int_equal(data[0], 1);
+			assert_int_equal(data[nrs[i] * PAGE_SIZE - 1], 2);
+		}
+#endif
 		rb_free(rb);
 	}
 }
@@ -857,8 +917,12 @@ static void test_records_wrap_page_boundaries_and_the_end_for_1_to_16_pages(void
 
 	(void)state;
 	for (nr = 1; nr <= 16; nr *= 2)
-		for (mode = 0; mode < 4; mode++)
+		for (mode = 0; mode < 8; mode++) {
+			/* and on separate pages: a copy that runs off a page faults */
+			rb_layout = mode & 4 ? RING_BUFFER_SCATTERED : 0;
 			run_wrap(nr, mode & 1, mode & 2);
+		}
+	rb_layout = 0;
 }
 
 static void test_output_skip_advances_without_writing(void **state)
@@ -1276,6 +1340,7 @@ static void test_writers_nested_two_deep_publish_once_from_the_outermost(void **
 
 static const struct CMUnitTest fixed_tests[] = {
 	T(test_alloc_lays_out_user_page_then_data_pages_like_the_mmap),
+	T(test_alloc_scattered_pages_are_separate_behind_one_user_view),
 	T(test_alloc_rejects_page_counts_that_are_not_a_power_of_two),
 	T(test_alloc_zero_pages_stays_paused_and_counts_no_loss),
 	T(test_alloc_failure_at_each_allocation_returns_null),

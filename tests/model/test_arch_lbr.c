@@ -183,6 +183,42 @@ static void call_stack_pops_entry_0(void **state)
 	model_cpu_destroy(cpu);
 }
 
+/* CPUID.1CH:EBX lists the filters: a CTL bit of one it does not list #GPs, and CPUID says so. */
+static void ctl_takes_only_the_filters_cpuid_lists(void **state)
+{
+	static const struct {
+		unsigned int caps;
+		uint64_t refused;
+	} c[] = {
+		{ 0x7, 0 },
+		{ 0x6, ARCH_LBR_CTL_CPL },
+		{ 0x5, ARCH_LBR_CTL_FILTER },
+		{ 0x3, ARCH_LBR_CTL_STACK },
+		{ 0x0, ARCH_LBR_CTL_CPL | ARCH_LBR_CTL_FILTER | ARCH_LBR_CTL_STACK },
+	};
+
+	(void)state;
+	for (unsigned int i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct model_cpu_desc d = *model_cpu_desc_lookup("sapphirerapids");
+		struct model_cpu *cpu;
+		uint32_t regs[4];
+
+		d.arch_lbr_caps = c[i].caps;
+		cpu = model_cpu_create(&d, 0);
+		assert_non_null(cpu);
+		model_cpuid(cpu, CPUID_LEAF_ARCH_LBR, 0, regs);
+		assert_int_equal(regs[1], c[i].caps);
+		wr(cpu, MSR_ARCH_LBR_CTL, ARCH_LBR_CTL_LBREN);
+		for (uint64_t bit = 2; bit; bit <<= 1) {
+			if (!(bit & (ARCH_LBR_CTL_CPL | ARCH_LBR_CTL_FILTER | ARCH_LBR_CTL_STACK)))
+				continue;
+			assert_int_equal(model_wrmsr(cpu, MSR_ARCH_LBR_CTL, ARCH_LBR_CTL_LBREN | bit),
+					 (bit & c[i].refused) ? -EIO : 0);
+		}
+		model_cpu_destroy(cpu);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -192,6 +228,7 @@ int main(void)
 		cmocka_unit_test(nothing_without_lbren_or_type_bits),
 		cmocka_unit_test(info_has_type_mispredict_and_valid_cycles),
 		cmocka_unit_test(call_stack_pops_entry_0),
+		cmocka_unit_test(ctl_takes_only_the_filters_cpuid_lists),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -234,6 +234,40 @@ static void restored_entries_and_tos_are_read_back(void **state)
 	model_cpu_destroy(cpu);
 }
 
+/*
+ * EIP_FLAGS2 (Haswell): without TSX a FROM write must carry bit 60 into
+ * bits 62:61 (#GP otherwise), whatever bit 63 (mispredict) says; with
+ * TSX (CPUID.7 HLE and RTM) those bits are flags and any value goes in.
+ */
+static void eip_flags2_from_writes_need_the_sign_extension_without_tsx(void **state)
+{
+	static const uint64_t kern = 0xffffffff81000010ULL, user = 0x400010ULL;
+
+	(void)state;
+	for (int tsx = 0; tsx < 2; tsx++) {
+		struct model_cpu_desc d = *model_cpu_desc_lookup("haswell");
+		struct model_cpu *cpu;
+		uint32_t regs[4];
+
+		d.has_tsx = tsx;
+		cpu = model_cpu_create(&d, 0);
+		assert_non_null(cpu);
+		model_cpuid(cpu, CPUID_LEAF_EXT_FEATURES, 0, regs);
+		assert_int_equal(!!(regs[1] & CPUID_7_EBX_RTM), tsx);
+		/* as captured: bits 63:61 cut */
+		assert_int_equal(model_wrmsr(cpu, MSR_LBR_NHM_FROM, kern & ~(7ULL << 61)), tsx ? 0 : -EIO);
+		/* sign-extended into 62:61, mispredict or not */
+		assert_int_equal(model_wrmsr(cpu, MSR_LBR_NHM_FROM + 1, kern & ~(1ULL << 63)), 0);
+		assert_int_equal(model_wrmsr(cpu, MSR_LBR_NHM_FROM + 2, kern), 0);
+		assert_int_equal(model_wrmsr(cpu, MSR_LBR_NHM_FROM + 3, user | 1ULL << 63), 0);
+		assert_int_equal(model_wrmsr(cpu, MSR_LBR_NHM_FROM + 4, user | 1ULL << 61),
+				 tsx ? 0 : -EIO);
+		/* TO has no such rule */
+		assert_int_equal(model_wrmsr(cpu, MSR_LBR_NHM_TO, kern & ~(7ULL << 61)), 0);
+		model_cpu_destroy(cpu);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -243,6 +277,7 @@ int main(void)
 		cmocka_unit_test(lbr_info_holds_mispredict_and_saturating_cycles),
 		cmocka_unit_test(nothing_is_recorded_without_debugctl_lbr),
 		cmocka_unit_test(restored_entries_and_tos_are_read_back),
+		cmocka_unit_test(eip_flags2_from_writes_need_the_sign_extension_without_tsx),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -364,6 +364,156 @@ static void test_lbr_reset_in_a_cstate_is_restored(void **state)
 	perf_event_release_kernel(e);
 }
 
+/*
+ * EIP_FLAGS2 without TSX (the model's Haswell): captured FROMs have bits
+ * 62:61 clear, a FROM write #GPs unless they copy bit 60. A kernel call
+ * stack written back after a C-state wipe must be sign-extended into
+ * them (lbr_from_signext_quirk_wr) and read back without taking them as
+ * the TSX flags (lbr_from_signext_quirk_rd).
+ */
+static void test_eip_flags2_without_tsx_sign_extends_restored_froms(void **state)
+{
+	struct perf_event_attr a = xt_attr(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 7);
+	u64 kbase = 0xffffffff81000000ULL;
+	unsigned long warns = pmusim_warn_count();
+	struct perf_event *e;
+	u64 tos;
+	int err;
+
+	(void)state;
+	assert_int_equal(xt_boot("haswell"), 0);
+	pmusim_curr[0] = &ta;
+	a.sample_type = PERF_SAMPLE_BRANCH_STACK;
+	a.branch_sample_type = PERF_SAMPLE_BRANCH_CALL_STACK | U | PERF_SAMPLE_BRANCH_KERNEL;
+	a.exclude_kernel = 0;
+	e = xt_open(&a, -1, &ta, &err);
+	assert_non_null(e);
+	calls(kbase, 0, 5, false);
+	tos = xt_rdmsr(0, MSR_LBR_TOS);
+	/* captured: the address's top bits cut at bit 61 */
+	assert_int_equal(xt_rdmsr(0, MSR_LBR_NHM_FROM + tos), (kbase + 0x4010) & ~(7ULL << 61));
+	x86_pmu_sched_out(&ta);
+	for (int i = 0; i < 16; i++)
+		assert_int_equal(model_wrmsr(xt.cpu[0], MSR_LBR_NHM_FROM + i, 0), 0);
+	x86_pmu_sched_in(&ta);
+	assert_int_equal(pmusim_warn_count(), warns);
+	assert_int_equal(xt_rdmsr(0, MSR_LBR_NHM_FROM + tos), (kbase + 0x4010) & ~(1ULL << 63));
+	calls(kbase, 5, 2, false);
+	assert_int_equal(xt.nr_samples, 1);
+	assert_int_equal(xt.samples[0].br.nr, 7);
+	for (int i = 0; i < 7; i++) {
+		assert_int_equal(xt.samples[0].entries[i].from, kbase + 0x1000 * (6 - i) + 0x10);
+		assert_int_equal(xt.samples[0].entries[i].in_tx, 0);
+		assert_int_equal(xt.samples[0].entries[i].abort, 0);
+	}
+	perf_event_disable(e);
+	perf_event_release_kernel(e);
+}
+
+/*
+ * Haswell with TSX may record an abort twice, the newer copy without the
+ * abort bit: the kernel (lbr_double_abort) keeps the abort record in the
+ * copy's place. Skylake's format has no such quirk.
+ */
+static void test_haswell_drops_the_duplicated_abort_record(void **state)
+{
+	static const char *const names[] = { "haswell", "skylake" };
+
+	(void)state;
+	for (unsigned int m = 0; m < ARRAY_SIZE(names); m++) {
+		bool haswell = m == 0;
+		u32 from_msr = MSR_LBR_NHM_FROM, info_msr = MSR_LBR_INFO_0;
+		struct perf_event *e;
+		u64 tos;
+
+		custom = *model_cpu_desc_lookup(names[m]);
+		custom.has_tsx = true;
+		assert_int_equal(xt_boot_desc(&custom), 0);
+		/* every branch at every level: no software filter, the raw records */
+		e = open_lbr(2, PERF_SAMPLE_BRANCH_ANY | U | PERF_SAMPLE_BRANCH_KERNEL);
+		/* two older records: the abort at tos, its copy at tos + 1 */
+		tos = xt_rdmsr(0, MSR_LBR_TOS);
+		assert_int_equal(model_wrmsr(xt.cpu[0], from_msr + tos,
+					     haswell ? 0x3000 | LBR_FROM_FLAG_ABORT : 0x3000), 0);
+		assert_int_equal(model_wrmsr(xt.cpu[0], MSR_LBR_NHM_TO + tos, 0x4000), 0);
+		assert_int_equal(model_wrmsr(xt.cpu[0], from_msr + ((tos + 1) & (x86_pmu.lbr_nr - 1)),
+					     0x3000), 0);
+		assert_int_equal(model_wrmsr(xt.cpu[0], MSR_LBR_NHM_TO + ((tos + 1) & (x86_pmu.lbr_nr - 1)),
+					     0x4000), 0);
+		if (!haswell)
+			assert_int_equal(model_wrmsr(xt.cpu[0], info_msr + tos, LBR_INFO_ABORT), 0);
+		assert_int_equal(model_wrmsr(xt.cpu[0], MSR_LBR_TOS, (tos + 1) & (x86_pmu.lbr_nr - 1)), 0);
+		/* two branches: a period of one is programmed as two */
+		x86_branch_text_add(0x1000, MODEL_BR_JCC);
+		xt_branch(0, 0x1000, 0x2000, MODEL_BR_JCC);
+		xt_branch(0, 0x1000, 0x2000, MODEL_BR_JCC);
+		assert_int_equal(xt.nr_samples, 1);
+		assert_int_equal(xt.samples[0].entries[1].from, 0x1000);
+		assert_int_equal(xt.samples[0].entries[2].from, 0x3000);
+		/* Haswell: the abort record in the copy's place, one entry fewer */
+		assert_int_equal(xt.samples[0].entries[2].abort, haswell);
+		assert_int_equal(xt.samples[0].entries[3].from, haswell ? 0 : 0x3000);
+		assert_int_equal(xt.samples[0].br.nr, x86_pmu.lbr_nr - haswell);
+		perf_event_release_kernel(e);
+		xt_shutdown();
+	}
+}
+
+/*
+ * Arch LBR: each filter CPUID.1CH:EBX lists is used on its own. CPL and
+ * branch filtering without the call stack: ANY|USER is programmed into
+ * ARCH_LBR_CTL, CALL_STACK refused; CPL only (with or without the call
+ * stack): branch types refused; no CPL: USER and KERNEL refused.
+ */
+static void test_arch_lbr_filters_each_as_cpuid_lists_them(void **state)
+{
+	static const struct {
+		unsigned int caps;
+		int any_user, call_stack;
+		u64 ctl;
+	} c[] = {
+		{ 0x3, 0, -EOPNOTSUPP, ARCH_LBR_CTL_LBREN | ARCH_LBR_USER | ARCH_LBR_ANY },
+		{ 0x5, -EOPNOTSUPP, -EOPNOTSUPP, 0 },
+		{ 0x1, -EOPNOTSUPP, -EOPNOTSUPP, 0 },
+		{ 0x2, -EOPNOTSUPP, -EOPNOTSUPP, 0 },
+		{ 0x7, 0, 0, ARCH_LBR_CTL_LBREN | ARCH_LBR_USER | ARCH_LBR_ANY },
+	};
+
+	(void)state;
+	for (unsigned int i = 0; i < ARRAY_SIZE(c); i++) {
+		struct perf_event_attr a = xt_attr(PERF_TYPE_HARDWARE,
+						   PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 10);
+		struct perf_event *e;
+		int err;
+
+		custom = *model_cpu_desc_lookup("sapphirerapids");
+		custom.arch_lbr_caps = c[i].caps;
+		assert_int_equal(xt_boot_desc(&custom), 0);
+		assert_true(x86_pmu.arch_lbr);
+		a.sample_type = PERF_SAMPLE_BRANCH_STACK;
+		a.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | U;
+		e = xt_open(&a, 0, NULL, &err);
+		if (c[i].any_user) {
+			assert_null(e);
+			assert_int_equal(err, c[i].any_user);
+		} else {
+			assert_non_null(e);
+			assert_int_equal(xt_rdmsr(0, MSR_ARCH_LBR_CTL), c[i].ctl);
+			perf_event_release_kernel(e);
+		}
+		a.branch_sample_type = PERF_SAMPLE_BRANCH_CALL_STACK | U;
+		e = xt_open(&a, 0, NULL, &err);
+		if (c[i].call_stack) {
+			assert_null(e);
+			assert_int_equal(err, c[i].call_stack);
+		} else {
+			assert_non_null(e);
+			perf_event_release_kernel(e);
+		}
+		xt_shutdown();
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -376,6 +526,10 @@ int main(void)
 		cmocka_unit_test_teardown(test_full_arch_lbr_call_stack_survives_a_switch,
 					  teardown_tasks),
 		cmocka_unit_test_teardown(test_lbr_reset_in_a_cstate_is_restored, teardown_tasks),
+		cmocka_unit_test_teardown(test_eip_flags2_without_tsx_sign_extends_restored_froms,
+					  teardown_tasks),
+		cmocka_unit_test_teardown(test_haswell_drops_the_duplicated_abort_record, xt_teardown),
+		cmocka_unit_test_teardown(test_arch_lbr_filters_each_as_cpuid_lists_them, xt_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -373,10 +373,59 @@ static void test_pmi_stops_an_event_the_core_throttled(void **state)
 	assert_int_equal(pmusim_warn_count(), 0);
 }
 
+/*
+ * perf_sample_event_took(): PMIs of 2 us stay within the 2.5 us a
+ * sample may take at 100000 samples a second (25 %); PMIs of 5 us lower
+ * the rate, and the tick budget with it, until a tick's samples at that
+ * length fit in 25 % of the tick; perf_cpu_time_max_percent 0 turns it off.
+ */
+static void test_long_pmis_lower_the_sample_rate(void **state)
+{
+	static const struct {
+		u64 ns;
+		int percent;
+		bool lowered;
+	} c[] = { { 2000, 25, false }, { 5000, 25, true }, { 5000, 0, false } };
+
+	(void)state;
+	for (unsigned int i = 0; i < ARRAY_SIZE(c); i++) {
+		struct perf_event *fill[2], *e;
+		int nfill;
+
+		perf_cpu_limits_reset();
+		assert_int_equal(perf_cpu_time_max_percent_set(c[i].percent), 0);
+		assert_int_equal(xt_boot("skylake"), 0);
+		x86_pmu_set_pmi_ns(0, c[i].ns);
+		e = open_insns_on(INTEL_PMC_IDX_FIXED, 1000, fill, &nfill);
+		for (int pmi = 0; pmi < 1000; pmi++) {
+			retire(1000);
+			if (pmi % 8 == 7)
+				perf_event_task_tick();
+		}
+		assert_int_equal(xt.nr_overflows, 1000);
+		assert_int_equal(perf_sample_rate_lowered > 0, c[i].lowered);
+		if (c[i].lowered) {
+			assert_true(sysctl_perf_event_sample_rate < CONFIG_PERF_SAMPLE_MAX_RATE);
+			assert_int_equal(sysctl_perf_event_sample_rate, max_samples_per_tick * HZ);
+			/* a tick's samples at 5 us (plus the quarter) fit in 25 % of it */
+			assert_true((u64)max_samples_per_tick * 6250 <= TICK_NSEC / 4);
+			assert_true((u64)(max_samples_per_tick + 1) * 6250 > TICK_NSEC / 4 / 2);
+		} else {
+			assert_int_equal(sysctl_perf_event_sample_rate, CONFIG_PERF_SAMPLE_MAX_RATE);
+		}
+		close_all(e, fill, nfill);
+		x86_pmu_set_pmi_ns(0, 0);
+		xt_shutdown();
+	}
+	perf_cpu_limits_reset();
+	assert_int_equal(pmusim_warn_count(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_pmi_at_exact_period_in_every_counter_of_every_model, xt_teardown),
+		cmocka_unit_test_teardown(test_long_pmis_lower_the_sample_rate, xt_teardown),
 		cmocka_unit_test_teardown(test_period_one_overflows_every_second_event, xt_teardown),
 		cmocka_unit_test_teardown(test_full_width_writes_allow_periods_near_the_counter_width, xt_teardown),
 		cmocka_unit_test_teardown(test_set_period_and_update_with_a_counter_that_overshoots, xt_teardown),

@@ -404,6 +404,39 @@ static void test_a_shrunk_call_stack_comes_back_as_it_is(void **state)
 	}
 }
 
+/*
+ * LBR_SELECT across a switch: the kernel sets cpuc->lbr_select only for
+ * PERF_X86_EVENT_LBR_SELECT events (KVM's guest-LBR event), so for a
+ * host event neither the reset at sched-in clears LBR_SELECT nor the task
+ * context saves it: a user-only filter (0x1, kernel branches suppressed)
+ * stays as programmed, system-wide and per process.
+ */
+static void test_lbr_select_stays_programmed_across_a_switch(void **state)
+{
+	(void)state;
+	for (int system_wide = 0; system_wide < 2; system_wide++) {
+		struct perf_event_attr a = xt_attr(PERF_TYPE_HARDWARE,
+						   PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 1000);
+		struct perf_event *e;
+		int err;
+
+		boot_tasks("skylake");
+		a.sample_type = PERF_SAMPLE_BRANCH_STACK;
+		a.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER;
+		e = xt_open(&a, system_wide ? 0 : -1, system_wide ? NULL : &tasks[0], &err);
+		assert_non_null(e);
+		assert_int_equal(xt_rdmsr(0, MSR_LBR_SELECT), LBR_KERNEL);
+		/* the driver's sched-in on its own, without the enable that follows it */
+		intel_pmu_lbr_sched_task(e->pmu_ctx, &tasks[0], true);
+		assert_int_equal(xt_rdmsr(0, MSR_LBR_SELECT), LBR_KERNEL);
+		switch_to(&tasks[0], &tasks[1]);
+		switch_to(&tasks[1], &tasks[0]);
+		assert_int_equal(xt_rdmsr(0, MSR_LBR_SELECT), LBR_KERNEL);
+		close_callstack(e);
+		teardown(NULL);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -415,6 +448,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_writers_are_serialised, teardown),
 		cmocka_unit_test_teardown(test_restore_is_skipped_when_nobody_touched_the_lbr, teardown),
 		cmocka_unit_test_teardown(test_a_shrunk_call_stack_comes_back_as_it_is, teardown),
+		cmocka_unit_test_teardown(test_lbr_select_stays_programmed_across_a_switch, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
