@@ -128,10 +128,10 @@ build() { # TESTS FUZZER: quietly, the unit tests and the libFuzzer harness
 		>>"$work/build.log" 2>&1
 }
 
-run_tests() { # TESTS: 0 if every one passes
+run_tests() { # TESTS: 0 if every one passes; else the first to fail in $work/failed
 	local t
 	for t in $1; do
-		timeout 300 "$tree/build/mut/$t" || return 1
+		timeout 300 "$tree/build/mut/$t" || { basename "$t" >"$work/failed"; return 1; }
 	done
 }
 
@@ -223,17 +223,17 @@ for p in "${patches[@]}"; do
 	if ! applies "$p"; then
 		echo "mutants: $name: STALE, the patch no longer applies (fuzz/mutants/regen.py)" >&2
 		head -3 "$work/patch.log" >&2
-		rows+=("$name|STALE|STALE|-|-"); status=1; continue
+		rows+=("$name|STALE|STALE|-|-|-"); status=1; continue
 	fi
 	patch -s -p1 -d "$tree" <"$p"
 	tests_of=$(header "$p" Tests) fz=$(header "$p" Fuzzer)
 	printf '%s: building ...\n' "$name"
 	if ! build "$tests_of" "$fz"; then
 		tail -5 "$work/build.log"
-		rows+=("$name|build fails|-|-|-"); status=1; continue
+		rows+=("$name|build fails|-|-|-|-"); status=1; continue
 	fi
 	tests=no
-	run_tests "$tests_of" >"$work/$name.tests.log" 2>&1 || tests=yes
+	run_tests "$tests_of" >"$work/$name.tests.log" 2>&1 || tests="yes ($(cat "$work/failed"))"
 	fuzz=no secs=-
 	start=$(date +%s)
 	if ! fuzz_run "$fz" "$name"; then
@@ -248,10 +248,10 @@ for p in "${patches[@]}"; do
 done
 restore
 
-printf '\n%-34s %-8s %-28s %-9s %s\n' "mutant" "tests" "fuzzer" "fuzzer s" "total s"
+printf '\n%-34s %-28s %-28s %-9s %s\n' "mutant" "tests" "fuzzer" "fuzzer s" "total s"
 for r in "${rows[@]}"; do
 	IFS='|' read -r n t f s z all <<<"$r"
 	[ -n "${z:-}" ] && [ "$z" != - ] && f="$f ($z)"
-	printf '%-34s %-8s %-28s %-9s %s\n' "$n" "$t" "$f" "$s" "${all:--}"
+	printf '%-34s %-28s %-28s %-9s %s\n' "$n" "$t" "$f" "$s" "${all:--}"
 done
 exit $status
