@@ -66,7 +66,8 @@ fi
 # the tree as it is, not its build products
 copy_tree() {
 	mkdir -p "$tree"
-	if git -C "$srctree" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	# (a tree unpacked inside another checkout is not that checkout)
+	if [ "$(git -C "$srctree" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$srctree" && pwd -P)" ]; then
 		(cd "$srctree" && git ls-files -co --exclude-standard -z | grep -zv '^build/' |
 			xargs -0 tar cf - 2>/dev/null) | tar xf - -C "$tree"
 	else
