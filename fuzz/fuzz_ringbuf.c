@@ -773,9 +773,14 @@ static void complete(struct fz_writer *w)
 	}
 	fz.recs[w->rec].complete = true;
 	fz.recs[w->rec].guard = fz.backward ? highest : lowest;
-	/* the writers it interrupted will write over it: no reader can tell */
-	if (fz.backward ? highest - fz.recs[w->rec].pos > fz.size :
-			  fz.recs[w->rec].pos + fz.recs[w->rec].size - lowest > fz.size)
+	/*
+	 * The writers it interrupted will write over its reservation: no
+	 * reader can tell. The reservation's far end from them counts, not
+	 * the record's: backward, the LOST riding in front of the record
+	 * lies below it and is torn first (its header is then the writers'
+	 * bytes, whatever size they spell).
+	 */
+	if (fz.backward ? highest - w->resv_start > fz.size : w->resv_end - lowest > fz.size)
 		fz.piled_up = true;
 	if (w->rec_lost >= 0) {
 		u64 lost_pos = fz.recs[w->rec_lost].pos;
