@@ -12,13 +12,18 @@
  * Input:
  *   byte 0  bits 0-2 page order (pages = 1 << (k % 5)), bit 3 backward,
  *           bit 4 overwrite (read-only mapping), bit 5 sample_id_all,
- *           bit 6 attr.watermark
+ *           bit 6 attr.watermark, bit 7 edge sizes (op 2)
  *   byte 1  wakeup_watermark = 64 * b (attr.watermark) or wakeup_events = b % 8
  *   then 2-byte ops: op = b0 & 7, point = (b0 >> 3) - 1 (-1 or a
  *   non-ring-buffer point: top level), arg = b1
  *     0 write a record of 16 + 8 * (arg & 127) bytes
  *     1 write a sample (counts for wakeup_events), same sizes
- *     2 write a large record: 16 + 32 * arg bytes (may exceed the buffer)
+ *     2 write a large record: 16 + 32 * arg bytes (may exceed the buffer);
+ *       with edge sizes, a size the model picks at a limit (edge_size()):
+ *       arg bit 7 set, 65528 - 8 * (arg & 127) bytes (the largest records
+ *       a u16 header.size allows); clear, the record whose reservation
+ *       ends 8 * ((arg & 15) - 8) bytes off the ((arg >> 4) + 1)-th
+ *       watermark step ahead (the wakeup rule's edge)
  *     3 reader step: consume up to arg % 8 records (0: all), then check
  *     4 pause   5 resume   6 garbage to data_tail (arg * 0x01010101 ...)
  *     7 window readers (tools/lib/perf/mmap_read.c), by mode:
@@ -34,6 +39,12 @@
  *       forward overwrite: read_overwrite_forward (top level only)
  *   The consumer of op 3 is tools/lib/perf/mmap_read.c's read_forward for a forward
  *   buffer (a backward writable buffer has no reader there: a walk here).
+ *   Ops bound to the pseudo-points PI__MAX + 2 and PI__MAX + 3 run at a
+ *   writer's PI_OUTPUT_BEGIN_READ_TAIL and PI_PUT_HANDLE_READ_HEAD on a
+ *   retry pass only (its reservation's cmpxchg failed, or it found head
+ *   moved after publishing): bound to the plain point, an op meant for
+ *   the retry would run at the first pass, or in the nested writer that
+ *   caused the retry, which reaches the point first.
  *
  * PMUSIM_FUZZ_TRACE=1 (or replay_fuzz_ringbuf -t FILE) prints the
  * schedule as it runs; a failure prints it, then the broken invariant,
@@ -58,6 +69,12 @@
 /* The verifying reader's step, as points ops can be bound to (two names for it). */
 #define FZ_PT_VERIFY_HEADER	PI__MAX
 #define FZ_PT_VERIFY_RECORD	(PI__MAX + 1)
+/* A writer's loops on their second and later passes, as points. */
+#define FZ_PT_RETRY_READ_TAIL	(PI__MAX + 2)
+#define FZ_PT_RETRY_READ_HEAD	(PI__MAX + 3)
+
+/* The largest record: header.size is a u16, records are 8-aligned. */
+#define FZ_MAX_RECORD		65528u
 
 enum { OP_WRITE, OP_SAMPLE, OP_BIG, OP_READ, OP_PAUSE, OP_RESUME, OP_GARBAGE, OP_WINDOW };
 static const char *const op_names[] = {
@@ -91,6 +108,7 @@ struct fz_writer {
 	unsigned long publish_head;
 	long events_val;
 	unsigned int nest_seen;
+	unsigned int tail_reads, head_reads;	/* passes of its two loops */
 	int rec_lost, rec;			/* indexes in fz.recs, -1 none */
 	int depth;
 };
@@ -102,7 +120,7 @@ static struct {
 	/* configuration */
 	int nr_pages;
 	unsigned long size;
-	bool backward, overwrite, sample_id_all, watermark_mode;
+	bool backward, overwrite, sample_id_all, watermark_mode, edge_sizes;
 	unsigned int wakeup_events;
 	unsigned long watermark;
 	/* the system under test */
@@ -441,6 +459,11 @@ static void check_step(const char *where)
 			 (unsigned long long)fz.expected_wakeups);
 		fz_check(fz.nest == 0 && READ_ONCE(fz.rb->nest) == 0,
 			 "%s: no writer runs, but rb->nest is %u", where, READ_ONCE(fz.rb->nest));
+		/* every refused record, paused or out of room, counts for the event */
+		fz_check((u64)atomic64_read(&fz.event.lost_samples) == fz.failures,
+			 "%s: event->lost_samples is %lld, %llu records were refused", where,
+			 (long long)atomic64_read(&fz.event.lost_samples),
+			 (unsigned long long)fz.failures);
 	}
 }
 
@@ -907,6 +930,7 @@ static void model_point(struct fz_writer *w, enum perf_interleave_point point)
 		fz.nest++;
 		break;
 	case PI_OUTPUT_BEGIN_READ_TAIL:
+		w->tail_reads++;
 		w->head_seen = fz.head;
 		w->tail_seen = READ_ONCE(fz.pg->data_tail);
 		break;
@@ -993,6 +1017,7 @@ static void model_point(struct fz_writer *w, enum perf_interleave_point point)
 		w->nest_seen = fz.nest;
 		break;
 	case PI_PUT_HANDLE_READ_HEAD:
+		w->head_reads++;
 		fz.nest = 1;
 		w->publish_head = fz.head;
 		break;
@@ -1032,10 +1057,10 @@ static void run_bound_ops(int point, const char *name, u32 seq)
 		if (p != point)
 			break;
 		fz.next_op++;
-		if (point < PI__MAX)
-			fz_trace("at %s of writer #%u:", name, seq);
-		else
+		if (point == FZ_PT_VERIFY_HEADER)
 			fz_trace("at %s of the verifying reader:", name);
+		else
+			fz_trace("at %s of writer #%u:", name, seq);
 		run_op(op[0], op[1], p);
 	}
 }
@@ -1049,6 +1074,33 @@ static void fz_hook(enum perf_interleave_point point, void *obj)
 	model_point(w, point);
 	check_data_head(perf_interleave_point_names[point]);
 	run_bound_ops(point, perf_interleave_point_names[point], w->seq);
+	if (point == PI_OUTPUT_BEGIN_READ_TAIL && w->tail_reads > 1)
+		run_bound_ops(FZ_PT_RETRY_READ_TAIL, "PI_OUTPUT_BEGIN_READ_TAIL (retry)", w->seq);
+	if (point == PI_PUT_HANDLE_READ_HEAD && w->head_reads > 1)
+		run_bound_ops(FZ_PT_RETRY_READ_HEAD, "PI_PUT_HANDLE_READ_HEAD (retry)", w->seq);
+}
+
+/*
+ * Edge sizes: a record at a limit, picked from the model's state. The
+ * watermark rule steps the wakeup stamp once per reservation when the
+ * bytes written pass it by more than the watermark: aiming a
+ * reservation's end at the step, a word either side, tells '>' from
+ * '>=' and one step from several at once, where random sizes seldom
+ * land on it.
+ */
+static u32 edge_size(u8 arg)
+{
+	unsigned long written = fz.backward ? -fz.head : fz.head;
+	unsigned long steps = (arg >> 4) + 1;
+	long size;
+
+	if (arg & 0x80)
+		return FZ_MAX_RECORD - 8 * (arg & 127);
+	size = (long)(fz.stamp + steps * fz.watermark - written) + 8 * ((long)(arg & 15) - 8);
+	if (fz.lost)			/* the LOST rides in the same reservation */
+		size -= lost_rec_size();
+	size &= ~7L;
+	return size < 16 ? 16 : size > (long)FZ_MAX_RECORD ? FZ_MAX_RECORD : (u32)size;
 }
 
 static void run_op(u8 b0, u8 arg, int point)
@@ -1061,7 +1113,7 @@ static void run_op(u8 b0, u8 arg, int point)
 		writer(16 + 8 * (arg & 127), kind == OP_SAMPLE);
 		break;
 	case OP_BIG:
-		writer(16 + 32 * (u32)arg, false);
+		writer(fz.edge_sizes ? edge_size(arg) : 16 + 32 * (u32)arg, false);
 		break;
 	case OP_READ:
 		reader_consume(arg % 8);
@@ -1127,6 +1179,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz.overwrite = data[0] & 0x10;
 	fz.sample_id_all = data[0] & 0x20;
 	fz.watermark_mode = data[0] & 0x40;
+	fz.edge_sizes = data[0] & 0x80;
 	event->attr.size = sizeof(event->attr);
 	event->attr.write_backward = fz.backward;
 	event->attr.sample_id_all = fz.sample_id_all;
@@ -1143,11 +1196,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	fz.ops = data + 2;
 	fz.nr_ops = min((size - 2) / 2, (size_t)FZ_MAX_OPS);
-	fz_trace("buffer: %d pages, %s, %s, sample_id_all %d, %s %lu; %zu ops",
+	fz_trace("buffer: %d pages, %s, %s, sample_id_all %d, %s %lu%s; %zu ops",
 		 fz.nr_pages, fz.backward ? "backward" : "forward",
 		 fz.overwrite ? "overwrite" : "writable", fz.sample_id_all,
 		 fz.watermark_mode ? "watermark" : "wakeup_events",
-		 fz.watermark_mode ? fz.watermark : fz.wakeup_events, fz.nr_ops);
+		 fz.watermark_mode ? fz.watermark : fz.wakeup_events,
+		 fz.edge_sizes ? ", edge sizes" : "", fz.nr_ops);
 
 	fz.rb = rb_alloc(fz.nr_pages, fz.watermark_mode ? (long)event->attr.wakeup_watermark : 0,
 			 0, fz.overwrite ? 0 : RING_BUFFER_WRITABLE);
