@@ -12,14 +12,16 @@
  * Input:
  *   byte 0  bits 0-2 page order (pages = 1 << (k % 5)), bit 3 backward,
  *           bit 4 overwrite (read-only mapping), bit 5 sample_id_all,
- *           bit 6 attr.watermark, bit 7 edge sizes (op 2)
+ *           bit 6 attr.watermark, bit 7 long reach (ops 0-2, below)
  *   byte 1  wakeup_watermark = 64 * b (attr.watermark) or wakeup_events = b % 8
  *   then 2-byte ops: op = b0 & 7, point = (b0 >> 3) - 1 (-1 or a
  *   non-ring-buffer point: top level), arg = b1
- *     0 write a record of 16 + 8 * (arg & 127) bytes
- *     1 write a sample (counts for wakeup_events), same sizes
+ *     0 write a record of 16 + 8 * (arg & 127) bytes; with long reach
+ *       and arg bit 7 set, a burst: 8 * ((arg & 15) + 1) records of
+ *       16 << ((arg >> 4) & 7) bytes, one after the other
+ *     1 write a sample (counts for wakeup_events), same sizes and bursts
  *     2 write a large record: 16 + 32 * arg bytes (may exceed the buffer);
- *       with edge sizes, a size the model picks at a limit (edge_size()):
+ *       with long reach, a size the model picks at a limit (edge_size()):
  *       arg bit 7 set, 65528 - 8 * (arg & 127) bytes (the largest records
  *       a u16 header.size allows); clear, the record whose reservation
  *       ends 8 * ((arg & 15) - 8) bytes off the ((arg >> 4) + 1)-th
@@ -57,7 +59,8 @@
 #include "tools/lib/perf/mmap_read.h"
 
 #define FZ_MAX_OPS	512
-#define FZ_MAX_RECS	(2 * FZ_MAX_OPS + 4)
+#define FZ_MAX_BURST	2048		/* writers all bursts of an input may add */
+#define FZ_MAX_RECS	(2 * (FZ_MAX_OPS + FZ_MAX_BURST) + 4)
 #define FZ_MAX_DEPTH	6
 #define FZ_SAMPLE_TYPE	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
 			 PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
@@ -120,7 +123,8 @@ static struct {
 	/* configuration */
 	int nr_pages;
 	unsigned long size;
-	bool backward, overwrite, sample_id_all, watermark_mode, edge_sizes;
+	bool backward, overwrite, sample_id_all, watermark_mode;
+	bool long_reach;		/* byte 0 bit 7: bursts and edge sizes */
 	unsigned int wakeup_events;
 	unsigned long watermark;
 	/* the system under test */
@@ -158,6 +162,7 @@ static struct {
 	struct fz_writer *stack[FZ_MAX_DEPTH + 1];
 	int depth;
 	u32 next_seq;
+	unsigned int burst_writers;
 	/* tracing */
 	bool trace_live;
 	char trace[1 << 16];
@@ -1081,7 +1086,7 @@ static void fz_hook(enum perf_interleave_point point, void *obj)
 }
 
 /*
- * Edge sizes: a record at a limit, picked from the model's state. The
+ * Long reach, op 2: a record at a limit, picked from the model's state. The
  * watermark rule steps the wakeup stamp once per reservation when the
  * bytes written pass it by more than the watermark: aiming a
  * reservation's end at the step, a word either side, tells '>' from
@@ -1103,6 +1108,25 @@ static u32 edge_size(u8 arg)
 	return size < 16 ? 16 : size > (long)FZ_MAX_RECORD ? FZ_MAX_RECORD : (u32)size;
 }
 
+/*
+ * Long reach, ops 0 and 1: many records in one op. What the wakeup rules
+ * count (bytes past the watermark, samples up to wakeup_events, and in
+ * watermark mode the wakeup_watermark that shares wakeup_events' field)
+ * takes tens of records to come round; one op brings it.
+ */
+static void burst(u8 arg, bool sample)
+{
+	unsigned int n = 8 * ((arg & 15) + 1);
+	u32 size = 16u << ((arg >> 4) & 7);
+
+	if (n > FZ_MAX_BURST - fz.burst_writers)
+		n = FZ_MAX_BURST - fz.burst_writers;
+	fz.burst_writers += n;
+	fz_trace("burst: %u %s of %u bytes", n, sample ? "samples" : "records", size);
+	while (n--)
+		writer(size, sample);
+}
+
 static void run_op(u8 b0, u8 arg, int point)
 {
 	unsigned int kind = b0 & 7;
@@ -1110,10 +1134,13 @@ static void run_op(u8 b0, u8 arg, int point)
 	switch (kind) {
 	case OP_WRITE:
 	case OP_SAMPLE:
-		writer(16 + 8 * (arg & 127), kind == OP_SAMPLE);
+		if (fz.long_reach && (arg & 0x80))
+			burst(arg, kind == OP_SAMPLE);
+		else
+			writer(16 + 8 * (arg & 127), kind == OP_SAMPLE);
 		break;
 	case OP_BIG:
-		writer(fz.edge_sizes ? edge_size(arg) : 16 + 32 * (u32)arg, false);
+		writer(fz.long_reach ? edge_size(arg) : 16 + 32 * (u32)arg, false);
 		break;
 	case OP_READ:
 		reader_consume(arg % 8);
@@ -1179,7 +1206,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz.overwrite = data[0] & 0x10;
 	fz.sample_id_all = data[0] & 0x20;
 	fz.watermark_mode = data[0] & 0x40;
-	fz.edge_sizes = data[0] & 0x80;
+	fz.long_reach = data[0] & 0x80;
 	event->attr.size = sizeof(event->attr);
 	event->attr.write_backward = fz.backward;
 	event->attr.sample_id_all = fz.sample_id_all;
@@ -1201,7 +1228,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		 fz.overwrite ? "overwrite" : "writable", fz.sample_id_all,
 		 fz.watermark_mode ? "watermark" : "wakeup_events",
 		 fz.watermark_mode ? fz.watermark : fz.wakeup_events,
-		 fz.edge_sizes ? ", edge sizes" : "", fz.nr_ops);
+		 fz.long_reach ? ", long reach" : "", fz.nr_ops);
 
 	fz.rb = rb_alloc(fz.nr_pages, fz.watermark_mode ? (long)event->attr.wakeup_watermark : 0,
 			 0, fz.overwrite ? 0 : RING_BUFFER_WRITABLE);
