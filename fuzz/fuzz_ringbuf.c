@@ -12,13 +12,20 @@
  * Input:
  *   byte 0  bits 0-2 page order (pages = 1 << (k % 5)), bit 3 backward,
  *           bit 4 overwrite (read-only mapping), bit 5 sample_id_all,
- *           bit 6 attr.watermark
+ *           bit 6 attr.watermark, bit 7 long reach (ops 0-2, below)
  *   byte 1  wakeup_watermark = 64 * b (attr.watermark) or wakeup_events = b % 8
  *   then 2-byte ops: op = b0 & 7, point = (b0 >> 3) - 1 (-1 or a
  *   non-ring-buffer point: top level), arg = b1
- *     0 write a record of 16 + 8 * (arg & 127) bytes
- *     1 write a sample (counts for wakeup_events), same sizes
- *     2 write a large record: 16 + 32 * arg bytes (may exceed the buffer)
+ *     0 write a record of 16 + 8 * (arg & 127) bytes; with long reach
+ *       and arg bit 7 set, a burst: 8 * ((arg & 15) + 1) records of
+ *       16 << ((arg >> 4) & 7) bytes, one after the other
+ *     1 write a sample (counts for wakeup_events), same sizes and bursts
+ *     2 write a large record: 16 + 32 * arg bytes (may exceed the buffer);
+ *       with long reach, a size the model picks at a limit (edge_size()):
+ *       arg bit 7 set, 65528 - 8 * (arg & 127) bytes (the largest records
+ *       a u16 header.size allows); clear, the record whose reservation
+ *       ends 8 * ((arg & 15) - 8) bytes off the ((arg >> 4) + 1)-th
+ *       watermark step ahead (the wakeup rule's edge)
  *     3 reader step: consume up to arg % 8 records (0: all), then check
  *     4 pause   5 resume   6 garbage to data_tail (arg * 0x01010101 ...)
  *     7 window readers (tools/lib/perf/mmap_read.c), by mode:
@@ -34,6 +41,12 @@
  *       forward overwrite: read_overwrite_forward (top level only)
  *   The consumer of op 3 is tools/lib/perf/mmap_read.c's read_forward for a forward
  *   buffer (a backward writable buffer has no reader there: a walk here).
+ *   Ops bound to the pseudo-points PI__MAX + 2 and PI__MAX + 3 run at a
+ *   writer's PI_OUTPUT_BEGIN_READ_TAIL and PI_PUT_HANDLE_READ_HEAD on a
+ *   retry pass only (its reservation's cmpxchg failed, or it found head
+ *   moved after publishing): bound to the plain point, an op meant for
+ *   the retry would run at the first pass, or in the nested writer that
+ *   caused the retry, which reaches the point first.
  *
  * PMUSIM_FUZZ_TRACE=1 (or replay_fuzz_ringbuf -t FILE) prints the
  * schedule as it runs; a failure prints it, then the broken invariant,
@@ -50,7 +63,8 @@
 #endif
 
 #define FZ_MAX_OPS	512
-#define FZ_MAX_RECS	(2 * FZ_MAX_OPS + 4)
+#define FZ_MAX_BURST	2048		/* writers all bursts of an input may add */
+#define FZ_MAX_RECS	(2 * (FZ_MAX_OPS + FZ_MAX_BURST) + 4)
 #define FZ_MAX_DEPTH	6
 #define FZ_SAMPLE_TYPE	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
 			 PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
@@ -62,6 +76,12 @@
 /* The verifying reader's step, as points ops can be bound to (two names for it). */
 #define FZ_PT_VERIFY_HEADER	PI__MAX
 #define FZ_PT_VERIFY_RECORD	(PI__MAX + 1)
+/* A writer's loops on their second and later passes, as points. */
+#define FZ_PT_RETRY_READ_TAIL	(PI__MAX + 2)
+#define FZ_PT_RETRY_READ_HEAD	(PI__MAX + 3)
+
+/* The largest record: header.size is a u16, records are 8-aligned. */
+#define FZ_MAX_RECORD		65528u
 
 enum { OP_WRITE, OP_SAMPLE, OP_BIG, OP_READ, OP_PAUSE, OP_RESUME, OP_GARBAGE, OP_WINDOW };
 static const char *const op_names[] = {
@@ -95,6 +115,7 @@ struct fz_writer {
 	unsigned long publish_head;
 	long events_val;
 	unsigned int nest_seen;
+	unsigned int tail_reads, head_reads;	/* passes of its two loops */
 	int rec_lost, rec;			/* indexes in fz.recs, -1 none */
 	int depth;
 };
@@ -107,6 +128,7 @@ static struct {
 	int nr_pages;
 	unsigned long size;
 	bool backward, overwrite, sample_id_all, watermark_mode;
+	bool long_reach;		/* byte 0 bit 7: bursts and edge sizes */
 	unsigned int wakeup_events;
 	unsigned long watermark;
 	/* the system under test */
@@ -144,6 +166,7 @@ static struct {
 	struct fz_writer *stack[FZ_MAX_DEPTH + 1];
 	int depth;
 	u32 next_seq;
+	unsigned int burst_writers;
 	/* tracing */
 	bool trace_live;
 	char trace[1 << 16];
@@ -445,6 +468,11 @@ static void check_step(const char *where)
 			 (unsigned long long)fz.expected_wakeups);
 		fz_check(fz.nest == 0 && READ_ONCE(fz.rb->nest) == 0,
 			 "%s: no writer runs, but rb->nest is %u", where, READ_ONCE(fz.rb->nest));
+		/* every refused record, paused or out of room, counts for the event */
+		fz_check((u64)atomic64_read(&fz.event.lost_samples) == fz.failures,
+			 "%s: event->lost_samples is %lld, %llu records were refused", where,
+			 (long long)atomic64_read(&fz.event.lost_samples),
+			 (unsigned long long)fz.failures);
 	}
 }
 
@@ -777,9 +805,14 @@ static void complete(struct fz_writer *w)
 	}
 	fz.recs[w->rec].complete = true;
 	fz.recs[w->rec].guard = fz.backward ? highest : lowest;
-	/* the writers it interrupted will write over it: no reader can tell */
-	if (fz.backward ? highest - fz.recs[w->rec].pos > fz.size :
-			  fz.recs[w->rec].pos + fz.recs[w->rec].size - lowest > fz.size)
+	/*
+	 * The writers it interrupted will write over its reservation: no
+	 * reader can tell. The reservation's far end from them counts, not
+	 * the record's: backward, the LOST riding in front of the record
+	 * lies below it and is torn first (its header is then the writers'
+	 * bytes, whatever size they spell).
+	 */
+	if (fz.backward ? highest - w->resv_start > fz.size : w->resv_end - lowest > fz.size)
 		fz.piled_up = true;
 	if (w->rec_lost >= 0) {
 		u64 lost_pos = fz.recs[w->rec_lost].pos;
@@ -906,6 +939,7 @@ static void model_point(struct fz_writer *w, enum perf_interleave_point point)
 		fz.nest++;
 		break;
 	case PI_OUTPUT_BEGIN_READ_TAIL:
+		w->tail_reads++;
 		w->head_seen = fz.head;
 		w->tail_seen = READ_ONCE(fz.pg->data_tail);
 		break;
@@ -992,6 +1026,7 @@ static void model_point(struct fz_writer *w, enum perf_interleave_point point)
 		w->nest_seen = fz.nest;
 		break;
 	case PI_PUT_HANDLE_READ_HEAD:
+		w->head_reads++;
 		fz.nest = 1;
 		w->publish_head = fz.head;
 		break;
@@ -1031,10 +1066,10 @@ static void run_bound_ops(int point, const char *name, u32 seq)
 		if (p != point)
 			break;
 		fz.next_op++;
-		if (point < PI__MAX)
-			fz_trace("at %s of writer #%u:", name, seq);
-		else
+		if (point == FZ_PT_VERIFY_HEADER)
 			fz_trace("at %s of the verifying reader:", name);
+		else
+			fz_trace("at %s of writer #%u:", name, seq);
 		run_op(op[0], op[1], p);
 	}
 }
@@ -1048,6 +1083,52 @@ static void fz_hook(enum perf_interleave_point point, void *obj)
 	model_point(w, point);
 	check_data_head(perf_interleave_point_names[point]);
 	run_bound_ops(point, perf_interleave_point_names[point], w->seq);
+	if (point == PI_OUTPUT_BEGIN_READ_TAIL && w->tail_reads > 1)
+		run_bound_ops(FZ_PT_RETRY_READ_TAIL, "PI_OUTPUT_BEGIN_READ_TAIL (retry)", w->seq);
+	if (point == PI_PUT_HANDLE_READ_HEAD && w->head_reads > 1)
+		run_bound_ops(FZ_PT_RETRY_READ_HEAD, "PI_PUT_HANDLE_READ_HEAD (retry)", w->seq);
+}
+
+/*
+ * Long reach, op 2: a record at a limit, picked from the model's state. The
+ * watermark rule steps the wakeup stamp once per reservation when the
+ * bytes written pass it by more than the watermark: aiming a
+ * reservation's end at the step, a word either side, tells '>' from
+ * '>=' and one step from several at once, where random sizes seldom
+ * land on it.
+ */
+static u32 edge_size(u8 arg)
+{
+	unsigned long written = fz.backward ? -fz.head : fz.head;
+	unsigned long steps = (arg >> 4) + 1;
+	long size;
+
+	if (arg & 0x80)
+		return FZ_MAX_RECORD - 8 * (arg & 127);
+	size = (long)(fz.stamp + steps * fz.watermark - written) + 8 * ((long)(arg & 15) - 8);
+	if (fz.lost)			/* the LOST rides in the same reservation */
+		size -= lost_rec_size();
+	size &= ~7L;
+	return size < 16 ? 16 : size > (long)FZ_MAX_RECORD ? FZ_MAX_RECORD : (u32)size;
+}
+
+/*
+ * Long reach, ops 0 and 1: many records in one op. What the wakeup rules
+ * count (bytes past the watermark, samples up to wakeup_events, and in
+ * watermark mode the wakeup_watermark that shares wakeup_events' field)
+ * takes tens of records to come round; one op brings it.
+ */
+static void burst(u8 arg, bool sample)
+{
+	unsigned int n = 8 * ((arg & 15) + 1);
+	u32 size = 16u << ((arg >> 4) & 7);
+
+	if (n > FZ_MAX_BURST - fz.burst_writers)
+		n = FZ_MAX_BURST - fz.burst_writers;
+	fz.burst_writers += n;
+	fz_trace("burst: %u %s of %u bytes", n, sample ? "samples" : "records", size);
+	while (n--)
+		writer(size, sample);
 }
 
 static void run_op(u8 b0, u8 arg, int point)
@@ -1057,10 +1138,13 @@ static void run_op(u8 b0, u8 arg, int point)
 	switch (kind) {
 	case OP_WRITE:
 	case OP_SAMPLE:
-		writer(16 + 8 * (arg & 127), kind == OP_SAMPLE);
+		if (fz.long_reach && (arg & 0x80))
+			burst(arg, kind == OP_SAMPLE);
+		else
+			writer(16 + 8 * (arg & 127), kind == OP_SAMPLE);
 		break;
 	case OP_BIG:
-		writer(16 + 32 * (u32)arg, false);
+		writer(fz.long_reach ? edge_size(arg) : 16 + 32 * (u32)arg, false);
 		break;
 	case OP_READ:
 		reader_consume(arg % 8);
@@ -1130,6 +1214,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz.overwrite = data[0] & 0x10;
 	fz.sample_id_all = data[0] & 0x20;
 	fz.watermark_mode = data[0] & 0x40;
+	fz.long_reach = data[0] & 0x80;
 	event->attr.size = sizeof(event->attr);
 	event->attr.write_backward = fz.backward;
 	event->attr.sample_id_all = fz.sample_id_all;
@@ -1146,11 +1231,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	fz.ops = data + 2;
 	fz.nr_ops = min((size - 2) / 2, (size_t)FZ_MAX_OPS);
-	fz_trace("buffer: %d pages, %s, %s, sample_id_all %d, %s %lu; %zu ops",
+	fz_trace("buffer: %d pages, %s, %s, sample_id_all %d, %s %lu%s; %zu ops",
 		 fz.nr_pages, fz.backward ? "backward" : "forward",
 		 fz.overwrite ? "overwrite" : "writable", fz.sample_id_all,
 		 fz.watermark_mode ? "watermark" : "wakeup_events",
-		 fz.watermark_mode ? fz.watermark : fz.wakeup_events, fz.nr_ops);
+		 fz.watermark_mode ? fz.watermark : fz.wakeup_events,
+		 fz.long_reach ? ", long reach" : "", fz.nr_ops);
 
 	/* separate pages behind guard pages, as the kernel's: a copy that runs off one faults */
 	fz.rb = rb_alloc(fz.nr_pages, fz.watermark_mode ? (long)event->attr.wakeup_watermark : 0,

@@ -21,10 +21,13 @@ PI = {name: i for i, name in enumerate(points())}
 # the verifying reader's steps, pseudo-points after the real ones (fuzz_ringbuf.c)
 PI["VERIFY_HEADER"] = len(PI)
 PI["VERIFY_RECORD"] = len(PI)
+# a writer's two loops on a retry pass (fuzz_ringbuf.c)
+PI["RETRY_READ_TAIL"] = len(PI)
+PI["RETRY_READ_HEAD"] = len(PI)
 WRITE, SAMPLE, BIG, READ, PAUSE, RESUME, GARBAGE, WINDOW = range(8)
 
-def cfg(order=0, backward=False, overwrite=False, id_all=False, watermark=False, arg=0):
-    return bytes([order | backward << 3 | overwrite << 4 | id_all << 5 | watermark << 6, arg])
+def cfg(order=0, backward=False, overwrite=False, id_all=False, watermark=False, reach=False, arg=0):
+    return bytes([order | backward << 3 | overwrite << 4 | id_all << 5 | watermark << 6 | reach << 7, arg])
 
 def op(kind, arg=0, at=None):
     return bytes([kind | ((PI[at] + 1) << 3 if at else 0), arg])
@@ -56,6 +59,33 @@ def ringbuf():
         seeds["verify-in-writer-guard%d" % guard] = (cfg(backward=True, overwrite=True) + w(60) * 12 +
                                                      op(SAMPLE, 40) + op(WINDOW, g, at="PI_OUTPUT_COPY") +
                                                      op(WRITE, 30, at="VERIFY_RECORD") + op(WINDOW, g))
+    # long reach: op 2 at a limit, reservations ending a word either side
+    # of the watermark step (arg & 15 = 7, 8, 9), two steps ahead
+    # (arg >> 4 = 1), and the largest records, in a buffer they fill, one
+    # they exceed, backward; bursts of records and samples (arg bit 7)
+    edge = lambda a: op(BIG, a)
+    burst = lambda kind, count, shift: op(kind, 0x80 | shift << 4 | (count // 8 - 1))
+    seeds["burst-watermark-samples"] = cfg(watermark=True, reach=True, arg=1) + burst(SAMPLE, 128, 0) + op(READ)
+    seeds["burst-wakeup-events"] = (cfg(reach=True, arg=7) + burst(SAMPLE, 16, 1) + op(READ) +
+                                    burst(WRITE, 8, 3) + op(READ) + burst(SAMPLE, 24, 0) + op(READ))
+    seeds["burst-fill-lost"] = cfg(1, reach=True, id_all=True) + burst(WRITE, 64, 3) + op(READ) + burst(SAMPLE, 8, 2) + op(READ)
+    seeds["burst-backward-overwrite"] = (cfg(backward=True, overwrite=True, reach=True) + burst(WRITE, 40, 2) +
+                                         op(WINDOW, 9) + op(WINDOW))
+    seeds["edge-watermark"] = (cfg(1, watermark=True, reach=True, arg=5) +
+                               (edge(8) + op(READ) + edge(7) + edge(9) + op(READ) + edge(0x18) + op(READ)) * 3)
+    seeds["edge-watermark-half"] = cfg(reach=True, arg=1) + (op(SAMPLE, 20) + edge(8) + op(READ)) * 4
+    seeds["edge-max-record"] = cfg(4, reach=True) + edge(0x80) + op(READ) + edge(0x81) + w() + op(READ)
+    seeds["edge-max-record-lost"] = (cfg(4, reach=True, id_all=True) + op(PAUSE) + w() + op(RESUME) +
+                                     edge(0x80) + op(READ) + edge(0x83) + op(READ))
+    seeds["edge-max-record-overwrite"] = cfg(2, backward=True, overwrite=True, reach=True) + w(60) + edge(0x80) + w(60) * 3 + op(WINDOW, 9)
+    # a second nested writer on the outer writer's retry pass of each loop
+    for loop, first in (("read-tail", "PI_OUTPUT_BEGIN_CMPXCHG"), ("read-head", "PI_PUT_HANDLE_READ_HEAD")):
+        retry = "RETRY_" + loop.upper().replace("-", "_")
+        seeds["nmi-retry-" + loop] = (cfg(arg=1) + op(SAMPLE, 20) + op(WRITE, 3, at=first) +
+                                      op(WRITE, 5, at=retry) + op(READ))
+        seeds["nmi-backward-retry-" + loop] = (cfg(backward=True, overwrite=True, id_all=True) + op(SAMPLE, 20) +
+                                               op(WRITE, 3, at=first) + op(WRITE, 5, at=retry) +
+                                               op(WRITE, 7, at=retry) + op(WINDOW))
     for name in PI:
         if not name.startswith("PI_OUTPUT") and not name.startswith("PI_PUT_HANDLE"):
             continue
@@ -90,6 +120,11 @@ def ringbuf_dict():
     names = ["write", "sample", "big", "read", "pause", "resume", "garbage", "window"]
     for kind, n in enumerate(names):
         lines.append('%s_top="\\x%02x\\x%02x"' % (n, kind, 8))
+    # with long reach (byte 0 bit 7): the largest record, a watermark
+    # step, a burst of 128 16-byte samples
+    lines.append('big_edge_max="\\x%02x\\x80"' % BIG)
+    lines.append('big_edge_watermark="\\x%02x\\x08"' % BIG)
+    lines.append('sample_burst="\\x%02x\\x8f"' % SAMPLE)
     for name, i in sorted(PI.items(), key=lambda x: x[1]):
         if name.startswith("PI_OVERFLOW"):
             continue

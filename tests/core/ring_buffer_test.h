@@ -61,12 +61,14 @@ static inline u8 rbt_pattern(u64 tag, unsigned int i)
 
 struct rbt_nmi {
 	struct perf_buffer *rb;
-	enum perf_interleave_point point;	/* where the action runs, once */
+	enum perf_interleave_point point;	/* where the action runs */
+	unsigned int times;			/* at this many hits of it */
 	void (*action)(void *arg);
 	void *arg;
 	bool backward;				/* for the monotonic check */
 
 	bool fired;
+	unsigned int fires;			/* actions run so far */
 	bool in_action;
 	unsigned int nest_at_fire;
 	u64 data_head_before, data_head_after;
@@ -83,6 +85,16 @@ extern struct rbt_nmi rbt_nmi;
 void rbt_nmi_arm(struct perf_buffer *rb, bool backward,
 		 enum perf_interleave_point point,
 		 void (*action)(void *arg), void *arg);
+/*
+ * The same, but the action runs at each of the first @times hits of
+ * @point outside it: a new NMI each time the interrupted code comes
+ * back to the point (a loop's next pass). What the action does itself
+ * fires nothing; nest_at_fire and data_head_before are the first's,
+ * data_head_after and head_after the last's.
+ */
+void rbt_nmi_arm_times(struct perf_buffer *rb, bool backward,
+		       enum perf_interleave_point point, unsigned int times,
+		       void (*action)(void *arg), void *arg);
 void rbt_nmi_disarm(void);
 
 #endif

@@ -2,8 +2,8 @@
 /*
  * The writer side of the ring-buffer tests: tagged records whose every
  * byte can be checked, and a scripted NMI that runs an action (a nested
- * writer, a pause, a reader step) once at a chosen interleaving point
- * while watching data_head at every point.
+ * writer, a pause, a reader step) at a chosen interleaving point, once
+ * or on each of its first hits, while watching data_head at every point.
  */
 #include "tests/core/ring_buffer_test.h"
 
@@ -81,12 +81,15 @@ static void rbt_nmi_hook(enum perf_interleave_point point, void *obj)
 	n->hits[point]++;
 	head = rbt_nmi_observe(n);
 
-	if (n->in_action || n->fired || point != n->point)
+	if (n->in_action || n->fires >= n->times || point != n->point)
 		return;
+	if (!n->fired) {
+		n->nest_at_fire = READ_ONCE(n->rb->nest);
+		n->data_head_before = head;
+	}
 	n->fired = true;
+	n->fires++;
 	n->in_action = true;
-	n->nest_at_fire = READ_ONCE(n->rb->nest);
-	n->data_head_before = head;
 	n->action(n->arg);
 	n->data_head_after = rbt_nmi_observe(n);
 	n->head_after = local_read(&n->rb->head);
@@ -97,10 +100,18 @@ void rbt_nmi_arm(struct perf_buffer *rb, bool backward,
 		 enum perf_interleave_point point,
 		 void (*action)(void *arg), void *arg)
 {
+	rbt_nmi_arm_times(rb, backward, point, 1, action, arg);
+}
+
+void rbt_nmi_arm_times(struct perf_buffer *rb, bool backward,
+		       enum perf_interleave_point point, unsigned int times,
+		       void (*action)(void *arg), void *arg)
+{
 	memset(&rbt_nmi, 0, sizeof(rbt_nmi));
 	rbt_nmi.rb = rb;
 	rbt_nmi.backward = backward;
 	rbt_nmi.point = point;
+	rbt_nmi.times = times;
 	rbt_nmi.action = action;
 	rbt_nmi.arg = arg;
 	rbt_nmi.last_data_head = READ_ONCE(rb->user_page->data_head);

@@ -1205,6 +1205,50 @@ static void test_nmi_reserving_after_the_head_read_makes_the_outermost_publish_a
 	rb_teardown(&ev);
 }
 
+/*
+ * A second NMI at the outermost writer's head read on its retry pass
+ * (the first NMI sent it round): it nests (nest is 1 again), so it
+ * leaves its record to the outermost, whose second publication is stale
+ * once more. Only a third pass publishes all three records.
+ */
+static void test_second_nmi_at_the_retry_head_read_sends_the_outermost_round_again(void **state)
+{
+	int backward;
+
+	(void)state;
+	need_interleave();
+	for (backward = 0; backward < 2; backward++) {
+		const char *ctx = backward ? "backward overwrite" : "forward non-overwrite";
+		const struct expect_rec want[] = { REC(OUTER_TAG), REC(NMI_TAG), REC(NMI_TAG) };
+		u64 all = 64 + 2 * NMI_SIZE;
+		struct perf_event ev;
+		struct perf_buffer *rb;
+		struct rbt_view v;
+
+		rb = rb_setup(&ev, 1, !backward, backward, 0);
+		nmi_ev_attach(&ev);
+		rbt_view_init(&v, rb);
+		rbt_nmi_arm_times(rb, backward, PI_PUT_HANDLE_READ_HEAD, 2, nmi_writer, &nmi_ev);
+		CHECK(ctx, rbt_write(&ev, 64, OUTER_TAG, false) == 0);
+		rbt_nmi_disarm();
+		CHECK(ctx, rbt_nmi.fires == 2);
+		/* neither NMI was outermost: the writer it interrupted had nest 1 */
+		CHECK(ctx, rbt_nmi.nest_at_fire == 1);
+		CHECK(ctx, nmi_ev.pending_wakeup == 0);
+		/* three passes, three publications, each covering more, never less */
+		CHECK(ctx, rbt_nmi.hits[PI_PUT_HANDLE_READ_HEAD] == 3);
+		CHECK(ctx, rbt_nmi.hits[PI_PUT_HANDLE_PUBLISHED] == 3);
+		CHECK(ctx, rbt_nmi.publish_count == 3);
+		CHECK(ctx, rbt_nmi.head_went_back == 0);
+		CHECK(ctx, rb->user_page->data_head == (backward ? -all : all));
+		CHECK(ctx, rb->user_page->data_head == (u64)local_read(&rb->head));
+		CHECK(ctx, rb->nest == 0);
+		check_records(&v, backward, 0, want, ARRAY_SIZE(want), ctx);
+		ring_buffer_attach(&nmi_ev, NULL);
+		rb_teardown(&ev);
+	}
+}
+
 static void test_nmi_after_nest_cleared_publishes_itself_and_the_outermost_rechecks(void **state)
 {
 	struct perf_event ev;
@@ -1302,6 +1346,7 @@ static void nmi_in_nmi_writer(void *arg)
 	struct perf_event *e = arg;
 
 	rbt_nmi.fired = false;
+	rbt_nmi.fires = 0;
 	rbt_nmi.point = PI_OUTPUT_COPY;
 	rbt_nmi.action = nmi_writer;
 	rbt_nmi.in_action = false;
@@ -1369,6 +1414,7 @@ static const struct CMUnitTest fixed_tests[] = {
 	T(test_pause_during_begin_after_the_check_still_writes),
 	T(test_reader_freeing_space_after_the_tail_read_helps_only_the_next_writer),
 	T(test_nmi_reserving_after_the_head_read_makes_the_outermost_publish_again),
+	T(test_second_nmi_at_the_retry_head_read_sends_the_outermost_round_again),
 	T(test_nmi_after_nest_cleared_publishes_itself_and_the_outermost_rechecks),
 	T(test_nmi_in_a_failing_writer_is_published_by_its_fail_path),
 	T(test_have_lost_xchg_race_writes_a_lost_record_of_zero),
