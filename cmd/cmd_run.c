@@ -4,6 +4,7 @@
  * progress bar on a terminal, perf.data out and a summary (text or JSON).
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -431,13 +432,23 @@ int cmd_run(int argc, char **argv)
 		scenario_free(s);
 		return 1;
 	}
+	if (st.stop_signal && show_progress)
+		fputs("\n", stderr);	/* the bar stopped short of 100% */
 	if (json)
 		print_json(s, &st, out);
 	else
 		print_text(s, &st, out);
+	ret = 0;
+	if (st.stop_signal) {
+		/* as perf record: the file is complete, of the part that ran; 128 + signal */
+		fprintf(stderr, "pmusim: run: stopped by %s after %llu of %llu cycles; %s holds what was recorded so far\n",
+			st.stop_signal == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)st.ran,
+			(unsigned long long)s->duration, out);
+		ret = 128 + st.stop_signal;
+	}
 	run_stats_free(&st);
 	scenario_free(s);
-	return 0;
+	return ret;
 bad_value:
 	fprintf(stderr, "pmusim: run: bad value '%s' for %s\n", optarg, argv[optind - 1]);
 	return 2;

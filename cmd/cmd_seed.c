@@ -3,6 +3,7 @@
  * pmusim seed NAME SCENARIO: reproduce one seed's result (see seeds.h).
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 
 #include "cmd/commands.h"
 #include "seeds/seeds.h"
+#include "sim/run.h"
 
 static const struct {
 	const char *name;
@@ -122,6 +124,12 @@ int cmd_seed(int argc, char **argv)
 		o.output = tmpfile;
 	}
 	ret = seeds[k].fn(s, &o);
+	if (run_stop_signal()) {
+		fprintf(stderr, "pmusim: seed: %s: stopped by %s; the figures are of the part that ran\n",
+			name, run_stop_signal() == SIGINT ? "SIGINT" : "SIGTERM");
+		if (!ret)
+			ret = 128 + run_stop_signal();
+	}
 	if (o.output == tmpfile) {
 		unlink(tmpfile);
 		rmdir(tmpdir);

@@ -7,6 +7,7 @@
  * and reads the file back for the summary. See run.h.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -738,7 +739,7 @@ static bool sample_window(struct window_start *w, const struct scn_event *e,
 	return have;
 }
 
-static int summarize_file(struct run *r, const char *path, char *err, size_t errlen)
+static int summarize_file(struct run *r, char *err, size_t errlen)
 {
 	struct window_start *starts = NULL;	/* [task index][attr] */
 	struct run_stats *st = r->st;
@@ -749,7 +750,8 @@ static int summarize_file(struct run *r, const char *path, char *err, size_t err
 	u32 size;
 	int ret;
 
-	if (perf_data_file__open(&f, path)) {
+	/* the finished file, before it goes to the output: a device cannot be read back */
+	if (perf_data_writer__open_result(r->w, &f)) {
 		snprintf(err, errlen, "%s", f.err);
 		perf_data_file__close(&f);
 		return -1;
@@ -1109,6 +1111,68 @@ int run_parse_sample(const struct run *r, const void *rec, size_t size, struct p
 	return 0;
 }
 
+/* ---- stopping early: SIGINT, SIGTERM -------------------------------------------- */
+
+static volatile sig_atomic_t stop_signal;
+
+static void note_stop_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static const int stop_signals[] = { SIGINT, SIGTERM };
+
+int run_stop_signal(void)
+{
+	return stop_signal;
+}
+
+struct saved_signals {
+	struct sigaction old[2];
+};
+
+/*
+ * As perf record: SIGINT or SIGTERM stops the recording, and the file is
+ * finished with what was recorded so far. A signal only sets a flag;
+ * the run looks at it between quanta. It stays set: a later run in the
+ * same process (a seed's second run) stops at once.
+ */
+static void catch_stop_signals(struct saved_signals *saved)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = note_stop_signal;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	for (unsigned int i = 0; i < 2; i++)
+		sigaction(stop_signals[i], &sa, &saved->old[i]);
+}
+
+static void restore_stop_signals(const struct saved_signals *saved)
+{
+	for (unsigned int i = 0; i < 2; i++)
+		sigaction(stop_signals[i], &saved->old[i], NULL);
+}
+
+/*
+ * The machine runs its duration one quantum at a time (the same quanta
+ * as one machine_run() call) so that a stop signal is seen in time.
+ */
+static void run_machine(struct run *r)
+{
+	uint64_t quantum = r->m->cfg.quantum;
+
+	while (r->m->now < r->s->duration && !stop_signal) {
+		uint64_t until = r->s->duration - r->m->now > quantum ?
+				 r->m->now + quantum : r->s->duration;
+
+		machine_run(r->m, until);
+	}
+	r->st->stop_signal = stop_signal;
+	r->st->ran = r->m->now;
+}
+
 int run_scenario(const struct scenario *s, const char *output, const char *map_dir,
 		 run_progress_fn progress, struct run_stats *st, char *err, size_t errlen)
 {
@@ -1120,16 +1184,18 @@ int run_scenario_hooked(const struct scenario *s, const char *output, const char
 			struct run_stats *st, char *err, size_t errlen)
 {
 	struct run r = { .s = s, .st = st, .progress = progress };
+	struct saved_signals saved;
 	int ret = -1;
 
 	memset(st, 0, sizeof(*st));
 	the_run = &r;
+	catch_stop_signals(&saved);
 	if (setup(&r, err, errlen) || open_events(&r, err, errlen) ||
 	    start_file(&r, output, map_dir, err, errlen))
 		goto out;
 	r.next_read = s->consumer->interval;
-	machine_run(r.m, s->duration);
-	if (hook) {
+	run_machine(&r);
+	if (hook && !st->stop_signal) {
 		r.hold_reads = true;
 		if (hook->fn(&r, hook->arg)) {
 			snprintf(err, errlen, "pmusim: %s: the analysis at the end failed", s->file);
@@ -1147,15 +1213,20 @@ int run_scenario_hooked(const struct scenario *s, const char *output, const char
 		goto out;
 	}
 	if (r.w) {
-		struct perf_data_writer *w = r.w;
+		struct perf_data_writer *w;
 
+		if (perf_data_writer__finish(r.w)) {
+			snprintf(err, errlen, "%s", perf_data_writer__last_error());
+			goto out;
+		}
+		if (summarize_file(&r, err, errlen))
+			goto out;
+		w = r.w;
 		r.w = NULL;
 		if (perf_data_writer__close(w)) {
 			snprintf(err, errlen, "%s", perf_data_writer__last_error());
 			goto out;
 		}
-		if (summarize_file(&r, output, err, errlen))
-			goto out;
 	}
 	ret = 0;
 out:
@@ -1164,6 +1235,7 @@ out:
 	if (ret)
 		remove_maps(&r);
 	teardown(&r);
+	restore_stop_signals(&saved);
 	return ret;
 }
 

@@ -72,6 +72,12 @@ struct run_stats {
 	uint64_t ctx_data_tasks, ctx_data_task_bytes, ctx_data_total_bytes;
 	struct run_func *funcs;
 	unsigned int nr_funcs;
+	/*
+	 * SIGINT or SIGTERM stopped the machine after RAN of its duration's
+	 * cycles (0: it ran them all); the file holds what was recorded.
+	 */
+	int stop_signal;
+	uint64_t ran;
 };
 
 /*
@@ -128,5 +134,12 @@ int run_scenario_hooked(const struct scenario *s, const char *output, const char
 			run_progress_fn progress, const struct run_end_hook *hook,
 			struct run_stats *st, char *err, size_t errlen);
 void run_stats_free(struct run_stats *st);
+
+/*
+ * While a run runs, SIGINT and SIGTERM stop its machine (as they stop
+ * perf record): the run finishes its file with what was recorded and
+ * returns 0 with st->stop_signal set. The signal that did, or 0.
+ */
+int run_stop_signal(void);
 
 #endif /* PMUSIM_SIM_RUN_H */

@@ -101,12 +101,21 @@ struct perf_data_env {
 };
 
 struct perf_data_writer;
+struct perf_data_file;
 
 /*
- * Create PATH.tmp for writing; the file appears under PATH only when
- * perf_data_writer__close() succeeds. @env is not copied: it must stay
- * valid until perf_data_writer__close() or __abort(). Returns NULL with errno set and the
- * reason in perf_data_writer__last_error() (one line, naming PATH).
+ * Start a perf.data for PATH (as perf record does, a symlink is followed
+ * and what is said here is of its target):
+ * - a regular file or none: the file is built in PATH.tmp.XXXXXX (a name
+ *   of this writer's own, in PATH's directory) and renamed over PATH only
+ *   when perf_data_writer__close() succeeds; a previous PATH with bytes
+ *   in it is kept as PATH.old;
+ * - anything else (a character device such as /dev/null, a FIFO): PATH
+ *   is opened now, written in place by perf_data_writer__close() and
+ *   never replaced; the file is built in $TMPDIR (or /tmp) meanwhile.
+ * @env is not copied: it must stay valid until perf_data_writer__close()
+ * or __abort(). Returns NULL with errno set and the reason in
+ * perf_data_writer__last_error() (one line, naming PATH).
  */
 struct perf_data_writer *perf_data_writer__open(const char *path,
 						const struct perf_data_env *env);
@@ -131,13 +140,27 @@ int perf_data_writer__write(struct perf_data_writer *w,
 			    const struct perf_event_header *event);
 
 /*
- * Write the features and the final header, then rename PATH.tmp to PATH.
- * Frees W in every case. Returns 0 or -1 (PATH.tmp removed, the reason
- * in perf_data_writer__last_error()).
+ * Write the features and the final header: the file is complete, not yet
+ * at PATH. Returns 0 or -1 (the reason in perf_data_writer__last_error()).
+ */
+int perf_data_writer__finish(struct perf_data_writer *w);
+
+/*
+ * Open the finished file for reading (whatever PATH is), named PATH in
+ * F's messages. 0, or -1 with the reason in f->err; perf_data_file__close()
+ * releases F either way.
+ */
+int perf_data_writer__open_result(struct perf_data_writer *w, struct perf_data_file *f);
+
+/*
+ * Finish if not yet done, then put the file at PATH (see __open). Frees
+ * W in every case. Returns 0 or -1 (nothing changed at PATH unless it is
+ * written in place, the temporary file removed, the reason in
+ * perf_data_writer__last_error()).
  */
 int perf_data_writer__close(struct perf_data_writer *w);
 
-/* Drop everything written so far (PATH.tmp removed) and free W. */
+/* Drop everything written so far (the temporary file removed) and free W. */
 void perf_data_writer__abort(struct perf_data_writer *w);
 
 /* The last failure of open/close in this thread, one line. */
