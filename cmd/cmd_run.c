@@ -26,7 +26,9 @@ static void usage(FILE *f)
 	      "      --seed N           override the scenario's seed\n"
 	      "      --duration CYCLES  override the scenario's duration\n"
 	      "      --json             print the summary as JSON\n"
-	      "      --map-dir DIR      where perf-PID.map files go (default /tmp)\n"
+	      "      --map-dir DIR      also write perf-PID.map files there (default none)\n"
+	      "  -N, --no-buildid-cache the programs' ELF files go beside FILE only,\n"
+	      "                         not to ~/.debug as well\n"
 	      "      --no-progress      no progress bar even on a terminal\n"
 	      "perf record's options, applied to every event of the scenario:\n"
 	      "  -e, --event EVENT      record EVENT instead (cycles, instructions, rHEX, :u :k)\n"
@@ -325,6 +327,7 @@ int cmd_run(int argc, char **argv)
 		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "map-dir", required_argument, NULL, OPT_MAP_DIR },
+		{ "no-buildid-cache", no_argument, NULL, 'N' },
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 		{ "event", required_argument, NULL, 'e' },
 		{ "count", required_argument, NULL, 'c' },
@@ -340,7 +343,7 @@ int cmd_run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct overrides o = { 0 };
-	const char *out = "perf.data", *map_dir = "/tmp";
+	const char *out = "perf.data", *map_dir = NULL;
 	bool json = false, show_progress = isatty(STDERR_FILENO);
 	struct scenario *s;
 	struct run_stats st;
@@ -350,7 +353,7 @@ int cmd_run(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:e:c:F:aC:m:bj:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:e:c:F:aC:m:bj:hN", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case OPT_SEED:
@@ -365,6 +368,7 @@ int cmd_run(int argc, char **argv)
 			break;
 		case OPT_JSON: json = true; break;
 		case OPT_MAP_DIR: map_dir = optarg; break;
+		case 'N': run_set_buildid_dirs(NULL, true); break;
 		case OPT_NO_PROGRESS: show_progress = false; break;
 		case 'e': o.event = optarg; break;
 		case 'c':

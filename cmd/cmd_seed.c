@@ -56,7 +56,7 @@ static int bad_value(const char *opt, const char *value)
 int cmd_seed(int argc, char **argv)
 {
 	char tmpdir[] = "/tmp/pmusim-seed-XXXXXX", tmpfile[64];
-	struct seed_opts o = { .output = NULL, .map_dir = "/tmp" };
+	struct seed_opts o = { .output = NULL, .map_dir = NULL };
 	const char *name = NULL, *path = NULL;
 	uint64_t duration = 0, seed = 0;
 	bool have_seed = false;
@@ -122,6 +122,8 @@ int cmd_seed(int argc, char **argv)
 		}
 		snprintf(tmpfile, sizeof(tmpfile), "%s/perf.data", tmpdir);
 		o.output = tmpfile;
+		/* a file no one will read: its programs need no ELF files */
+		run_set_buildid_dirs(NULL, false);
 	}
 	ret = seeds[k].fn(s, &o);
 	if (run_stop_signal()) {

@@ -136,6 +136,14 @@ int run_scenario_hooked(const struct scenario *s, const char *output, const char
 void run_stats_free(struct run_stats *st);
 
 /*
+ * Where a run puts its programs' ELF files (see build_id_cache.h): the
+ * user's build-id cache USER_CACHE ("", the default: $HOME/.debug, as perf
+ * record does; NULL: none, as perf record -N), and with BESIDE (the
+ * default) OUTPUT.debug/, a build-id cache beside the perf.data.
+ */
+void run_set_buildid_dirs(const char *user_cache, bool beside);
+
+/*
  * While a run runs, SIGINT and SIGTERM stop its machine (as they stop
  * perf record): the run finishes its file with what was recorded and
  * returns 0 with st->stop_signal set. The signal that did, or 0.

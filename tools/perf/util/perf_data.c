@@ -34,6 +34,12 @@ struct writer_attr {
 	struct perf_file_section ids_section;
 };
 
+struct writer_build_id {
+	u8 id[24];
+	u8 size;
+	char *filename;
+};
+
 struct perf_data_writer {
 	char *path;			/* as the caller named it */
 	char *target;			/* PATH with symlinks followed */
@@ -42,6 +48,8 @@ struct perf_data_writer {
 	bool in_place;			/* TARGET is no regular file: write into it */
 	int target_fd;			/* in place: TARGET open for writing */
 	bool finished;
+	struct writer_build_id *build_ids;
+	u32 nr_build_ids;
 	const struct perf_data_env *env;
 	struct writer_attr *attrs;
 	u32 nr_attrs;
@@ -291,6 +299,44 @@ int perf_data_writer__add_attr(struct perf_data_writer *w,
 	return 0;
 }
 
+int perf_data_writer__add_build_id(struct perf_data_writer *w, const u8 *build_id, u8 size,
+				   const char *filename)
+{
+	struct writer_build_id *b;
+
+	if (size > 20 || !filename || w->finished) {
+		errno = EINVAL;
+		return -1;
+	}
+	b = realloc(w->build_ids, (w->nr_build_ids + 1) * sizeof(*b));
+	if (!b) {
+		errno = ENOMEM;
+		return -1;
+	}
+	w->build_ids = b;
+	b = &b[w->nr_build_ids];
+	memset(b, 0, sizeof(*b));
+	memcpy(b->id, build_id, size);
+	b->size = size;
+	b->filename = strdup(filename);
+	if (!b->filename) {
+		errno = ENOMEM;
+		return -1;
+	}
+	w->nr_build_ids++;
+	return 0;
+}
+
+const char *perf_data_writer__target(const struct perf_data_writer *w)
+{
+	return w->target;
+}
+
+bool perf_data_writer__in_place(const struct perf_data_writer *w)
+{
+	return w->in_place;
+}
+
 /* The ids of every attr, then the attrs; the records follow. */
 static void write_attrs(struct perf_data_writer *w)
 {
@@ -430,6 +476,7 @@ static bool feature_present(const struct perf_data_writer *w, int feat)
 	const struct perf_data_env *env = w->env;
 
 	switch (feat) {
+	case HEADER_BUILD_ID:	return w->nr_build_ids;
 	case HEADER_HOSTNAME:	return env->hostname;
 	case HEADER_OSRELEASE:	return env->os_release;
 	case HEADER_VERSION:	return env->version;
@@ -454,6 +501,34 @@ static void write_feature(struct perf_data_writer *w, int feat)
 	u32 i;
 
 	switch (feat) {
+	case HEADER_BUILD_ID:
+		/*
+		 * perf_record_header_build_id: header, pid (-1: the host),
+		 * the id in 24 bytes with its size, the name padded to
+		 * NAME_ALIGN. perf record writes user DSOs so.
+		 */
+		for (i = 0; i < w->nr_build_ids; i++) {
+			static const char zeros[NAME_ALIGN];
+			const struct writer_build_id *b = &w->build_ids[i];
+			size_t len = strlen(b->filename) + 1;
+			size_t padded = (len + NAME_ALIGN - 1) / NAME_ALIGN * NAME_ALIGN;
+			struct perf_event_header h = {
+				.type = 0,
+				.misc = PERF_RECORD_MISC_USER | PERF_RECORD_MISC_BUILD_ID_SIZE,
+				.size = (u16)(8 + 4 + 24 + padded),
+			};
+			u8 id[24];
+
+			memcpy(id, b->id, 20);
+			id[20] = b->size;
+			id[21] = id[22] = id[23] = 0;
+			do_write(w, &h, sizeof(h));
+			write_u32(w, (u32)-1);
+			do_write(w, id, sizeof(id));
+			do_write(w, b->filename, len);
+			do_write(w, zeros, padded - len);
+		}
+		break;
 	case HEADER_HOSTNAME:	write_string(w, env->hostname); break;
 	case HEADER_OSRELEASE:	write_string(w, env->os_release); break;
 	case HEADER_VERSION:	write_string(w, env->version); break;
@@ -540,6 +615,9 @@ static void writer_free(struct perf_data_writer *w)
 		free(w->attrs[i].name);
 	}
 	free(w->attrs);
+	for (u32 i = 0; i < w->nr_build_ids; i++)
+		free(w->build_ids[i].filename);
+	free(w->build_ids);
 	free(w->path);
 	free(w->target);
 	free(w->tmp);

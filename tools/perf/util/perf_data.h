@@ -17,6 +17,9 @@
 #include "core/kernel.h"
 #include <pmusim/perf_event.h>
 
+/* perf's: a BUILD_ID entry carries its build-id's size (tools/lib/perf's event.h) */
+#define PERF_RECORD_MISC_BUILD_ID_SIZE	(1 << 15)
+
 #define PERF_MAGIC2		0x32454c4946524550ULL	/* "PERFILE2" */
 #define PERF_FILE_HEADER_SIZE	104
 
@@ -138,6 +141,18 @@ int perf_data_writer__add_attr(struct perf_data_writer *w,
  */
 int perf_data_writer__write(struct perf_data_writer *w,
 			    const struct perf_event_header *event);
+
+/*
+ * Name a DSO's build-id in the BUILD_ID feature, as perf record lists the
+ * DSOs it recorded: FILENAME as its MMAP2 records name it, BUILD_ID of
+ * SIZE bytes (at most 20). Returns 0, or -1 with errno EINVAL or ENOMEM.
+ */
+int perf_data_writer__add_build_id(struct perf_data_writer *w, const u8 *build_id, u8 size,
+				   const char *filename);
+
+/* Where the file goes, symlinks followed; whether it is written in place (see __open). */
+const char *perf_data_writer__target(const struct perf_data_writer *w);
+bool perf_data_writer__in_place(const struct perf_data_writer *w);
 
 /*
  * Write the features and the final header: the file is complete, not yet
