@@ -115,24 +115,22 @@ check "two concurrent runs with the same -o: both succeed, each file whole (3 ro
 check "no temporary file is left" 'no_temp'
 
 # ---- SIGINT, SIGTERM: a complete file of what was recorded ----------------
-interrupt() { # NAME SIGNAL: a long run, stopped by SIGNAL once its file is open
-	local name=$1 sig=$2 t
-	"$PMUSIM" run "$dir/s.yaml" -o "$dir/$name.data" --map-dir "$dir/maps" --no-progress \
-		--duration 100000000000 >"$dir/$name.out" 2>"$dir/$name.err" &
-	pid=$!
-	for t in $(seq 200); do
-		ls "$dir" | grep -q "^$name.data.tmp" && break
+recording() { # NAME: wait (at most a minute) until NAME's temporary file holds samples
+	local t
+	for t in $(seq 1200); do
+		[ "$(cat "$dir/$1".tmp.* 2>/dev/null | wc -c)" -gt 100000 ] && return
 		sleep 0.05
 	done
-	sleep 0.2
+}
+interrupt() { # NAME SIGNAL: a long run, stopped by SIGNAL once it has recorded samples
+	local name=$1 sig=$2
+	# timeout passes SIGNAL on; a run that would not stop is killed after 2 minutes
+	timeout -k 5 120 "$PMUSIM" run "$dir/s.yaml" -o "$dir/$name.data" --map-dir "$dir/maps" \
+		--no-progress --duration 100000000000 >"$dir/$name.out" 2>"$dir/$name.err" &
+	pid=$!
+	recording "$name.data"
 	kill -s "$sig" $pid
-	# a run that does not stop would run for hours: at most a minute
-	(sleep 60; kill -9 $pid 2>/dev/null) &
-	watchdog=$!
 	wait $pid
-	t=$?
-	kill $watchdog 2>/dev/null
-	return $t
 }
 interrupt int INT
 rc=$?
@@ -147,16 +145,13 @@ interrupt term TERM
 rc=$?
 check "SIGTERM: exit 143, one line" '[ $rc = 143 ] && [ "$(wc -l <"$dir/term.err")" = 1 ] && grep -q "stopped by SIGTERM" "$dir/term.err"'
 check "SIGTERM: pmusim dump reads the file" '"$PMUSIM" dump "$dir/term.data" >/dev/null'
-"$PMUSIM" seed lbr-stitch "$dir/s.yaml" --duration 100000000000 --map-dir "$dir/maps" \
-	>"$dir/seed.out" 2>"$dir/seed.err" &
+timeout -k 5 120 "$PMUSIM" seed lbr-stitch "$dir/s.yaml" --duration 100000000000 \
+	-o "$dir/seed.data" >"$dir/seed.out" 2>"$dir/seed.err" &
 pid=$!
-sleep 1
+recording seed.data
 kill -s INT $pid
-(sleep 60; kill -9 $pid 2>/dev/null) &
-watchdog=$!
 wait $pid
 rc=$?
-kill $watchdog 2>/dev/null
 check "a seed stopped by SIGINT: exit 130, one line" \
 	'[ $rc = 130 ] && [ "$(wc -l <"$dir/seed.err")" = 1 ] && grep -q "^pmusim: seed: lbr-stitch: stopped by SIGINT" "$dir/seed.err"'
 check "no temporary file is left" 'no_temp'
