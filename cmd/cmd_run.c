@@ -443,6 +443,8 @@ int cmd_run(int argc, char **argv)
 	else
 		print_text(s, &st, out);
 	ret = 0;
+	if (st.warning[0])
+		fprintf(stderr, "%s\n", st.warning);
 	if (st.stop_signal) {
 		/* as perf record: the file is complete, of the part that ran; 128 + signal */
 		fprintf(stderr, "pmusim: run: stopped by %s after %llu of %llu cycles; %s holds what was recorded so far\n",

@@ -575,12 +575,20 @@ static int store_dsos(struct run *r, const char *target, bool in_place, char *er
 		dirs[1] = build_id_cache__default_dir(user, sizeof(user));
 	else
 		dirs[1] = buildid_cache_dir;
-	for (unsigned int i = 0; i < 2; i++)
-		for (unsigned int g = 0; dirs[i] && g < r->s->tasks_count; g++)
-			if (build_id_cache__add(dirs[i], r->dsos[g].filename, r->dsos[g].elf.build_id,
-						r->dsos[g].elf.image, r->dsos[g].elf.image_size,
-						err, errlen))
-				return -1;
+	for (unsigned int i = 0; i < 2; i++) {
+		for (unsigned int g = 0; dirs[i] && g < r->s->tasks_count; g++) {
+			if (!build_id_cache__add(dirs[i], r->dsos[g].filename,
+						 r->dsos[g].elf.build_id, r->dsos[g].elf.image,
+						 r->dsos[g].elf.image_size, err, errlen))
+				continue;
+			if (i == 0)
+				return -1;	/* the output's own */
+			/* the user's cache, as perf record's, is a convenience: say so and go on */
+			snprintf(r->st->warning, sizeof(r->st->warning), "pmusim: warning: %s", err);
+			err[0] = '\0';
+			break;
+		}
+	}
 	return 0;
 }
 

@@ -78,6 +78,7 @@ struct run_stats {
 	 */
 	int stop_signal;
 	uint64_t ran;
+	char warning[600];		/* a run that succeeded: one line to show, or "" */
 };
 
 /*

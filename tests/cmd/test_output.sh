@@ -197,6 +197,10 @@ else
 	for i in 1 2 3 4 5 6 7 8 9 10; do skip "perf is not installed"; done
 fi
 
+HOME=/proc/pmusim-no-home run "$dir/nh.data"
+check "a user's cache that cannot be written: a warning line, exit 0, the files beside" \
+	'[ $? = 0 ] && one_line && grep -q "^pmusim: warning: /proc/pmusim-no-home/.debug/.*cannot add to the build-id cache" "$dir/err" && [ -d "$dir/nh.data.debug/.build-id" ]'
+
 # ---- stdout that cannot be written -----------------------------------------
 printf 'write 64 4\ndump\n' >"$dir/rb.script"
 full() { # NAME COMMAND...: COMMAND with stdout on /dev/full fails with one line

@@ -42,7 +42,7 @@ if ! command -v perf >/dev/null 2>&1 || ! perf --version >/dev/null 2>&1; then
 	for i in 1 2 3 4 5 6 7 8; do skip "perf is not installed"; done
 else
 	check "perf script reads it" 'perf script -i "$dir/a.data" -F comm,tid,ip,sym >"$dir/a.script" 2>"$dir/a.script.err"'
-	check "perf resolves the workload's symbols from perf-PID.map" \
+	check "perf resolves the workload's symbols from its ELF file (by build-id)" \
 		'grep -q "tchain_f43" "$dir/a.script" && grep -q "tchain_f12" "$dir/a.script"'
 	check "perf script output is the same for the same seed" \
 		'perf script -i "$dir/b.data" -F comm,tid,ip,sym 2>/dev/null | cmp -s - "$dir/a.script"'
