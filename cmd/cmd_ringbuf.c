@@ -236,8 +236,7 @@ static int run(const struct ringbuf_backend *backend, const struct ringbuf_confi
 		perf_mmap_reader__exit(&reader);
 out:
 	backend->close(priv);
-	fflush(stdout);
-	return ret;
+	return ret;		/* stdout is flushed, and checked, by main() */
 }
 
 int cmd_ringbuf(int argc, char **argv)

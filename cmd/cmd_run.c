@@ -4,6 +4,7 @@
  * progress bar on a terminal, perf.data out and a summary (text or JSON).
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,9 @@ static void usage(FILE *f)
 	      "      --seed N           override the scenario's seed\n"
 	      "      --duration CYCLES  override the scenario's duration\n"
 	      "      --json             print the summary as JSON\n"
-	      "      --map-dir DIR      where perf-PID.map files go (default /tmp)\n"
+	      "      --map-dir DIR      also write perf-PID.map files there (default none)\n"
+	      "  -N, --no-buildid-cache the programs' ELF files go beside FILE only,\n"
+	      "                         not to ~/.debug as well\n"
 	      "      --no-progress      no progress bar even on a terminal\n"
 	      "perf record's options, applied to every event of the scenario:\n"
 	      "  -e, --event EVENT      record EVENT instead (cycles, instructions, rHEX, :u :k);\n"
@@ -456,6 +459,7 @@ int cmd_run(int argc, char **argv)
 		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "map-dir", required_argument, NULL, OPT_MAP_DIR },
+		{ "no-buildid-cache", no_argument, NULL, 'N' },
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 		{ "event", required_argument, NULL, 'e' },
 		{ "count", required_argument, NULL, 'c' },
@@ -473,7 +477,7 @@ int cmd_run(int argc, char **argv)
 	struct overrides o = { 0 };
 	const char **cmdline = NULL;
 	int nr_cmdline;
-	const char *out = "perf.data", *map_dir = "/tmp";
+	const char *out = "perf.data", *map_dir = NULL;
 	bool json = false, show_progress = isatty(STDERR_FILENO);
 	struct scenario *s;
 	struct run_stats st;
@@ -516,7 +520,7 @@ int cmd_run(int argc, char **argv)
 	}
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:e:c:F:aC:m:bj:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:e:c:F:aC:m:bj:hN", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case OPT_SEED:
@@ -531,6 +535,7 @@ int cmd_run(int argc, char **argv)
 			break;
 		case OPT_JSON: json = true; break;
 		case OPT_MAP_DIR: map_dir = optarg; break;
+		case 'N': run_set_buildid_dirs(NULL, true); break;
 		case OPT_NO_PROGRESS: show_progress = false; break;
 		case 'e':
 			if (add_events(&o, optarg))
@@ -640,12 +645,23 @@ int cmd_run(int argc, char **argv)
 		ret = 1;
 		goto out;
 	}
+	if (st.stop_signal && show_progress)
+		fputs("\n", stderr);	/* the bar stopped short of 100% */
 	if (json)
 		print_json(s, &st, out);
 	else
 		print_text(s, &st, out);
-	run_stats_free(&st);
 	ret = 0;
+	if (st.warning[0])
+		fprintf(stderr, "%s\n", st.warning);
+	if (st.stop_signal) {
+		/* as perf record: the file is complete, of the part that ran; 128 + signal */
+		fprintf(stderr, "pmusim: run: stopped by %s after %llu of %llu cycles; %s holds what was recorded so far\n",
+			st.stop_signal == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)st.ran,
+			(unsigned long long)s->duration, out);
+		ret = 128 + st.stop_signal;
+	}
+	run_stats_free(&st);
 out:
 	overrides_free(&o);
 	scenario_free(s);

@@ -3,6 +3,7 @@
  * pmusim seed NAME SCENARIO: reproduce one seed's result (see seeds.h).
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "cmd/commands.h"
 #include "include/pmusim/perf_event.h"
 #include "seeds/seeds.h"
+#include "sim/run.h"
 #include "sim/scenario_number.h"
 
 /* What a seed's scenario must have for the seed to show anything. */
@@ -92,7 +94,7 @@ static int parse_u64(const char *opt, const char *arg, uint64_t min, uint64_t *v
 int cmd_seed(int argc, char **argv)
 {
 	char tmpdir[] = "/tmp/pmusim-seed-XXXXXX", tmpfile[64];
-	struct seed_opts o = { .output = NULL, .map_dir = "/tmp" };
+	struct seed_opts o = { .output = NULL, .map_dir = NULL };
 	const char *name = NULL, *path = NULL;
 	uint64_t duration = 0, seed = 0;
 	bool have_seed = false;
@@ -165,8 +167,16 @@ int cmd_seed(int argc, char **argv)
 		}
 		snprintf(tmpfile, sizeof(tmpfile), "%s/perf.data", tmpdir);
 		o.output = tmpfile;
+		/* a file no one will read: its programs need no ELF files */
+		run_set_buildid_dirs(NULL, false);
 	}
 	ret = seeds[k].fn(s, &o);
+	if (run_stop_signal()) {
+		fprintf(stderr, "pmusim: seed: %s: stopped by %s; the figures are of the part that ran\n",
+			name, run_stop_signal() == SIGINT ? "SIGINT" : "SIGTERM");
+		if (!ret)
+			ret = 128 + run_stop_signal();
+	}
 	if (o.output == tmpfile) {
 		unlink(tmpfile);
 		rmdir(tmpdir);

@@ -20,6 +20,7 @@
 #include "cmd/commands.h"
 #include "tools/perf/util/lbr_stitch.h"
 #include "tools/perf/util/perf_data_read.h"
+#include "tools/perf/util/build_id_cache.h"
 #include "tools/perf/util/perf_map.h"
 
 #define LINUX_PROT_EXEC	0x4
@@ -30,9 +31,19 @@
 /* How far ahead of the record being read the file is asked into the cache */
 #define PREFETCH_AHEAD	4096
 
-struct anon_map {
+/* An executable mapping: anonymous (perf-PID.map names it) or of a DSO. */
+struct exec_map {
 	u32 pid;
 	u64 start, end;
+	int dso;			/* index in stitch_ctx.dsos, -1: anonymous */
+};
+
+/* A DSO mapped at START from PGOFF, its .symtab read once, on first use. */
+struct dso_syms {
+	const char *filename;		/* in the mapped file */
+	u64 start, pgoff;
+	bool tried, loaded;
+	struct perf_map map;
 };
 
 struct pid_syms {
@@ -79,8 +90,12 @@ struct stitch_ctx {
 	bool no_sym;			/* addresses only, as -F ip without sym */
 	struct queued_sample *q;
 	size_t nr_q, cap_q;
-	struct anon_map *maps;
+	struct exec_map *maps;
 	size_t nr_maps, cap_maps;
+	struct dso_syms *dsos;
+	size_t nr_dsos, cap_dsos;
+	const struct perf_data_file *file;
+	const char *path;		/* the perf.data: PATH.debug/ is a build-id cache */
 	struct pid_syms *syms;
 	size_t nr_syms, cap_syms;
 	char *out;			/* output buffer */
@@ -127,13 +142,17 @@ static bool is_anon_name(const char *name, size_t len)
 	       (len >= 15 && !memcmp(name, "/anon_hugepage", 14));
 }
 
-/* MMAP (type 1) and MMAP2 (type 10): remember anonymous executable ranges. */
+/*
+ * MMAP (type 1) and MMAP2 (type 10): remember executable ranges, with the
+ * DSO they map unless anonymous.
+ */
 static int note_mmap(struct stitch_ctx *c, const u8 *ev, u32 size, u32 type, u16 misc)
 {
 	u32 name_off = type == PERF_RECORD_MMAP ? 8 + 32 : 8 + 64;
-	u64 start, len;
+	const char *name = (const char *)ev + name_off;
+	u64 start, len, pgoff;
 	u32 pid, prot;
-	size_t nlen;
+	size_t nlen, d;
 	bool exec;
 
 	if (size <= name_off)
@@ -141,51 +160,117 @@ static int note_mmap(struct stitch_ctx *c, const u8 *ev, u32 size, u32 type, u16
 	pid = perf_data__get_u32(ev + 8);
 	start = perf_data__get_u64(ev + 16);
 	len = perf_data__get_u64(ev + 24);
+	pgoff = perf_data__get_u64(ev + 32);
 	if (type == PERF_RECORD_MMAP2) {
 		prot = perf_data__get_u32(ev + 8 + 56);
 		exec = prot & LINUX_PROT_EXEC;
 	} else {
 		exec = !(misc & PERF_RECORD_MISC_MMAP_DATA);
 	}
-	nlen = strnlen((const char *)ev + name_off, size - name_off);
-	if (!exec || !is_anon_name((const char *)ev + name_off, nlen))
+	nlen = strnlen(name, size - name_off);
+	if (!exec || nlen == size - name_off)
 		return 0;
 	if (grow((void **)&c->maps, &c->cap_maps, c->nr_maps + 1, sizeof(*c->maps)))
 		return -1;
-	c->maps[c->nr_maps++] = (struct anon_map){ .pid = pid, .start = start, .end = start + len };
+	c->maps[c->nr_maps] = (struct exec_map){ .pid = pid, .start = start, .end = start + len,
+						 .dso = -1 };
+	if (!is_anon_name(name, nlen)) {
+		for (d = 0; d < c->nr_dsos; d++)
+			if (c->dsos[d].start == start && c->dsos[d].pgoff == pgoff &&
+			    !strcmp(c->dsos[d].filename, name))
+				break;
+		if (d == c->nr_dsos) {
+			if (grow((void **)&c->dsos, &c->cap_dsos, c->nr_dsos + 1, sizeof(*c->dsos)))
+				return -1;
+			c->dsos[c->nr_dsos++] = (struct dso_syms){ .filename = name, .start = start,
+								   .pgoff = pgoff };
+		}
+		c->maps[c->nr_maps].dso = (int)d;
+	}
+	c->nr_maps++;
 	return 0;
 }
 
-static const char *symbol_name(struct stitch_ctx *c, u32 pid, u64 ip)
+/*
+ * Where perf finds a DSO the file names with a build-id: a build-id
+ * cache, here PATH.debug/ beside the perf.data (pmusim run writes it) and
+ * then ~/.debug; without a build-id, the file itself.
+ */
+static void load_dso(struct stitch_ctx *c, struct dso_syms *d)
+{
+	const struct perf_data_build_id *b = perf_data_file__build_id(c->file, d->filename);
+	char dirs[2][4096], path[8400], sbid[41] = "";
+	int nr_dirs = 0;
+
+	d->tried = true;
+	if (b && b->size >= 2) {
+		for (int i = 0; i < b->size; i++)
+			sprintf(sbid + 2 * i, "%02x", b->id[i]);
+		snprintf(dirs[nr_dirs++], sizeof(dirs[0]), "%s.debug", c->path);
+		if (build_id_cache__default_dir(dirs[nr_dirs], sizeof(dirs[0])))
+			nr_dirs++;
+		for (int i = 0; i < nr_dirs; i++) {
+			snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/elf", dirs[i], sbid, sbid + 2);
+			if (!perf_map__load_elf(&d->map, path, d->start, d->pgoff)) {
+				d->loaded = true;
+				return;
+			}
+		}
+		return;		/* the file at the name may be another build */
+	}
+	d->loaded = !perf_map__load_elf(&d->map, d->filename, d->start, d->pgoff);
+}
+
+/*
+ * IP's symbol, and in *SHOWN the address perf prints for it: in a DSO's
+ * mapping the address in the DSO (ip - start + pgoff, perf's map_ip), else
+ * IP itself.
+ */
+static const char *symbol_name(struct stitch_ctx *c, u32 pid, u64 ip, u64 *shown)
 {
 	const struct perf_map_sym *sym;
 	struct pid_syms *ps = NULL;
+	const struct perf_map *map;
 	char path[4096];
 	size_t i;
 
-	if (c->no_sym)
-		return "";
+	*shown = ip;
 	for (i = c->nr_maps; i > 0; i--)
 		if (c->maps[i - 1].pid == pid && ip >= c->maps[i - 1].start &&
 		    ip < c->maps[i - 1].end)
 			break;
+	if (i && c->maps[i - 1].dso >= 0)
+		*shown = ip - c->maps[i - 1].start + c->dsos[c->maps[i - 1].dso].pgoff;
+	if (c->no_sym)
+		return "";
 	if (!i)
 		return "[unknown]";
-	for (i = 0; i < c->nr_syms; i++)
-		if (c->syms[i].pid == pid)
-			ps = &c->syms[i];
-	if (!ps) {
-		if (grow((void **)&c->syms, &c->cap_syms, c->nr_syms + 1, sizeof(*c->syms)))
+	if (c->maps[i - 1].dso >= 0) {
+		struct dso_syms *d = &c->dsos[c->maps[i - 1].dso];
+
+		if (!d->tried)
+			load_dso(c, d);
+		if (!d->loaded)
 			return "[unknown]";
-		ps = &c->syms[c->nr_syms++];
-		memset(ps, 0, sizeof(*ps));
-		ps->pid = pid;
-		snprintf(path, sizeof(path), "%s/perf-%u.map", c->map_dir, pid);
-		ps->loaded = !perf_map__load(&ps->map, path);
+		map = &d->map;
+	} else {
+		for (i = 0; i < c->nr_syms; i++)
+			if (c->syms[i].pid == pid)
+				ps = &c->syms[i];
+		if (!ps) {
+			if (grow((void **)&c->syms, &c->cap_syms, c->nr_syms + 1, sizeof(*c->syms)))
+				return "[unknown]";
+			ps = &c->syms[c->nr_syms++];
+			memset(ps, 0, sizeof(*ps));
+			ps->pid = pid;
+			snprintf(path, sizeof(path), "%s/perf-%u.map", c->map_dir, pid);
+			ps->loaded = !perf_map__load(&ps->map, path);
+		}
+		if (!ps->loaded)
+			return "[unknown]";
+		map = &ps->map;
 	}
-	if (!ps->loaded)
-		return "[unknown]";
-	sym = perf_map__find(&ps->map, ip);
+	sym = perf_map__find(map, ip);
 	return sym ? sym->name : "[unknown]";
 }
 
@@ -293,6 +378,7 @@ frame_line_add(struct stitch_ctx *c, u32 pid, u64 ip)
 	const char *name;
 	struct frame_line *l;
 	size_t nlen;
+	u64 shown;
 	u32 h;
 
 	if ((c->line_cache_nr + 1) * 4 > c->line_cache_size && line_cache_grow(c))
@@ -304,17 +390,17 @@ frame_line_add(struct stitch_ctx *c, u32 pid, u64 ip)
 		h = (h + 1) & (c->line_cache_size - 1);
 	}
 	l = &c->line_cache[h];
-	name = symbol_name(c, pid, ip);
+	name = symbol_name(c, pid, ip, &shown);
 	nlen = c->no_sym ? 0 : strlen(name);
 	/* tab, 16 digits, space, newline */
 	if (nlen + 19 <= LINE_INLINE) {
-		l->len = format_line(l->text, ip, name, nlen, c->no_sym);
+		l->len = format_line(l->text, shown, name, nlen, c->no_sym);
 	} else {
 		if (nlen > UINT32_MAX - 19 ||
 		    grow((void **)&c->lines, &c->lines_cap, c->lines_len + 19 + nlen, 1))
 			return NULL;
 		l->off = c->lines_len;
-		l->len = format_line(c->lines + l->off, ip, name, nlen, c->no_sym);
+		l->len = format_line(c->lines + l->off, shown, name, nlen, c->no_sym);
 		c->lines_len += l->len;
 	}
 	l->ip = ip;
@@ -571,6 +657,8 @@ int cmd_stitch(int argc, char **argv)
 		perf_data_file__close(&f);
 		return 2;
 	}
+	c.file = &f;
+	c.path = path;
 	lbr_stitcher__init(&st, f.max_branches, stitch);
 	st.entries_stay = true;		/* the file stays mapped until the end */
 	c.out_cap = OUT_SIZE;
@@ -665,6 +753,10 @@ out:
 	for (size_t k = 0; k < c.nr_syms; k++)
 		if (c.syms[k].loaded)
 			perf_map__exit(&c.syms[k].map);
+	for (size_t k = 0; k < c.nr_dsos; k++)
+		if (c.dsos[k].loaded)
+			perf_map__exit(&c.dsos[k].map);
+	free(c.dsos);
 	free(c.syms);
 	free(c.maps);
 	free(c.q);

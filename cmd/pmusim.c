@@ -3,10 +3,13 @@
  * pmusim: the command. Each subcommand is cmd_NAME() in cmd/cmd_NAME.c,
  * declared in cmd/commands.h and listed once in the table below.
  */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd/commands.h"
+#include "sim/run.h"
 
 static const struct pmusim_command commands[] = {
 	PMUSIM_COMMANDS
@@ -23,6 +26,46 @@ static void usage(FILE *f)
 	      "pmusim --version the version and the build's RFC options.\n", f);
 }
 
+/*
+ * Every command's stdout ends here: what could not be written (a full
+ * disk, EIO, a short write) turns a success into one line and exit 1.
+ * A command that failed already said why; its status stands.
+ */
+static int finish_stdout(int status)
+{
+	bool failed = ferror(stdout);
+	int err = 0;
+
+	if (fflush(stdout))
+		failed = true, err = errno;
+	if (fclose(stdout) && !err)
+		failed = true, err = errno;
+	if (!failed || status)
+		return status;
+	if (err)
+		fprintf(stderr, "pmusim: cannot write the output: %s\n", strerror(err));
+	else
+		fputs("pmusim: cannot write the output\n", stderr);
+	return 1;
+}
+
+/*
+ * A run stopped by SIGINT or SIGTERM ends as perf record does: killed by
+ * the same signal once its file is complete, so that a shell loop or
+ * make sees the interruption (the exit status reads 128 + signal).
+ */
+static int finish(int status)
+{
+	int sig = run_stop_signal();
+
+	status = finish_stdout(status);
+	if (sig && status == 128 + sig) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 0 && strchr(argv[0], '/'))
@@ -33,7 +76,7 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
-		return 0;
+		return finish(0);
 	}
 	if (!strcmp(argv[1], "--version")) {
 		char *version_argv[] = { "version", NULL };
@@ -62,7 +105,7 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+			return finish(commands[i].fn(argc - 1, argv + 1));
 	fprintf(stderr, "pmusim: unknown command '%s' (pmusim --help lists them)\n", argv[1]);
 	return 2;
 }

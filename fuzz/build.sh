@@ -44,7 +44,7 @@ for src in "$srctree"/fuzz/fuzz_*.c; do
 	# shellcheck disable=SC2086
 	$CC $CFLAGS -std=gnu11 -I"$srctree" -I"$srctree/include" -I"$obj/include" -c -o "$obj/$name.o" "$src"
 	# shellcheck disable=SC2086
-	$link $CFLAGS -o "$OUT/$name" "$obj/$name.o" "$obj/libpmusim.a" $LIB_FUZZING_ENGINE -lcyaml -lyaml -lm -lpthread
+	$link $CFLAGS -o "$OUT/$name" "$obj/$name.o" "$obj/libpmusim.a" $LIB_FUZZING_ENGINE -lcyaml -lyaml -lelf -lnettle -lz -lm -lpthread
 	if [ -d "$srctree/fuzz/corpus/$short" ]; then
 		zip_dir "$OUT/${name}_seed_corpus.zip" "$srctree/fuzz/corpus/$short"
 	fi

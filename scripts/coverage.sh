@@ -39,7 +39,7 @@ coverage_replay_fuzz() {
 		gcc -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers \
 			-I"$srctree" -I"$srctree/include" -I"$obj/include" -g --coverage -O0 \
 			-o "$bin" "$src" fuzz/replay_main.c "$obj/libpmusim.a" \
-			-lcyaml -lyaml -lm -lpthread || return 1
+			-lcyaml -lyaml -lelf -lnettle -lz -lm -lpthread || return 1
 	done
 	scripts/fuzz-replay.sh "$obj/fuzz" | tail -1
 }

@@ -11,6 +11,8 @@ purpose=${1:-check}
 need="gcc:gcc make:make kconfig-conf:kconfig-frontends
 /usr/include/cmocka.h:libcmocka-dev /usr/include/cyaml/cyaml.h:libcyaml-dev
 /usr/include/yaml.h:libyaml-dev /usr/include/stdio.h:libc6-dev
+/usr/include/gelf.h:libelf-dev /usr/include/nettle/sha1.h:nettle-dev
+/usr/include/zlib.h:zlib1g-dev objdump:binutils
 perf:linux-perf valgrind:valgrind python3:python3 jq:jq"
 case $purpose in
 fuzz|check|bench) need="$need clang:clang afl-clang-fast:afl++ /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev" ;;

@@ -7,6 +7,7 @@
  * and reads the file back for the summary. See run.h.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,8 @@
 #include "tools/perf/util/perf_data.h"
 #include "tools/perf/util/perf_data_read.h"
 #include "tools/perf/util/perf_map.h"
+#include "tools/perf/util/build_id_cache.h"
+#include "tools/perf/util/genelf.h"
 #include "sim/run.h"
 #include "tools/perf/util/synthesize.h"
 #include "tools/perf/util/tsc_convert.h"
@@ -71,9 +74,28 @@ struct run {
 	int error;
 	const char *map_dir;
 	unsigned int nr_maps;		/* perf-PID.map files written, to take back on failure */
+	struct run_dso *dsos;		/* per scenario task entry: its program's ELF */
 };
 
 static struct run *the_run;
+
+/* A program as perf sees it: an ELF file named by MMAP2 and BUILD_ID. */
+struct run_dso {
+	char filename[64];		/* "/pmusim/NAME", as MMAP2 names it */
+	u8 *code;
+	struct genelf_sym *syms;
+	struct genelf_dso elf;
+};
+
+/* Where the ELF files go: see run_set_buildid_dirs(). */
+static const char *buildid_cache_dir = "";
+static bool buildid_beside = true;
+
+void run_set_buildid_dirs(const char *user_cache, bool beside)
+{
+	buildid_cache_dir = user_cache;
+	buildid_beside = beside;
+}
 
 /* ---- what core/ asks of the world ----------------------------------------- */
 
@@ -485,6 +507,102 @@ static int open_events(struct run *r, char *err, size_t errlen)
 
 /* ---- perf.data -------------------------------------------------------------- */
 
+/*
+ * Each scenario task entry's program as an ELF file (its code, its
+ * functions' symbols, a build-id), named /pmusim/NAME in MMAP2 and in the
+ * header's BUILD_ID list, so that perf finds its symbols by build-id and
+ * no two runs' programs can be taken for each other.
+ */
+static int build_dsos(struct run *r, char *err, size_t errlen)
+{
+	const struct scenario *s = r->s;
+
+	r->dsos = calloc(s->tasks_count, sizeof(*r->dsos));
+	if (!r->dsos)
+		goto nomem;
+	for (unsigned int g = 0; g < s->tasks_count; g++) {
+		const struct workload *wl = r->wls[g];
+		struct run_dso *d = &r->dsos[g];
+		bool taken = false;
+		char *c;
+
+		snprintf(d->filename, sizeof(d->filename), "/pmusim/%s", s->tasks[g].name);
+		for (c = d->filename + 8; *c; c++)
+			if (*c == '/')
+				*c = '_';
+		for (unsigned int k = 0; k < g; k++)
+			taken |= !strcmp(r->dsos[k].filename, d->filename);
+		if (taken)	/* two entries of one name: the second is NAME-2, ... */
+			snprintf(d->filename + strlen(d->filename),
+				 sizeof(d->filename) - strlen(d->filename), "-%u", g + 1);
+		d->syms = calloc(wl->nr_funcs, sizeof(*d->syms));
+		if (!d->syms || workload_text(wl, &d->code, &d->elf.text_start, &d->elf.text_size))
+			goto nomem;
+		for (uint32_t f = 0; f < wl->nr_funcs; f++)
+			d->syms[f] = (struct genelf_sym){ wl->funcs[f].addr, wl->funcs[f].size,
+							  wl->funcs[f].name };
+		d->elf.code = d->code;
+		d->elf.syms = d->syms;
+		d->elf.nr_syms = wl->nr_funcs;
+		if (genelf__build(&d->elf, err, errlen))
+			return -1;
+		if (perf_data_writer__add_build_id(r->w, d->elf.build_id, GENELF_BUILD_ID_SIZE,
+						   d->filename))
+			goto nomem;
+	}
+	return 0;
+nomem:
+	snprintf(err, errlen, "pmusim: out of memory");
+	return -1;
+}
+
+/*
+ * The ELF files go where perf looks for them (as perf record puts its
+ * DSOs there): the user's build-id cache, and beside the perf.data in
+ * NAME.debug/, a cache of the same layout that travels with the file
+ * (perf --buildid-dir NAME.debug report -i NAME).
+ */
+static int store_dsos(struct run *r, const char *target, bool in_place, char *err, size_t errlen)
+{
+	char beside[4200], user[4096];
+	const char *dirs[2] = { NULL, NULL };
+
+	if (!in_place && buildid_beside) {
+		snprintf(beside, sizeof(beside), "%s.debug", target);
+		dirs[0] = beside;
+	}
+	if (buildid_cache_dir && !*buildid_cache_dir)
+		dirs[1] = build_id_cache__default_dir(user, sizeof(user));
+	else
+		dirs[1] = buildid_cache_dir;
+	for (unsigned int i = 0; i < 2; i++) {
+		for (unsigned int g = 0; dirs[i] && g < r->s->tasks_count; g++) {
+			if (!build_id_cache__add(dirs[i], r->dsos[g].filename,
+						 r->dsos[g].elf.build_id, r->dsos[g].elf.image,
+						 r->dsos[g].elf.image_size, err, errlen))
+				continue;
+			if (i == 0)
+				return -1;	/* the output's own */
+			/* the user's cache, as perf record's, is a convenience: say so and go on */
+			snprintf(r->st->warning, sizeof(r->st->warning), "pmusim: warning: %s", err);
+			err[0] = '\0';
+			break;
+		}
+	}
+	return 0;
+}
+
+static void free_dsos(struct run *r)
+{
+	for (unsigned int g = 0; r->dsos && g < r->s->tasks_count; g++) {
+		genelf__exit(&r->dsos[g].elf);
+		free(r->dsos[g].code);
+		free(r->dsos[g].syms);
+	}
+	free(r->dsos);
+	r->dsos = NULL;
+}
+
 static int start_file(struct run *r, const char *output, const char *map_dir, char *err,
 		      size_t errlen)
 {
@@ -520,9 +638,14 @@ static int start_file(struct run *r, const char *output, const char *map_dir, ch
 			return -1;
 		}
 	}
-	/* the symbols: perf reads /tmp/perf-PID.map for the anonymous text */
+	/*
+	 * perf-PID.map files only when asked for (MAP_DIR): the perf.data
+	 * names each program's ELF file, and perf reads these maps only for
+	 * anonymous text. Same PIDs every run: a later run's maps would
+	 * rename an earlier file's frames, were they read.
+	 */
 	r->map_dir = map_dir;
-	for (unsigned int t = 0; t < r->m->nr_tasks; t++) {
+	for (unsigned int t = 0; map_dir && t < r->m->nr_tasks; t++) {
 		struct sim_task *st = r->m->tasks[t];
 		const struct workload *wl = r->wls[st->group];
 		struct perf_map_sym syms[WL_MAX_DEPTH];
@@ -538,6 +661,8 @@ static int start_file(struct run *r, const char *output, const char *map_dir, ch
 	}
 	if (!output)
 		return 0;
+	if (build_dsos(r, err, errlen))
+		return -1;
 	for (unsigned int i = 0; i < s->events_count; i++) {
 		struct perf_event_attr attr;
 		u64 *ids = calloc(r->nr_events, sizeof(*ids));
@@ -562,8 +687,7 @@ static int start_file(struct run *r, const char *output, const char *map_dir, ch
 	/* the tasks that were there before recording began, as perf record synthesizes them */
 	for (unsigned int t = 0; t < r->m->nr_tasks; t++) {
 		struct sim_task *st = r->m->tasks[t];
-		const struct workload *wl = r->wls[st->group];
-		const struct wl_func *last = &wl->funcs[wl->nr_funcs - 1];
+		const struct run_dso *dso = &r->dsos[st->group];
 		struct synth_sample_id sid = { .pid = (u32)st->task.pid, .tid = (u32)st->task.tid,
 					       .id = r->events[0]->id, .cpu = (u32)st->cpu };
 		size_t n;
@@ -575,10 +699,9 @@ static int start_file(struct run *r, const char *output, const char *map_dir, ch
 		if (st->task.pid != st->task.tid)
 			continue;
 		n = perf_event__synthesize_mmap2(rec, &first_attr, sid.pid, sid.tid,
-						 wl->funcs[0].addr,
-						 last->addr + last->size - wl->funcs[0].addr, 0,
-						 0x5 /* R|X */, 0x22 /* PRIVATE|ANONYMOUS */,
-						 "//anon", &sid);
+						 dso->elf.map_start, dso->elf.map_len,
+						 dso->elf.map_pgoff, 0x5 /* R|X */,
+						 0x2 /* PRIVATE */, dso->filename, &sid);
 		if (!n || perf_data_writer__write(r->w, (struct perf_event_header *)rec))
 			goto nomem;
 	}
@@ -746,7 +869,7 @@ static bool sample_window(struct window_start *w, const struct scn_event *e,
 	return have;
 }
 
-static int summarize_file(struct run *r, const char *path, char *err, size_t errlen)
+static int summarize_file(struct run *r, char *err, size_t errlen)
 {
 	struct window_start *starts = NULL;	/* [task index][attr] */
 	struct run_stats *st = r->st;
@@ -757,7 +880,8 @@ static int summarize_file(struct run *r, const char *path, char *err, size_t err
 	u32 size;
 	int ret;
 
-	if (perf_data_file__open(&f, path)) {
+	/* the finished file, before it goes to the output: a device cannot be read back */
+	if (perf_data_writer__open_result(r->w, &f)) {
 		snprintf(err, errlen, "%s", f.err);
 		perf_data_file__close(&f);
 		return -1;
@@ -1062,6 +1186,7 @@ static void teardown(struct run *r)
 	free(r->truth);
 	free(r->truth_frames);
 	free(r->convs);
+	free_dsos(r);
 	the_run = NULL;
 }
 
@@ -1123,6 +1248,68 @@ int run_parse_sample(const struct run *r, const void *rec, size_t size, struct p
 	return 0;
 }
 
+/* ---- stopping early: SIGINT, SIGTERM -------------------------------------------- */
+
+static volatile sig_atomic_t stop_signal;
+
+static void note_stop_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static const int stop_signals[] = { SIGINT, SIGTERM };
+
+int run_stop_signal(void)
+{
+	return stop_signal;
+}
+
+struct saved_signals {
+	struct sigaction old[2];
+};
+
+/*
+ * As perf record: SIGINT or SIGTERM stops the recording, and the file is
+ * finished with what was recorded so far. A signal only sets a flag;
+ * the run looks at it between quanta. It stays set: a later run in the
+ * same process (a seed's second run) stops at once.
+ */
+static void catch_stop_signals(struct saved_signals *saved)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = note_stop_signal;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	for (unsigned int i = 0; i < 2; i++)
+		sigaction(stop_signals[i], &sa, &saved->old[i]);
+}
+
+static void restore_stop_signals(const struct saved_signals *saved)
+{
+	for (unsigned int i = 0; i < 2; i++)
+		sigaction(stop_signals[i], &saved->old[i], NULL);
+}
+
+/*
+ * The machine runs its duration one quantum at a time (the same quanta
+ * as one machine_run() call) so that a stop signal is seen in time.
+ */
+static void run_machine(struct run *r)
+{
+	uint64_t quantum = r->m->cfg.quantum;
+
+	while (r->m->now < r->s->duration && !stop_signal) {
+		uint64_t until = r->s->duration - r->m->now > quantum ?
+				 r->m->now + quantum : r->s->duration;
+
+		machine_run(r->m, until);
+	}
+	r->st->stop_signal = stop_signal;
+	r->st->ran = r->m->now;
+}
+
 int run_scenario(const struct scenario *s, const char *output, const char *map_dir,
 		 run_progress_fn progress, struct run_stats *st, char *err, size_t errlen)
 {
@@ -1134,16 +1321,20 @@ int run_scenario_hooked(const struct scenario *s, const char *output, const char
 			struct run_stats *st, char *err, size_t errlen)
 {
 	struct run r = { .s = s, .st = st, .progress = progress };
+	struct saved_signals saved;
+	char target[4096];
+	bool in_place;
 	int ret = -1;
 
 	memset(st, 0, sizeof(*st));
 	the_run = &r;
+	catch_stop_signals(&saved);
 	if (setup(&r, err, errlen) || open_events(&r, err, errlen) ||
 	    start_file(&r, output, map_dir, err, errlen))
 		goto out;
 	r.next_read = s->consumer->interval;
-	machine_run(r.m, s->duration);
-	if (hook) {
+	run_machine(&r);
+	if (hook && !st->stop_signal) {
 		r.hold_reads = true;
 		if (hook->fn(&r, hook->arg)) {
 			snprintf(err, errlen, "pmusim: %s: the analysis at the end failed", s->file);
@@ -1161,14 +1352,23 @@ int run_scenario_hooked(const struct scenario *s, const char *output, const char
 		goto out;
 	}
 	if (r.w) {
-		struct perf_data_writer *w = r.w;
+		struct perf_data_writer *w;
 
+		if (perf_data_writer__finish(r.w)) {
+			snprintf(err, errlen, "%s", perf_data_writer__last_error());
+			goto out;
+		}
+		if (summarize_file(&r, err, errlen))
+			goto out;
+		w = r.w;
 		r.w = NULL;
+		snprintf(target, sizeof(target), "%s", perf_data_writer__target(w));
+		in_place = perf_data_writer__in_place(w);
 		if (perf_data_writer__close(w)) {
 			snprintf(err, errlen, "%s", perf_data_writer__last_error());
 			goto out;
 		}
-		if (summarize_file(&r, output, err, errlen))
+		if (store_dsos(&r, target, in_place, err, errlen))
 			goto out;
 	}
 	ret = 0;
@@ -1178,6 +1378,7 @@ out:
 	if (ret)
 		remove_maps(&r);
 	teardown(&r);
+	restore_stop_signals(&saved);
 	return ret;
 }
 

@@ -73,6 +73,13 @@ struct run_stats {
 	uint64_t ctx_data_tasks, ctx_data_task_bytes, ctx_data_total_bytes;
 	struct run_func *funcs;
 	unsigned int nr_funcs;
+	/*
+	 * SIGINT or SIGTERM stopped the machine after RAN of its duration's
+	 * cycles (0: it ran them all); the file holds what was recorded.
+	 */
+	int stop_signal;
+	uint64_t ran;
+	char warning[600];		/* a run that succeeded: one line to show, or "" */
 };
 
 /*
@@ -129,5 +136,20 @@ int run_scenario_hooked(const struct scenario *s, const char *output, const char
 			run_progress_fn progress, const struct run_end_hook *hook,
 			struct run_stats *st, char *err, size_t errlen);
 void run_stats_free(struct run_stats *st);
+
+/*
+ * Where a run puts its programs' ELF files (see build_id_cache.h): the
+ * user's build-id cache USER_CACHE ("", the default: $HOME/.debug, as perf
+ * record does; NULL: none, as perf record -N), and with BESIDE (the
+ * default) OUTPUT.debug/, a build-id cache beside the perf.data.
+ */
+void run_set_buildid_dirs(const char *user_cache, bool beside);
+
+/*
+ * While a run runs, SIGINT and SIGTERM stop its machine (as they stop
+ * perf record): the run finishes its file with what was recorded and
+ * returns 0 with st->stop_signal set. The signal that did, or 0.
+ */
+int run_stop_signal(void);
 
 #endif /* PMUSIM_SIM_RUN_H */

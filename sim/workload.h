@@ -101,6 +101,13 @@ void workload_free(struct workload *wl);
 const struct wl_func *workload_func_at(const struct workload *wl, uint64_t addr);
 
 /*
+ * The program's code as x86-64 instructions laid out as its ops are
+ * (sim/workload_text.c), from its first function to the end of its last:
+ * *CODE (malloc'ed, *SIZE bytes) for addresses from *START. 0 or -ENOMEM.
+ */
+int workload_text(const struct workload *wl, uint8_t **code, uint64_t *start, uint64_t *size);
+
+/*
  * Where the executor sends what it retires. All of it is user code.
  * With @model set the executor retires straight into that model CPU (no
  * call through a pointer per op, the simulator's hot path) and keeps *@ip

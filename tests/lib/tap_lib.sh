@@ -5,6 +5,11 @@
 # Sourced, not run: . "$PMUSIM_SRCTREE/tests/lib/tap_lib.sh"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
+# pmusim run adds its programs' ELF files to ~/.debug, as perf record
+# does, and perf looks there: a home of the test's own keeps the user's
+# build-id cache out of it
+export HOME="$dir/home"
+mkdir "$HOME"
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; }

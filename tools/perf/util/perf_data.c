@@ -3,15 +3,21 @@
  * The perf.data writer (the counterpart of perf_session__write_header and
  * the write_* feature functions of tools/perf/util/header.c).
  *
- * Records are streamed to PATH.tmp as they come; the attrs are written
- * when the first record arrives, the features and the final header at
- * close, and only then is PATH.tmp renamed to PATH.
+ * Records are streamed to a temporary file of this writer's own as they
+ * come; the attrs are written when the first record arrives, the features
+ * and the final header at close. Only a complete file reaches PATH: renamed
+ * over it when PATH is a regular file (or none), copied into it when PATH
+ * is a device or a FIFO, which are never replaced. A symlink is followed.
  */
+#define _GNU_SOURCE	/* asprintf */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tools/perf/util/perf_data.h"
@@ -28,10 +34,22 @@ struct writer_attr {
 	struct perf_file_section ids_section;
 };
 
+struct writer_build_id {
+	u8 id[24];
+	u8 size;
+	char *filename;
+};
+
 struct perf_data_writer {
-	char *path;
-	char *tmp;
+	char *path;			/* as the caller named it */
+	char *target;			/* PATH with symlinks followed */
+	char *tmp;			/* where the file is built */
 	FILE *fp;
+	bool in_place;			/* TARGET is no regular file: write into it */
+	int target_fd;			/* in place: TARGET open for writing */
+	bool finished;
+	struct writer_build_id *build_ids;
+	u32 nr_build_ids;
 	const struct perf_data_env *env;
 	struct writer_attr *attrs;
 	u32 nr_attrs;
@@ -86,12 +104,91 @@ static u64 writer_pos(struct perf_data_writer *w)
 	return (u64)pos;
 }
 
+/*
+ * Where PATH really leads: a symlink is followed to its target (as
+ * open() would, also when the target does not exist yet); anything else
+ * is PATH itself. Returns a malloc'ed path or NULL with errno set.
+ */
+static char *resolve_target(const char *path)
+{
+	char *cur = strdup(path);
+
+	for (int hops = 0; cur && hops < 40; hops++) {
+		char link[4096], *next, *slash;
+		struct stat st;
+		ssize_t n;
+
+		if (lstat(cur, &st) || !S_ISLNK(st.st_mode))
+			return cur;
+		n = readlink(cur, link, sizeof(link) - 1);
+		if (n < 0) {
+			free(cur);
+			return NULL;
+		}
+		link[n] = '\0';
+		slash = strrchr(cur, '/');
+		if (link[0] == '/' || !slash) {
+			next = strdup(link);
+		} else {
+			next = malloc((size_t)(slash - cur) + 2 + (size_t)n);
+			if (next)
+				sprintf(next, "%.*s/%s", (int)(slash - cur), cur, link);
+		}
+		free(cur);
+		cur = next;
+	}
+	if (cur) {
+		free(cur);
+		errno = ELOOP;
+	}
+	return NULL;
+}
+
+/* A file of our own to build the perf.data in: TEMPLATE is overwritten by its name. */
+static FILE *create_temp(char *template)
+{
+	int fd = mkstemp(template);
+	FILE *fp = fd < 0 ? NULL : fdopen(fd, "w+b");
+
+	if (!fp && fd >= 0) {
+		int err = errno;
+
+		close(fd);
+		unlink(template);
+		errno = err;
+	}
+	return fp;
+}
+
+static void open_fail(struct perf_data_writer *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void open_fail(struct perf_data_writer *w, const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	va_end(ap);
+	if (w) {
+		if (w->target_fd >= 0)
+			close(w->target_fd);
+		free(w->path);
+		free(w->target);
+		free(w->tmp);
+	}
+	free(w);
+	errno = err;
+}
+
 struct perf_data_writer *perf_data_writer__open(const char *path,
 						const struct perf_data_env *env)
 {
 	static const u8 zero_header[PERF_FILE_HEADER_SIZE];
 	struct perf_data_writer *w;
-	size_t len;
+	const char *tmpdir = NULL;
+	struct stat st;
 
 	last_error[0] = '\0';
 	if (!path || !*path || !env) {
@@ -100,33 +197,63 @@ struct perf_data_writer *perf_data_writer__open(const char *path,
 		return NULL;
 	}
 	w = calloc(1, sizeof(*w));
-	len = strlen(path);
-	if (w) {
-		w->path = strdup(path);
-		w->tmp = malloc(len + 5);
-	}
-	if (!w || !w->path || !w->tmp) {
-		snprintf(last_error, sizeof(last_error), "%s: out of memory", path);
-		if (w) {
-			free(w->path);
-			free(w->tmp);
-		}
-		free(w);
-		errno = ENOMEM;
+	if (!w) {
+		open_fail(NULL, "%s: out of memory", path);
 		return NULL;
 	}
-	memcpy(w->tmp, path, len);
-	memcpy(w->tmp + len, ".tmp", 5);
 	w->env = env;
-	w->fp = fopen(w->tmp, "wb");
+	w->target_fd = -1;
+	w->path = strdup(path);
+	w->target = resolve_target(path);
+	if (!w->path || !w->target) {
+		open_fail(w, "%s: cannot follow: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (stat(w->target, &st)) {
+		if (errno != ENOENT) {
+			open_fail(w, "%s: cannot stat: %s", w->target, strerror(errno));
+			return NULL;
+		}
+		st.st_mode = S_IFREG;	/* created as a regular file */
+	}
+	w->in_place = !S_ISREG(st.st_mode);
+	if (w->in_place && S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		open_fail(w, "%s: is a directory", w->target);
+		return NULL;
+	}
+	if (w->in_place) {
+		/*
+		 * A device, a FIFO: written in place, never replaced. The
+		 * file is built aside (the header comes last) and copied
+		 * in when it is complete.
+		 */
+		w->target_fd = open(w->target, O_WRONLY | O_CLOEXEC);
+		if (w->target_fd < 0) {
+			open_fail(w, "%s: cannot open: %s", w->target, strerror(errno));
+			return NULL;
+		}
+		tmpdir = getenv("TMPDIR");
+		if (!tmpdir || !*tmpdir)
+			tmpdir = "/tmp";
+		if (asprintf(&w->tmp, "%s/pmusim-perf.data.XXXXXX", tmpdir) < 0) {
+			w->tmp = NULL;
+			open_fail(w, "%s: out of memory", path);
+			return NULL;
+		}
+	} else if (asprintf(&w->tmp, "%s.tmp.XXXXXX", w->target) < 0) {
+		w->tmp = NULL;
+		open_fail(w, "%s: out of memory", path);
+		return NULL;
+	}
+	/* unique: two runs with the same output never share a temporary file */
+	w->fp = create_temp(w->tmp);
 	if (!w->fp) {
-		int err = errno;
-
-		snprintf(last_error, sizeof(last_error), "%s: cannot create: %s", w->tmp, strerror(err));
-		free(w->path);
-		free(w->tmp);
-		free(w);
-		errno = err;
+		if (w->in_place)
+			open_fail(w, "%s: cannot create a temporary file in %s: %s", w->target,
+				  tmpdir, strerror(errno));
+		else
+			open_fail(w, "%s: cannot create: %s", w->target, strerror(errno));
 		return NULL;
 	}
 	do_write(w, zero_header, sizeof(zero_header));
@@ -170,6 +297,44 @@ int perf_data_writer__add_attr(struct perf_data_writer *w,
 		memcpy(a->ids, ids, nr_ids * sizeof(u64));
 	w->nr_attrs++;
 	return 0;
+}
+
+int perf_data_writer__add_build_id(struct perf_data_writer *w, const u8 *build_id, u8 size,
+				   const char *filename)
+{
+	struct writer_build_id *b;
+
+	if (size > 20 || !filename || w->finished) {
+		errno = EINVAL;
+		return -1;
+	}
+	b = realloc(w->build_ids, (w->nr_build_ids + 1) * sizeof(*b));
+	if (!b) {
+		errno = ENOMEM;
+		return -1;
+	}
+	w->build_ids = b;
+	b = &b[w->nr_build_ids];
+	memset(b, 0, sizeof(*b));
+	memcpy(b->id, build_id, size);
+	b->size = size;
+	b->filename = strdup(filename);
+	if (!b->filename) {
+		errno = ENOMEM;
+		return -1;
+	}
+	w->nr_build_ids++;
+	return 0;
+}
+
+const char *perf_data_writer__target(const struct perf_data_writer *w)
+{
+	return w->target;
+}
+
+bool perf_data_writer__in_place(const struct perf_data_writer *w)
+{
+	return w->in_place;
 }
 
 /* The ids of every attr, then the attrs; the records follow. */
@@ -311,6 +476,7 @@ static bool feature_present(const struct perf_data_writer *w, int feat)
 	const struct perf_data_env *env = w->env;
 
 	switch (feat) {
+	case HEADER_BUILD_ID:	return w->nr_build_ids;
 	case HEADER_HOSTNAME:	return env->hostname;
 	case HEADER_OSRELEASE:	return env->os_release;
 	case HEADER_VERSION:	return env->version;
@@ -335,6 +501,34 @@ static void write_feature(struct perf_data_writer *w, int feat)
 	u32 i;
 
 	switch (feat) {
+	case HEADER_BUILD_ID:
+		/*
+		 * perf_record_header_build_id: header, pid (-1: the host),
+		 * the id in 24 bytes with its size, the name padded to
+		 * NAME_ALIGN. perf record writes user DSOs so.
+		 */
+		for (i = 0; i < w->nr_build_ids; i++) {
+			static const char zeros[NAME_ALIGN];
+			const struct writer_build_id *b = &w->build_ids[i];
+			size_t len = strlen(b->filename) + 1;
+			size_t padded = (len + NAME_ALIGN - 1) / NAME_ALIGN * NAME_ALIGN;
+			struct perf_event_header h = {
+				.type = 0,
+				.misc = PERF_RECORD_MISC_USER | PERF_RECORD_MISC_BUILD_ID_SIZE,
+				.size = (u16)(8 + 4 + 24 + padded),
+			};
+			u8 id[24];
+
+			memcpy(id, b->id, 20);
+			id[20] = b->size;
+			id[21] = id[22] = id[23] = 0;
+			do_write(w, &h, sizeof(h));
+			write_u32(w, (u32)-1);
+			do_write(w, id, sizeof(id));
+			do_write(w, b->filename, len);
+			do_write(w, zeros, padded - len);
+		}
+		break;
 	case HEADER_HOSTNAME:	write_string(w, env->hostname); break;
 	case HEADER_OSRELEASE:	write_string(w, env->os_release); break;
 	case HEADER_VERSION:	write_string(w, env->version); break;
@@ -421,16 +615,22 @@ static void writer_free(struct perf_data_writer *w)
 		free(w->attrs[i].name);
 	}
 	free(w->attrs);
+	for (u32 i = 0; i < w->nr_build_ids; i++)
+		free(w->build_ids[i].filename);
+	free(w->build_ids);
 	free(w->path);
+	free(w->target);
 	free(w->tmp);
 	free(w);
 }
 
-int perf_data_writer__close(struct perf_data_writer *w)
+int perf_data_writer__finish(struct perf_data_writer *w)
 {
 	struct perf_file_header h;
-	int ret = 0;
 
+	if (w->finished)
+		return w->failed ? -1 : 0;
+	w->finished = true;
 	if (!w->data_started)
 		write_attrs(w);
 	memset(&h, 0, sizeof(h));
@@ -447,14 +647,113 @@ int perf_data_writer__close(struct perf_data_writer *w)
 	do_write(w, &h, sizeof(h));
 	if (!w->failed && fflush(w->fp))
 		writer_fail(w, "write failed: %s", strerror(errno));
+	return w->failed ? -1 : 0;
+}
+
+int perf_data_writer__open_result(struct perf_data_writer *w, struct perf_data_file *f)
+{
+	struct stat st;
+	void *buf;
+
+	memset(f, 0, sizeof(*f));
+	if (!w->finished || w->failed || fstat(fileno(w->fp), &st)) {
+		snprintf(f->err, sizeof(f->err), "%s: not finished", w->path);
+		return -1;
+	}
+	buf = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fileno(w->fp), 0);
+	if (buf == MAP_FAILED) {
+		snprintf(f->err, sizeof(f->err), "%s: cannot map: %s", w->tmp, strerror(errno));
+		return -1;
+	}
+	f->mapped = true;
+	return perf_data_file__open_mem(f, w->path, buf, (size_t)st.st_size);
+}
+
+/* Write all of BUF to FD, through short writes and interruptions. */
+static int write_all(int fd, const u8 *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (!n)
+				errno = EIO;
+			return -1;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* In place: copy the finished file into the device or FIFO. */
+static void copy_into_target(struct perf_data_writer *w)
+{
+	u8 buf[65536];
+	size_t n;
+
+	rewind(w->fp);
+	while (!w->failed && (n = fread(buf, 1, sizeof(buf), w->fp)) > 0)
+		if (write_all(w->target_fd, buf, n))
+			writer_fail(w, "write failed: %s", strerror(errno));
+	if (!w->failed && ferror(w->fp))
+		writer_fail(w, "cannot read back %s: %s", w->tmp, strerror(errno ? errno : EIO));
+	if (close(w->target_fd) && !w->failed)
+		writer_fail(w, "close failed: %s", strerror(errno));
+	w->target_fd = -1;
+}
+
+/*
+ * The previous TARGET, if it has bytes, becomes TARGET.old (as perf
+ * record keeps it). Through a hard link, so that TARGET never goes
+ * missing; by a rename where the filesystem has no hard links.
+ */
+static void keep_old(struct perf_data_writer *w)
+{
+	char *old = NULL, *link_tmp = NULL;
+	struct stat st;
+
+	if (stat(w->target, &st) || !S_ISREG(st.st_mode) || !st.st_size)
+		return;
+	if (asprintf(&old, "%s.old", w->target) < 0 ||
+	    asprintf(&link_tmp, "%s.old", w->tmp) < 0) {
+		if (old)
+			free(old);
+		writer_fail(w, "out of memory");
+		return;
+	}
+	if (!link(w->target, link_tmp)) {
+		if (rename(link_tmp, old)) {
+			writer_fail(w, "cannot keep the previous file as %s: %s", old, strerror(errno));
+			unlink(link_tmp);
+		}
+	} else if (rename(w->target, old) && errno != ENOENT) {
+		writer_fail(w, "cannot keep the previous file as %s: %s", old, strerror(errno));
+	}
+	free(old);
+	free(link_tmp);
+}
+
+int perf_data_writer__close(struct perf_data_writer *w)
+{
+	int ret = 0;
+
+	perf_data_writer__finish(w);
+	if (w->in_place && !w->failed)
+		copy_into_target(w);
 	if (fclose(w->fp) && !w->failed)
 		writer_fail(w, "close failed: %s", strerror(errno));
-	if (!w->failed && rename(w->tmp, w->path))
+	if (!w->in_place && !w->failed)
+		keep_old(w);
+	if (!w->in_place && !w->failed && rename(w->tmp, w->target))
 		writer_fail(w, "cannot rename %s: %s", w->tmp, strerror(errno));
-	if (w->failed) {
+	if (w->failed || w->in_place)
 		unlink(w->tmp);
-		ret = -1;
-	}
+	if (w->target_fd >= 0)
+		close(w->target_fd);
+	ret = w->failed ? -1 : 0;
 	writer_free(w);
 	return ret;
 }
@@ -463,5 +762,7 @@ void perf_data_writer__abort(struct perf_data_writer *w)
 {
 	fclose(w->fp);
 	unlink(w->tmp);
+	if (w->target_fd >= 0)
+		close(w->target_fd);
 	writer_free(w);
 }

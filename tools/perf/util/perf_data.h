@@ -17,6 +17,9 @@
 #include "core/kernel.h"
 #include <pmusim/perf_event.h>
 
+/* perf's: a BUILD_ID entry carries its build-id's size (tools/lib/perf's event.h) */
+#define PERF_RECORD_MISC_BUILD_ID_SIZE	(1 << 15)
+
 #define PERF_MAGIC2		0x32454c4946524550ULL	/* "PERFILE2" */
 #define PERF_FILE_HEADER_SIZE	104
 
@@ -107,12 +110,21 @@ struct perf_data_env {
 };
 
 struct perf_data_writer;
+struct perf_data_file;
 
 /*
- * Create PATH.tmp for writing; the file appears under PATH only when
- * perf_data_writer__close() succeeds. @env is not copied: it must stay
- * valid until perf_data_writer__close() or __abort(). Returns NULL with errno set and the
- * reason in perf_data_writer__last_error() (one line, naming PATH).
+ * Start a perf.data for PATH (as perf record does, a symlink is followed
+ * and what is said here is of its target):
+ * - a regular file or none: the file is built in PATH.tmp.XXXXXX (a name
+ *   of this writer's own, in PATH's directory) and renamed over PATH only
+ *   when perf_data_writer__close() succeeds; a previous PATH with bytes
+ *   in it is kept as PATH.old;
+ * - anything else (a character device such as /dev/null, a FIFO): PATH
+ *   is opened now, written in place by perf_data_writer__close() and
+ *   never replaced; the file is built in $TMPDIR (or /tmp) meanwhile.
+ * @env is not copied: it must stay valid until perf_data_writer__close()
+ * or __abort(). Returns NULL with errno set and the reason in
+ * perf_data_writer__last_error() (one line, naming PATH).
  */
 struct perf_data_writer *perf_data_writer__open(const char *path,
 						const struct perf_data_env *env);
@@ -137,13 +149,39 @@ int perf_data_writer__write(struct perf_data_writer *w,
 			    const struct perf_event_header *event);
 
 /*
- * Write the features and the final header, then rename PATH.tmp to PATH.
- * Frees W in every case. Returns 0 or -1 (PATH.tmp removed, the reason
- * in perf_data_writer__last_error()).
+ * Name a DSO's build-id in the BUILD_ID feature, as perf record lists the
+ * DSOs it recorded: FILENAME as its MMAP2 records name it, BUILD_ID of
+ * SIZE bytes (at most 20). Returns 0, or -1 with errno EINVAL or ENOMEM.
+ */
+int perf_data_writer__add_build_id(struct perf_data_writer *w, const u8 *build_id, u8 size,
+				   const char *filename);
+
+/* Where the file goes, symlinks followed; whether it is written in place (see __open). */
+const char *perf_data_writer__target(const struct perf_data_writer *w);
+bool perf_data_writer__in_place(const struct perf_data_writer *w);
+
+/*
+ * Write the features and the final header: the file is complete, not yet
+ * at PATH. Returns 0 or -1 (the reason in perf_data_writer__last_error()).
+ */
+int perf_data_writer__finish(struct perf_data_writer *w);
+
+/*
+ * Open the finished file for reading (whatever PATH is), named PATH in
+ * F's messages. 0, or -1 with the reason in f->err; perf_data_file__close()
+ * releases F either way.
+ */
+int perf_data_writer__open_result(struct perf_data_writer *w, struct perf_data_file *f);
+
+/*
+ * Finish if not yet done, then put the file at PATH (see __open). Frees
+ * W in every case. Returns 0 or -1 (nothing changed at PATH unless it is
+ * written in place, the temporary file removed, the reason in
+ * perf_data_writer__last_error()).
  */
 int perf_data_writer__close(struct perf_data_writer *w);
 
-/* Drop everything written so far (PATH.tmp removed) and free W. */
+/* Drop everything written so far (the temporary file removed) and free W. */
 void perf_data_writer__abort(struct perf_data_writer *w);
 
 /* The last failure of open/close in this thread, one line. */

@@ -178,6 +178,53 @@ static bool parse_event_desc(struct perf_data_file *f, struct feat_cursor *c)
 	return true;
 }
 
+/*
+ * perf_record_header_build_id entries: header (size covers the entry),
+ * pid, 24 bytes of id (its size in byte 20 when misc says so), the name.
+ */
+static bool parse_build_ids(struct perf_data_file *f, struct feat_cursor *c)
+{
+	while (c->left) {
+		struct perf_data_build_id *b;
+		const char *name;
+		u16 misc, size;
+
+		if (c->left < 36)
+			return false;
+		misc = perf_data__get_u16(c->p + 4);
+		size = perf_data__get_u16(c->p + 6);
+		if (size <= 36 || size > c->left)
+			return false;
+		name = (const char *)c->p + 36;
+		if (!memchr(name, '\0', size - 36u))
+			return false;
+		b = realloc(f->build_ids, (f->nr_build_ids + 1) * sizeof(*b));
+		if (!b)
+			return false;
+		f->build_ids = b;
+		b = &b[f->nr_build_ids];
+		memcpy(b->id, c->p + 12, 20);
+		b->size = misc & PERF_RECORD_MISC_BUILD_ID_SIZE ? c->p[32] : 20;
+		if (b->size > 20)
+			return false;
+		b->filename = strdup(name);
+		if (!b->filename)
+			return false;
+		f->nr_build_ids++;
+		feat_skip(c, size);
+	}
+	return true;
+}
+
+const struct perf_data_build_id *perf_data_file__build_id(const struct perf_data_file *f,
+							  const char *filename)
+{
+	for (u32 i = 0; i < f->nr_build_ids; i++)
+		if (!strcmp(f->build_ids[i].filename, filename))
+			return &f->build_ids[i];
+	return NULL;
+}
+
 static bool parse_feature(struct perf_data_file *f, int feat, struct feat_cursor *c)
 {
 	switch (feat) {
@@ -188,6 +235,8 @@ static bool parse_feature(struct perf_data_file *f, int feat, struct feat_cursor
 		return feat_u32(c, &f->nr_cpus_avail) && feat_u32(c, &f->nr_cpus_online);
 	case HEADER_CPU_PMU_CAPS:
 		return parse_pmu_caps(f, c);
+	case HEADER_BUILD_ID:
+		return parse_build_ids(f, c);
 	case HEADER_EVENT_DESC:
 		return parse_event_desc(f, c);
 	case HEADER_SAMPLE_TIME:
@@ -366,6 +415,11 @@ void perf_data_file__close(struct perf_data_file *f)
 		free((char *)f->attrs[i].name);
 	}
 	free(f->attrs);
+	for (u32 i = 0; i < f->nr_build_ids; i++)
+		free(f->build_ids[i].filename);
+	free(f->build_ids);
+	f->build_ids = NULL;
+	f->nr_build_ids = 0;
 	free(f->hostname);
 	free(f->os_release);
 	free(f->arch);

@@ -21,6 +21,13 @@ struct perf_data_attr {
 	const char *name;		/* from EVENT_DESC, or NULL */
 };
 
+/* One entry of the BUILD_ID feature: a DSO as MMAP records name it, and its build-id. */
+struct perf_data_build_id {
+	char *filename;
+	u8 id[20];
+	u8 size;			/* bytes of id */
+};
+
 struct perf_data_file {
 	const char *path;
 	const u8 *buf;			/* the whole file */
@@ -40,6 +47,8 @@ struct perf_data_file {
 	u32 max_branches;		/* CPU_PMU_CAPS branches= */
 	u64 first_sample_time;		/* SAMPLE_TIME */
 	u64 last_sample_time;
+	struct perf_data_build_id *build_ids;	/* BUILD_ID */
+	u32 nr_build_ids;
 
 	char err[256];			/* "FILE: problem" */
 };
@@ -62,6 +71,10 @@ int perf_data_file__open_mem(struct perf_data_file *f, const char *name,
 			     const void *buf, size_t size);
 
 void perf_data_file__close(struct perf_data_file *f);
+
+/* The BUILD_ID entry for FILENAME, or NULL. */
+const struct perf_data_build_id *perf_data_file__build_id(const struct perf_data_file *f,
+							  const char *filename);
 
 /* The perf tool's own record types (tools/perf/util/event.h), beyond the kernel's. */
 #define PERF_RECORD_FINISHED_ROUND	68
@@ -150,6 +163,14 @@ struct perf_sample_branch {
 static inline u64 perf_data__get_u64(const u8 *p)
 {
 	u64 v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline u16 perf_data__get_u16(const u8 *p)
+{
+	u16 v;
 
 	memcpy(&v, p, sizeof(v));
 	return v;

@@ -4,6 +4,9 @@
  * by `pmusim stitch` to name frames the way perf does.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +161,71 @@ nomem:
 	fclose(fp);
 	perf_map__exit(map);
 	errno = ENOMEM;
+	return -1;
+}
+
+int perf_map__load_elf(struct perf_map *map, const char *path, u64 start, u64 pgoff)
+{
+	Elf_Scn *scn = NULL;
+	Elf *e = NULL;
+	int fd, err = EINVAL;
+	size_t n = 0;
+
+	map->syms = NULL;
+	map->nr = 0;
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		errno = EINVAL;
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (!e || elf_kind(e) != ELF_K_ELF)
+		goto fail;
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		size_t nr;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+			continue;
+		d = elf_getdata(scn, NULL);
+		nr = d ? d->d_size / sh.sh_entsize : 0;
+		map->syms = calloc(nr ? nr : 1, sizeof(*map->syms));
+		if (!map->syms) {
+			err = ENOMEM;
+			goto fail;
+		}
+		for (size_t i = 0; i < nr; i++) {
+			const char *name;
+			GElf_Sym sym;
+
+			if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+			    sym.st_value < pgoff)
+				continue;
+			name = elf_strptr(e, sh.sh_link, sym.st_name);
+			if (!name || !(map->syms[n].name = strdup(name))) {
+				err = name ? ENOMEM : EINVAL;
+				goto fail;
+			}
+			map->syms[n].start = start + (sym.st_value - pgoff);
+			map->syms[n].size = sym.st_size;
+			map->nr = ++n;
+		}
+		break;
+	}
+	elf_end(e);
+	close(fd);
+	if (n)
+		qsort(map->syms, n, sizeof(*map->syms), sym_cmp);
+	return 0;
+fail:
+	if (e)
+		elf_end(e);
+	close(fd);
+	perf_map__exit(map);
+	errno = err;
 	return -1;
 }
 

@@ -61,6 +61,15 @@ struct perf_map {
  */
 int perf_map__load(struct perf_map *map, const char *path);
 
+/*
+ * The function symbols of the ELF file at PATH (as perf reads a DSO's
+ * .symtab), at their run-time addresses for a mapping of the file at
+ * START from file offset PGOFF (symbol values are file offsets there, as
+ * in the ELF files pmusim writes: tools/perf/util/genelf.h). Returns 0, or
+ * -1 with errno set (ENOENT: no such file, EINVAL: not such an ELF file).
+ */
+int perf_map__load_elf(struct perf_map *map, const char *path, u64 start, u64 pgoff);
+
 void perf_map__exit(struct perf_map *map);
 
 /* The symbol covering IP, or NULL. */

@@ -5,6 +5,7 @@
  * its own message and never read past; samples decode field by field for
  * every sample_type bit; perf-PID.map and the synthesized COMM/MMAP2.
  */
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -114,11 +115,28 @@ static void write_test_file(const char *path, u8 *records, u32 *records_size)
 	*records_size = off;
 }
 
+/* Files in the test directory whose name starts with NAME.tmp (or NAME for pmusim-perf.data). */
+static int count_temp_files(const char *name)
+{
+	char prefix[64];
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	int n = 0;
+
+	assert_non_null(d);
+	snprintf(prefix, sizeof(prefix), "%s%s", name,
+		 strcmp(name, "pmusim-perf.data") ? ".tmp" : "");
+	while ((de = readdir(d)))
+		n += !strncmp(de->d_name, prefix, strlen(prefix));
+	closedir(d);
+	return n;
+}
+
 static void round_trip_keeps_attrs_ids_records_and_features(void **state)
 {
 	struct perf_data_file f;
 	struct perf_data_iter it;
-	char path[128], tmp[140];
+	char path[128];
 	u8 records[4096];
 	u32 size, records_size, off = 0;
 	const u8 *ev;
@@ -128,8 +146,9 @@ static void round_trip_keeps_attrs_ids_records_and_features(void **state)
 	(void)state;
 	file_path(path, sizeof(path), "rt.data");
 	write_test_file(path, records, &records_size);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	assert_int_not_equal(stat(tmp, &st), 0);	/* renamed away */
+	assert_int_equal(count_temp_files("rt.data"), 0);	/* renamed away */
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);		/* as perf record makes it */
 
 	assert_int_equal(perf_data_file__open(&f, path), 0);
 	assert_int_equal(f.nr_attrs, 2);
@@ -239,8 +258,7 @@ static void writer_refuses_bad_records_and_late_attrs(void **state)
 	assert_int_equal(perf_data_writer__add_attr(w, &a, NULL, &id, 1), -1);
 	perf_data_writer__abort(w);
 	assert_int_not_equal(access(path, F_OK), 0);
-	strcat(path, ".tmp");
-	assert_int_not_equal(access(path, F_OK), 0);
+	assert_int_equal(count_temp_files("bad.data"), 0);
 }
 
 static void writer_open_failure_names_the_file(void **state)
@@ -250,7 +268,118 @@ static void writer_open_failure_names_the_file(void **state)
 	(void)state;
 	file_path(path, sizeof(path), "no/such/dir/x.data");
 	assert_null(perf_data_writer__open(path, &test_env));
-	assert_non_null(strstr(perf_data_writer__last_error(), "no/such/dir/x.data.tmp: cannot create"));
+	assert_non_null(strstr(perf_data_writer__last_error(),
+			       "no/such/dir/x.data: cannot create: No such file or directory"));
+}
+
+/* A file with one attr and no record; 0 or -1 from perf_data_writer__close(). */
+static int write_small(const char *path, u64 period)
+{
+	struct perf_event_attr a;
+	struct perf_data_writer *w;
+	u64 id = 1;
+
+	test_attr(&a, 0);
+	a.sample_period = period;
+	w = perf_data_writer__open(path, &test_env);
+	if (!w)
+		return -1;
+	assert_int_equal(perf_data_writer__add_attr(w, &a, NULL, &id, 1), 0);
+	return perf_data_writer__close(w);
+}
+
+static u64 period_in(const char *path)
+{
+	struct perf_data_file f;
+	u64 period;
+
+	assert_int_equal(perf_data_file__open(&f, path), 0);
+	period = f.attrs[0].attr.sample_period;
+	perf_data_file__close(&f);
+	return period;
+}
+
+static void writer_keeps_the_previous_file_as_old(void **state)
+{
+	char path[128], old[140];
+
+	(void)state;
+	file_path(path, sizeof(path), "keep.data");
+	snprintf(old, sizeof(old), "%s.old", path);
+	assert_int_equal(write_small(path, 111), 0);
+	assert_int_not_equal(access(old, F_OK), 0);	/* nothing before */
+	assert_int_equal(write_small(path, 222), 0);
+	assert_int_equal(period_in(path), 222);
+	assert_int_equal(period_in(old), 111);
+	assert_int_equal(write_small(path, 333), 0);
+	assert_int_equal(period_in(old), 222);
+	assert_int_equal(count_temp_files("keep.data"), 0);
+}
+
+static void writer_follows_a_symlink(void **state)
+{
+	char path[128], link[128];
+	struct stat st;
+
+	(void)state;
+	file_path(path, sizeof(path), "target.data");
+	file_path(link, sizeof(link), "link.data");
+	assert_int_equal(symlink("target.data", link), 0);	/* dangling: created */
+	assert_int_equal(write_small(link, 444), 0);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(period_in(path), 444);
+	assert_int_equal(write_small(link, 555), 0);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(period_in(path), 555);
+	file_path(path, sizeof(path), "target.data.old");
+	assert_int_equal(period_in(path), 444);
+}
+
+/* /dev/full: written in place (never replaced), and ENOSPC is an error naming it. */
+static void writer_reports_a_full_device(void **state)
+{
+	struct stat st;
+
+	(void)state;
+	if (access("/dev/full", W_OK) || stat("/dev/full", &st) || !S_ISCHR(st.st_mode))
+		skip();
+	setenv("TMPDIR", dir, 1);
+	assert_int_equal(write_small("/dev/full", 1), -1);
+	unsetenv("TMPDIR");
+	assert_string_equal(perf_data_writer__last_error(),
+			    "/dev/full: write failed: No space left on device");
+	assert_int_equal(stat("/dev/full", &st), 0);
+	assert_true(S_ISCHR(st.st_mode));
+	assert_int_equal(count_temp_files("pmusim-perf.data"), 0);	/* built aside, removed */
+}
+
+/* The finished file can be read before it is put in place. */
+static void writer_result_is_readable_before_close(void **state)
+{
+	struct perf_event_attr a;
+	struct perf_data_writer *w;
+	struct perf_data_file f;
+	char path[128];
+	u64 id = 7;
+
+	(void)state;
+	file_path(path, sizeof(path), "result.data");
+	test_attr(&a, 0);
+	w = perf_data_writer__open(path, &test_env);
+	assert_non_null(w);
+	assert_int_equal(perf_data_writer__add_attr(w, &a, "cycles:u", &id, 1), 0);
+	assert_int_equal(perf_data_writer__open_result(w, &f), -1);	/* not finished */
+	perf_data_file__close(&f);
+	assert_int_equal(perf_data_writer__finish(w), 0);
+	assert_int_equal(perf_data_writer__open_result(w, &f), 0);
+	assert_int_equal(f.nr_attrs, 1);
+	assert_string_equal(f.attrs[0].name, "cycles:u");
+	perf_data_file__close(&f);
+	assert_int_not_equal(access(path, F_OK), 0);	/* not in place yet */
+	assert_int_equal(perf_data_writer__close(w), 0);
+	assert_int_equal(access(path, F_OK), 0);
 }
 
 /* ---- corruption --------------------------------------------------------- */
@@ -746,6 +875,10 @@ int main(void)
 		cmocka_unit_test(writer_keeps_rfc_fields_and_config3_out),
 		cmocka_unit_test(writer_refuses_bad_records_and_late_attrs),
 		cmocka_unit_test(writer_open_failure_names_the_file),
+		cmocka_unit_test(writer_keeps_the_previous_file_as_old),
+		cmocka_unit_test(writer_follows_a_symlink),
+		cmocka_unit_test(writer_reports_a_full_device),
+		cmocka_unit_test(writer_result_is_readable_before_close),
 		cmocka_unit_test(corrupt_files_refused_with_their_reason),
 		cmocka_unit_test(every_truncation_is_refused),
 		cmocka_unit_test(flipped_bytes_never_crash_the_reader),
