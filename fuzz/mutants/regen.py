@@ -130,8 +130,8 @@ MUTANTS = [
        "\t\trdmsrl(x86_pmu.lbr_from + ((tos + i) & mask), lbr);\n")], LBR_READ_TESTS, "lbr"),
     ("lbr-hw-idx-not-set", LBR, "the 64-bit LBR read does not store the TOS in hw_idx "
      "(the sample reports a stale index; perf's stitching keys on it)",
-     [("\tcpuc->lbr_stack.nr = out;\n\tcpuc->lbr_stack.hw_idx = tos;\n",
-       "\tcpuc->lbr_stack.nr = out;\n")], LBR_READ_TESTS, "lbr"),
+     [("\tcpuc->lbr_stack.nr = br - cpuc->lbr_stack.entries;\n\tcpuc->lbr_stack.hw_idx = tos;\n",
+       "\tcpuc->lbr_stack.nr = br - cpuc->lbr_stack.entries;\n")], LBR_READ_TESTS, "lbr"),
     # the per-task LBR save and restore
     ("lbr-restore-tos-not-written", LBR, "the legacy restore writes the saved entries "
      "around the saved TOS but leaves MSR_LBR_TOS where the other task left it",
