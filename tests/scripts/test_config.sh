@@ -18,9 +18,13 @@ src=${PMUSIM_SRCTREE:-$(cd "$(dirname "$0")/../.." && pwd)}
 unset MAKEFLAGS MFLAGS MAKELEVEL O SANITIZE COVERAGE
 
 tree=$dir/src
-mkdir -p "$tree/fuzz" "$tree/include"
+mkdir -p "$tree/include"
 cp -r "$src/Makefile" "$src/Kconfig" "$src/kconfig" "$tree/"
-cp "$src/fuzz/Makefile.fuzz" "$tree/fuzz/"
+# the fragments the Makefile includes (fuzz/Makefile.fuzz, ...)
+for frag in "$src"/*/Makefile.*; do
+	mkdir -p "$tree/$(basename "$(dirname "$frag")")"
+	cp "$frag" "$tree/$(basename "$(dirname "$frag")")/"
+done
 cp -r "$src/include/pmusim" "$tree/include/"
 mk() { out=$(make --no-print-directory -C "$tree" "$@" 2>&1); rc=$?; }
 refused() { # WHAT: make failed with one line naming make mrproper, no obj/.config
