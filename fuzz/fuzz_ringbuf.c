@@ -855,9 +855,14 @@ static void writer(u32 size, bool sample)
 			perf_output_copy(&handle, chunk, n);
 		}
 		complete(&w);
-		/* a reservation that carries the lost count starts with the LOST record */
+		/*
+		 * A reservation that carries the lost count starts with the
+		 * LOST record, unless writers reserved over its header since:
+		 * forward its first byte goes first, backward its last.
+		 */
 		if (w.have_lost && !fz.tainted && w.resv_end - w.resv_start <= fz.size &&
-		    (fz.backward ? w.resv_start - fz.head : fz.head - w.resv_start) <= fz.size) {
+		    (fz.backward ? w.resv_start + sizeof(h) - fz.head :
+				   fz.head - w.resv_start) <= fz.size) {
 			copy_out(w.resv_start, &h, sizeof(h));
 			fz_check(h.type == PERF_RECORD_LOST,
 				 "writer #%u: records were lost, but its reservation starts with type %u",
