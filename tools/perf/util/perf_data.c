@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <libgen.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -736,6 +738,31 @@ static void keep_old(struct perf_data_writer *w)
 	free(link_tmp);
 }
 
+/*
+ * keep_old() and the rename that follows it are two steps. Two writers
+ * of the same PATH that interleave them would both see no TARGET, and the
+ * first one's file would vanish under the second's rename instead of
+ * becoming TARGET.old. An exclusive flock on TARGET's directory makes the
+ * pair one step for every pmusim writing there. Where the directory cannot
+ * be locked, the writer goes on unlocked: losing the .old copy to a racing
+ * run is better than failing a run that recorded everything.
+ */
+static int lock_target_dir(const struct perf_data_writer *w)
+{
+	char *copy = strdup(w->target);
+	int fd;
+
+	if (!copy)
+		return -1;
+	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(copy);
+	if (fd >= 0 && flock(fd, LOCK_EX)) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
 int perf_data_writer__close(struct perf_data_writer *w)
 {
 	int ret = 0;
@@ -745,10 +772,15 @@ int perf_data_writer__close(struct perf_data_writer *w)
 		copy_into_target(w);
 	if (fclose(w->fp) && !w->failed)
 		writer_fail(w, "close failed: %s", strerror(errno));
-	if (!w->in_place && !w->failed)
+	if (!w->in_place && !w->failed) {
+		int dir_fd = lock_target_dir(w);
+
 		keep_old(w);
-	if (!w->in_place && !w->failed && rename(w->tmp, w->target))
-		writer_fail(w, "cannot rename %s: %s", w->tmp, strerror(errno));
+		if (!w->failed && rename(w->tmp, w->target))
+			writer_fail(w, "cannot rename %s: %s", w->tmp, strerror(errno));
+		if (dir_fd >= 0)
+			close(dir_fd);	/* drops the lock */
+	}
 	if (w->failed || w->in_place)
 		unlink(w->tmp);
 	if (w->target_fd >= 0)
