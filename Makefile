@@ -53,7 +53,7 @@ endif
 ifneq ($(COVERAGE),)
 # -O0 after CFLAGS' -O2: optimised code has branches gcov counts twice or
 # never (inlined copies, merged conditions), so the figures would lie.
-PMUSIM_CFLAGS += --coverage
+PMUSIM_CFLAGS += --coverage -DPMUSIM_COVERAGE
 override CFLAGS += -O0
 LDFLAGS += --coverage
 endif
