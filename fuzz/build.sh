@@ -38,13 +38,20 @@ PY
 	fi
 }
 
+# fuzz_lbr's ksrc oracle sees the MSR writes through the linker (ksrc/Makefile.ksrc)
+ksrc_wrap() { # SHORT
+	if [ "$1" = lbr ] && grep -q KSRC_VERSION "$obj/include/generated/ksrc.h" 2>/dev/null; then
+		echo -Wl,--wrap=model_wrmsr
+	fi
+}
+
 for src in "$srctree"/fuzz/fuzz_*.c; do
 	name=$(basename "$src" .c)
 	short=${name#fuzz_}
 	# shellcheck disable=SC2086
 	$CC $CFLAGS -std=gnu11 -I"$srctree" -I"$srctree/include" -I"$obj/include" -c -o "$obj/$name.o" "$src"
 	# shellcheck disable=SC2086
-	$link $CFLAGS -o "$OUT/$name" "$obj/$name.o" "$obj/libpmusim.a" $LIB_FUZZING_ENGINE -lcyaml -lyaml -lelf -lnettle -lz -lm -lpthread
+	$link $CFLAGS -o "$OUT/$name" "$obj/$name.o" "$obj/libpmusim.a" $LIB_FUZZING_ENGINE $(ksrc_wrap "$short") -lcyaml -lyaml -lelf -lnettle -lz -lm -lpthread
 	if [ -d "$srctree/fuzz/corpus/$short" ]; then
 		zip_dir "$OUT/${name}_seed_corpus.zip" "$srctree/fuzz/corpus/$short"
 	fi

@@ -35,6 +35,12 @@
  *   4 jump (bit 3: indirect)       5 tick     6 context switch
  *   7 b >> 3 conditional jumps in a row
  * PMUSIM_FUZZ_TRACE=1 prints the stream and the PMIs.
+ *
+ * With a kernel tree (KSRC, <generated/ksrc.h>) every input first runs in
+ * lockstep on core/x86/lbr.c and the kernel's own lbr.c (ksrc/oracle/
+ * lbr_diff.h: the same program, a tick a PMI): the first difference in
+ * MSR writes, branch stack, hw_idx or a task's saved context aborts with
+ * its name; the task-ctx-data departure is named, not a failure.
  */
 #include <stdarg.h>
 
@@ -47,6 +53,10 @@
 #include "model/model.h"
 #include "model/msr-index.h"
 #include "tools/perf/util/lbr_stitch.h"
+#include <generated/ksrc.h>
+#ifdef KSRC_VERSION
+#include "ksrc/oracle/lbr_diff.h"
+#endif
 
 #define FL_MAX_DEPTH	48
 #define FL_HISTORY	4096
@@ -489,6 +499,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 5)
 		return 0;
+#ifdef KSRC_VERSION
+	{
+		static uint8_t in[1 << 16];
+		char why[1024];
+		size_t n = ksrc_lbr_diff_from_fuzz_lbr(data, size, in, sizeof(in));
+
+		if (n && ksrc_lbr_diff(in, n, why, sizeof(why), NULL) == KSRC_LBR_DIFFER)
+			fuzz_fail("fuzz_lbr", "ksrc: %s", why);
+	}
+#endif
 	memset(&fl, 0, sizeof(fl));
 	fl.trace = fuzz_trace_on();
 	table = model_cpu_desc_table(&nr_models);

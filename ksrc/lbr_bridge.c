@@ -386,6 +386,14 @@ void ksrc_lbr_task_view(struct ksrc_lbr_task *task, bool v6_15, struct ksrc_lbr_
 	}
 }
 
+void ksrc_lbr_task_end_arch_stack(struct ksrc_lbr_task *task, bool v6_15, unsigned int i)
+{
+	struct x86_perf_task_context_arch_lbr *a = (void *)ksrc_lbr_task_ctx(task, v6_15);
+
+	if (a && static_cpu_has(X86_FEATURE_ARCH_LBR) && i < x86_pmu.lbr_nr)
+		a->entries[i].from = 0;
+}
+
 void ksrc_lbr_cpu_view(struct ksrc_lbr_cpu_view *v)
 {
 	struct cpu_hw_events *c = cpuc();

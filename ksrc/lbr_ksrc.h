@@ -87,6 +87,12 @@ struct ksrc_lbr_ctx_view {
 /* @v6_15: the task's perf_ctx_data (else its pmu context's task_ctx_data). */
 void ksrc_lbr_task_view(struct ksrc_lbr_task *task, bool v6_15, struct ksrc_lbr_ctx_view *view);
 
+/*
+ * The arch-lbr-save-stale-tail departure, applied: the task's saved Arch
+ * LBR stack ends at entry @i (its from cleared), as core/'s save ends it.
+ */
+void ksrc_lbr_task_end_arch_stack(struct ksrc_lbr_task *task, bool v6_15, unsigned int i);
+
 struct ksrc_lbr_cpu_view {
 	int lbr_users, lbr_select, last_log_id;
 	uint64_t br_sel;
