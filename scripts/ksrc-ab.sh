@@ -8,7 +8,10 @@
 #              seeded ones, on the ksrc backend of each side, output by
 #              output; and each side against core/ through the differential
 #              oracle (tests/ksrc/test_ring_buffer_diff: boundary inputs,
-#              corpus, KSRC_AB_RUNS random schedules, default 300)
+#              corpus, KSRC_AB_RUNS random schedules, default 300); and
+#              each side's lbr.c against core/x86/lbr.c through the LBR
+#              oracle (tests/ksrc/test_lbr_diff), with the runs in which
+#              it shows the task-ctx-data departure
 #   cost       callgrind instructions per 40-byte record through the
 #              kernel file's perf_output_begin/copy/end, forward and
 #              backward (bench/ab_ksrc_cost.c), N and 2N records
@@ -22,7 +25,8 @@ base=${1:?BASE=REV is required}
 max_cost=${AB_MAX_COST:-1%}
 max_cost=${max_cost%\%}
 out=${KSRC_AB_OUT:-$srctree/build/ksrc-ab}
-files="Makefile kernel/events/ring_buffer.c kernel/events/internal.h"
+files="Makefile kernel/events/ring_buffer.c kernel/events/internal.h
+	arch/x86/events/intel/lbr.c arch/x86/events/perf_event.h arch/x86/events/perf_event_flags.h"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$srctree/tests/replay/ringbuf_lib.sh"
@@ -52,7 +56,8 @@ build() { # SIDE TREE
 	fi
 	rm -rf "$o/ksrc"
 	make -s --no-print-directory -C "$srctree" O="$o" KSRC="$2" -j2 "$o/pmusim" \
-		"$o/tests/ksrc/test_ring_buffer_diff" "$o/bench/ab_ksrc_cost" >"$o/build.log" 2>&1 ||
+		"$o/tests/ksrc/test_ring_buffer_diff" "$o/tests/ksrc/test_lbr_diff" "$o/bench/ab_ksrc_cost" \
+		>"$o/build.log" 2>&1 ||
 		{ tail -20 "$o/build.log"; echo "ksrc-ab: the $1 side does not build" >&2; exit 2; }
 }
 echo "ksrc-ab: building $short ($basetree) and the working tree ($ksrc)"
@@ -90,6 +95,19 @@ for side in base work; do
 done
 compared=$((compared + 1))
 [ "${verdict[base]}" = "${verdict[work]}" ] || differ=$((differ + 1))
+declare -A lbr
+for side in base work; do
+	if (cd "$out/$side" && PMUSIM_SRCTREE=$srctree KSRC_LBR_DIFF_RUNS=${KSRC_AB_RUNS:-300} \
+		CMOCKA_MESSAGE_OUTPUT=STDOUT ./tests/ksrc/test_lbr_diff) >"$tmp/lbr-$side" 2>&1; then
+		lbr[$side]=$(grep -m1 '^# [0-9]* models' "$tmp/lbr-$side" | sed 's/^# //; s/; [0-9]* MSR writes.*//')
+	else
+		lbr[$side]="differs: $(grep -m1 -E '^ERROR: |op [0-9]+ \(' "$tmp/lbr-$side" | sed 's/^ERROR: //' | cut -c1-200)"
+	fi
+	echo "  lbr.c against core/x86/lbr.c, $([ $side = base ] && echo "$short" || echo "the working tree"): ${lbr[$side]}"
+	grep -m1 '^# departure shown: ' "$tmp/lbr-$side" | sed 's/^# departure shown: /    first departure: /' | cut -c1-400
+done
+compared=$((compared + 1))
+[ "${lbr[base]}" = "${lbr[work]}" ] || differ=$((differ + 1))
 if [ "$differ" = 0 ]; then
 	echo "behaviour: no behavioural difference ($compared outputs compared)"
 else

@@ -14,6 +14,12 @@
 #              fuzz_ringbuf corpus and crash input, and a short differential
 #              fuzz run (KSRC_FUZZ_RUNS random schedules, default 2000) in
 #              lockstep with core/, stopped at the first difference
+# and once (arch/x86/events/intel/lbr.c does not depend on the variant):
+#   lbr        tests/ksrc/test_lbr_diff: the kernel's lbr.c in lockstep with
+#              core/x86/lbr.c (MSR writes, branch stack, hw_idx, task
+#              contexts) on every CPU model x filter, the context-switch
+#              cases, the fuzz_lbr corpus and KSRC_LBR_DIFF_RUNS (default
+#              300) random programs; the task-ctx-data departure is named
 # One TAP line per check, then one count line naming the kernel version.
 # Exits 1 on any difference or failure. Without a tree every check is
 # skipped with that reason and it exits 0.
@@ -42,6 +48,8 @@ if [ -z "$ksrc" ]; then
 			echo "ok $n - $c [$v] $skip_msg"
 		done
 	done
+	n=$((n + 1)); skipped=$((skipped + 1))
+	echo "ok $n - lbr $skip_msg"
 	echo "1..$n"
 	echo "ksrc-check: no kernel tree: $passed passed, $failed failed, $skipped skipped"
 	exit 0
@@ -64,7 +72,8 @@ for v in $variants; do
 	# A kernel tree's files may be older than objects of another tree: build them anew.
 	rm -rf "$o/ksrc"
 	if ! make -s --no-print-directory -C "$srctree" O="$o" KSRC="$ksrc" -j2 \
-		"$o/pmusim" "$o/tests/ksrc/test_ring_buffer_diff" >"$o/build.log" 2>&1; then
+		"$o/pmusim" "$o/tests/ksrc/test_ring_buffer_diff" "$o/tests/ksrc/test_lbr_diff" \
+		>"$o/build.log" 2>&1; then
 		tail -20 "$o/build.log" | sed 's/^/# /'
 		not_ok "build [$v]: kernel/events/ring_buffer.c of $ksrc (see $o/build.log)"
 		not_ok "replay [$v]: not run, the build failed"
@@ -115,6 +124,18 @@ for v in $variants; do
 		not_ok "diff [$v]: core/ and the kernel's file differ"
 	fi
 done
+
+# lbr: the kernel's lbr.c against core/x86/lbr.c, once (in the first build)
+o=$out/${variants%% *}
+if [ ! -x "$o/tests/ksrc/test_lbr_diff" ]; then
+	not_ok "lbr: not run, the build failed"
+elif (cd "$o" && PMUSIM_SRCTREE=$srctree KSRC_LBR_DIFF_RUNS=${KSRC_LBR_DIFF_RUNS:-300} \
+	CMOCKA_MESSAGE_OUTPUT=STDOUT ./tests/ksrc/test_lbr_diff) >"$tmp/t" 2>&1; then
+	ok "lbr: arch/x86/events/intel/lbr.c: $(grep '^# [0-9]' "$tmp/t" | sed 's/^# //' | paste -sd ';' | sed 's/;/; /g')"
+else
+	grep -v '^\[ *\(RUN\|OK\) *\]' "$tmp/t" | tail -20 | sed 's/^/# /'
+	not_ok "lbr: core/x86/lbr.c and the kernel's lbr.c differ"
+fi
 echo "1..$n"
 echo "ksrc-check: kernel ${version:-?} ($ksrc): $passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

@@ -3,7 +3,7 @@
 #
 # The mutants of the kernel's own files: each fuzz/mutants/ksrc/NAME.patch
 # is a one-line change to the Debian tree's kernel/events/ring_buffer.c (or
-# its internal.h) that breaks an invariant; its header says which and what
+# its internal.h, or arch/x86/events/intel/lbr.c) that breaks an invariant; its header says which and what
 # should catch it. One at a time: copy the tree's files (those make
 # ksrc-check reads) into a temporary tree, apply the patch there (the
 # extracted tree is never edited), run scripts/ksrc-check.sh on it
@@ -14,7 +14,8 @@
 set -u
 srctree=$(cd "$(dirname "$0")/.." && pwd)
 base=${KSRC:-$srctree/build/ksrc/linux-source-6.12}
-files="Makefile kernel/events/ring_buffer.c kernel/events/internal.h"
+files="Makefile kernel/events/ring_buffer.c kernel/events/internal.h
+	arch/x86/events/intel/lbr.c arch/x86/events/perf_event.h arch/x86/events/perf_event_flags.h"
 work=$(mktemp -d "${TMPDIR:-/tmp}/pmusim-ksrc-mutants.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
@@ -51,9 +52,9 @@ for p in "${patches[@]}"; do
 		KSRC_SEEDS=${KSRC_SEEDS:-1 2 3} \
 		timeout 1200 "$srctree/scripts/ksrc-check.sh" >"$work/$name.log" 2>&1
 	rc=$?
-	by=$(sed -n 's/^not ok [0-9]* - \([a-z]* \[[a-z]*\]\).*/\1/p' "$work/$name.log" | paste -sd, -)
+	by=$(sed -n 's/^not ok [0-9]* - \([a-z]*\( \[[a-z]*\]\)\{0,1\}\).*/\1/p' "$work/$name.log" | paste -sd, -)
 	if [ "$rc" != 0 ]; then
-		grep -m1 -E '^# .*(differ|observation|fence|ERROR|runtime error)' "$work/$name.log" |
+		grep -m1 -E '^# .*(differ|observation|fence|ERROR|runtime error|op [0-9]+ \()' "$work/$name.log" |
 			cut -c1-160 | sed "s/^/  $name: /"
 		rows+=("$name|yes|${by:-exit $rc}")
 	else
