@@ -95,6 +95,7 @@ static struct {
 	struct ld_task t[2];
 	int running;
 	u64 bst;
+	const char *filter;
 	bool callstack, per_task, second;
 	struct perf_event *ce[2];	/* core/'s events: [0] the first, [1] the second */
 	struct ksrc_lbr_event *ke[2];
@@ -116,8 +117,7 @@ static int ld_fail(const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	n = snprintf(ld.why, ld.why_len, "%s, %s, %s: op %lu (%s): ", ld.desc->name,
-		     ld.bst == ksrc_lbr_filters[0].branch_sample_type ? "any" : "filter",
+	n = snprintf(ld.why, ld.why_len, "%s, %s, %s: op %lu (%s): ", ld.desc->name, ld.filter,
 		     ld.per_task ? "per task" : "cpu-wide", ld.op, ld.opname);
 	if (n < 0 || (size_t)n >= ld.why_len)
 		return KSRC_LBR_DIFFER;
@@ -663,6 +663,7 @@ int ksrc_lbr_diff(const uint8_t *data, size_t size, char *why, size_t why_len,
 	table = model_cpu_desc_table(&nr_models);
 	ld.desc = &table[data[0] % nr_models];
 	ld.bst = ksrc_lbr_filters[data[1] % ksrc_lbr_nr_filters].branch_sample_type;
+	ld.filter = ksrc_lbr_filters[data[1] % ksrc_lbr_nr_filters].name;
 	ld.callstack = ld.bst & PERF_SAMPLE_BRANCH_CALL_STACK;
 	ld.per_task = data[2] & 1;
 	ld.second = data[2] & 2;
