@@ -32,7 +32,9 @@ trap 'rm -rf "$tmp"' EXIT
 . "$srctree/tests/replay/ringbuf_lib.sh"
 
 # the base tree: REV's files from git, or a second tree
-if git -C "$ksrc" rev-parse --git-dir >/dev/null 2>&1; then
+# (DIR itself a git checkout: a tree inside another repository, e.g. under
+# this one's build/, has no revisions of its own)
+if [ "$(git -C "$ksrc" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$ksrc" && pwd -P)" ]; then
 	basetree=$tmp/base
 	for f in $files; do
 		mkdir -p "$basetree/$(dirname "$f")"
