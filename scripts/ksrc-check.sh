@@ -14,12 +14,14 @@
 #              fuzz_ringbuf corpus and crash input, and a short differential
 #              fuzz run (KSRC_FUZZ_RUNS random schedules, default 2000) in
 #              lockstep with core/, stopped at the first difference
-# and once (arch/x86/events/intel/lbr.c does not depend on the variant):
-#   lbr        tests/ksrc/test_lbr_diff: the kernel's lbr.c in lockstep with
-#              core/x86/lbr.c (MSR writes, branch stack, hw_idx, task
-#              contexts) on every CPU model x filter, the context-switch
-#              cases, the fuzz_lbr corpus and KSRC_LBR_DIFF_RUNS (default
-#              300) random programs; the task-ctx-data departure is named
+# and once (arch/x86/events/intel/lbr.c does not depend on the variant),
+# tests/ksrc/test_lbr_diff: the kernel's lbr.c in lockstep with
+# core/x86/lbr.c (MSR writes, branch stack, hw_idx, task contexts), the
+# task-ctx-data departure named:
+#   lbr models    every CPU model x filter, CPU-wide and per task
+#   lbr switches  the context-switch cases made on purpose
+#   lbr corpus    every fuzz_lbr corpus and crash input
+#   lbr random    KSRC_LBR_DIFF_RUNS (default 300) random programs
 # One TAP line per check, then one count line naming the kernel version.
 # Exits 1 on any difference or failure. Without a tree every check is
 # skipped with that reason and it exits 0.
@@ -36,6 +38,7 @@ ksrc=${KSRC-}
 skip_msg="# skipped: no kernel tree (KSRC=DIR or linux-source-6.12)"
 variants="vmalloc pages"
 checks="build replay diff"
+lbr_checks="models_x_filters:models context_switch_cases:switches corpus_agrees:corpus random_programs:random"
 n=0 passed=0 failed=0 skipped=0
 
 ok() { n=$((n + 1)); passed=$((passed + 1)); echo "ok $n - $*"; }
@@ -48,8 +51,10 @@ if [ -z "$ksrc" ]; then
 			echo "ok $n - $c [$v] $skip_msg"
 		done
 	done
-	n=$((n + 1)); skipped=$((skipped + 1))
-	echo "ok $n - lbr $skip_msg"
+	for c in $lbr_checks; do
+		n=$((n + 1)); skipped=$((skipped + 1))
+		echo "ok $n - lbr ${c#*:} $skip_msg"
+	done
 	echo "1..$n"
 	echo "ksrc-check: no kernel tree: $passed passed, $failed failed, $skipped skipped"
 	exit 0
@@ -125,16 +130,26 @@ for v in $variants; do
 	fi
 done
 
-# lbr: the kernel's lbr.c against core/x86/lbr.c, once (in the first build)
+# lbr: the kernel's lbr.c against core/x86/lbr.c, once (in the first build):
+# one line per test of tests/ksrc/test_lbr_diff
 o=$out/${variants%% *}
 if [ ! -x "$o/tests/ksrc/test_lbr_diff" ]; then
-	not_ok "lbr: not run, the build failed"
-elif (cd "$o" && PMUSIM_SRCTREE=$srctree KSRC_LBR_DIFF_RUNS=${KSRC_LBR_DIFF_RUNS:-300} \
-	CMOCKA_MESSAGE_OUTPUT=STDOUT ./tests/ksrc/test_lbr_diff) >"$tmp/t" 2>&1; then
-	ok "lbr: arch/x86/events/intel/lbr.c: $(grep '^# [0-9]' "$tmp/t" | sed 's/^# //' | paste -sd ';' | sed 's/;/; /g')"
+	for c in $lbr_checks; do not_ok "lbr ${c#*:}: not run, the build failed"; done
 else
-	grep -v '^\[ *\(RUN\|OK\) *\]' "$tmp/t" | tail -20 | sed 's/^/# /'
-	not_ok "lbr: core/x86/lbr.c and the kernel's lbr.c differ"
+	(cd "$o" && PMUSIM_SRCTREE=$srctree KSRC_LBR_DIFF_RUNS=${KSRC_LBR_DIFF_RUNS:-300} \
+		CMOCKA_MESSAGE_OUTPUT=STDOUT ./tests/ksrc/test_lbr_diff) >"$tmp/t" 2>&1
+	for c in $lbr_checks; do
+		test=${c%%:*} label=${c#*:}
+		# the test's own lines: from its RUN line to its verdict
+		awk -v t="$test" '$0 ~ "^\\[ RUN +\\] " t "$" { on = 1; next }
+			on && /^\[ +(OK|FAILED|ERROR|SKIPPED) +\]/ { print; exit } on' "$tmp/t" >"$tmp/one"
+		if grep -q '^\[ *OK *\]' "$tmp/one"; then
+			ok "lbr $label: $(grep '^# ' "$tmp/one" | grep -v '^# departure shown' | sed 's/^# //' | paste -sd ';' | sed 's/;/; /g')"
+		else
+			grep -v '^\[ *\(RUN\|OK\) *\]' "$tmp/one" | tail -20 | sed 's/^/# /'
+			not_ok "lbr $label: core/x86/lbr.c and the kernel's lbr.c differ"
+		fi
+	done
 fi
 echo "1..$n"
 echo "ksrc-check: kernel ${version:-?} ($ksrc): $passed passed, $failed failed, $skipped skipped"

@@ -643,6 +643,7 @@ int ksrc_lbr_diff(const uint8_t *data, size_t size, char *why, size_t why_len,
 		  struct ksrc_lbr_diff_stats *stats)
 {
 	struct ksrc_lbr_diff_stats dummy;
+	unsigned long warn_base = pmusim_warn_count();
 	const struct model_cpu_desc *table;
 	unsigned int nr_models;
 	int ret = 0, kerr = 0, cerr = 0;
@@ -734,6 +735,8 @@ int ksrc_lbr_diff(const uint8_t *data, size_t size, char *why, size_t why_len,
 		events_del(-1);
 		ret = compare_all();
 	}
+	if (!ret && pmusim_warn_count() != warn_base)
+		ret = ld_fail("a WARN_ON fired (core/'s or the kernel's lbr.c)");
 	if (ret == KSRC_LBR_DEPARTURE) {
 		size_t n = strlen(why);
 
