@@ -103,6 +103,7 @@ perf_mmap_libperf__read_forward(struct perf_mmap_libperf *lp, unsigned long max,
 	const struct perf_event_header *ev = NULL;
 	enum perf_mmap_read_status st = read_init(lp);
 	unsigned long n = 0;
+	uint64_t from, to;
 
 	if (st == PERF_MMAP_READ_STOPPED)
 		return PERF_MMAP_READ_END;
@@ -124,7 +125,17 @@ perf_mmap_libperf__read_forward(struct perf_mmap_libperf *lp, unsigned long max,
 	if (ev)
 		return PERF_MMAP_READ_END;	/* max records: the batch goes on next time */
 	st = batch_end(lp);
+	from = ksrc_libperf_prev(lp->map);
+	if (lp->before_read_done)
+		lp->before_read_done(lp, lp->hook_arg);
 	ksrc_libperf_read_done(lp->map);
+	to = ksrc_libperf_prev(lp->map);
+	if (to != from) {
+		lp->read_done_skips++;
+		lp->read_done_skipped_bytes += to - from;
+		if (lp->skipped)
+			lp->skipped(lp, from, to, lp->hook_arg);
+	}
 	return st;
 }
 
@@ -180,6 +191,8 @@ perf_mmap_libperf__read_backward(struct perf_mmap_libperf *lp, bool fresh,
 				st = PERF_MMAP_READ_STOPPED;
 				break;
 			}
+			/* the documented loop's: it must not write the read-only page */
+			ksrc_libperf_consume(lp->map);
 		}
 		ksrc_libperf_read_done(lp->map);
 	}

@@ -13,8 +13,8 @@
  *       read_done: data_tail and prev are left where they were.
  *   perf_mmap_libperf__read_backward  perf record --overwrite's read of a
  *       write_backward buffer, paused: read_init (which walks
- *       overwrite_rb_find_range once the buffer is full), read_event to
- *       the end, read_done. @fresh reads as a reader that has just
+ *       overwrite_rb_find_range once the buffer is full), read_event and
+ *       consume to the end, read_done. @fresh reads as a reader that has just
  *       mapped the buffer (prev 0: the whole window); otherwise from
  *       data_head to where the last read_done left prev.
  *
@@ -22,6 +22,15 @@
  * libperf writing data_tail there faults. A buffer whose page this
  * process can write (core/'s) is mprotect()ed read-only while libperf
  * runs: @protect, for callers that know no writer runs meanwhile.
+ *
+ * libperf's read_done sets prev to data_head read anew, in forward mode
+ * too: a record published between read_event's last look at data_head
+ * and read_done is never handed out, and the next consume moves
+ * data_tail past it (README, departures). read_forward counts what it
+ * skipped (read_done_skips, read_done_skipped_bytes) and hands the
+ * range to @skipped, whose bytes data_tail still protects, so that a
+ * caller can account for every record; @before_read_done runs at that
+ * point of perf top's loop, where a writer on another CPU may publish.
  *
  * The callback sees lp->pos, the record's position. A batch that ends
  * before its end (libperf's read_event returned NULL with bytes left:
@@ -45,6 +54,10 @@ struct perf_mmap_libperf {
 	bool protect;			/* mprotect the user page read-only while reading */
 	uint64_t pos;			/* the record being handed to the callback */
 	struct perf_mmap_read_stats stats;
+	uint64_t read_done_skips, read_done_skipped_bytes;
+	void (*before_read_done)(struct perf_mmap_libperf *lp, void *arg);
+	void (*skipped)(struct perf_mmap_libperf *lp, uint64_t from, uint64_t to, void *arg);
+	void *hook_arg;
 };
 
 /* Is libperf's reader built in (a kernel tree)? */
