@@ -45,7 +45,9 @@ compare() { # WHAT SCRIPT FLAGS...
 		n=$((n + 1))
 		"$PMUSIM" ringbuf --backend "$backend" "$@" "$f" >"$tmp/pmusim" 2>&1
 		echo "exit $?" >>"$tmp/pmusim"
-		"$PMUSIM" ringbuf --backend "$backend" --reader libperf "$@" "$f" >"$tmp/libperf" 2>&1
+		# a reader that loops forever is a failure, not a hang
+		timeout 60 "$PMUSIM" ringbuf --backend "$backend" --reader libperf "$@" "$f" \
+			>"$tmp/libperf" 2>&1
 		rc=$?
 		echo "exit $rc" >>"$tmp/libperf"
 		if diff -u "$tmp/pmusim" "$tmp/libperf" >"$tmp/diff"; then
