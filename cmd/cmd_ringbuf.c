@@ -13,7 +13,10 @@
  *                        [data_head, data_head + size), printed oldest
  *                        first like the others
  * A reader that stops anywhere but at the end of the data says why on a
- * line "STOP reason".
+ * line "STOP reason". --reader libperf reads with libperf's own
+ * tools/lib/perf/mmap.c instead (tools/lib/perf/mmap_libperf.h), as perf
+ * does: consuming forward, or a backward buffer through a read-only
+ * mapping; it has no forward overwrite reader.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -23,6 +26,7 @@
 
 #include "cmd/commands.h"
 #include "tools/lib/perf/mmap_read.h"
+#include "tools/lib/perf/mmap_libperf.h"
 #include "tools/perf/util/perf_data_read.h"
 #include "replay/ringbuf_backend.h"
 #include "replay/ringbuf_script.h"
@@ -71,7 +75,39 @@ static void print_entry(const struct dump_entry *e)
 		printf("TYPE%u %u\n", e->type, e->size);
 }
 
-static int dump(struct perf_event_mmap_page *pg, const struct ringbuf_config *cfg)
+/* Which reader: pmusim's (tools/lib/perf/mmap_read.h) or libperf's. */
+struct ringbuf_reader {
+	bool libperf;
+	const struct ringbuf_backend *backend;
+	void *priv;
+	struct perf_mmap_libperf forward;	/* libperf's consumer (forward, writable) */
+	bool have_forward;
+};
+
+/*
+ * libperf's read of a backward buffer, as a perf tool that has just
+ * mapped it PROT_READ would read it: through a read-only mapping (the
+ * backend's, or core/'s user page write-protected meanwhile).
+ */
+static enum perf_mmap_read_status dump_libperf_backward(struct ringbuf_reader *rd,
+							struct perf_event_mmap_page *pg,
+							struct dump_list *list)
+{
+	struct perf_event_mmap_page *ro = rd->backend->user_page_ro ?
+					  rd->backend->user_page_ro(rd->priv) : NULL;
+	bool protect = !ro && rd->backend == &ringbuf_model_backend;
+	struct perf_mmap_libperf lp;
+	enum perf_mmap_read_status status;
+
+	if (perf_mmap_libperf__init(&lp, ro ? ro : pg, true, protect))
+		return PERF_MMAP_READ_NOMEM;
+	status = perf_mmap_libperf__read_backward(&lp, true, collect, list);
+	perf_mmap_libperf__exit(&lp);
+	return status;
+}
+
+static int dump(struct perf_event_mmap_page *pg, const struct ringbuf_config *cfg,
+		struct ringbuf_reader *rd)
 {
 	struct perf_mmap_reader reader;
 	struct dump_list list = { 0 };
@@ -83,7 +119,13 @@ static int dump(struct perf_event_mmap_page *pg, const struct ringbuf_config *cf
 		printf("STOP bad-data-size\n");
 		return 0;
 	}
-	if (cfg->backward) {
+	if (rd->libperf && cfg->backward) {
+		status = dump_libperf_backward(rd, pg, &list);
+	} else if (rd->libperf) {
+		status = rd->have_forward ?
+			 perf_mmap_libperf__peek_forward(&rd->forward, collect, &list) :
+			 PERF_MMAP_READ_NOMEM;
+	} else if (cfg->backward) {
 		status = perf_mmap_reader__read_backward(&reader, collect, &list);
 	} else if (cfg->overwrite) {
 		reader.prev = 0;
@@ -118,12 +160,14 @@ static void usage(FILE *f)
 {
 	fputs("usage: pmusim ringbuf [--backend model|kernel|ksrc] [--pages N] [--backward]\n"
 	      "                      [--overwrite] [--watermark BYTES] [--wakeup-events N]\n"
-	      "                      [--sample-id-all] SCRIPT\n"
+	      "                      [--sample-id-all] [--reader pmusim|libperf] SCRIPT\n"
 	      "\n"
 	      "Replays SCRIPT against a perf ring buffer of N data pages (a power of two,\n"
 	      "default 1): pmusim's model (default), the host kernel's, through\n"
 	      "perf_event_open (exit 77 where that is not permitted), or the kernel's own\n"
 	      "ring_buffer.c of the tree pmusim was built with (ksrc; exit 77 without one).\n"
+	      "--reader libperf reads with libperf's tools/lib/perf/mmap.c of that tree\n"
+	      "(exit 77 without one; not for a forward --overwrite buffer).\n"
 	      "SCRIPT has one operation a line, '#' starts a comment:\n"
 	      "  write SIZE [COUNT]  COUNT samples of SIZE bytes (16..65528, multiple of 8)\n"
 	      "  read [N]            consume up to N records (forward writable buffer only)\n"
@@ -156,7 +200,7 @@ static bool parse_u32(const char *s, uint32_t *out)
 }
 
 enum { OPT_BACKEND = 256, OPT_PAGES, OPT_BACKWARD, OPT_OVERWRITE, OPT_WATERMARK,
-       OPT_WAKEUP_EVENTS, OPT_SAMPLE_ID_ALL, OPT_HELP };
+       OPT_WAKEUP_EVENTS, OPT_SAMPLE_ID_ALL, OPT_READER, OPT_HELP };
 
 static const struct option options[] = {
 	{ "backend",		required_argument,	NULL, OPT_BACKEND },
@@ -166,13 +210,15 @@ static const struct option options[] = {
 	{ "watermark",		required_argument,	NULL, OPT_WATERMARK },
 	{ "wakeup-events",	required_argument,	NULL, OPT_WAKEUP_EVENTS },
 	{ "sample-id-all",	no_argument,		NULL, OPT_SAMPLE_ID_ALL },
+	{ "reader",		required_argument,	NULL, OPT_READER },
 	{ "help",		no_argument,		NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
 
 static int run(const struct ringbuf_backend *backend, const struct ringbuf_config *cfg,
-	       const struct ringbuf_script *script)
+	       const struct ringbuf_script *script, bool libperf)
 {
+	struct ringbuf_reader rd = { .libperf = libperf, .backend = backend };
 	unsigned int sizes[64];
 	size_t nr_sizes = 0;
 	struct perf_mmap_reader reader;
@@ -203,6 +249,10 @@ static int run(const struct ringbuf_backend *backend, const struct ringbuf_confi
 		goto out;
 	if (!perf_mmap_reader__init(&reader, backend->user_page(priv)))
 		have_reader = true;
+	rd.priv = priv;
+	if (libperf && !cfg->backward && !cfg->overwrite &&
+	    !perf_mmap_libperf__init(&rd.forward, backend->user_page(priv), false, false))
+		rd.have_forward = true;
 
 	for (size_t i = 0; i < script->nr_ops && !ret; i++) {
 		const struct ringbuf_op *op = &script->ops[i];
@@ -222,18 +272,27 @@ static int run(const struct ringbuf_backend *backend, const struct ringbuf_confi
 				printf("READ 0\nSTOP bad-data-size\n");
 				break;
 			}
-			status = perf_mmap_reader__read_forward(&reader, op->count, count_record, &n);
+			if (libperf)
+				status = rd.have_forward ?
+					 perf_mmap_libperf__read_forward(&rd.forward, op->count,
+									 count_record, &n) :
+					 PERF_MMAP_READ_NOMEM;
+			else
+				status = perf_mmap_reader__read_forward(&reader, op->count,
+									count_record, &n);
 			printf("READ %lu\n", n);
 			if (status != PERF_MMAP_READ_END)
 				printf("STOP %s\n", perf_mmap_read_status_name(status));
 			break;
 		case RINGBUF_OP_DUMP:
-			ret = dump(backend->user_page(priv), cfg);
+			ret = dump(backend->user_page(priv), cfg, &rd);
 			break;
 		}
 	}
 	if (have_reader)
 		perf_mmap_reader__exit(&reader);
+	if (rd.have_forward)
+		perf_mmap_libperf__exit(&rd.forward);
 out:
 	backend->close(priv);
 	return ret;		/* stdout is flushed, and checked, by main() */
@@ -244,7 +303,7 @@ int cmd_ringbuf(int argc, char **argv)
 	const struct ringbuf_backend *backend = &ringbuf_model_backend;
 	struct ringbuf_config cfg = { .nr_pages = 1 };
 	struct ringbuf_script script;
-	bool have_watermark = false, have_wakeup = false;
+	bool have_watermark = false, have_wakeup = false, libperf = false;
 	int c, ret;
 
 	opterr = 0;
@@ -285,6 +344,12 @@ int cmd_ringbuf(int argc, char **argv)
 		case OPT_SAMPLE_ID_ALL:
 			cfg.sample_id_all = true;
 			break;
+		case OPT_READER:
+			if (!strcmp(optarg, "libperf"))
+				libperf = true;
+			else if (strcmp(optarg, "pmusim"))
+				return bad_flag("--reader must be pmusim or libperf, not '%s'", optarg);
+			break;
 		case OPT_HELP:
 			usage(stdout);
 			return 0;
@@ -298,9 +363,16 @@ int cmd_ringbuf(int argc, char **argv)
 		return bad_flag("%s", "--watermark and --wakeup-events share one attr field: give one");
 	if (optind + 1 != argc)
 		return bad_flag("%s", optind == argc ? "a SCRIPT is needed" : "one SCRIPT only");
+	if (libperf && cfg.overwrite && !cfg.backward)
+		return bad_flag("%s", "--reader libperf: libperf reads an overwrite buffer backward only "
+				"(perf record --overwrite sets write_backward)");
+	if (libperf && !perf_mmap_libperf__available()) {
+		fprintf(stderr, "# skipped: no kernel tree (KSRC=DIR or linux-source-6.12)\n");
+		return RINGBUF_SKIP;
+	}
 	if (ringbuf_script__parse(&script, argv[optind], !cfg.backward && !cfg.overwrite))
 		return 2;
-	ret = run(backend, &cfg, &script);
+	ret = run(backend, &cfg, &script, libperf);
 	ringbuf_script__exit(&script);
 	return ret;
 }

@@ -26,11 +26,16 @@
  *       a u16 header.size allows); clear, the record whose reservation
  *       ends 8 * ((arg & 15) - 8) bytes off the ((arg >> 4) + 1)-th
  *       watermark step ahead (the wakeup rule's edge)
- *     3 reader step: consume up to arg % 8 records (0: all), then check
+ *     3 reader step: consume up to arg % 8 records (0: all), then check;
+ *       arg bit 3 set: with libperf's reader (tools/lib/perf/mmap_libperf.h,
+ *       perf top's loop), when the build has a kernel tree
  *     4 pause   5 resume   6 garbage to data_tail (arg * 0x01010101 ...)
  *     7 window readers (tools/lib/perf/mmap_read.c), by mode:
  *       backward, arg bit 0 clear: read_backward, the paused reader (at
- *         the top level only, as it requires)
+ *         the top level only, as it requires); arg bit 1 set: libperf's
+ *         (overwrite_rb_find_range, read_event), through a write-protected
+ *         user page in overwrite mode, with the same oracle. The window
+ *         check after every top-level op alternates the two.
  *       backward overwrite, arg bit 0 set: read_backward_verify, the
  *         copy-then-verify reader, at any point, with guard 8 * (arg >> 1)
  *         bytes; ops bound to the pseudo-points PI__MAX and PI__MAX + 1
@@ -57,6 +62,7 @@
 #include "core/internal.h"
 #include "fuzz/fuzz.h"
 #include "tools/lib/perf/mmap_read.h"
+#include "tools/lib/perf/mmap_libperf.h"
 #include <generated/ksrc.h>
 #ifdef KSRC_VERSION
 #include "ksrc/oracle/ring_buffer_diff.h"
@@ -156,6 +162,8 @@ static struct {
 	u64 consumer;			/* the forward/backward consumer's position */
 	struct perf_mmap_reader reader;	/* read_forward: the consumer (forward) */
 	struct perf_mmap_reader ow_reader;	/* read_overwrite_forward */
+	struct perf_mmap_libperf lp;	/* libperf's consumer (forward) */
+	bool have_lp;
 	bool in_verify;			/* the verifying reader runs */
 	bool guard_broken;		/* its guard was below the unpublished bytes */
 	u64 last_data_head;
@@ -481,6 +489,7 @@ static void check_step(const char *where)
 /* What a reader callback needs to place the record it was handed. */
 struct fz_read {
 	struct perf_mmap_reader *reader;
+	struct perf_mmap_libperf *lp;	/* libperf's reader instead: the record is at lp->pos */
 	const char *who;
 	u64 pos;			/* walks that do not say where they are */
 	unsigned long n;
@@ -500,7 +509,7 @@ static void account_read(const struct fz_rec *r)
 static int on_forward_record(const struct perf_event_header *rec, size_t size, void *arg)
 {
 	struct fz_read *rd = arg;
-	u64 pos = rd->reader->prev;
+	u64 pos = rd->lp ? rd->lp->pos : rd->reader->prev;
 	struct fz_rec *r = rec_at(pos);
 
 	fz_check(r, "%s: handed a record (size %zu) at %#llx where the model has none",
@@ -521,13 +530,42 @@ static int on_forward_record(const struct perf_event_header *rec, size_t size, v
  * data_head up to where it stopped last time, then data_tail = data_head.
  * Each record must be the model's, whole.
  */
-static void reader_consume(unsigned int max)
+/* libperf's consumer, from the consumer's position, with read_forward's checks. */
+static void reader_consume_libperf(unsigned int max, u64 data_head)
+{
+	struct fz_read rd = { .lp = &fz.lp, .who = "libperf read_event/consume" };
+	enum perf_mmap_read_status st;
+	u64 from = fz.consumer, to;
+
+	perf_mmap_libperf__set_prev(&fz.lp, from);
+	st = perf_mmap_libperf__read_forward(&fz.lp, max, on_forward_record, &rd);
+	to = perf_mmap_libperf__prev(&fz.lp);
+	fz_check(st == PERF_MMAP_READ_END, "libperf from %#llx (head %#llx): %s",
+		 (unsigned long long)from, (unsigned long long)data_head,
+		 perf_mmap_read_status_name(st));
+	fz_check(max ? rd.n <= max : to == data_head,
+		 "libperf: stopped at %#llx after %lu records, head %#llx max %u",
+		 (unsigned long long)to, rd.n, (unsigned long long)data_head, max);
+	fz_check(READ_ONCE(fz.pg->data_tail) == to, "libperf: at %#llx, but data_tail %#llx",
+		 (unsigned long long)to, (unsigned long long)READ_ONCE(fz.pg->data_tail));
+	for (u64 pos = from; pos != to;) {
+		struct fz_rec *r = rec_at(pos);
+
+		account_read(r);
+		pos += r->size;
+	}
+	fz.consumer = fz.reader.prev = to;
+}
+
+static void reader_consume(unsigned int max, bool libperf)
 {
 	u64 data_head = __atomic_load_n(&fz.pg->data_head, __ATOMIC_ACQUIRE);
 
 	if (fz.tainted || fz.overwrite)
 		return;
-	if (!fz.backward) {
+	if (!fz.backward && libperf && fz.have_lp) {
+		reader_consume_libperf(max, data_head);
+	} else if (!fz.backward) {
 		struct fz_read rd = { .reader = &fz.reader, .who = "read_forward" };
 		enum perf_mmap_read_status st;
 		u64 from = fz.reader.prev;
@@ -599,7 +637,9 @@ static int on_backward_record(const struct perf_event_header *rec, size_t size, 
  * where the model's whole records end. Only with no writer in flight,
  * as the reader requires (the buffer paused or its events stopped).
  */
-static void reader_window(void)
+static void reader_window_libperf(void);
+
+static void reader_window(bool libperf)
 {
 	u64 data_head = READ_ONCE(fz.pg->data_head);
 	u64 window = (u64)-data_head < fz.size ? (u64)-data_head : fz.size;
@@ -607,6 +647,11 @@ static void reader_window(void)
 	struct fz_read rd = { .reader = &reader, .who = "read_backward", .pos = data_head };
 	enum perf_mmap_read_status st;
 	u64 pos;
+
+	if (libperf && perf_mmap_libperf__available()) {
+		reader_window_libperf();
+		return;
+	}
 
 	if (fz.tainted || fz.depth)
 		return;
@@ -654,6 +699,59 @@ static void reader_window(void)
 		 (unsigned long long)reader.stop, (unsigned long long)pos);
 	fz_trace("read_backward: [%#llx, %#llx) whole, %lu records", (unsigned long long)data_head,
 		 (unsigned long long)pos, rd.n);
+}
+
+/*
+ * libperf's read of the paused backward buffer, as perf record --overwrite
+ * reads it once mapped (prev 0), the user page read-only in overwrite
+ * mode. The same answer as read_backward's: every record a model record,
+ * intact, and the walk stops exactly where the whole records end. Where
+ * nested writers overwrote records inside the window (unsure), it may stop
+ * anywhere up to that point, as overwrite_rb_find_range walks the torn
+ * sizes too, but hands out nothing torn.
+ */
+static void reader_window_libperf(void)
+{
+	u64 data_head = READ_ONCE(fz.pg->data_head);
+	u64 window = (u64)-data_head < fz.size ? (u64)-data_head : fz.size;
+	struct perf_mmap_libperf lp;
+	struct fz_read rd = { .who = "libperf read_backward", .pos = data_head };
+	enum perf_mmap_read_status st;
+	u64 pos;
+
+	if (fz.tainted || fz.depth)
+		return;
+	for (pos = data_head; pos - data_head < window;) {
+		struct fz_rec *r = rec_at(pos);
+
+		if (r && r->complete && (rec_torn_early(r) || !rec_intact(r))) {
+			rd.unsure = true;
+			rd.judge_end = pos;
+			break;
+		}
+		if (!r || r->size > window - (pos - data_head))
+			break;
+		pos += r->size;
+	}
+	fz_check(perf_mmap_libperf__init(&lp, fz.pg, true, fz.overwrite) == 0,
+		 "perf_mmap_libperf__init");
+	rd.lp = &lp;
+	st = perf_mmap_libperf__read_backward(&lp, true, on_backward_record, &rd);
+	perf_mmap_libperf__exit(&lp);
+	if (rd.unsure) {
+		fz_check(rd.pos - data_head <= pos - data_head,
+			 "libperf read_backward: walked to %#llx, past the whole records' end %#llx",
+			 (unsigned long long)rd.pos, (unsigned long long)pos);
+		return;
+	}
+	fz_check(st == PERF_MMAP_READ_END, "libperf read_backward from %#llx: %s",
+		 (unsigned long long)data_head, perf_mmap_read_status_name(st));
+	fz_check(lp.pos == pos && rd.pos == pos,
+		 "libperf read_backward: window [%#llx, +%#llx): stopped at %#llx, whole records end at %#llx",
+		 (unsigned long long)data_head, (unsigned long long)window,
+		 (unsigned long long)lp.pos, (unsigned long long)pos);
+	fz_trace("libperf read_backward: [%#llx, %#llx) whole, %lu records",
+		 (unsigned long long)data_head, (unsigned long long)pos, rd.n);
 }
 
 /*
@@ -774,7 +872,7 @@ static void op_window(u8 arg)
 	else if (arg & 1)
 		reader_verify(arg);
 	else
-		reader_window();
+		reader_window(arg & 2);
 }
 
 /* ---- the schedule --------------------------------------------------------- */
@@ -1152,7 +1250,7 @@ static void run_op(u8 b0, u8 arg, int point)
 		writer(fz.long_reach ? edge_size(arg) : 16 + 32 * (u32)arg, false);
 		break;
 	case OP_READ:
-		reader_consume(arg % 8);
+		reader_consume(arg % 8, arg & 8);
 		break;
 	case OP_PAUSE:
 	case OP_RESUME:
@@ -1181,11 +1279,11 @@ static void final_drain(void)
 	fz_trace("final: resume, drain, one more record");
 	rb_toggle_paused(fz.rb, false);
 	fz.paused = false;
-	reader_consume(0);
+	reader_consume(0, false);
 	writer(16, false);
 	check_step("final write");
 	fz_check(fz.lost == 0, "final: a record into an empty buffer left %ld lost", fz.lost);
-	reader_consume(0);
+	reader_consume(0, false);
 	fz_check(fz.read_records + fz.failures == fz.attempted,
 		 "conservation: %llu read + %llu lost != %llu attempted",
 		 (unsigned long long)fz.read_records, (unsigned long long)fz.failures,
@@ -1255,6 +1353,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz.warn_base = pmusim_warn_count();
 	fz_check(perf_mmap_reader__init(&fz.reader, fz.pg) == 0 &&
 		 perf_mmap_reader__init(&fz.ow_reader, fz.pg) == 0, "perf_mmap_reader__init");
+	fz.have_lp = !fz.overwrite && !fz.backward &&
+		     perf_mmap_libperf__init(&fz.lp, fz.pg, false, false) == 0;
 	perf_interleave_hook = fz_hook;
 	perf_store_fence_hook = on_store_fence;
 
@@ -1266,7 +1366,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fz_trace("(op bound to %s, run at top level)", perf_interleave_point_names[p]);
 		run_op(op[0], op[1], -1);
 		if (fz.backward && !fz.tainted)
-			reader_window();
+			reader_window(fz.next_op & 1);
 	}
 	final_drain();
 
@@ -1274,6 +1374,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	perf_store_fence_hook = NULL;
 	perf_mmap_reader__exit(&fz.reader);
 	perf_mmap_reader__exit(&fz.ow_reader);
+	if (fz.have_lp)
+		perf_mmap_libperf__exit(&fz.lp);
 	if (fz.trace_live)
 		fprintf(stderr, "ok: %llu attempted, %llu read, %llu lost, %llu wakeups\n",
 			(unsigned long long)fz.attempted, (unsigned long long)fz.read_records,

@@ -31,6 +31,7 @@ struct ksrc_buffer {
 	struct perf_buffer *rb;
 	void *user;			/* the user mapping: user page, data pages */
 	size_t user_len;
+	void *user_ro;			/* the same, PROT_READ (ksrc_rb_user_page_ro) */
 };
 
 struct ksrc_event {
@@ -249,7 +250,26 @@ static void unmap_user(struct ksrc_buffer *buf)
 {
 	if (buf->user)
 		munmap(buf->user, buf->user_len);
-	buf->user = NULL;
+	if (buf->user_ro)
+		munmap(buf->user_ro, buf->user_len);
+	buf->user = buf->user_ro = NULL;
+}
+
+/* The frames of perf_mmap_to_page(), pgoff 0 up, mapped at @user with @prot. */
+static bool map_frames(struct perf_buffer *rb, char *user, unsigned long nr, int prot)
+{
+	int fd = ksrc_page_memfd();
+
+	if (fd < 0)
+		return false;
+	for (unsigned long pgoff = 0; pgoff < nr; pgoff++) {
+		struct page *page = perf_mmap_to_page(rb, pgoff);
+
+		if (!page || mmap(user + pgoff * PAGE_SIZE, PAGE_SIZE, prot, MAP_SHARED | MAP_FIXED,
+				  fd, (off_t)(page->frame * PAGE_SIZE)) == MAP_FAILED)
+			return false;
+	}
+	return true;
 }
 
 /* perf_mmap(): the user page and data pages, in perf_mmap_to_page()'s order. */
@@ -311,6 +331,23 @@ void ksrc_rb_free(struct ksrc_buffer *buf)
 struct perf_event_mmap_page *ksrc_rb_user_page(struct ksrc_buffer *buf)
 {
 	return buf->user;
+}
+
+struct perf_event_mmap_page *ksrc_rb_user_page_ro(struct ksrc_buffer *buf)
+{
+	char *user;
+
+	if (buf->user_ro)
+		return buf->user_ro;
+	user = mmap(NULL, buf->user_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (user == MAP_FAILED)
+		return NULL;
+	if (!map_frames(buf->rb, user, buf->user_len / PAGE_SIZE, PROT_READ)) {
+		munmap(user, buf->user_len);
+		return NULL;
+	}
+	buf->user_ro = user;
+	return buf->user_ro;
 }
 
 void *ksrc_rb_kernel(struct ksrc_buffer *buf)

@@ -50,6 +50,12 @@ struct ksrc_buffer *ksrc_rb_alloc(int nr_pages, long watermark, bool writable);
 /* Unmap and rb_free(); its events must be freed first. */
 void ksrc_rb_free(struct ksrc_buffer *buf);
 struct perf_event_mmap_page *ksrc_rb_user_page(struct ksrc_buffer *buf);
+/*
+ * A second mapping of the same frames, every page PROT_READ: what a
+ * PROT_READ mmap() (overwrite mode) gives user space. Made on first use,
+ * unmapped by ksrc_rb_free(); NULL if it cannot be made.
+ */
+struct perf_event_mmap_page *ksrc_rb_user_page_ro(struct ksrc_buffer *buf);
 /* The kernel's struct perf_buffer: the object the interleaving points name. */
 void *ksrc_rb_kernel(struct ksrc_buffer *buf);
 /* rb_toggle_paused() of the kernel's internal.h. */

@@ -72,6 +72,12 @@ struct ringbuf_backend {
 	/* PERF_EVENT_IOC_PAUSE_OUTPUT. 0 or 1. */
 	int (*pause)(void *priv, bool pause);
 	struct perf_event_mmap_page *(*user_page)(void *priv);
+	/*
+	 * The same buffer as a PROT_READ mmap() maps it, every page read-only
+	 * (overwrite mode). NULL op: user_page() is that already (the host
+	 * kernel's), or this process can only write-protect it (core/'s).
+	 */
+	struct perf_event_mmap_page *(*user_page_ro)(void *priv);
 	void (*close)(void *priv);
 };
 

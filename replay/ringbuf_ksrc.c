@@ -175,6 +175,13 @@ static struct perf_event_mmap_page *ksrc_user_page(void *priv)
 
 	return ksrc_rb_user_page(k->buf);
 }
+
+static struct perf_event_mmap_page *ksrc_user_page_ro(void *priv)
+{
+	struct ringbuf_ksrc *k = priv;
+
+	return ksrc_rb_user_page_ro(k->buf);
+}
 #else /* no kernel tree in this build */
 static int ksrc_open(void **priv, const struct ringbuf_config *cfg,
 		     const unsigned int *sizes, size_t nr_sizes)
@@ -207,6 +214,12 @@ static struct perf_event_mmap_page *ksrc_user_page(void *priv)
 	(void)priv;
 	return NULL;
 }
+
+static struct perf_event_mmap_page *ksrc_user_page_ro(void *priv)
+{
+	(void)priv;
+	return NULL;
+}
 #endif
 
 const struct ringbuf_backend ringbuf_ksrc_backend = {
@@ -215,5 +228,6 @@ const struct ringbuf_backend ringbuf_ksrc_backend = {
 	.write		= ksrc_write,
 	.pause		= ksrc_pause,
 	.user_page	= ksrc_user_page,
+	.user_page_ro	= ksrc_user_page_ro,
 	.close		= ksrc_close,
 };

@@ -22,6 +22,11 @@
 #   lbr switches  the context-switch cases made on purpose
 #   lbr corpus    every fuzz_lbr corpus and crash input
 #   lbr random    KSRC_LBR_DIFF_RUNS (default 300) random programs
+#   libperf    the tree's tools/lib/perf/mmap.c: pmusim ringbuf --reader
+#              libperf against pmusim's readers on every script, mode and
+#              seed, model and ksrc backends (tests/replay/test_ringbuf_libperf.sh),
+#              and the real-thread stress test, libperf's readers included
+#              (KSRC_STRESS_SECONDS, default 2.5, for its five runs)
 # One TAP line per check, then one count line naming the kernel version.
 # Exits 1 on any difference or failure. Without a tree every check is
 # skipped with that reason and it exits 0.
@@ -37,7 +42,7 @@ seeds=${KSRC_SEEDS:-$(seq 1 10)}
 ksrc=${KSRC-}
 skip_msg="# skipped: no kernel tree (KSRC=DIR or linux-source-6.12)"
 variants="vmalloc pages"
-checks="build replay diff"
+checks="build replay diff libperf"
 lbr_checks="models_x_filters:models context_switch_cases:switches corpus_agrees:corpus random_programs:random"
 n=0 passed=0 failed=0 skipped=0
 
@@ -78,11 +83,13 @@ for v in $variants; do
 	rm -rf "$o/ksrc"
 	if ! make -s --no-print-directory -C "$srctree" O="$o" KSRC="$ksrc" -j2 \
 		"$o/pmusim" "$o/tests/ksrc/test_ring_buffer_diff" "$o/tests/ksrc/test_lbr_diff" \
+		"$o/tests/stress/test_ringbuf_threads" \
 		>"$o/build.log" 2>&1; then
 		tail -20 "$o/build.log" | sed 's/^/# /'
 		not_ok "build [$v]: kernel/events/ring_buffer.c of $ksrc (see $o/build.log)"
 		not_ok "replay [$v]: not run, the build failed"
 		not_ok "diff [$v]: not run, the build failed"
+		not_ok "libperf [$v]: not run, the build failed"
 		continue
 	fi
 	line=$("$o/pmusim" version | sed -n 's/^ksrc //p')
@@ -127,6 +134,21 @@ for v in $variants; do
 	else
 		grep -v '^\[ *\(RUN\|OK\) *\]' "$tmp/t" | tail -40 | sed 's/^/# /'
 		not_ok "diff [$v]: core/ and the kernel's file differ"
+	fi
+
+	# libperf: the tree's reader against pmusim's, then on real threads
+	PMUSIM_SRCTREE=$srctree PMUSIM_OBJTREE=$o RINGBUF_SEEDS="$seeds" \
+		bash "$srctree/tests/replay/test_ringbuf_libperf.sh" >"$tmp/l" 2>&1
+	lbad=$(grep -c '^not ok' "$tmp/l") ltotal=$(grep -c '^ok .* agree' "$tmp/l")
+	(cd "$o" && STRESS_SECONDS=${KSRC_STRESS_SECONDS:-2.5} CMOCKA_MESSAGE_OUTPUT=STDOUT \
+		timeout 300 ./tests/stress/test_ringbuf_threads) >"$tmp/s" 2>&1
+	src=$?
+	if [ "$lbad" = 0 ] && [ "$ltotal" -gt 0 ] && [ "$src" = 0 ]; then
+		ok "libperf [$v]: tools/lib/perf/mmap.c and pmusim's readers agree on $ltotal script runs; $(grep -c '^# libperf-[a-z-]*: [0-9]* records/s' "$tmp/s") libperf stress runs hold"
+	else
+		grep -A12 '^not ok' "$tmp/l" | head -30 | sed 's/^/# /'
+		[ "$src" = 0 ] || grep -v '^\[ *\(RUN\|OK\) *\]' "$tmp/s" | tail -15 | sed 's/^/# /'
+		not_ok "libperf [$v]: $lbad of $((lbad + ltotal)) script runs differ, stress test exit $src"
 	fi
 done
 

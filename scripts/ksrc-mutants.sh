@@ -3,7 +3,7 @@
 #
 # The mutants of the kernel's own files: each fuzz/mutants/ksrc/NAME.patch
 # is a one-line change to the Debian tree's kernel/events/ring_buffer.c (or
-# its internal.h, or arch/x86/events/intel/lbr.c) that breaks an invariant; its header says which and what
+# its internal.h, arch/x86/events/intel/lbr.c, or libperf's tools/lib/perf/mmap.c) that breaks an invariant; its header says which and what
 # should catch it. One at a time: copy the tree's files (those make
 # ksrc-check reads) into a temporary tree, apply the patch there (the
 # extracted tree is never edited), run scripts/ksrc-check.sh on it
@@ -14,8 +14,8 @@
 set -u
 srctree=$(cd "$(dirname "$0")/.." && pwd)
 base=${KSRC:-$srctree/build/ksrc/linux-source-6.12}
-files="Makefile kernel/events/ring_buffer.c kernel/events/internal.h
-	arch/x86/events/intel/lbr.c arch/x86/events/perf_event.h arch/x86/events/perf_event_flags.h"
+# the files make ksrc-check reads: KSRC_FILES of ksrc/Makefile.ksrc
+files=$(make -s --no-print-directory -C "$srctree" KSRC= ksrc-files)
 work=$(mktemp -d "${TMPDIR:-/tmp}/pmusim-ksrc-mutants.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 

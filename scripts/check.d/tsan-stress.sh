@@ -3,8 +3,8 @@
 #
 # make check: the real-thread ring-buffer stress test built with
 # ThreadSanitizer (defconfig, build/check-tsan), run for TSAN_STRESS_SECONDS
-# (default 12) over its three reader modes; one TAP line per step.
-# All three modes must be clean; the verifying backward reader's speculative
+# (default 12) over its three reader modes and libperf's two; one TAP line
+# per step. All must be clean; the verifying backward reader's speculative
 # copies (a seqlock read, racy by design) are annotated as intended races
 # (tools/lib/perf/mmap_read.c), everything else it touches is checked.
 set -u
@@ -28,7 +28,7 @@ t "$rc" "stress test builds with SANITIZE=thread"
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 history_size=7 ${TSAN_OPTIONS:-}"
 out=$(cd "$obj" && STRESS_SECONDS=${TSAN_STRESS_SECONDS:-12} CMOCKA_MESSAGE_OUTPUT=TAP timeout 300 "$bin" 2>&1)
 rc=$?
-grep -E '^# (forward|backward)' <<<"$out"
+grep -E '^# (forward|backward|libperf)' <<<"$out"
 if grep -q 'WARNING: ThreadSanitizer' <<<"$out"; then
 	grep -A30 -m1 'WARNING: ThreadSanitizer' <<<"$out" | sed 's/^/    /'
 	rc=1

@@ -14,12 +14,23 @@
  *   verify    write_backward, overwrite, never paused: copy, then check
  *             data_head says the copy cannot have been overwritten.
  *
+ * The forward and pause modes run a second time with libperf's own reader
+ * (tools/lib/perf/mmap.c of the kernel tree, tools/lib/perf/mmap_libperf.h)
+ * in place of pmusim's, with the same checks: perf top's loop (read_init,
+ * read_event, consume, read_done), and perf record --overwrite's read of
+ * the paused buffer through a write-protected user page, from scratch or
+ * from where the last read_done left it. Without a kernel tree they are
+ * skipped. libperf's read_done skips the records published after its
+ * last read_event looked at data_head (README, departures): the forward
+ * run walks each range it skipped, with the same checks, and counts its
+ * records apart, so every record is still read, skipped so, or LOST.
+ *
  * Every record carries (writer, sequence, size) and a checksum
  * (tests/lib/ringbuf_oracle.c). The reader checks each record it gets is
  * whole and in sequence per writer, every LOST record, and that
  * data_head never moves back; at the end, written + lost == attempted.
  *
- * STRESS_SECONDS (default 1.5) is the time for the three modes together.
+ * STRESS_SECONDS (default 1.5) is the time for the five runs together.
  * Time only bounds the run; nothing is asserted on it. Under
  * ThreadSanitizer the signal is delivered at TSan's next safe point (the
  * other builds run the handler truly asynchronously), and the verifying
@@ -40,6 +51,7 @@
 #include "tests/test.h"
 #include "core/internal.h"
 #include "tools/lib/perf/mmap_read.h"
+#include "tools/lib/perf/mmap_libperf.h"
 #include "tests/lib/ringbuf_oracle.h"
 
 #define STRESS_PAGES		16
@@ -58,6 +70,8 @@
 
 enum stress_mode { MODE_FORWARD, MODE_PAUSE, MODE_VERIFY };
 static const char *const mode_names[] = { "forward", "backward-pause", "backward-verify" };
+static const char *const libperf_mode_names[] = { "libperf-forward", "libperf-backward-pause" };
+#define NR_RUNS			5	/* the three modes, and two with libperf's reader */
 
 struct writer_state {
 	uint32_t id;
@@ -72,6 +86,7 @@ struct writer_state {
 
 static struct {
 	enum stress_mode mode;
+	bool libperf;			/* libperf's reader instead of pmusim's */
 	struct perf_event event;
 	struct perf_buffer *rb;
 	size_t lost_size;
@@ -109,9 +124,12 @@ static struct {
 	uint64_t newest[NR_WRITERS];	/* backward: the newest seen in any walk, +1 */
 	uint64_t read_records, read_lost_records, lost_sum, walks;
 	uint64_t overwritten, last_head;
+	uint64_t skipped_records;	/* libperf: passed over by its read_done */
 	struct perf_mmap_reader *reader;
 	bool head_seen;
 } st;
+
+#define mode_name(m)	(st.libperf ? libperf_mode_names[m] : mode_names[m])
 
 static void stress_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void stress_fail(const char *fmt, ...)
@@ -243,7 +261,7 @@ static void check_head(void)
 	if (st.mode != MODE_FORWARD)
 		moved = -moved;
 	if (st.head_seen && moved < 0)
-		stress_fail("%s: data_head went back from %#llx to %#llx", mode_names[st.mode],
+		stress_fail("%s: data_head went back from %#llx to %#llx", mode_name(st.mode),
 		     (unsigned long long)st.last_head, (unsigned long long)head);
 	st.last_head = head;
 	st.head_seen = true;
@@ -261,7 +279,7 @@ static bool check_lost(const struct perf_event_header *rec, size_t size)
 		     trailer[2] != STRESS_EVENT_ID))
 		why = "LOST sample_id trailer is not the event's";
 	if (why) {
-		stress_fail("%s: %s", mode_names[st.mode], why);
+		stress_fail("%s: %s", mode_name(st.mode), why);
 		return false;
 	}
 	st.read_lost_records++;
@@ -280,10 +298,10 @@ static bool check_record(const struct perf_event_header *rec, size_t size,
 		const uint32_t *w = (const uint32_t *)(rec + 1);
 
 		stress_fail("%s: record of %zu bytes (says writer %u size %u #%llu) at data_head "
-			    "%#llx + %#llx, data_head now %#llx: %s", mode_names[st.mode], size,
+			    "%#llx + %#llx, data_head now %#llx: %s", mode_name(st.mode), size,
 			    w[0], w[1], (unsigned long long)*(const uint64_t *)(w + 2),
 			    (unsigned long long)st.last_head,
-			    (unsigned long long)(st.reader->stop - size - st.last_head),
+			    (unsigned long long)(st.reader ? st.reader->stop - size - st.last_head : 0),
 			    (unsigned long long)perf_mmap__read_head(st.rb->user_page), why);
 		return false;
 	}
@@ -329,7 +347,7 @@ static int backward_record(const struct perf_event_header *rec, size_t size, voi
 		/* Nothing newer of this writer can hide below data_head. */
 		if (r.seq + 1 < st.newest[r.writer]) {
 			stress_fail("%s: walk %llu starts writer %u at #%llu, an earlier walk saw #%llu",
-			     mode_names[st.mode], (unsigned long long)st.walks, r.writer,
+			     mode_name(st.mode), (unsigned long long)st.walks, r.writer,
 			     (unsigned long long)r.seq,
 			     (unsigned long long)st.newest[r.writer] - 1);
 			return 1;
@@ -341,7 +359,7 @@ static int backward_record(const struct perf_event_header *rec, size_t size, voi
 	} else if (r.seq + 1 != walk->last[r.writer]) {
 		/* A walk is contiguous: a writer's records follow one another. */
 		stress_fail("%s: writer %u record #%llu follows #%llu in one walk",
-		     mode_names[st.mode], r.writer, (unsigned long long)r.seq,
+		     mode_name(st.mode), r.writer, (unsigned long long)r.seq,
 		     (unsigned long long)walk->last[r.writer]);
 		return 1;
 	}
@@ -421,12 +439,113 @@ static void check_final_walk(const struct walk *walk)
 		if (!st.w[i].seq)
 			continue;
 		if (i == 0 && !walk->seen[i])
-			stress_fail("%s: the last walk misses the thread's last record", mode_names[st.mode]);
+			stress_fail("%s: the last walk misses the thread's last record", mode_name(st.mode));
 		if (walk->seen[i] && walk->first[i] != st.w[i].seq - 1)
 			stress_fail("%s: writer %d wrote %llu records, the newest in the buffer is #%llu",
-			     mode_names[st.mode], i, (unsigned long long)st.w[i].seq,
+			     mode_name(st.mode), i, (unsigned long long)st.w[i].seq,
 			     (unsigned long long)walk->first[i]);
 	}
+}
+
+/* libperf's consumer: perf top's loop; read_done once read_event has returned NULL. */
+static void read_forward_libperf(struct perf_mmap_libperf *lp, bool last)
+{
+	enum perf_mmap_read_status status;
+
+	check_head();
+	status = perf_mmap_libperf__read_forward(lp, 0, forward_record, NULL);
+	st.walks++;
+	if (status != PERF_MMAP_READ_END && status != PERF_MMAP_READ_STOPPED)
+		stress_fail("libperf-forward: reader returned %s", perf_mmap_read_status_name(status));
+	if (!last)
+		sched_yield();
+}
+
+/* perf record --overwrite: pause, read (from scratch, or on from prev), resume. */
+static void read_paused_libperf(struct perf_mmap_libperf *lp, uint32_t *rng)
+{
+	enum perf_mmap_read_status status;
+	struct walk walk = { 0 };
+	unsigned long gen = st.walks + 1;
+
+	rb_toggle_paused(st.rb, true);
+	pause_handshake(&st.pause_req, &st.pause_ack, gen);
+	check_head();
+	status = perf_mmap_libperf__read_backward(lp, rng_next(rng) & 1, backward_record, &walk);
+	st.walks++;
+	if (status != PERF_MMAP_READ_END && status != PERF_MMAP_READ_STOPPED)
+		stress_fail("libperf-backward-pause: reader returned %s",
+			    perf_mmap_read_status_name(status));
+	pause_handshake(&st.resume_req, &st.resume_ack, gen);
+	rb_toggle_paused(st.rb, false);
+	reader_wait_progress(rng);
+}
+
+/* A record libperf's read_done passed over: checked as if read, counted apart. */
+struct skip_walk {
+	uint64_t left;
+};
+
+static int skipped_record(const struct perf_event_header *rec, size_t size, void *arg)
+{
+	struct skip_walk *sw = arg;
+
+	if (forward_record(rec, size, NULL))
+		return 1;
+	st.skipped_records++;
+	sw->left -= size;
+	return sw->left == 0;
+}
+
+static void libperf_skipped(struct perf_mmap_libperf *lp, uint64_t from, uint64_t to, void *arg)
+{
+	struct perf_mmap_reader r;
+	struct skip_walk sw = { to - from };
+
+	(void)lp;
+	(void)arg;
+	if (perf_mmap_reader__init(&r, st.rb->user_page)) {
+		stress_fail("perf_mmap_reader__init refused the buffer");
+		return;
+	}
+	r.prev = from;
+	perf_mmap_reader__peek_forward(&r, skipped_record, &sw);
+	perf_mmap_reader__exit(&r);
+	if (sw.left && !atomic_load(&st.failed))
+		stress_fail("libperf-forward: read_done skipped [%#llx, %#llx), not whole records",
+			    (unsigned long long)from, (unsigned long long)to);
+}
+
+static void reader_main_libperf(void)
+{
+	struct perf_mmap_libperf lp;
+	uint32_t rng = 0x9e3779b9u;
+	struct walk walk = { 0 };
+
+	/* the user page write-protected while libperf reads a paused buffer */
+	if (perf_mmap_libperf__init(&lp, st.rb->user_page, st.mode == MODE_PAUSE,
+				    st.mode == MODE_PAUSE)) {
+		stress_fail("perf_mmap_libperf__init refused the buffer");
+		return;
+	}
+	lp.skipped = libperf_skipped;
+	while (!writer_done() && !atomic_load(&st.failed)) {
+		if (st.mode == MODE_FORWARD)
+			read_forward_libperf(&lp, false);
+		else
+			read_paused_libperf(&lp, &rng);
+	}
+	if (!atomic_load(&st.failed)) {
+		if (st.mode == MODE_FORWARD) {
+			read_forward_libperf(&lp, true);
+		} else {
+			check_head();
+			st.walks++;
+			perf_mmap_libperf__read_backward(&lp, true, backward_record, &walk);
+			check_final_walk(&walk);
+		}
+	}
+	perf_mmap_libperf__exit(&lp);
 }
 
 static void *reader_main(void *arg)
@@ -436,6 +555,10 @@ static void *reader_main(void *arg)
 	struct walk walk = { 0 };
 
 	(void)arg;
+	if (st.libperf) {
+		reader_main_libperf();
+		return NULL;
+	}
 	if (perf_mmap_reader__init(&reader, st.rb->user_page)) {
 		stress_fail("perf_mmap_reader__init refused the buffer");
 		return NULL;
@@ -509,12 +632,13 @@ static void sleep_for(double seconds)
 		;
 }
 
-static void stress_setup(enum stress_mode mode)
+static void stress_setup(enum stress_mode mode, bool libperf)
 {
 	int i;
 
 	memset(&st, 0, sizeof(st));
 	st.mode = mode;
+	st.libperf = libperf;
 	st.event.attr.size = sizeof(st.event.attr);
 	st.event.attr.sample_id_all = 1;
 	st.event.attr.sample_type = PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
@@ -536,7 +660,7 @@ static void stress_setup(enum stress_mode mode)
 	}
 }
 
-static void stress_run(enum stress_mode mode)
+static void stress_run(enum stress_mode mode, bool libperf)
 {
 	struct sigaction sa = { .sa_handler = nmi_handler };
 	struct sigevent sev = { 0 };
@@ -545,12 +669,12 @@ static void stress_run(enum stress_mode mode)
 		.it_value.tv_nsec = STRESS_TIMER_NS,
 	};
 	pthread_t writer, reader;
-	double seconds = stress_seconds() / 3, t0, elapsed;
+	double seconds = stress_seconds() / NR_RUNS, t0, elapsed;
 	uint64_t written, attempted, failed, lost;
 	timer_t timer;
 	int i;
 
-	stress_setup(mode);
+	stress_setup(mode, libperf);
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_RESTART;
 	assert_int_equal(sigaction(STRESS_SIGNAL, &sa, NULL), 0);
@@ -582,10 +706,13 @@ static void stress_run(enum stress_mode mode)
 	printf("# %s: %.0f records/s written (%llu by the thread, %llu by the handler), "
 	       "%llu attempts refused, %llu records read in %llu walks, %llu LOST records, "
 	       "%llu walks cut short by overwriting\n",
-	       mode_names[mode], written / elapsed, (unsigned long long)st.w[0].seq,
+	       mode_name(mode), written / elapsed, (unsigned long long)st.w[0].seq,
 	       (unsigned long long)st.w[1].seq, (unsigned long long)failed,
 	       (unsigned long long)st.read_records, (unsigned long long)st.walks,
 	       (unsigned long long)st.read_lost_records, (unsigned long long)st.overwritten);
+	if (st.libperf && mode == MODE_FORWARD)
+		printf("# libperf-forward: %llu of the records read were skipped by libperf's read_done "
+		       "(README, departures)\n", (unsigned long long)st.skipped_records);
 	fflush(stdout);
 
 	if (atomic_load(&st.failed))
@@ -611,19 +738,35 @@ static void stress_run(enum stress_mode mode)
 static void forward_reader_gets_every_record_whole_in_order_or_counted_lost(void **state)
 {
 	(void)state;
-	stress_run(MODE_FORWARD);
+	stress_run(MODE_FORWARD, false);
 }
 
 static void paused_backward_reader_gets_whole_consecutive_records(void **state)
 {
 	(void)state;
-	stress_run(MODE_PAUSE);
+	stress_run(MODE_PAUSE, false);
 }
 
 static void verifying_backward_reader_returns_only_intact_records(void **state)
 {
 	(void)state;
-	stress_run(MODE_VERIFY);
+	stress_run(MODE_VERIFY, false);
+}
+
+static void libperf_forward_reader_gets_every_record_whole_in_order_or_counted_lost(void **state)
+{
+	(void)state;
+	if (!perf_mmap_libperf__available())
+		pmusim_skip("no kernel tree (KSRC=DIR or linux-source-6.12)");
+	stress_run(MODE_FORWARD, true);
+}
+
+static void libperf_paused_backward_reader_gets_whole_consecutive_records(void **state)
+{
+	(void)state;
+	if (!perf_mmap_libperf__available())
+		pmusim_skip("no kernel tree (KSRC=DIR or linux-source-6.12)");
+	stress_run(MODE_PAUSE, true);
 }
 
 int main(void)
@@ -632,6 +775,8 @@ int main(void)
 		cmocka_unit_test(forward_reader_gets_every_record_whole_in_order_or_counted_lost),
 		cmocka_unit_test(paused_backward_reader_gets_whole_consecutive_records),
 		cmocka_unit_test(verifying_backward_reader_returns_only_intact_records),
+		cmocka_unit_test(libperf_forward_reader_gets_every_record_whole_in_order_or_counted_lost),
+		cmocka_unit_test(libperf_paused_backward_reader_gets_whole_consecutive_records),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
