@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/internal.h"
@@ -83,6 +84,8 @@ struct run {
 	/* a recorded program instead of the scenario's tasks (run_trace()) */
 	struct vg_trace *trace;
 	const char *comm;
+	FILE *truth_fp;			/* the truth file being written, or NULL */
+	char truth_tmp[4200];
 };
 
 static struct run *the_run;
@@ -793,13 +796,16 @@ static enum stack_verdict judge_stack(const struct run *r, const struct workload
 	return nr == tr->nr ? STACK_WHOLE : STACK_SHORT;
 }
 
+/* VERDICT: the raw and the stitched stack's judgement, -1 where there is none. */
 static void account_depth(const struct run *r, struct run_stats *st, struct run_task_depth *d,
 			  const struct workload *wl, const struct run_truth *tr,
 			  struct lbr_stitcher *plain, struct lbr_stitcher *stitched,
-			  const struct perf_sample *s)
+			  const struct perf_sample *s, int verdict[2])
 {
 	const u64 *frames;
 	u32 nr;
+
+	verdict[0] = verdict[1] = -1;
 
 	if (lbr_stitcher__resolve(plain, s, &frames, &nr) > 0) {
 		st->cs_samples++;
@@ -813,7 +819,8 @@ static void account_depth(const struct run *r, struct run_stats *st, struct run_
 				d->lbr_max = nr;
 			if (tr->nr > d->true_max)
 				d->true_max = tr->nr;
-			d->lbr_whole += judge_stack(r, wl, tr, frames, nr) == STACK_WHOLE;
+			verdict[0] = (int)judge_stack(r, wl, tr, frames, nr);
+			d->lbr_whole += verdict[0] == STACK_WHOLE;
 		}
 	}
 	if (lbr_stitcher__resolve(stitched, s, &frames, &nr) > 0) {
@@ -824,7 +831,8 @@ static void account_depth(const struct run *r, struct run_stats *st, struct run_
 			d->stitched_sum += nr;
 			if (nr > d->stitched_max)
 				d->stitched_max = nr;
-			switch (judge_stack(r, wl, tr, frames, nr)) {
+			verdict[1] = (int)judge_stack(r, wl, tr, frames, nr);
+			switch (verdict[1]) {
 			case STACK_WHOLE: d->stitched_whole++; break;
 			case STACK_SHORT: d->stitched_short++; break;
 			case STACK_WRONG: d->stitched_wrong++; break;
@@ -895,6 +903,28 @@ static bool sample_window(struct window_start *w, const struct scn_event *e,
 	return have;
 }
 
+/*
+ * The truth file (run_trace()): one line per sample that has its truth,
+ * in the perf.data's order: tid, time (ns), the raw LBR stack's and the
+ * stitched stack's verdict (whole, short, wrong; - where the sample has no
+ * LBR call stack), the sample's ip, the number of true frames, then the
+ * frames in hex, innermost first: the innermost call's target, then each
+ * call site (sim/vg_task.h).
+ */
+static void write_truth_line(const struct run *r, const struct run_truth *tr,
+			     const int verdict[2])
+{
+	static const char *const names[] = { "whole", "short", "wrong" };
+	const uint64_t *fr = r->truth_frames + tr->frames;
+
+	fprintf(r->truth_fp, "%u %llu %s %s %#llx %u", tr->tid, (unsigned long long)tr->time,
+		verdict[0] < 0 ? "-" : names[verdict[0]], verdict[1] < 0 ? "-" : names[verdict[1]],
+		(unsigned long long)tr->ip, tr->nr);
+	for (unsigned int i = 0; i < tr->nr; i++)
+		fprintf(r->truth_fp, " %#llx", (unsigned long long)fr[i]);
+	fputc('\n', r->truth_fp);
+}
+
 static int summarize_file(struct run *r, char *err, size_t errlen)
 {
 	struct window_start *starts = NULL;	/* [task index][attr] */
@@ -930,6 +960,7 @@ static int summarize_file(struct run *r, char *err, size_t errlen)
 		const struct scn_event *e;
 		const struct workload *wl = NULL;
 		struct perf_sample s;
+		int verdict[2];
 		struct sim_task *t;
 		const char *why;
 
@@ -979,16 +1010,19 @@ static int summarize_file(struct run *r, char *err, size_t errlen)
 		}
 		if (e->hw_time && tr)
 			account_hw_time(r, &st->hw_time, s.time);
-		if (!(a->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) ||
-		    !(a->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) ||
-		    !(a->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
-			continue;
-		if (t && tr) {
-			d = task_depth(st, t);
-			if (!d)
-				goto nomem;
+		verdict[0] = verdict[1] = -1;
+		if ((a->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) &&
+		    (a->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) &&
+		    (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
+			if (t && tr) {
+				d = task_depth(st, t);
+				if (!d)
+					goto nomem;
+			}
+			account_depth(r, st, d, wl, tr, &plain, &stitched, &s, verdict);
 		}
-		account_depth(r, st, d, wl, tr, &plain, &stitched, &s);
+		if (r->truth_fp && tr)
+			write_truth_line(r, tr, verdict);
 	}
 	lbr_stitcher__exit(&plain);
 	lbr_stitcher__exit(&stitched);
@@ -1376,6 +1410,42 @@ int run_trace(const struct scenario *s, struct vg_trace *trace, const char *comm
 	return run_one(&r, output, NULL, NULL, err, errlen);
 }
 
+/* OUTPUT.truth beside the perf.data, written whole or not at all. */
+static int open_truth(struct run *r, const char *target, char *err, size_t errlen)
+{
+	int fd;
+
+	snprintf(r->truth_tmp, sizeof(r->truth_tmp), "%s.truth.XXXXXX", target);
+	fd = mkstemp(r->truth_tmp);
+	if (fd < 0 || !(r->truth_fp = fdopen(fd, "w"))) {
+		snprintf(err, errlen, "pmusim: %s.truth: %s", target, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		r->truth_tmp[0] = '\0';
+		return -1;
+	}
+	fchmod(fd, 0644);
+	fputs("# pmusim truth 1: tid time lbr stitched ip nr frames (callee entry, call sites)\n",
+	      r->truth_fp);
+	return 0;
+}
+
+static int close_truth(struct run *r, const char *target, char *err, size_t errlen)
+{
+	char path[4200];
+	int bad = ferror(r->truth_fp);
+
+	bad |= fclose(r->truth_fp);
+	r->truth_fp = NULL;
+	snprintf(path, sizeof(path), "%s.truth", target);
+	if (bad || rename(r->truth_tmp, path)) {
+		snprintf(err, errlen, "pmusim: %s: %s", path, bad ? "write error" : strerror(errno));
+		return -1;
+	}
+	r->truth_tmp[0] = '\0';
+	return 0;
+}
+
 static int run_one(struct run *rp, const char *output, const char *map_dir,
 		   const struct run_end_hook *hook, char *err, size_t errlen)
 {
@@ -1419,11 +1489,13 @@ static int run_one(struct run *rp, const char *output, const char *map_dir,
 			snprintf(err, errlen, "%s", perf_data_writer__last_error());
 			goto out;
 		}
+		snprintf(target, sizeof(target), "%s", perf_data_writer__target(r.w));
+		if (r.trace && open_truth(&r, target, err, errlen))
+			goto out;
 		if (summarize_file(&r, err, errlen))
 			goto out;
 		w = r.w;
 		r.w = NULL;
-		snprintf(target, sizeof(target), "%s", perf_data_writer__target(w));
 		in_place = perf_data_writer__in_place(w);
 		if (perf_data_writer__close(w)) {
 			snprintf(err, errlen, "%s", perf_data_writer__last_error());
@@ -1431,9 +1503,15 @@ static int run_one(struct run *rp, const char *output, const char *map_dir,
 		}
 		if (store_dsos(&r, target, in_place, err, errlen))
 			goto out;
+		if (r.truth_fp && close_truth(&r, target, err, errlen))
+			goto out;
 	}
 	ret = 0;
 out:
+	if (r.truth_fp)
+		fclose(r.truth_fp);
+	if (r.truth_tmp[0])
+		unlink(r.truth_tmp);
 	if (r.w)
 		perf_data_writer__abort(r.w);
 	if (ret)

@@ -16,6 +16,7 @@
 
 struct vg_frame {
 	uint64_t site;			/* the call instruction */
+	uint64_t target;		/* where it went: the function entered */
 	uint64_t sp;			/* where its return address is */
 };
 
@@ -276,7 +277,7 @@ static void pop_below(struct vg_thread *th, uint64_t sp, bool inclusive)
 		th->depth--;
 }
 
-static int push_frame(struct vg_thread *th, uint64_t site, uint64_t sp)
+static int push_frame(struct vg_thread *th, uint64_t site, uint64_t target, uint64_t sp)
 {
 	if (th->depth == th->cap) {
 		uint32_t n = th->cap ? 2 * th->cap : 64;
@@ -287,7 +288,7 @@ static int push_frame(struct vg_thread *th, uint64_t site, uint64_t sp)
 		th->frames = v;
 		th->cap = n;
 	}
-	th->frames[th->depth++] = (struct vg_frame){ site, sp };
+	th->frames[th->depth++] = (struct vg_frame){ site, target, sp };
 	if (th->depth > th->tr->max_depth)
 		th->tr->max_depth = th->depth;
 	return 0;
@@ -316,7 +317,7 @@ static int shadow_branch(struct vg_thread *th, const struct vg_event *ev)
 	case VGK_IND_CALL:
 		/* a frame left at this return-address slot (by longjmp) is gone too */
 		pop_below(th, ev->sp, true);
-		return push_frame(th, ev->from, ev->sp);
+		return push_frame(th, ev->from, ev->to, ev->sp);
 	case VGK_SIGNAL:
 		return push_segment(th);
 	case VGK_SIGRETURN:
@@ -336,9 +337,9 @@ unsigned int vg_trace_callstack(const struct sim_task *t, uint64_t *ips, unsigne
 	const struct vg_thread *th = t->src.priv;
 	unsigned int n = 0;
 
-	if (!th || !max)
+	if (!th || !max || !th->depth)
 		return 0;
-	ips[n++] = th->ip;
+	ips[n++] = th->frames[th->depth - 1].target;
 	for (uint32_t i = th->depth; i > 0 && n < max; i--)
 		ips[n++] = th->frames[i - 1].site;
 	return n;

@@ -21,8 +21,11 @@
  * pointer rises above its return address (a return, longjmp, an
  * exception's landing pad); a signal handler's frames sit on a segment of
  * their own, dropped at its return. The true stack of a sample is the
- * interrupted ip, then the call sites innermost first: what an LBR call
- * stack shows when it holds them all.
+ * innermost call's target (the function entered), then the call sites
+ * innermost first: what an LBR call stack shows when it holds them all
+ * (perf's LBR call chain starts at the newest record's target, not at the
+ * sample's ip). After a tail call the innermost frame is the function
+ * that made it, in the LBR as here; the ip says where the thread was.
  */
 #ifndef PMUSIM_SIM_VG_TASK_H
 #define PMUSIM_SIM_VG_TASK_H
