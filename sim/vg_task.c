@@ -29,7 +29,8 @@ struct vg_thread {
 	bool have_ev;
 	uint64_t left;			/* its instructions before the branch not yet retired */
 	uint64_t ip;			/* where a PMI now would interrupt */
-	bool ended;
+	uint64_t start_tsc;		/* not before its creator created it */
+	bool started, ended;
 	/* the shadow call stack; segs[] are where signal handlers' frames begin */
 	struct vg_frame *frames;
 	uint32_t depth, cap;
@@ -358,7 +359,7 @@ static void thread_end(struct vg_thread *th)
 }
 
 /* Side effects of a record without instructions to retire: threads, mappings. */
-static void thread_note(struct vg_thread *th, const struct vg_event *ev)
+static void thread_note(struct vg_thread *th, const struct vg_event *ev, struct model_cpu *model)
 {
 	struct vg_trace *tr = th->tr;
 
@@ -368,6 +369,7 @@ static void thread_note(struct vg_thread *th, const struct vg_event *ev)
 
 		if (child && child->task && child->task->sleeping && !child->ended) {
 			perf_event_task(&child->task->task, 1);	/* FORK, current the parent */
+			child->start_tsc = model_cpu_tsc(model);
 			machine_wake_task(tr->m, child->task);
 		}
 		break;
@@ -412,6 +414,20 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 	struct model_cpu *model = sink->model;
 	uint64_t done = 0;
 
+	if (!th->started) {
+		/*
+		 * Another CPU may be behind the creator's in its quantum: the
+		 * thread waits (the CPU idles) until it was created, so that
+		 * nothing of it comes before its FORK.
+		 */
+		uint64_t now = model_cpu_tsc(model);
+
+		if (now < th->start_tsc) {
+			model_cpu_idle(model, th->start_tsc - now < budget ? th->start_tsc - now : budget);
+			return 0;
+		}
+		th->started = true;
+	}
 	while (done < budget && !th->ended) {
 		struct vg_event *ev = &th->ev;
 
@@ -445,7 +461,7 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 				th->tr->branches++;
 				done++;
 			} else {
-				thread_note(th, ev);
+				thread_note(th, ev, model);
 			}
 			continue;
 		}
