@@ -412,8 +412,13 @@ int cmd_record(int argc, char **argv)
 	s->argc = nr_cmdline;
 	s->argv = cmdline;
 	if (overrides_apply(s, &o, err, sizeof(err))) {
+		const char *why = err;
+
+		/* "SCENARIO:LINE: events.0.call_graph: why": the scenario is record's own */
+		for (int k = 0; k < 3 && strstr(why, ": "); k++)
+			why = strstr(why, ": ") + 2;
 		if (err[0])
-			fprintf(stderr, "%s (with the command line's options)\n", err);
+			fprintf(stderr, "pmusim: record: %s\n", why);
 		else
 			fprintf(stderr, "pmusim: out of memory\n");
 		goto out;
