@@ -366,7 +366,7 @@ int cmd_record(int argc, char **argv)
 	}
 	if (!have_valgrind()) {
 		fprintf(stderr, "pmusim: record: valgrind not found in PATH: install Debian's "
-			"valgrind package (scripts/install-deps.sh record)\n");
+			"valgrind package (scripts/install-deps.sh installs it)\n");
 		goto bad;
 	}
 	if (find_tool(tool_dir, sizeof(tool_dir))) {
