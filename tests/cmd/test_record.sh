@@ -100,10 +100,14 @@ for cpu in core2 atom nehalem haswell skylake icelake sapphirerapids; do
 			continue
 		fi
 		nb=$(perf script -i "$dir/$name.data" -F ip,brstack 2>/dev/null | awk 'NF > 1' | wc -l)
-		if [ "$opt" = "-j any_call,u" ] && [ $cpu = core2 ]; then
+		if [ "$opt" = "-j any_call,u" ]; then
+			# calls only: every entry goes to a function's first byte. Core 2 has
 			# 4 LBRs and no LBR_SELECT: the driver filters the last 4 branches in
-			# software, and the spin loop's are never calls
-			check "$cpu $opt: no calls among the last 4 branches (software filter)" "[ $nb -eq 0 ]"
+			# software, and the spin loop's are seldom calls, so few samples keep one
+			bad=$(perf script -i "$dir/$name.data" -F brstacksym 2>/dev/null | tr ' ' '\n' |
+			      grep / | awk -F/ '$2 !~ /\+0x0$/' | wc -l)
+			check "$cpu $opt: $nb samples with call entries, every one into a function's entry" \
+				"[ $bad -eq 0 ] && { [ $cpu = core2 ] || [ $nb -gt 50 ]; }"
 		elif [ "$opt" = "--call-graph lbr" ]; then
 			checks "$name" tail
 		else
