@@ -14,6 +14,7 @@
 #include "include/pmusim/perf_event.h"
 #include "cmd/commands.h"
 #include "cmd/json.h"
+#include "cmd/perf_options.h"
 #include "sim/run.h"
 #include "sim/scenario.h"
 #include "sim/scenario_number.h"
@@ -43,215 +44,6 @@ static void usage(FILE *f)
 	      "  -b, --branch-any       sample any taken branch\n"
 	      "  -j, --branch-filter F  branch filter words, comma-separated (any,u,call_stack,...)\n"
 	      "      --call-graph lbr   LBR call stacks (as perf record --call-graph lbr)\n", f);
-}
-
-#define MAX_EVENTS	16	/* as many as a scenario file may list */
-
-struct overrides {
-	const char *events[MAX_EVENTS];	/* -e, split at commas */
-	unsigned int nr_events;
-	char *event_buf[MAX_EVENTS];	/* the copies the names point into */
-	uint64_t period, freq, seed, duration, cpu_mask;
-	uint32_t pages;
-	bool have_period, have_freq, have_seed, have_duration, all_cpus, overwrite;
-	bool branch_any, call_graph_lbr;
-	uint64_t branch_filter;
-};
-
-/* An option's number, by the scenario's parser: 0, or -1 after one line naming @opt. */
-static int option_uint(const char *opt, const char *arg, uint64_t min, uint64_t max,
-		       uint64_t *v)
-{
-	char why[128];
-
-	if (scn_parse_uint(arg, max, v, why, sizeof(why))) {
-		fprintf(stderr, "pmusim: run: %s: %s\n", opt, why);
-		return -1;
-	}
-	if (*v < min) {
-		fprintf(stderr, "pmusim: run: %s: must be at least %llu\n", opt,
-			(unsigned long long)min);
-		return -1;
-	}
-	return 0;
-}
-
-/* -e A,B or -e A -e B: every event, checked by name. 0, or -1 after one line. */
-static int add_events(struct overrides *o, const char *arg)
-{
-	char *buf, *save, *w;
-	struct scn_event probe;
-
-	if (strchr(arg, '{')) {
-		fprintf(stderr, "pmusim: run: -e %s: event groups are not simulated\n", arg);
-		return -1;
-	}
-	if (!*arg || arg[0] == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,")) {
-		fprintf(stderr, "pmusim: run: -e %s: an empty event name\n", arg);
-		return -1;
-	}
-	buf = strdup(arg);
-	if (!buf)
-		return -1;
-	for (w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-		if (o->nr_events == MAX_EVENTS) {
-			fprintf(stderr, "pmusim: run: -e: at most %d events\n", MAX_EVENTS);
-			free(buf);
-			return -1;
-		}
-		if (scenario_parse_event(&probe, w)) {
-			fprintf(stderr, "pmusim: run: -e %s: unknown event (cycles, instructions, "
-				"branches, branch-misses, ref-cycles, rHEX; :u :k)\n", w);
-			free(buf);
-			return -1;
-		}
-		o->events[o->nr_events++] = w;
-	}
-	for (unsigned int i = 0; i < MAX_EVENTS; i++)
-		if (!o->event_buf[i]) {
-			o->event_buf[i] = buf;
-			return 0;
-		}
-	free(buf);	/* unreachable: at most MAX_EVENTS names, each from one -e */
-	return -1;
-}
-
-static void overrides_free(struct overrides *o)
-{
-	for (unsigned int i = 0; i < MAX_EVENTS; i++)
-		free(o->event_buf[i]);
-}
-
-static int parse_cpus(const char *s, uint64_t *mask)
-{
-	*mask = 0;
-	while (*s) {
-		char *end;
-		unsigned long a = strtoul(s, &end, 10), b = a;
-
-		if (end == s)
-			return -1;
-		if (*end == '-') {
-			s = end + 1;
-			b = strtoul(s, &end, 10);
-			if (end == s || b < a)
-				return -1;
-		}
-		if (b >= 64 || b >= CONFIG_MODEL_MAX_CPUS)
-			return -1;
-		for (unsigned long c = a; c <= b; c++)
-			*mask |= 1ULL << c;
-		s = end;
-		if (*s == ',')
-			s++;
-		else if (*s)
-			return -1;
-	}
-	return *mask ? 0 : -1;
-}
-
-/* perf record -j words, with perf's short forms u/k/hv. */
-static int parse_filter(const char *s, uint64_t *bits)
-{
-	char buf[256], *save, *w;
-
-	snprintf(buf, sizeof(buf), "%s", s);
-	*bits = 0;
-	for (w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-		uint64_t b = !strcmp(w, "u") ? PERF_SAMPLE_BRANCH_USER :
-			     !strcmp(w, "k") ? PERF_SAMPLE_BRANCH_KERNEL :
-			     !strcmp(w, "save_type") ? PERF_SAMPLE_BRANCH_TYPE_SAVE :
-			     scenario_branch_bit(w);
-
-		if (!b)
-			return -1;
-		*bits |= b;
-	}
-	return *bits ? 0 : -1;
-}
-
-/*
- * -e: the scenario's events are replaced by these, each set up as the
- * scenario's first event is (or with period 4000 when it has none), as
- * perf record gives every -e event the same options.
- */
-static int replace_events(struct scenario *s, const struct overrides *o)
-{
-	struct scn_event tmpl = { .period = 4000 }, *ev;
-
-	if (s->events_count)
-		tmpl = s->events[0];
-	tmpl.event = NULL;
-	ev = calloc(o->nr_events, sizeof(*ev));
-	if (!ev)
-		return -1;
-	for (unsigned int i = 0; i < o->nr_events; i++) {
-		ev[i] = tmpl;
-		ev[i].event = strdup(o->events[i]);
-		if (!ev[i].event) {
-			while (i--)
-				free(ev[i].event);
-			free(ev);
-			return -1;
-		}
-	}
-	for (uint32_t i = 0; i < s->events_count; i++)
-		free(s->events[i].event);
-	free(s->events);
-	s->events = ev;
-	s->events_count = o->nr_events;
-	return 0;
-}
-
-static int apply(struct scenario *s, const struct overrides *o, char *err, size_t errlen)
-{
-	if (o->have_seed)
-		s->seed = o->seed;
-	if (o->have_duration)
-		s->duration = o->duration;
-	if (o->pages)
-		s->buffer->pages = o->pages;
-	if (o->overwrite)
-		s->buffer->overwrite = true;	/* and write_backward, below, as perf record does */
-	if (o->nr_events && replace_events(s, o))
-		return -1;
-	for (uint32_t i = 0; i < s->events_count; i++) {
-		struct scn_event *e = &s->events[i];
-
-		if (o->have_period) {
-			/* a fixed period: perf evlist shows sample_period alone */
-			e->period = o->period;
-			e->freq = 0;
-			e->alternative_period = 0;
-		}
-		if (o->have_freq) {
-			e->freq = o->freq;
-			e->period = 0;
-			e->alternative_period = 0;
-		}
-		if (o->overwrite)
-			e->write_backward = true;
-		if (o->all_cpus || o->cpu_mask) {
-			/* perf record samples the CPU of a CPU-wide event */
-			e->scope = SCN_SCOPE_SYSTEM;
-			e->sample_type |= PERF_SAMPLE_CPU;
-		}
-		e->cpu_mask = o->cpu_mask;
-		if (o->branch_any || o->branch_filter) {
-			e->sample_type |= PERF_SAMPLE_BRANCH_STACK;
-			e->branch_sampling = true;
-			e->branch_filter = o->branch_filter ? o->branch_filter : PERF_SAMPLE_BRANCH_ANY;
-		}
-		if (o->call_graph_lbr) {
-			e->call_graph = SCN_CG_LBR;
-			if (!o->branch_filter && !o->branch_any) {
-				e->branch_filter = 0;
-				e->branch_sampling = false;
-			}
-		}
-		scenario_event_defaults(e);
-	}
-	return scenario_check(s, err, errlen);
 }
 
 static void progress(uint64_t now, uint64_t duration)
@@ -451,30 +243,19 @@ static void print_json(const struct scenario *s, const struct run_stats *st, con
 
 int cmd_run(int argc, char **argv)
 {
-	enum { OPT_SEED = 256, OPT_JSON, OPT_OVERWRITE, OPT_CALL_GRAPH, OPT_DURATION,
-	       OPT_MAP_DIR, OPT_NO_PROGRESS };
+	enum { OPT_JSON = OVR_OPT__END, OPT_DURATION, OPT_MAP_DIR, OPT_NO_PROGRESS };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
-		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "map-dir", required_argument, NULL, OPT_MAP_DIR },
 		{ "no-buildid-cache", no_argument, NULL, 'N' },
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
-		{ "event", required_argument, NULL, 'e' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "freq", required_argument, NULL, 'F' },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "mmap-pages", required_argument, NULL, 'm' },
-		{ "overwrite", no_argument, NULL, OPT_OVERWRITE },
-		{ "branch-any", no_argument, NULL, 'b' },
-		{ "branch-filter", required_argument, NULL, 'j' },
-		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
+		OVR_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct overrides o = { 0 };
+	struct overrides o = { .cmd = "run" };
 	const char **cmdline = NULL;
 	int nr_cmdline;
 	const char *out = "perf.data", *map_dir = NULL;
@@ -482,7 +263,6 @@ int cmd_run(int argc, char **argv)
 	struct scenario *s;
 	struct run_stats st;
 	char err[512];
-	uint64_t v;
 	int c, ret;
 
 	/* perf.data's cmdline: pmusim run ..., as typed (getopt_long reorders argv) */
@@ -520,16 +300,11 @@ int cmd_run(int argc, char **argv)
 	}
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:e:c:F:aC:m:bj:hN", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:" OVR_SHORTOPTS "hN", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
-		case OPT_SEED:
-			if (option_uint("--seed", optarg, 0, UINT64_MAX, &o.seed))
-				goto bad;
-			o.have_seed = true;
-			break;
 		case OPT_DURATION:
-			if (option_uint("--duration", optarg, 1, UINT64_MAX, &o.duration))
+			if (overrides_uint(&o, "--duration", optarg, 1, UINT64_MAX, &o.duration))
 				goto bad;
 			o.have_duration = true;
 			break;
@@ -537,50 +312,6 @@ int cmd_run(int argc, char **argv)
 		case OPT_MAP_DIR: map_dir = optarg; break;
 		case 'N': run_set_buildid_dirs(NULL, true); break;
 		case OPT_NO_PROGRESS: show_progress = false; break;
-		case 'e':
-			if (add_events(&o, optarg))
-				goto bad;
-			break;
-		case 'c':
-			if (option_uint("-c", optarg, 1, (1ULL << 63) - 1, &o.period))
-				goto bad;
-			o.have_period = true;
-			break;
-		case 'F':
-			if (option_uint("-F", optarg, 1, UINT64_MAX, &o.freq))
-				goto bad;
-			o.have_freq = true;
-			break;
-		case 'a': o.all_cpus = true; break;
-		case 'C':
-			if (parse_cpus(optarg, &o.cpu_mask)) {
-				fprintf(stderr, "pmusim: run: -C %s: not a CPU list (0,2-3; CPUs "
-					"0..%d)\n", optarg, CONFIG_MODEL_MAX_CPUS - 1);
-				goto bad;
-			}
-			break;
-		case 'm':
-			if (option_uint("-m", optarg, 1, 4096, &v))
-				goto bad;
-			o.pages = (uint32_t)v;
-			break;
-		case OPT_OVERWRITE: o.overwrite = true; break;
-		case 'b': o.branch_any = true; break;
-		case 'j':
-			if (parse_filter(optarg, &o.branch_filter)) {
-				fprintf(stderr, "pmusim: run: -j %s: unknown branch filter word (any, "
-					"any_call, any_return, ind_call, ind_jump, call, cond, "
-					"call_stack, u, k, hv, ...)\n", optarg);
-				goto bad;
-			}
-			break;
-		case OPT_CALL_GRAPH:
-			if (strcmp(optarg, "lbr")) {
-				fprintf(stderr, "pmusim: run: --call-graph: only 'lbr' is simulated\n");
-				goto bad;
-			}
-			o.call_graph_lbr = true;
-			break;
 		case 'h':
 			usage(stdout);
 			overrides_free(&o);
@@ -590,39 +321,24 @@ int cmd_run(int argc, char **argv)
 			fprintf(stderr, "pmusim: run: option '%s' needs a value\n", argv[optind - 1]);
 			goto bad;
 		default:
-			fprintf(stderr, "pmusim: run: unknown option '%s' (pmusim run --help lists them)\n",
-				argv[optind - 1]);
-			goto bad;
+			switch (overrides_option(&o, c, optarg)) {
+			case 0:
+				break;
+			case 1:
+				fprintf(stderr, "pmusim: run: unknown option '%s' (pmusim run --help lists them)\n",
+					argv[optind - 1]);
+				goto bad;
+			default:
+				goto bad;
+			}
 		}
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "pmusim: run: give one scenario file (pmusim run --help)\n");
 		goto bad;
 	}
-	/* perf record refuses both, in these words */
-	if (o.have_period && o.have_freq) {
-		fprintf(stderr, "pmusim: run: cannot set frequency and period at the same time "
-			"(-c and -F)\n");
+	if (overrides_finish(&o))
 		goto bad;
-	}
-	/* perf record: a frequency above the limit is lowered to it, with a warning */
-	if (o.have_freq && o.freq > CONFIG_PERF_SAMPLE_MAX_RATE) {
-		fprintf(stderr, "pmusim: run: warning: -F %llu is above the maximum sample rate "
-			"(perf_event_max_sample_rate %d Hz): using %d Hz\n",
-			(unsigned long long)o.freq, CONFIG_PERF_SAMPLE_MAX_RATE,
-			CONFIG_PERF_SAMPLE_MAX_RATE);
-		o.freq = CONFIG_PERF_SAMPLE_MAX_RATE;
-	}
-	/* perf record rounds -m up to a power of two, and says so */
-	if (o.pages & (o.pages - 1)) {
-		uint32_t p = 1;
-
-		while (p < o.pages)
-			p <<= 1;
-		fprintf(stderr, "pmusim: run: warning: -m %u: the buffer is a power of two pages: "
-			"rounding up to %u\n", o.pages, p);
-		o.pages = p;
-	}
 	if (scenario_load(argv[optind], &s, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		overrides_free(&o);
@@ -632,7 +348,7 @@ int cmd_run(int argc, char **argv)
 	ret = 2;
 	s->argc = nr_cmdline;
 	s->argv = cmdline;
-	if (apply(s, &o, err, sizeof(err))) {
+	if (overrides_apply(s, &o, err, sizeof(err))) {
 		if (err[0])
 			fprintf(stderr, "%s (with the command line's options)\n", err);
 		else

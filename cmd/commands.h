@@ -20,6 +20,7 @@ struct pmusim_command {
 extern const char *pmusim_program;
 
 int cmd_dump(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 int cmd_ringbuf(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_seed(int argc, char **argv);
@@ -29,6 +30,7 @@ int cmd_version(int argc, char **argv);
 /* One line per command; keep the list sorted by name. */
 #define PMUSIM_COMMANDS							\
 	{ "dump", "print a perf.data file one record per line, for diffing", cmd_dump }, \
+	{ "record", "run a real program under Valgrind on the model PMU: perf.data", cmd_record }, \
 	{ "ringbuf", "replay a ring-buffer script on the model or the kernel", cmd_ringbuf }, \
 	{ "run", "run a scenario: samples into perf.data, a summary", cmd_run }, \
 	{ "seed", "reproduce a seed's result on its scenario, as a table", cmd_seed }, \

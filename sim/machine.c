@@ -90,9 +90,10 @@ void machine_set_hooks(struct machine *m, const struct machine_hooks *hooks)
 	m->hooks = *hooks;
 }
 
-struct sim_task *machine_add_task(struct machine *m, const char *comm,
-				  const struct workload *wl, struct sim_task *leader,
-				  uint64_t affinity, unsigned int group)
+static struct sim_task *add_task(struct machine *m, const char *comm,
+				 const struct workload *wl, const struct sim_task_source *src,
+				 struct sim_task *leader, uint64_t affinity, unsigned int group,
+				 bool runnable)
 {
 	struct sim_task *t;
 
@@ -115,14 +116,48 @@ struct sim_task *machine_add_task(struct machine *m, const char *comm,
 	t->task.sim = t;
 	t->affinity = affinity;
 	t->group = group;
-	if (wl_exec_init(&t->exec, wl, prng_split(m->cfg.seed, (uint64_t)t->task.tid))) {
+	if (src) {
+		t->src = *src;
+	} else if (wl_exec_init(&t->exec, wl, prng_split(m->cfg.seed, (uint64_t)t->task.tid))) {
 		free(t);
 		return NULL;
 	}
 	t->index = m->nr_tasks;
 	m->tasks[m->nr_tasks++] = t;
-	sched_enqueue(sched_select_cpu(m, t, NULL), t);
+	t->cpu = -1;
+	if (runnable)
+		sched_enqueue(sched_select_cpu(m, t, NULL), t);
+	else
+		t->sleeping = true;
 	return t;
+}
+
+struct sim_task *machine_add_task(struct machine *m, const char *comm,
+				  const struct workload *wl, struct sim_task *leader,
+				  uint64_t affinity, unsigned int group)
+{
+	return add_task(m, comm, wl, NULL, leader, affinity, group, true);
+}
+
+struct sim_task *machine_add_source_task(struct machine *m, const char *comm,
+					 const struct sim_task_source *src,
+					 struct sim_task *leader, uint64_t affinity,
+					 unsigned int group, bool runnable)
+{
+	return add_task(m, comm, NULL, src, leader, affinity, group, runnable);
+}
+
+void machine_sleep_task(struct sim_task *t)
+{
+	t->sleeping = true;
+}
+
+void machine_wake_task(struct machine *m, struct sim_task *t)
+{
+	if (!t->sleeping)
+		return;
+	t->sleeping = false;
+	sched_enqueue(sched_select_cpu(m, t, NULL), t);
 }
 
 /* Tasks are created with rising TIDs and never leave: a binary search. */
@@ -182,10 +217,15 @@ static void run_cpu(struct machine *m, struct sim_cpu *cpu, uint64_t end)
 		}
 		if (stop - t > cpu->slice_left)
 			stop = t + cpu->slice_left;
-		ran = wl_exec_run(&cpu->curr->exec, stop - t, &cpu->sink);
+		if (cpu->curr->src.run)
+			ran = cpu->curr->src.run(cpu->curr, stop - t, &cpu->sink);
+		else
+			ran = wl_exec_run(&cpu->curr->exec, stop - t, &cpu->sink);
 		cpu->curr->runtime += ran;
 		cpu->busy += ran;
 		cpu->slice_left -= ran < cpu->slice_left ? ran : cpu->slice_left;
+		if (cpu->curr->sleeping)
+			sched_switch(m, cpu);	/* it leaves even with nobody waiting */
 	}
 }
 

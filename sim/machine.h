@@ -25,6 +25,18 @@
 #include "sim/workload.h"
 
 struct sim_cpu;
+struct sim_task;
+
+/*
+ * A task's program when it is not a synthetic workload: a real program's
+ * recorded control flow (sim/vg_task.c). @run retires up to @budget core
+ * cycles into @sink as wl_exec_run() does, returns the cycles retired, and
+ * may put the task to sleep (machine_sleep_task) or end it; @priv is its own.
+ */
+struct sim_task_source {
+	uint64_t (*run)(struct sim_task *t, uint64_t budget, const struct wl_sink *sink);
+	void *priv;
+};
 
 struct sim_task {
 	struct task_struct task;	/* what core/ sees; task.sim points here */
@@ -37,6 +49,8 @@ struct sim_task {
 	unsigned int group;		/* scenario task entry it came from */
 	unsigned int index;		/* in machine.tasks[] */
 	struct sim_task *rq_next;	/* runqueue link */
+	struct sim_task_source src;	/* src.run set: runs that instead of exec */
+	bool sleeping;			/* off the runqueue until machine_wake_task() */
 };
 
 struct sim_cpu {
@@ -112,6 +126,21 @@ struct sim_task *machine_add_task(struct machine *m, const char *comm,
 				  const struct workload *wl, struct sim_task *leader,
 				  uint64_t affinity, unsigned int group);
 struct sim_task *machine_find_task(const struct machine *m, int tid);
+/*
+ * A thread running @src instead of a workload, as machine_add_task()
+ * otherwise; created asleep unless @runnable (a thread not started yet).
+ */
+struct sim_task *machine_add_source_task(struct machine *m, const char *comm,
+					 const struct sim_task_source *src,
+					 struct sim_task *leader, uint64_t affinity,
+					 unsigned int group, bool runnable);
+/*
+ * The running task @t leaves its CPU at the end of its source's run call
+ * and is not queued again until machine_wake_task(), which queues it on
+ * the least loaded CPU it may run on.
+ */
+void machine_sleep_task(struct sim_task *t);
+void machine_wake_task(struct machine *m, struct sim_task *t);
 
 /* Advance every CPU to @until cycles, in lockstep quanta. */
 void machine_run(struct machine *m, uint64_t until);

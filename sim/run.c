@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/internal.h"
@@ -27,6 +28,7 @@
 #include "tools/perf/util/build_id_cache.h"
 #include "tools/perf/util/genelf.h"
 #include "sim/run.h"
+#include "sim/vg_task.h"
 #include "tools/perf/util/synthesize.h"
 #include "tools/perf/util/tsc_convert.h"
 
@@ -62,7 +64,11 @@ struct run {
 	/* the samples' truth, in the order they were taken */
 	struct run_truth *truth;
 	size_t nr_truth, truth_cap;
-	uint16_t *truth_frames;		/* the true stacks, one after another */
+	/*
+	 * The true stacks, one after another: a workload's frames as its
+	 * function indices, a recorded program's as addresses (sim/vg_task.h).
+	 */
+	uint64_t *truth_frames;
 	size_t nr_truth_frames, truth_frames_cap;
 	/* user-page time conversion snapshots, oldest first */
 	struct tsc_conv *convs;
@@ -75,6 +81,11 @@ struct run {
 	const char *map_dir;
 	unsigned int nr_maps;		/* perf-PID.map files written, to take back on failure */
 	struct run_dso *dsos;		/* per scenario task entry: its program's ELF */
+	/* a recorded program instead of the scenario's tasks (run_trace()) */
+	struct vg_trace *trace;
+	const char *comm;
+	FILE *truth_fp;			/* the truth file being written, or NULL */
+	char truth_tmp[4200];
 };
 
 static struct run *the_run;
@@ -410,17 +421,18 @@ static void run_overflow_handler(struct perf_event *event, struct perf_sample_da
 	if (!(event->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) ||
 	    !(event->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK))
 		return;
-	n = wl_exec_callstack(&t->exec, ips, RUN_TRUTH_FRAMES);
+	n = r->trace ? vg_trace_callstack(t, ips, RUN_TRUTH_FRAMES) :
+		       wl_exec_callstack(&t->exec, ips, RUN_TRUTH_FRAMES);
 	if (grow((void **)&r->truth_frames, &r->truth_frames_cap, r->nr_truth_frames + n,
 		 sizeof(*r->truth_frames))) {
 		r->error = ENOMEM;
 		return;
 	}
 	for (unsigned int i = 0; i < n; i++) {
-		const struct wl_func *fn = workload_func_at(t->exec.wl, ips[i]);
+		const struct wl_func *fn = r->trace ? NULL : workload_func_at(t->exec.wl, ips[i]);
 
-		r->truth_frames[r->nr_truth_frames++] =
-			fn ? (uint16_t)(fn - t->exec.wl->funcs) : UINT16_MAX;
+		r->truth_frames[r->nr_truth_frames++] = r->trace ? ips[i] :
+			fn ? (uint64_t)(fn - t->exec.wl->funcs) : UINT64_MAX;
 	}
 	tr->nr = (uint16_t)n;
 }
@@ -576,7 +588,7 @@ static int store_dsos(struct run *r, const char *target, bool in_place, char *er
 	else
 		dirs[1] = buildid_cache_dir;
 	for (unsigned int i = 0; i < 2; i++) {
-		for (unsigned int g = 0; dirs[i] && g < r->s->tasks_count; g++) {
+		for (unsigned int g = 0; dirs[i] && r->dsos && g < r->s->tasks_count; g++) {
 			if (!build_id_cache__add(dirs[i], r->dsos[g].filename,
 						 r->dsos[g].elf.build_id, r->dsos[g].elf.image,
 						 r->dsos[g].elf.image_size, err, errlen))
@@ -661,8 +673,19 @@ static int start_file(struct run *r, const char *output, const char *map_dir, ch
 	}
 	if (!output)
 		return 0;
-	if (build_dsos(r, err, errlen))
+	if (r->trace) {
+		unsigned int nr;
+		const struct vg_dso *d = vg_trace_dsos(r->trace, &nr);
+
+		/* the program's own files: perf finds them by path and checks the build-id */
+		for (unsigned int i = 0; i < nr; i++)
+			if (d[i].build_id_size &&
+			    perf_data_writer__add_build_id(r->w, d[i].build_id, d[i].build_id_size,
+							   d[i].path))
+				goto nomem;
+	} else if (build_dsos(r, err, errlen)) {
 		return -1;
+	}
 	for (unsigned int i = 0; i < s->events_count; i++) {
 		struct perf_event_attr attr;
 		u64 *ids = calloc(r->nr_events, sizeof(*ids));
@@ -687,16 +710,19 @@ static int start_file(struct run *r, const char *output, const char *map_dir, ch
 	/* the tasks that were there before recording began, as perf record synthesizes them */
 	for (unsigned int t = 0; t < r->m->nr_tasks; t++) {
 		struct sim_task *st = r->m->tasks[t];
-		const struct run_dso *dso = &r->dsos[st->group];
+		const struct run_dso *dso = r->dsos ? &r->dsos[st->group] : NULL;
 		struct synth_sample_id sid = { .pid = (u32)st->task.pid, .tid = (u32)st->task.tid,
 					       .id = r->events[0]->id, .cpu = (u32)st->cpu };
 		size_t n;
 
+		if (st->sleeping)
+			continue;	/* a thread not started yet: its FORK comes when it starts */
 		n = perf_event__synthesize_comm(rec, &first_attr, sid.pid, sid.tid, st->task.comm,
 						&sid);
 		if (!n || perf_data_writer__write(r->w, (struct perf_event_header *)rec))
 			goto nomem;
-		if (st->task.pid != st->task.tid)
+		/* a recorded program's mappings come as it maps them (perf_event_mmap) */
+		if (st->task.pid != st->task.tid || !dso)
 			continue;
 		n = perf_event__synthesize_mmap2(rec, &first_attr, sid.pid, sid.tid,
 						 dso->elf.map_start, dso->elf.map_len,
@@ -756,24 +782,30 @@ enum stack_verdict { STACK_WHOLE, STACK_SHORT, STACK_WRONG };
 static enum stack_verdict judge_stack(const struct run *r, const struct workload *wl,
 				      const struct run_truth *tr, const u64 *frames, u32 nr)
 {
-	const uint16_t *truth = r->truth_frames + tr->frames;
+	const uint64_t *truth = r->truth_frames + tr->frames;
 
 	for (u32 i = 0; i < nr; i++) {
-		const struct wl_func *fn = workload_func_at(wl, frames[i]);
+		const struct wl_func *fn = r->trace ? NULL : workload_func_at(wl, frames[i]);
 
-		if (i >= tr->nr || !fn || (uint16_t)(fn - wl->funcs) != truth[i])
+		if (i >= tr->nr)
+			return STACK_WRONG;
+		if (r->trace ? frames[i] != truth[i] :
+			       !fn || (uint64_t)(fn - wl->funcs) != truth[i])
 			return STACK_WRONG;
 	}
 	return nr == tr->nr ? STACK_WHOLE : STACK_SHORT;
 }
 
+/* VERDICT: the raw and the stitched stack's judgement, -1 where there is none. */
 static void account_depth(const struct run *r, struct run_stats *st, struct run_task_depth *d,
 			  const struct workload *wl, const struct run_truth *tr,
 			  struct lbr_stitcher *plain, struct lbr_stitcher *stitched,
-			  const struct perf_sample *s)
+			  const struct perf_sample *s, int verdict[2])
 {
 	const u64 *frames;
 	u32 nr;
+
+	verdict[0] = verdict[1] = -1;
 
 	if (lbr_stitcher__resolve(plain, s, &frames, &nr) > 0) {
 		st->cs_samples++;
@@ -787,7 +819,8 @@ static void account_depth(const struct run *r, struct run_stats *st, struct run_
 				d->lbr_max = nr;
 			if (tr->nr > d->true_max)
 				d->true_max = tr->nr;
-			d->lbr_whole += judge_stack(r, wl, tr, frames, nr) == STACK_WHOLE;
+			verdict[0] = (int)judge_stack(r, wl, tr, frames, nr);
+			d->lbr_whole += verdict[0] == STACK_WHOLE;
 		}
 	}
 	if (lbr_stitcher__resolve(stitched, s, &frames, &nr) > 0) {
@@ -798,7 +831,8 @@ static void account_depth(const struct run *r, struct run_stats *st, struct run_
 			d->stitched_sum += nr;
 			if (nr > d->stitched_max)
 				d->stitched_max = nr;
-			switch (judge_stack(r, wl, tr, frames, nr)) {
+			verdict[1] = (int)judge_stack(r, wl, tr, frames, nr);
+			switch (verdict[1]) {
 			case STACK_WHOLE: d->stitched_whole++; break;
 			case STACK_SHORT: d->stitched_short++; break;
 			case STACK_WRONG: d->stitched_wrong++; break;
@@ -869,6 +903,28 @@ static bool sample_window(struct window_start *w, const struct scn_event *e,
 	return have;
 }
 
+/*
+ * The truth file (run_trace()): one line per sample that has its truth,
+ * in the perf.data's order: tid, time (ns), the raw LBR stack's and the
+ * stitched stack's verdict (whole, short, wrong; - where the sample has no
+ * LBR call stack), the sample's ip, the number of true frames, then the
+ * frames in hex, innermost first: the innermost call's target, then each
+ * call site (sim/vg_task.h).
+ */
+static void write_truth_line(const struct run *r, const struct run_truth *tr,
+			     const int verdict[2])
+{
+	static const char *const names[] = { "whole", "short", "wrong" };
+	const uint64_t *fr = r->truth_frames + tr->frames;
+
+	fprintf(r->truth_fp, "%u %llu %s %s %#llx %u", tr->tid, (unsigned long long)tr->time,
+		verdict[0] < 0 ? "-" : names[verdict[0]], verdict[1] < 0 ? "-" : names[verdict[1]],
+		(unsigned long long)tr->ip, tr->nr);
+	for (unsigned int i = 0; i < tr->nr; i++)
+		fprintf(r->truth_fp, " %#llx", (unsigned long long)fr[i]);
+	fputc('\n', r->truth_fp);
+}
+
 static int summarize_file(struct run *r, char *err, size_t errlen)
 {
 	struct window_start *starts = NULL;	/* [task index][attr] */
@@ -904,6 +960,7 @@ static int summarize_file(struct run *r, char *err, size_t errlen)
 		const struct scn_event *e;
 		const struct workload *wl = NULL;
 		struct perf_sample s;
+		int verdict[2];
 		struct sim_task *t;
 		const char *why;
 
@@ -917,7 +974,7 @@ static int summarize_file(struct run *r, char *err, size_t errlen)
 		t = machine_find_task(r->m, (int)s.tid);
 		if (a->attr.sample_type & PERF_SAMPLE_TIME)
 			tr = truth_find(r, s.tid, s.time);
-		if (t) {
+		if (t && !r->trace) {
 			const struct wl_func *fn;
 			bool is_short = e->alternative_period &&
 					(a->attr.sample_type & PERF_SAMPLE_PERIOD) &&
@@ -953,16 +1010,19 @@ static int summarize_file(struct run *r, char *err, size_t errlen)
 		}
 		if (e->hw_time && tr)
 			account_hw_time(r, &st->hw_time, s.time);
-		if (!(a->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) ||
-		    !(a->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) ||
-		    !(a->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
-			continue;
-		if (t && tr) {
-			d = task_depth(st, t);
-			if (!d)
-				goto nomem;
+		verdict[0] = verdict[1] = -1;
+		if ((a->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) &&
+		    (a->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) &&
+		    (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
+			if (t && tr) {
+				d = task_depth(st, t);
+				if (!d)
+					goto nomem;
+			}
+			account_depth(r, st, d, wl, tr, &plain, &stitched, &s, verdict);
 		}
-		account_depth(r, st, d, wl, tr, &plain, &stitched, &s);
+		if (r->truth_fp && tr)
+			write_truth_line(r, tr, verdict);
 	}
 	lbr_stitcher__exit(&plain);
 	lbr_stitcher__exit(&stitched);
@@ -984,6 +1044,16 @@ static int ground_truth(struct run *r)
 	const struct scenario *s = r->s;
 	unsigned int n = 0;
 
+	if (r->trace) {
+		struct vg_trace_stats vs;
+
+		vg_trace_stats(r->trace, &vs);
+		st->insns = vs.insns;
+		st->branches = vs.branches;
+		st->cycles = vs.insns;		/* CPI 1 */
+		st->true_depth_max = vs.max_depth;
+		goto machine;
+	}
 	for (unsigned int g = 0; g < s->tasks_count; g++)
 		n += r->wls[g]->nr_funcs;
 	st->funcs = calloc(n, sizeof(*st->funcs));
@@ -1020,6 +1090,7 @@ static int ground_truth(struct run *r)
 		if (x->max_depth > st->true_depth_max)
 			st->true_depth_max = x->max_depth;
 	}
+machine:
 	for (unsigned int t = 0; t < r->m->nr_tasks; t++) {
 		size_t bytes = perf_ctx_data_task_bytes(&r->m->tasks[t]->task);
 
@@ -1093,7 +1164,7 @@ static int setup(struct run *r, char *err, size_t errlen)
 	r->wls = calloc(s->tasks_count, sizeof(*r->wls));
 	if (!r->wls)
 		goto nomem;
-	for (unsigned int g = 0; g < s->tasks_count; g++) {
+	for (unsigned int g = 0; g < s->tasks_count && !r->trace; g++) {
 		struct wl_params p;
 
 		scenario_wl_params(s, &s->tasks[g], &p);
@@ -1122,7 +1193,9 @@ static int setup(struct run *r, char *err, size_t errlen)
 		/* the handler's cycles, as perf_sample_event_took() gets them */
 		x86_pmu_set_pmi_ns((int)c, cfg.pmi_cycles * 1000000ULL / CONFIG_MODEL_TSC_KHZ);
 	}
-	for (unsigned int g = 0; g < s->tasks_count; g++) {
+	if (r->trace && vg_trace_add_tasks(r->trace, r->m, r->comm))
+		goto nomem;
+	for (unsigned int g = 0; g < s->tasks_count && !r->trace; g++) {
 		const struct scn_task *t = &s->tasks[g];
 		uint64_t mask = 0;
 
@@ -1300,7 +1373,8 @@ static void run_machine(struct run *r)
 {
 	uint64_t quantum = r->m->cfg.quantum;
 
-	while (r->m->now < r->s->duration && !stop_signal) {
+	while (r->m->now < r->s->duration && !stop_signal &&
+	       !(r->trace && vg_trace_done(r->trace))) {
 		uint64_t until = r->s->duration - r->m->now > quantum ?
 				 r->m->now + quantum : r->s->duration;
 
@@ -1316,11 +1390,68 @@ int run_scenario(const struct scenario *s, const char *output, const char *map_d
 	return run_scenario_hooked(s, output, map_dir, progress, NULL, st, err, errlen);
 }
 
+static int run_one(struct run *rp, const char *output, const char *map_dir,
+		   const struct run_end_hook *hook, char *err, size_t errlen);
+
 int run_scenario_hooked(const struct scenario *s, const char *output, const char *map_dir,
 			run_progress_fn progress, const struct run_end_hook *hook,
 			struct run_stats *st, char *err, size_t errlen)
 {
 	struct run r = { .s = s, .st = st, .progress = progress };
+
+	return run_one(&r, output, map_dir, hook, err, errlen);
+}
+
+int run_trace(const struct scenario *s, struct vg_trace *trace, const char *comm,
+	      const char *output, struct run_stats *st, char *err, size_t errlen)
+{
+	struct run r = { .s = s, .st = st, .trace = trace, .comm = comm };
+
+	return run_one(&r, output, NULL, NULL, err, errlen);
+}
+
+/* OUTPUT.truth beside the perf.data, written whole or not at all. */
+static int open_truth(struct run *r, const char *target, char *err, size_t errlen)
+{
+	int fd;
+
+	snprintf(r->truth_tmp, sizeof(r->truth_tmp), "%s.truth.XXXXXX", target);
+	fd = mkstemp(r->truth_tmp);
+	if (fd < 0 || !(r->truth_fp = fdopen(fd, "w"))) {
+		snprintf(err, errlen, "pmusim: %s.truth: %s", target, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		r->truth_tmp[0] = '\0';
+		return -1;
+	}
+	fchmod(fd, 0644);
+	fputs("# pmusim truth 1: tid time lbr stitched ip nr frames (callee entry, call sites)\n",
+	      r->truth_fp);
+	return 0;
+}
+
+static int close_truth(struct run *r, const char *target, char *err, size_t errlen)
+{
+	char path[4200];
+	int bad = ferror(r->truth_fp);
+
+	bad |= fclose(r->truth_fp);
+	r->truth_fp = NULL;
+	snprintf(path, sizeof(path), "%s.truth", target);
+	if (bad || rename(r->truth_tmp, path)) {
+		snprintf(err, errlen, "pmusim: %s: %s", path, bad ? "write error" : strerror(errno));
+		return -1;
+	}
+	r->truth_tmp[0] = '\0';
+	return 0;
+}
+
+static int run_one(struct run *rp, const char *output, const char *map_dir,
+		   const struct run_end_hook *hook, char *err, size_t errlen)
+{
+	struct run r = *rp;
+	const struct scenario *s = r.s;
+	struct run_stats *st = r.st;
 	struct saved_signals saved;
 	char target[4096];
 	bool in_place;
@@ -1358,11 +1489,13 @@ int run_scenario_hooked(const struct scenario *s, const char *output, const char
 			snprintf(err, errlen, "%s", perf_data_writer__last_error());
 			goto out;
 		}
+		snprintf(target, sizeof(target), "%s", perf_data_writer__target(r.w));
+		if (r.trace && open_truth(&r, target, err, errlen))
+			goto out;
 		if (summarize_file(&r, err, errlen))
 			goto out;
 		w = r.w;
 		r.w = NULL;
-		snprintf(target, sizeof(target), "%s", perf_data_writer__target(w));
 		in_place = perf_data_writer__in_place(w);
 		if (perf_data_writer__close(w)) {
 			snprintf(err, errlen, "%s", perf_data_writer__last_error());
@@ -1370,9 +1503,15 @@ int run_scenario_hooked(const struct scenario *s, const char *output, const char
 		}
 		if (store_dsos(&r, target, in_place, err, errlen))
 			goto out;
+		if (r.truth_fp && close_truth(&r, target, err, errlen))
+			goto out;
 	}
 	ret = 0;
 out:
+	if (r.truth_fp)
+		fclose(r.truth_fp);
+	if (r.truth_tmp[0])
+		unlink(r.truth_tmp);
 	if (r.w)
 		perf_data_writer__abort(r.w);
 	if (ret)

@@ -138,6 +138,17 @@ int run_scenario_hooked(const struct scenario *s, const char *output, const char
 void run_stats_free(struct run_stats *st);
 
 /*
+ * Run a recorded program (sim/vg_task.h) instead of @s's tasks: @s gives
+ * the machine, the events, the buffer and the consumer; its duration is
+ * a limit (the run ends when every thread has retired its last record).
+ * Its threads are tasks named @comm. As run_scenario() otherwise; the
+ * true stacks judged are addresses (the ip, then the call sites).
+ */
+struct vg_trace;
+int run_trace(const struct scenario *s, struct vg_trace *trace, const char *comm,
+	      const char *output, struct run_stats *st, char *err, size_t errlen);
+
+/*
  * Where a run puts its programs' ELF files (see build_id_cache.h): the
  * user's build-id cache USER_CACHE ("", the default: $HOME/.debug, as perf
  * record does; NULL: none, as perf record -N), and with BESIDE (the

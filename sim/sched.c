@@ -72,26 +72,30 @@ void sched_switch(struct machine *m, struct sim_cpu *cpu)
 	struct sim_cpu *target = NULL;
 
 	cpu->slice_left = m->cfg.timeslice;
-	if (!next)
+	if (!next && !(prev && prev->sleeping))
 		return;			/* nobody waits: prev runs on */
-	/* where prev goes, counting next as running here already */
-	if (prev)
+	/* where prev goes, counting next as running here already; a sleeper goes nowhere */
+	if (prev && !prev->sleeping)
 		target = sched_select_cpu(m, prev, cpu);
-	dequeue(cpu, next, NULL);
+	if (next)
+		dequeue(cpu, next, NULL);
 
 	pmusim_this_cpu = cpu->id;
 	if (m->hooks.sched_out)
 		m->hooks.sched_out(m->hooks.ctx, cpu, prev, next);
 	cpu->curr = next;
-	pmusim_curr[cpu->id] = &next->task;
-	next->cpu = cpu->id;
-	if (prev) {
+	pmusim_curr[cpu->id] = next ? &next->task : NULL;
+	if (next)
+		next->cpu = cpu->id;
+	if (target) {
 		sched_enqueue(target, prev);
 		if (target != cpu) {
 			prev->nr_migrations++;
 			m->nr_migrations++;
 		}
 	}
+	if (!next)
+		return;			/* prev went to sleep: the CPU idles */
 	if (m->hooks.sched_in)
 		m->hooks.sched_in(m->hooks.ctx, cpu, prev, next);
 	next->nr_switches++;

@@ -1,0 +1,188 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# pmusim record -- PROG: real programs (built here from
+# tests/cmd/record_progs/, and gzip) run under pmusim's Valgrind tool and
+# retired on the model PMU. For each guest, perf script's LBR call chains
+# are held against the true stacks pmusim writes beside the perf.data
+# (record_check.py): every sample judged by perf's frames as pmusim
+# judged it, and the frames the guest is about (recursion deeper than
+# the LBR, longjmp, a signal handler, two threads, a tail call, a
+# dlopen'd library, a C++ exception) true to the program. Then the same
+# bytes twice, every CPU model with each LBR mode, perf report, annotate
+# and brstackinsn against the real files, and bad input.
+set -u
+. "$PMUSIM_SRCTREE/tests/lib/tap_lib.sh"
+progs=$PMUSIM_SRCTREE/tests/cmd/record_progs
+# record's stream directories go here: none may be left behind
+export TMPDIR=$dir/tmp
+mkdir "$TMPDIR"
+check_py=$PMUSIM_SRCTREE/tests/cmd/record_check.py
+
+for need in valgrind gcc g++ perf python3 nm readelf; do
+	if ! command -v $need >/dev/null 2>&1; then
+		echo "1..0 # skipped: $need is not installed"
+		exit 0
+	fi
+done
+if [ ! -x "$PMUSIM_OBJTREE/vgtool/lib/pmusim-amd64-linux" ]; then
+	echo "1..0 # skipped: pmusim's Valgrind tool is not built (needs the valgrind package's archives)"
+	exit 0
+fi
+gcc -O2 -g -fno-inline -pthread -o "$dir/guest" "$progs/guest.c" -ldl &&
+	gcc -O2 -g -shared -fPIC -o "$dir/libguest.so" "$progs/lib.c" &&
+	g++ -O2 -g -o "$dir/exc" "$progs/exc.cc" ||
+	{ echo "Bail out! cannot build the guests"; exit 1; }
+
+# record NAME ARGS...: pmusim record into $dir/NAME.data, summary in $dir/NAME.err
+record() {
+	local name=$1
+	shift
+	(cd "$dir" && "$PMUSIM" record -o "$dir/$name.data" "$@" >"$dir/$name.out" 2>"$dir/$name.err")
+}
+
+# checks NAME MODE: record_check.py's lines as TAP lines
+checks() {
+	local line
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) ok "$1: ${line#ok }" ;;
+		"not ok "*) nok "$1: ${line#not ok }" ;;
+		"# "*) echo "$line" ;;
+		esac
+	done < <(python3 "$check_py" "$dir/$1.data" "$2" 2>&1)
+}
+
+for mode in deep longjmp signal threads tail; do
+	if record $mode --call-graph lbr -c 20011 -- "$dir/guest" $mode; then
+		ok "$mode: recorded ($(sed -n 1p "$dir/$mode.err"))"
+		checks $mode $mode
+	else
+		nok "$mode: pmusim record failed: $(head -1 "$dir/$mode.err")"
+	fi
+done
+if record dlopen --call-graph lbr -c 20011 -- "$dir/guest" dlopen "$dir/libguest.so"; then
+	checks dlopen dlopen
+else
+	nok "dlopen: pmusim record failed: $(head -1 "$dir/dlopen.err")"
+fi
+if record exc --call-graph lbr -c 20011 -- "$dir/exc"; then
+	checks exc exc
+else
+	nok "exception: pmusim record failed: $(head -1 "$dir/exc.err")"
+fi
+
+# the summary's judgement is the truth file's, thread by thread
+check "threads: the summary has a line per thread that was sampled" \
+	"[ \$(grep -cE '^ +100[0-9] ' '$dir/threads.err') -eq 3 ]"
+check "deep: the summary counts the stitched stacks the truth file judged whole" \
+	"[ \$(awk '/^ +1000 /{print \$8}' '$dir/deep.err') -eq \$(awk '\$4==\"whole\"' '$dir/deep.data.truth' | wc -l) ]"
+
+# the same program, input and options: the same bytes
+record again --call-graph lbr -c 20011 -- "$dir/guest" deep
+check "deep twice: the same perf.data bytes" "cmp -s '$dir/deep.data' '$dir/again.data'"
+check "deep twice: the same truth" "cmp -s '$dir/deep.data.truth' '$dir/again.data.truth'"
+# (not threads: the host decides where Valgrind switches between them)
+
+# every CPU model, each LBR mode it has: samples with branch stacks, judged alike
+for cpu in core2 atom nehalem haswell skylake icelake sapphirerapids; do
+	for opt in "-b" "-j any_call,u" "--call-graph lbr"; do
+		name=m-$cpu-${opt// /}
+		name=${name//,/}
+		if ! record "$name" --cpu $cpu $opt -c 20011 -- "$dir/guest" tail; then
+			if [ "$opt" = "--call-graph lbr" ] &&
+			   grep -q "has no LBR call-stack mode" "$dir/$name.err" &&
+			   [ "$(wc -l <"$dir/$name.err")" -eq 1 ] && [ ! -e "$dir/$name.data" ]; then
+				ok "$cpu $opt: refused in one line, as the CPU has no call-stack mode"
+			else
+				nok "$cpu $opt: $(head -1 "$dir/$name.err")"
+			fi
+			continue
+		fi
+		nb=$(perf script -i "$dir/$name.data" -F ip,brstack 2>/dev/null | awk 'NF > 1' | wc -l)
+		if [ "$opt" = "-j any_call,u" ]; then
+			# calls only: every entry goes to a function's first byte. Core 2 has
+			# 4 LBRs and no LBR_SELECT: the driver filters the last 4 branches in
+			# software, and the spin loop's are seldom calls, so few samples keep one
+			bad=$(perf script -i "$dir/$name.data" -F brstacksym 2>/dev/null | tr ' ' '\n' |
+			      grep / | awk -F/ '$2 !~ /\+0x0$/' | wc -l)
+			check "$cpu $opt: $nb samples with call entries, every one into a function's entry" \
+				"[ $bad -eq 0 ] && { [ $cpu = core2 ] || [ $nb -gt 50 ]; }"
+		elif [ "$opt" = "--call-graph lbr" ]; then
+			checks "$name" tail
+		else
+			check "$cpu $opt: perf script shows branch stacks ($nb samples)" "[ $nb -gt 50 ]"
+		fi
+	done
+done
+
+# perf's tools against the real files
+perf report -i "$dir/deep.data" --stdio --no-children 2>/dev/null >"$dir/report.txt"
+check "perf report: the guest's own symbols, from its ELF file" \
+	"grep -qE '[0-9.]+%.* guest +\\[\\.\\] spin' '$dir/report.txt'"
+perf annotate -i "$dir/deep.data" --stdio spin 2>/dev/null >"$dir/annotate.txt"
+check "perf annotate: spin's source and instructions" \
+	"grep -q 'sink += i' '$dir/annotate.txt' && grep -qE '^ +[0-9.]+ +: +[0-9a-f]+: +(add|mov)' '$dir/annotate.txt'"
+record brstack -b -c 20011 -- "$dir/guest" tail
+perf script -i "$dir/brstack.data" -F +brstackinsn 2>/dev/null >"$dir/insn.txt"
+check "perf script -F +brstackinsn: the instructions between branches, read from the files" \
+	"grep -qE '^\\s+[0-9a-f]+\\s+insn: ' '$dir/insn.txt' && grep -q 'spin+' '$dir/insn.txt'"
+check "perf buildid-list: the guest's build-id, as its file has it" \
+	"perf buildid-list -i '$dir/deep.data' 2>/dev/null | grep -q \"\$(readelf -n '$dir/guest' | awk '/Build ID/{print \$3}') .*guest\$\""
+
+# a real Debian program on a fixed input
+seq 1 30000 >"$dir/input.txt"
+if record gzip --call-graph lbr -c 20011 -- gzip -c -9 "$dir/input.txt"; then
+	check "gzip: exited with status 0, one thread" \
+		"grep -q 'exited with status 0; 1 thread' '$dir/gzip.err'"
+	check "gzip: the program's own output is untouched" \
+		"gzip -dc <'$dir/gzip.out' | cmp -s - '$dir/input.txt'"
+	checks gzip any
+	perf report -i "$dir/gzip.data" --stdio --sort dso 2>/dev/null >"$dir/gzip.report"
+	check "gzip: perf report charges its samples to /usr/bin/gzip" "grep -q 'gzip' '$dir/gzip.report'"
+else
+	nok "gzip: pmusim record failed: $(head -1 "$dir/gzip.err")"
+fi
+
+# a guest killed by a signal: the file up to there, and the summary says so
+if record killed --call-graph lbr -c 20011 -- "$dir/guest" killed; then
+	check "killed: the summary says signal 11 ended it" \
+		"grep -q 'killed by signal 11' '$dir/killed.err'"
+	check "killed: perf.data is whole (perf script reads every sample)" \
+		"[ \$(perf script -i '$dir/killed.data' -F ip 2>/dev/null | grep -c .) -gt 0 ] && $PMUSIM dump '$dir/killed.data' >/dev/null"
+	checks killed any
+else
+	nok "killed: pmusim record failed: $(head -1 "$dir/killed.err")"
+fi
+
+# bad input: one line, exit 2, no output file
+bad() {
+	local what=$1
+	shift
+	(cd "$dir" && "$PMUSIM" record -o "$dir/bad.data" "$@" >"$dir/bad.out" 2>"$dir/bad.err")
+	local rc=$?
+	if [ $rc -eq 2 ] && [ "$(wc -l <"$dir/bad.err")" -eq 1 ] && [ ! -e "$dir/bad.data" ] &&
+	   [ ! -e "$dir/bad.data.truth" ]; then
+		ok "$what: one line, exit 2, no file"
+	else
+		nok "$what: exit $rc: $(cat "$dir/bad.err")"
+	fi
+	rm -f "$dir/bad.data" "$dir/bad.data.truth"
+}
+bad "a program that does not exist" -- "$dir/no-such-program"
+grep -q "no-such-program: No such file" "$dir/bad.err" && ok "... named, with the reason" || nok "... $(cat "$dir/bad.err")"
+printf 'not a program\n' >"$dir/text"
+chmod +x "$dir/text"
+bad "a file that cannot run" -- "$dir/text"
+bad "no program" --call-graph lbr
+bad "--call-graph fp" --call-graph fp -- "$dir/guest" tail
+bad "an unknown CPU model" --cpu pentium -- "$dir/guest" tail
+mkdir "$dir/bin"
+ln -s "$(command -v rm)" "$dir/bin/rm"
+(cd "$dir" && PATH=$dir/bin "$PMUSIM" record -o "$dir/bad.data" -- "$dir/guest" tail >/dev/null 2>"$dir/bad.err")
+rc=$?
+check "valgrind missing: one line naming the package, exit 2, no file" \
+	"[ $rc -eq 2 ] && [ \$(wc -l <'$dir/bad.err') -eq 1 ] && grep -q \"valgrind package\" '$dir/bad.err' && [ ! -e '$dir/bad.data' ]"
+check "no stream directory is left behind" "[ -z \"\$(ls -A '$TMPDIR')\" ]"
+
+echo "1..$n"

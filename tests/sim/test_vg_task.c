@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A recorded program's threads on the machine (sim/vg_task.c), from
+ * streams written here record by record: exact counts at CPI 1, the
+ * shadow call stack through calls and returns, longjmp (a jump up the
+ * stack), a signal handler's frames on the interrupted ones and gone at
+ * its return, a tail call, a call into a frame's own return-address slot;
+ * a second thread asleep until its creator's
+ * records create it, never starting before that on another CPU, and
+ * the run's end when every thread has ended; a bad stream refused.
+ *
+ * Every record here has 1000 instructions (a branch's included) and the
+ * machine's quantum is 1000 cycles, so each machine_run() step retires
+ * exactly one record and the stack can be looked at between them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/test.h"
+#include "core/x86/pmu.h"
+#include "sim/machine.h"
+#include "sim/vg_stream.h"
+#include "sim/vg_task.h"
+
+#define N	1000u		/* instructions per record */
+
+struct writer {
+	FILE *f;
+	char path[64];
+};
+
+static void w_open(struct writer *w)
+{
+	struct vgs_file_header h = { .version = VGS_VERSION, .pid = 42 };
+	int fd;
+
+	snprintf(w->path, sizeof(w->path), "/tmp/test_vg_task.XXXXXX");
+	fd = mkstemp(w->path);
+	assert_true(fd >= 0);
+	w->f = fdopen(fd, "wb");
+	assert_non_null(w->f);
+	memcpy(h.magic, VGS_MAGIC, 8);
+	fwrite(&h, sizeof(h), 1, w->f);
+}
+
+static void w_branch(struct writer *w, unsigned int type, unsigned int kind, uint64_t from,
+		     uint64_t to, uint64_t sp, uint32_t insns)
+{
+	struct vgs_rec_header h = { .type = (uint8_t)type, .kind = (uint8_t)kind, .insn_len = 5,
+				    .insns = insns };
+	struct vgs_branch b = { from, to, sp };
+
+	fwrite(&h, sizeof(h), 1, w->f);
+	fwrite(&b, sizeof(b), 1, w->f);
+}
+
+static void w_thread(struct writer *w, unsigned int type, uint32_t tid)
+{
+	struct vgs_rec_header h = { .type = (uint8_t)type };
+	struct vgs_thread t = { tid, 0 };
+
+	fwrite(&h, sizeof(h), 1, w->f);
+	fwrite(&t, sizeof(t), 1, w->f);
+}
+
+static void w_close(struct writer *w)
+{
+	assert_int_equal(fclose(w->f), 0);
+}
+
+static struct machine *new_machine(unsigned int cpus)
+{
+	struct machine_config cfg = {
+		.desc = model_cpu_desc_lookup("skylake"), .nr_cpus = cpus, .hz = 1000,
+		.timeslice = 1000000, .quantum = N, .seed = 1,
+	};
+	struct machine *m = machine_create(&cfg);
+
+	assert_non_null(m);
+	return m;
+}
+
+/* The task's true stack now: its depth, and frames into @ips. */
+static unsigned int stack(const struct machine *m, unsigned int task, uint64_t *ips)
+{
+	return vg_trace_callstack(m->tasks[task], ips, 64);
+}
+
+static void test_shadow_stack(void **state)
+{
+	struct vg_trace *tr;
+	struct vg_trace_stats st;
+	struct writer w;
+	struct machine *m;
+	uint64_t ips[64];
+	char err[256];
+	uint64_t sp = 0x7000;
+
+	(void)state;
+	w_open(&w);
+	/* main (at 0x100) calls f (0x200), f calls g (0x300), g calls h (0x400) */
+	w_branch(&w, VGS_BRANCH, VGK_CALL, 0x110, 0x200, sp - 8, N);
+	w_branch(&w, VGS_BRANCH, VGK_CALL, 0x210, 0x300, sp - 0x28, N);
+	w_branch(&w, VGS_BRANCH, VGK_IND_CALL, 0x310, 0x400, sp - 0x48, N);
+	/* a conditional branch in h, its stack lower still: nothing goes */
+	w_branch(&w, VGS_BRANCH, VGK_COND, 0x420, 0x410, sp - 0x60, N);
+	/* a signal: the handler (0x500) calls 0x600 */
+	w_branch(&w, VGS_SIGNAL, VGK_SIGNAL, 0x410, 0x500, sp - 0x300, N);
+	w_branch(&w, VGS_BRANCH, VGK_CALL, 0x510, 0x600, sp - 0x310, N);
+	/* the handler's return to the restorer: its frames go, h's stay */
+	w_branch(&w, VGS_BRANCH, VGK_RET, 0x610, 0x518, sp - 0x308, N);
+	w_branch(&w, VGS_SIGRETURN, VGK_SIGRETURN, 0, 0x410, sp - 0x60, N);
+	/* longjmp from h back into main's frame: f, g and h are gone at once */
+	w_branch(&w, VGS_BRANCH, VGK_IND_JMP, 0x430, 0x120, sp, N);
+	/* main calls k (0x700), which tail-jumps to t (0x800): k's frame is t's */
+	w_branch(&w, VGS_BRANCH, VGK_CALL, 0x130, 0x700, sp - 8, N);
+	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x710, 0x800, sp - 8, N);
+	w_branch(&w, VGS_BRANCH, VGK_RET, 0x810, 0x135, sp, N);
+	/*
+	 * main calls u (0x900), which pops its return address and calls v
+	 * (0xa00): v's return address is where u's was, so u's frame is gone
+	 */
+	w_branch(&w, VGS_BRANCH, VGK_CALL, 0x140, 0x900, sp - 8, N);
+	w_branch(&w, VGS_BRANCH, VGK_CALL, 0x910, 0xa00, sp - 8, N);
+	w_branch(&w, VGS_BRANCH, VGK_RET, 0xa10, 0x145, sp, N);
+	w_close(&w);
+
+	assert_int_equal(vg_trace_load(&tr, w.path, err, sizeof(err)), 0);
+	m = new_machine(1);
+	assert_int_equal(vg_trace_add_tasks(tr, m, "prog"), 0);
+	assert_int_equal(m->nr_tasks, 1);
+
+	machine_run(m, 1 * N);		/* main -> f */
+	assert_int_equal(stack(m, 0, ips), 2);
+	assert_true(ips[0] == 0x200 && ips[1] == 0x110);
+	machine_run(m, 3 * N);		/* f -> g -> h */
+	assert_int_equal(stack(m, 0, ips), 4);
+	assert_true(ips[0] == 0x400 && ips[1] == 0x310 && ips[2] == 0x210 && ips[3] == 0x110);
+	machine_run(m, 4 * N);		/* the loop in h */
+	assert_int_equal(stack(m, 0, ips), 4);
+	machine_run(m, 6 * N);		/* signal, the handler's call */
+	assert_int_equal(stack(m, 0, ips), 5);
+	assert_true(ips[0] == 0x600 && ips[1] == 0x510 && ips[2] == 0x310);
+	machine_run(m, 8 * N);		/* the handler returned */
+	assert_int_equal(stack(m, 0, ips), 4);
+	assert_true(ips[0] == 0x400 && ips[1] == 0x310);
+	machine_run(m, 9 * N);		/* longjmp */
+	assert_int_equal(stack(m, 0, ips), 0);
+	machine_run(m, 11 * N);		/* main -> k, k jumps to t */
+	assert_int_equal(stack(m, 0, ips), 2);
+	assert_true(ips[0] == 0x700 && ips[1] == 0x130);
+	machine_run(m, 12 * N);		/* t returned */
+	assert_int_equal(stack(m, 0, ips), 0);
+	machine_run(m, 14 * N);		/* main -> u, u -> v in u's slot */
+	assert_int_equal(stack(m, 0, ips), 2);
+	assert_true(ips[0] == 0xa00 && ips[1] == 0x910);
+	assert_false(vg_trace_done(tr));
+	machine_run(m, 20 * N);
+	assert_int_equal(stack(m, 0, ips), 0);
+	assert_true(vg_trace_done(tr));
+
+	vg_trace_stats(tr, &st);
+	/* the signal and its return are no instruction: 13 branches, 15000 instructions */
+	assert_int_equal(st.insns, 15 * N);
+	assert_int_equal(st.branches, 13);
+	assert_int_equal(st.threads, 1);
+	assert_int_equal(st.max_depth, 4);	/* f, g, h and the handler's callee */
+	assert_int_equal(model_cpu_cycles(m->cpus[0].model), 15 * N);	/* CPI 1 */
+	machine_destroy(m);
+	vg_trace_free(tr);
+	x86_branch_text_reset();
+	unlink(w.path);
+}
+
+static void test_threads(void **state)
+{
+	struct vg_trace *tr;
+	struct writer w;
+	struct machine *m;
+	char err[256];
+
+	(void)state;
+	w_open(&w);
+	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x100, 0x110, 0x7000, N);
+	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x110, 0x120, 0x7000, N / 2);
+	w_thread(&w, VGS_THREAD_NEW, 2);	/* created at 1500 cycles, mid-quantum */
+	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x120, 0x130, 0x7000, N);
+	w_thread(&w, VGS_THREAD, 2);
+	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x900, 0x910, 0x5000, N);
+	w_thread(&w, VGS_THREAD_EXIT, 2);
+	w_thread(&w, VGS_THREAD, 1);
+	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x130, 0x140, 0x7000, N);
+	w_close(&w);
+
+	assert_int_equal(vg_trace_load(&tr, w.path, err, sizeof(err)), 0);
+	m = new_machine(2);
+	assert_int_equal(vg_trace_add_tasks(tr, m, "prog"), 0);
+	assert_int_equal(m->nr_tasks, 2);
+	assert_int_equal(m->tasks[1]->task.pid, m->tasks[0]->task.pid);
+	assert_true(m->tasks[1]->sleeping);
+	machine_run(m, N);
+	assert_true(m->tasks[1]->sleeping);
+	/*
+	 * CPU 1 runs the quantum [1000, 2000) after CPU 0 created the thread
+	 * at 1500: it idles until then, and the thread runs 500 cycles of it.
+	 */
+	machine_run(m, 2 * N);
+	assert_false(m->tasks[1]->sleeping);
+	assert_int_equal(m->cpus[1].busy, N / 2);
+	assert_int_equal(model_cpu_tsc(m->cpus[1].model), 2 * N);
+	machine_run(m, 10 * N);
+	assert_true(vg_trace_done(tr));
+	assert_int_equal(m->tasks[1]->runtime, N);
+	assert_int_equal(m->tasks[0]->runtime, 3 * N + N / 2);
+	assert_true(m->tasks[0]->sleeping && m->tasks[1]->sleeping);
+	machine_destroy(m);
+	vg_trace_free(tr);
+	x86_branch_text_reset();
+	unlink(w.path);
+}
+
+static void test_bad_stream(void **state)
+{
+	struct vg_trace *tr = (struct vg_trace *)&tr;
+	struct writer w;
+	char err[256];
+
+	(void)state;
+	w_open(&w);
+	w_branch(&w, VGS_BRANCH, VGK__NR, 0x100, 0x110, 0x7000, N);	/* no such kind */
+	w_close(&w);
+	assert_int_equal(vg_trace_load(&tr, w.path, err, sizeof(err)), -1);
+	assert_null(tr);
+	assert_non_null(strstr(err, "byte 24: unknown branch kind"));
+	unlink(w.path);
+	assert_int_equal(vg_trace_load(&tr, w.path, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "No such file"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_shadow_stack),
+		cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_bad_stream),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
