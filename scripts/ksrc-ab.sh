@@ -25,8 +25,8 @@ base=${1:?BASE=REV is required}
 max_cost=${AB_MAX_COST:-1%}
 max_cost=${max_cost%\%}
 out=${KSRC_AB_OUT:-$srctree/build/ksrc-ab}
-files="Makefile kernel/events/ring_buffer.c kernel/events/internal.h
-	arch/x86/events/intel/lbr.c arch/x86/events/perf_event.h arch/x86/events/perf_event_flags.h"
+# every file of the tree the ksrc units read (KSRC_FILES of ksrc/Makefile.ksrc)
+files=$(make -s --no-print-directory -C "$srctree" KSRC= ksrc-files)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$srctree/tests/replay/ringbuf_lib.sh"

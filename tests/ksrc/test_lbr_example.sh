@@ -33,8 +33,8 @@ if [ -z "$tree" ] || [ ! -x "$obj/tests/ksrc/test_lbr_diff" ]; then
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pmusim-lbr-example.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-files="Makefile kernel/events/ring_buffer.c kernel/events/internal.h arch/x86/events/intel/lbr.c
-	arch/x86/events/perf_event.h arch/x86/events/perf_event_flags.h"
+# every file of the tree the ksrc units read (KSRC_FILES of ksrc/Makefile.ksrc)
+files=$(make -s --no-print-directory -C "$src" KSRC= ksrc-files)
 for f in $files; do
 	mkdir -p "$tmp/tree/$(dirname "$f")"
 	cp "$tree/$f" "$tmp/tree/$f"
