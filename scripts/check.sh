@@ -8,6 +8,7 @@
 # are not its .config's (scripts/check-build-config.sh), when a test fails
 # and when its test runner does not report a count.
 set -u
+check_start=$EPOCHREALTIME
 srctree=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc 2>/dev/null || echo 2)
 # every configuration is an O= build, which the Makefile refuses while the
@@ -20,8 +21,27 @@ fi
 mkdir -p "$srctree/build"
 tally=$(mktemp "$srctree/build/.check-tally.XXXXXX")
 extras=$(mktemp "$srctree/build/.check-extras.XXXXXX")
-trap 'rm -f "$tally" "$extras"' EXIT
+trap 'rm -f "$tally" "$extras" "$extras.time" "$tally.times"' EXIT
 status=0
+
+# Each step's wall and CPU time (its processes' user+sys), so that CI
+# output shows where make check's time goes.
+timed() { # FILE CMD...: run CMD in a subshell, write "WALL CPU" seconds to FILE
+	local file=$1 start=$EPOCHREALTIME rc
+	shift
+	( "$@"; rc=$?; times >"$file.times"; exit $rc )
+	rc=$?
+	awk -v s="$start" -v e="$EPOCHREALTIME" '{
+		split($1, u, /[ms]/); split($2, y, /[ms]/); c += u[1] * 60 + u[2] + y[1] * 60 + y[2] }
+		END { printf "%.0f %.0f\n", e - s, c }' "$file.times" >"$file"
+	rm -f "$file.times"
+	return $rc
+}
+secs() { # FILE: "W s (cpu C s)" from timed's FILE
+	local w c
+	read -r w c <"$1" 2>/dev/null || { echo "? s"; return; }
+	echo "$w s (cpu $c s)"
+}
 
 # A configuration's tests are mostly one process at a time, so while they
 # run the next configuration builds on the other core. Each test phase
@@ -52,6 +72,7 @@ finish_tests() {
 	wait "$tests_pid"
 	local rc=$?
 	cat "$srctree/build/check-$pending/tests.log"
+	echo "# time: $pending tests $(secs "$srctree/build/check-$pending/tests.time")"
 	tally_tests "$pending" "$rc"
 	pending=""
 }
@@ -64,7 +85,8 @@ run_config() { # LABEL TARGET [SEED]
 		finish_tests; cat "$dir/head.log" "$dir/config.log"
 		echo "FAIL [$label] configuration"; echo "0 1 0" >>"$tally"; status=1; return
 	fi
-	if ! make -s --no-print-directory -C "$srctree" O="$dir" SANITIZE=address,undefined -j"$jobs" all >"$dir/build.log" 2>&1; then
+	if ! timed "$dir/build.time" make -s --no-print-directory -C "$srctree" O="$dir" \
+		SANITIZE=address,undefined -j"$jobs" all >"$dir/build.log" 2>&1; then
 		finish_tests; cat "$dir/head.log"; tail -30 "$dir/build.log"
 		echo "FAIL [$label] build"; echo "0 1 0" >>"$tally"; status=1; return
 	fi
@@ -73,17 +95,22 @@ run_config() { # LABEL TARGET [SEED]
 		finish_tests; cat "$dir/head.log" "$dir/identity.log"
 		echo "FAIL [$label] pmusim version does not match .config"; echo "0 1 0" >>"$tally"; status=1; return
 	fi
+	echo "# time: $label build $(secs "$dir/build.time")" >>"$dir/head.log"
 	finish_tests
 	rm -f "$dir/tally"
 	if $overlap; then
 		cp "$dir/head.log" "$dir/tests.log"
-		LABEL=$label TALLY=$dir/tally unshare -m "$srctree/scripts/private-tmp.sh" "$srctree" \
+		timed "$dir/tests.time" env LABEL="$label" TALLY="$dir/tally" \
+			unshare -m "$srctree/scripts/private-tmp.sh" "$srctree" \
 			"$srctree/scripts/run-tests.sh" "$dir" >>"$dir/tests.log" 2>&1 &
 		tests_pid=$! pending=$label
 	else
 		cat "$dir/head.log"
-		LABEL=$label TALLY=$dir/tally "$srctree/scripts/run-tests.sh" "$dir"
-		tally_tests "$label" $?
+		timed "$dir/tests.time" env LABEL="$label" TALLY="$dir/tally" \
+			"$srctree/scripts/run-tests.sh" "$dir"
+		rc=$?
+		echo "# time: $label tests $(secs "$dir/tests.time")"
+		tally_tests "$label" $rc
 	fi
 }
 
@@ -97,8 +124,9 @@ done
 for extra in "$srctree"/scripts/check.d/*.sh; do
 	[ -e "$extra" ] || continue
 	echo "== $(basename "$extra" .sh)" >>"$extras"
-	out=$(bash "$extra" 2>&1); rc=$?
+	out=$(timed "$extras.time" bash "$extra" 2>&1); rc=$?
 	echo "$out" | grep -vE '^ok [0-9]+' >>"$extras"
+	echo "# time: $(basename "$extra" .sh) $(secs "$extras.time")" >>"$extras"
 	p=$(grep -cE '^ok [0-9]+' <<<"$out"); f=$(grep -cE '^not ok [0-9]+' <<<"$out")
 	[ "$rc" != 0 ] && [ "$f" = 0 ] && f=1
 	echo "$p $f 0" >>"$tally"; [ "$f" = 0 ] || status=1
@@ -106,5 +134,9 @@ done
 finish_tests
 cat "$extras"
 
+times >"$tally.times"
+awk -v s="$check_start" -v e="$EPOCHREALTIME" '{
+	split($1, u, /[ms]/); split($2, y, /[ms]/); c += u[1] * 60 + u[2] + y[1] * 60 + y[2] }
+	END { printf "# time: make check %.0f s (cpu %.0f s)\n", e - s, c }' "$tally.times"
 awk '{p+=$1; f+=$2; s+=$3} END {printf "%d passed, %d failed, %d skipped\n", p, f, s}' "$tally"
 exit $status
