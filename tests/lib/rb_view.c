@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * A minimal reader for the ring-buffer tests: it knows the buffer only
- * through the mmap page (data_offset, data_size, data_head, data_tail),
- * as user space does. The real readers live in tools/lib/perf/.
+ * The ring-buffer tests' reader (rb_view.h): through the mmap page only.
  */
-#include "tests/core/ring_buffer_test.h"
+#include <string.h>
 
-void rbt_view_init(struct rbt_view *v, struct perf_buffer *rb)
+#include "core/kernel.h"
+#include "tests/lib/rb_view.h"
+
+void rbt_view_init_page(struct rbt_view *v, struct perf_event_mmap_page *pg)
 {
-	v->pg = rb->user_page;
+	v->pg = pg;
 	v->data = (unsigned char *)v->pg + v->pg->data_offset;
 	v->size = v->pg->data_size;
 }
@@ -64,4 +65,52 @@ int rbt_parse(const struct rbt_view *v, u64 start, u64 end,
 		start += h.size;
 	}
 	return n;
+}
+
+int rbt_parse_since(const struct rbt_view *v, bool backward, u64 from,
+		    struct rbt_rec *recs, int max)
+{
+	struct rbt_rec tmp[1024];
+	u64 head = rbt_read_head(v);
+	int n, i, j, out = 0;
+
+	if (!backward)
+		return rbt_parse(v, from, head, recs, max);
+	n = rbt_parse(v, head, from, tmp, min(max, (int)ARRAY_SIZE(tmp)));
+	if (n < 0)
+		return n;
+	for (i = n; i > 0; i = j) {
+		j = i - 1;
+		if (j > 0 && tmp[j - 1].type == PERF_RECORD_LOST)
+			j--;
+		memcpy(&recs[out], &tmp[j], (i - j) * sizeof(tmp[0]));
+		out += i - j;
+	}
+	return out;
+}
+
+u64 rbt_header_word(u32 type, u16 misc, u16 size)
+{
+	struct perf_event_header h = { .type = type, .misc = misc, .size = size };
+	u64 w;
+
+	memcpy(&w, &h, sizeof(w));
+	return w;
+}
+
+bool rbt_record_intact(const struct rbt_view *v, const struct rbt_rec *r)
+{
+	u8 buf[256];
+	unsigned int i, k, n;
+
+	if (r->type != RBT_TYPE || r->misc != 0 || r->size < 16)
+		return false;
+	for (i = 16; i < r->size; i += n) {
+		n = min(r->size - i, (unsigned int)sizeof(buf));
+		rbt_copy_out(v, r->pos + i, buf, n);
+		for (k = 0; k < n; k++)
+			if (buf[k] != rbt_pattern(r->word1, i + k))
+				return false;
+	}
+	return true;
 }
