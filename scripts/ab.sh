@@ -70,7 +70,7 @@ base_obj=$work/obj-$short
 work_obj=$work/obj-work
 out=$work/out
 rm -rf "$out"
-mkdir -p "$out/base" "$out/work"
+mkdir -p "$out/base" "$out/work" "$out/home"
 
 # REV's sources, extracted once per commit (the stamp says it finished).
 if [ ! -f "$base_src/.ab-extracted" ]; then
@@ -145,7 +145,9 @@ for sc in "$srctree"/scenarios/*.yaml; do
 	n=$(basename "$sc" .yaml)
 	for side in base work; do
 		mkdir -p "$out/$side/$n.maps"
-		(cd "$out/$side" && "$(pmusim_of $side)" run "$sc" -o "$n.data" --json \
+		# a build-id cache of ab's own: pmusim run adds its programs' ELF
+		# files to ~/.debug, and these throwaway runs are not the user's
+		(cd "$out/$side" && HOME=$out/home "$(pmusim_of $side)" run "$sc" -o "$n.data" --json \
 			--map-dir "$n.maps" >"$n.json" 2>"$n.err"; echo "exit $?" >"$n.rc") &
 	done
 	wait
