@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/kernel.h"
@@ -96,6 +97,13 @@ static void print_stitch_verdict(const struct scenario *s, const struct run_stat
 	}
 }
 
+static bool is_regular_file(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
 static void print_text(const struct scenario *s, const struct run_stats *st, const char *out)
 {
 	uint64_t total_samples = 0;
@@ -159,8 +167,11 @@ static void print_text(const struct scenario *s, const struct run_stats *st, con
 		       (unsigned long long)f->samples,
 		       100.0 * avg(f->samples, total_samples), 100.0 * avg(f->insns, st->insns));
 	}
-	if (out) {
-		/* commands that work when pasted: from the directory pmusim ran in */
+	if (out && is_regular_file(out)) {
+		/*
+		 * Commands that work when pasted: from the directory pmusim ran in,
+		 * and only on a file that can be read again (not /dev/null or a FIFO).
+		 */
 		putchar('\n');
 		if (st->cs_samples)
 			printf("perf report -i %s --stitch-lbr\n", out);

@@ -32,6 +32,7 @@
 set -u
 
 srctree=$(cd "$(dirname "$0")/.." && pwd)
+. "$srctree/scripts/ab_lib.sh"
 base_rev=${1:-}
 max_cost=${AB_MAX_COST:-1%}
 max_cost=${max_cost%\%}
@@ -69,7 +70,7 @@ base_obj=$work/obj-$short
 work_obj=$work/obj-work
 out=$work/out
 rm -rf "$out"
-mkdir -p "$out/base" "$out/work"
+mkdir -p "$out/base" "$out/work" "$out/home"
 
 # REV's sources, extracted once per commit (the stamp says it finished).
 if [ ! -f "$base_src/.ab-extracted" ]; then
@@ -144,7 +145,9 @@ for sc in "$srctree"/scenarios/*.yaml; do
 	n=$(basename "$sc" .yaml)
 	for side in base work; do
 		mkdir -p "$out/$side/$n.maps"
-		(cd "$out/$side" && "$(pmusim_of $side)" run "$sc" -o "$n.data" --json \
+		# a build-id cache of ab's own: pmusim run adds its programs' ELF
+		# files to ~/.debug, and these throwaway runs are not the user's
+		(cd "$out/$side" && HOME=$out/home "$(pmusim_of $side)" run "$sc" -o "$n.data" --json \
 			--map-dir "$n.maps" >"$n.json" 2>"$n.err"; echo "exit $?" >"$n.rc") &
 	done
 	wait
@@ -230,7 +233,7 @@ per_op() {
 }
 
 echo "ab: cost (callgrind instructions; threshold +${max_cost}%)"
-printf '  %-36s %12s %12s %9s\n' "" "$short" "working" "change"
+ab_cost_header "$short"
 cost_failed=0
 for spec in "output-forward 20000 ab_output_record* per record, forward (output path)" \
 	    "output-backward 20000 ab_output_record* per record, backward (output path)" \
@@ -243,28 +246,22 @@ for spec in "output-forward 20000 ab_output_record* per record, forward (output 
 	wait
 	b=$(cat "$out/cost-$mode.base") w=$(cat "$out/cost-$mode.work")
 	if [ -z "$w" ] && [ -z "$b" ]; then
-		printf '  %-36s %12s %12s %9s\n' "$label" "n/a" "n/a" "-"
+		ab_cost_na "$label"
 		echo "  not measurable on either side (not compared): $(head -1 "$out/cost-$mode.work.err")"
 		continue
 	fi
 	if [ -z "$w" ]; then
-		printf '  %-36s %12s %12s %9s\n' "$label" "${b:-n/a}" "n/a" "-"
+		ab_cost_na "$label" "$b"
 		echo "  the working tree could not be measured: $(head -1 "$out/cost-$mode.work.err")"
 		cost_failed=1
 		continue
 	fi
 	if [ -z "$b" ]; then
-		printf '  %-36s %12s %12s %9s\n' "$label" "n/a" "$w" "-"
+		ab_cost_na "$label" "" "$w"
 		echo "  $short could not be measured (not compared): $(head -1 "$out/cost-$mode.base.err")"
 		continue
 	fi
-	change=$(awk -v a="$b" -v b="$w" 'BEGIN { printf "%+.2f", (b - a) * 100 / a }')
-	flag=
-	if awk -v c="$change" -v m="$max_cost" 'BEGIN { exit !(c > m) }'; then
-		flag="  > +${max_cost}%"
-		cost_failed=1
-	fi
-	printf '  %-36s %12s %12s %8s%%%s\n' "$label" "$b" "$w" "$change" "$flag"
+	ab_cost_row "$label" "$b" "$w" "$max_cost" || cost_failed=1
 done
 
 if [ "$differ" != 0 ] || [ "$cost_failed" != 0 ]; then

@@ -6,8 +6,10 @@
 # ASan+UBSan, then the configurations' sum on one line. A configuration
 # fails when it does not configure or build, when its pmusim's features
 # are not its .config's (scripts/check-build-config.sh), when a test fails
-# and when its test runner does not report a count.
+# and when its test runner does not report a count. Every step prints
+# "# time: STEP W s (cpu C s)", its wall time and its processes' user+sys.
 set -u
+check_start=$EPOCHREALTIME
 srctree=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc 2>/dev/null || echo 2)
 # every configuration is an O= build, which the Makefile refuses while the
@@ -20,8 +22,27 @@ fi
 mkdir -p "$srctree/build"
 tally=$(mktemp "$srctree/build/.check-tally.XXXXXX")
 extras=$(mktemp "$srctree/build/.check-extras.XXXXXX")
-trap 'rm -f "$tally" "$extras"' EXIT
+trap 'rm -f "$tally" "$extras" "$tally.times"' EXIT
 status=0
+
+# Each step's wall and CPU time (its processes' user+sys), so that CI
+# output shows where make check's time goes.
+timed() { # FILE CMD...: run CMD in a subshell, write "WALL CPU" seconds to FILE
+	local file=$1 start=$EPOCHREALTIME rc
+	shift
+	( "$@"; rc=$?; times >"$file.times"; exit $rc )
+	rc=$?
+	awk -v s="$start" -v e="$EPOCHREALTIME" '{
+		split($1, u, /[ms]/); split($2, y, /[ms]/); c += u[1] * 60 + u[2] + y[1] * 60 + y[2] }
+		END { printf "%.0f %.0f\n", e - s, c }' "$file.times" >"$file"
+	rm -f "$file.times"
+	return $rc
+}
+secs() { # FILE: "W s (cpu C s)" from timed's FILE
+	local w c
+	read -r w c <"$1" 2>/dev/null || { echo "? s"; return; }
+	echo "$w s (cpu $c s)"
+}
 
 # A configuration's tests are mostly one process at a time, so while they
 # run the next configuration builds on the other core. Each test phase
@@ -52,6 +73,7 @@ finish_tests() {
 	wait "$tests_pid"
 	local rc=$?
 	cat "$srctree/build/check-$pending/tests.log"
+	echo "# time: $pending tests $(secs "$srctree/build/check-$pending/tests.time")"
 	tally_tests "$pending" "$rc"
 	pending=""
 }
@@ -64,7 +86,8 @@ run_config() { # LABEL TARGET [SEED]
 		finish_tests; cat "$dir/head.log" "$dir/config.log"
 		echo "FAIL [$label] configuration"; echo "0 1 0" >>"$tally"; status=1; return
 	fi
-	if ! make -s --no-print-directory -C "$srctree" O="$dir" SANITIZE=address,undefined -j"$jobs" all >"$dir/build.log" 2>&1; then
+	if ! timed "$dir/build.time" make -s --no-print-directory -C "$srctree" O="$dir" \
+		SANITIZE=address,undefined -j"$jobs" all >"$dir/build.log" 2>&1; then
 		finish_tests; cat "$dir/head.log"; tail -30 "$dir/build.log"
 		echo "FAIL [$label] build"; echo "0 1 0" >>"$tally"; status=1; return
 	fi
@@ -73,17 +96,22 @@ run_config() { # LABEL TARGET [SEED]
 		finish_tests; cat "$dir/head.log" "$dir/identity.log"
 		echo "FAIL [$label] pmusim version does not match .config"; echo "0 1 0" >>"$tally"; status=1; return
 	fi
+	echo "# time: $label build $(secs "$dir/build.time")" >>"$dir/head.log"
 	finish_tests
 	rm -f "$dir/tally"
 	if $overlap; then
 		cp "$dir/head.log" "$dir/tests.log"
-		LABEL=$label TALLY=$dir/tally unshare -m "$srctree/scripts/private-tmp.sh" "$srctree" \
+		timed "$dir/tests.time" env LABEL="$label" TALLY="$dir/tally" \
+			unshare -m "$srctree/scripts/private-tmp.sh" "$srctree" \
 			"$srctree/scripts/run-tests.sh" "$dir" >>"$dir/tests.log" 2>&1 &
 		tests_pid=$! pending=$label
 	else
 		cat "$dir/head.log"
-		LABEL=$label TALLY=$dir/tally "$srctree/scripts/run-tests.sh" "$dir"
-		tally_tests "$label" $?
+		timed "$dir/tests.time" env LABEL="$label" TALLY="$dir/tally" \
+			"$srctree/scripts/run-tests.sh" "$dir"
+		rc=$?
+		echo "# time: $label tests $(secs "$dir/tests.time")"
+		tally_tests "$label" $rc
 	fi
 }
 
@@ -93,18 +121,39 @@ run_config allnoconfig allnoconfig
 for seed in "$@"; do
 	run_config "randconfig-$seed" randconfig "$seed"
 done
-# the extra checks build and run while the last configuration's tests run
+# The extra checks build and run while the last configuration's tests
+# run, two at a time: most of them spend long stretches in one process
+# (a fuzzer, callgrind, a replay loop), which leaves a core idle. Each
+# has build directories of its own; their reports come in order.
+xdir=$srctree/build/check-extras
+rm -rf "$xdir" && mkdir -p "$xdir"
+started=0 xpids=()
 for extra in "$srctree"/scripts/check.d/*.sh; do
 	[ -e "$extra" ] || continue
-	echo "== $(basename "$extra" .sh)" >>"$extras"
-	out=$(bash "$extra" 2>&1); rc=$?
-	echo "$out" | grep -vE '^ok [0-9]+' >>"$extras"
-	p=$(grep -cE '^ok [0-9]+' <<<"$out"); f=$(grep -cE '^not ok [0-9]+' <<<"$out")
+	# (each writes its .rc when done; a plain wait -n could take the tests' job)
+	while [ $((started - $(find "$xdir" -name '*.rc' | wc -l))) -ge 2 ]; do sleep 1; done
+	x=$xdir/$(basename "$extra" .sh)
+	{ timed "$x.time" bash "$extra" >"$x.out" 2>&1; echo $? >"$x.rc"; } </dev/null &
+	xpids+=($!) started=$((started + 1))
+done
+for pid in "${xpids[@]}"; do wait "$pid"; done
+for extra in "$srctree"/scripts/check.d/*.sh; do
+	[ -e "$extra" ] || continue
+	name=$(basename "$extra" .sh) x=$xdir/$(basename "$extra" .sh)
+	rc=$(cat "$x.rc" 2>/dev/null || echo 1)
+	echo "== $name" >>"$extras"
+	grep -vE '^ok [0-9]+' "$x.out" >>"$extras"
+	echo "# time: $name $(secs "$x.time")" >>"$extras"
+	p=$(grep -cE '^ok [0-9]+' "$x.out"); f=$(grep -cE '^not ok [0-9]+' "$x.out")
 	[ "$rc" != 0 ] && [ "$f" = 0 ] && f=1
 	echo "$p $f 0" >>"$tally"; [ "$f" = 0 ] || status=1
 done
 finish_tests
 cat "$extras"
 
+times >"$tally.times"
+awk -v s="$check_start" -v e="$EPOCHREALTIME" '{
+	split($1, u, /[ms]/); split($2, y, /[ms]/); c += u[1] * 60 + u[2] + y[1] * 60 + y[2] }
+	END { printf "# time: make check %.0f s (cpu %.0f s)\n", e - s, c }' "$tally.times"
 awk '{p+=$1; f+=$2; s+=$3} END {printf "%d passed, %d failed, %d skipped\n", p, f, s}' "$tally"
 exit $status

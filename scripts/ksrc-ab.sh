@@ -30,6 +30,7 @@ files=$(make -s --no-print-directory -C "$srctree" KSRC= ksrc-files)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$srctree/tests/replay/ringbuf_lib.sh"
+. "$srctree/scripts/ab_lib.sh"
 
 # the base tree: REV's files from git, or a second tree
 # (DIR itself a git checkout: a tree inside another repository, e.g. under
@@ -130,22 +131,16 @@ per_record() { # SIDE MODE N
 	awk -v a="$a" -v b="$b" -v n="$3" 'BEGIN { printf "%.1f\n", (b - a) / n }'
 }
 echo "ksrc-ab: cost (callgrind instructions; threshold +${max_cost}%)"
-printf '  %-36s %12s %12s %9s\n' "" "$short" "working" "change"
+ab_cost_header "$short"
 cost_failed=0
 for mode in output-forward output-backward; do
 	b=$(per_record base "$mode" 20000) w=$(per_record work "$mode" 20000)
 	if [ -z "$b" ] || [ -z "$w" ]; then
-		printf '  %-36s %12s %12s %9s\n' "per record, ${mode#output-}" "${b:-n/a}" "${w:-n/a}" "-"
+		ab_cost_na "per record, ${mode#output-}" "$b" "$w"
 		cost_failed=1
 		continue
 	fi
-	change=$(awk -v a="$b" -v b="$w" 'BEGIN { printf "%+.2f", (b - a) * 100 / a }')
-	flag=
-	if awk -v c="$change" -v m="$max_cost" 'BEGIN { exit !(c > m) }'; then
-		flag="  > +${max_cost}%"
-		cost_failed=1
-	fi
-	printf '  %-36s %12s %12s %8s%%%s\n' "per record, ${mode#output-}" "$b" "$w" "$change" "$flag"
+	ab_cost_row "per record, ${mode#output-}" "$b" "$w" "$max_cost" || cost_failed=1
 done
 if [ "$differ" != 0 ] || [ "$cost_failed" != 0 ]; then
 	echo "ksrc-ab: FAIL: $differ outputs differ$([ "$cost_failed" != 0 ] && echo "; cost grew by more than ${max_cost}% or could not be measured")"

@@ -10,6 +10,9 @@
 #   replay     every script of tests/replay/ringbuf in each of its modes, and
 #              scripts from fixed seeds, on the model and on the kernel's file
 #              (pmusim ringbuf --backend ksrc): the same output
+#   cases      tests/ksrc/test_ring_buffer_cases: the ring-buffer cases of
+#              tests/core/test_ring_buffer that need only the buffer's
+#              interface (tests/lib/rb_cases.c), on the kernel's file
 #   diff       tests/ksrc/test_ring_buffer_diff: the boundary inputs, every
 #              fuzz_ringbuf corpus and crash input, and a short differential
 #              fuzz run (KSRC_FUZZ_RUNS random schedules, default 2000) in
@@ -42,7 +45,7 @@ seeds=${KSRC_SEEDS:-$(seq 1 10)}
 ksrc=${KSRC-}
 skip_msg="# skipped: no kernel tree (KSRC=DIR or linux-source-6.12)"
 variants="vmalloc pages"
-checks="build replay diff libperf"
+checks="build replay cases diff libperf"
 lbr_checks="models_x_filters:models context_switch_cases:switches corpus_agrees:corpus random_programs:random"
 n=0 passed=0 failed=0 skipped=0
 
@@ -82,12 +85,13 @@ for v in $variants; do
 	# A kernel tree's files may be older than objects of another tree: build them anew.
 	rm -rf "$o/ksrc"
 	if ! make -s --no-print-directory -C "$srctree" O="$o" KSRC="$ksrc" -j2 \
-		"$o/pmusim" "$o/tests/ksrc/test_ring_buffer_diff" "$o/tests/ksrc/test_lbr_diff" \
-		"$o/tests/stress/test_ringbuf_threads" \
+		"$o/pmusim" "$o/tests/ksrc/test_ring_buffer_diff" "$o/tests/ksrc/test_ring_buffer_cases" \
+		"$o/tests/ksrc/test_lbr_diff" "$o/tests/stress/test_ringbuf_threads" \
 		>"$o/build.log" 2>&1; then
 		tail -20 "$o/build.log" | sed 's/^/# /'
 		not_ok "build [$v]: kernel/events/ring_buffer.c of $ksrc (see $o/build.log)"
 		not_ok "replay [$v]: not run, the build failed"
+		not_ok "cases [$v]: not run, the build failed"
 		not_ok "diff [$v]: not run, the build failed"
 		not_ok "libperf [$v]: not run, the build failed"
 		continue
@@ -125,6 +129,14 @@ for v in $variants; do
 		ok "replay [$v]: $total script runs, model and the kernel's file print the same"
 	else
 		not_ok "replay [$v]: $bad of $total script runs differ"
+	fi
+
+	# cases: the unit cases core/ passes, on the kernel's file
+	if (cd "$o" && CMOCKA_MESSAGE_OUTPUT=TAP ./tests/ksrc/test_ring_buffer_cases) >"$tmp/t" 2>&1; then
+		ok "cases [$v]: $(grep -c '^ok ' "$tmp/t") ring-buffer cases of tests/lib/rb_cases.c pass on the kernel's file"
+	else
+		grep -v '^ok ' "$tmp/t" | tail -30 | sed 's/^/# /'
+		not_ok "cases [$v]: the kernel's file fails ring-buffer cases core/ passes"
 	fi
 
 	# diff: the oracle in lockstep

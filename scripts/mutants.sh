@@ -102,6 +102,12 @@ done
 restore() {
 	(cd "$work/orig" && find . -type f -print0 | xargs -0 -r -I{} cp {} "$tree/{}")
 }
+# The same, keeping the unmutated files' dates: --build-only puts the
+# unmutated objects back too, which are newer than those dates and so up
+# to date for them; each mutant then rebuilds only what its patch touches.
+restore_dated() {
+	(cd "$work/orig" && find . -type f -print0 | xargs -0 -r -I{} cp -p {} "$tree/{}")
+}
 
 build_tests() { # TESTS: quietly, the unit tests
 	local t targets=()
@@ -169,9 +175,10 @@ if [ -n "$build_only" ]; then
 	[ "$rc" = 0 ] || tail -20 "$work/build.log" | sed 's/^/# /'
 	t "$rc" "the unmutated tree builds"
 	[ "$rc" = 0 ] || { echo "1..$n"; exit 1; }
+	# (the objects' paths are in their .d files: they come back to build/mut)
+	cp -a "$tree/build/mut" "$work/unmutated-objs"
 	for p in "${patches[@]}"; do
 		name=$(basename "$p" .patch)
-		restore
 		if ! applies "$p"; then
 			[ -f "$p" ] || echo "no such patch: $p" >"$work/patch.log"
 			sed 's/^/# /' "$work/patch.log" | head -5
@@ -183,12 +190,16 @@ if [ -n "$build_only" ]; then
 			t 1 "mutant $name: the patch names no test program (Tests: $tests_of) or no harness (Fuzzer: $fz)"
 			continue
 		fi
+		# make rebuilds what depends on the files the patch touched
+		# (newer than the objects), and only that; then the unmutated
+		# objects and sources come back with their dates.
 		patch -s -p1 -d "$tree" <"$p"
 		build_lib; rc=$?
 		[ "$rc" = 0 ] || grep -m5 'error' "$work/build.log" | sed 's/^/# /'
 		t "$rc" "mutant $name applies and builds"
+		restore_dated
+		rm -rf "$tree/build/mut" && cp -a "$work/unmutated-objs" "$tree/build/mut"
 	done
-	restore
 	echo "1..$n"
 	exit $status
 fi

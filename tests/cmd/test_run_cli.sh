@@ -7,6 +7,7 @@
 # rounds up to a power of two and says so, -e A -e B and -e A,B record
 # both events; a mistake in an option names the option, not a line of
 # the scenario; a run without samples says so and suggests no stitching;
+# -o /dev/null suggests no command that reads it back;
 # perf.data's header records the command line as typed and, for
 # --call-graph lbr without -b/-j, no BRANCH_STACK feature.
 set -u
@@ -141,4 +142,9 @@ paste_ok() {
 	done < <(grep -E "^(perf |$PMUSIM )" "$dir/cg.txt")
 }
 check "the printed next steps run as printed" 'paste_ok'
+# -o /dev/null: nothing to read back, so no next steps that would read it
+"$PMUSIM" run "$dir/s.yaml" -o /dev/null --map-dir "$dir" >"$dir/null.txt" 2>"$dir/null.err"
+rc=$?
+check "-o /dev/null: the run succeeds (exit $rc) and suggests no command reading /dev/null" \
+	'[ $rc = 0 ] && grep -q "samples" "$dir/null.txt" && ! grep -q "/dev/null" "$dir/null.txt"'
 echo "1..$n"

@@ -1,46 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Helpers of tests/core/test_ring_buffer.c: a tiny user-space view of a
- * buffer (only through the mmap page, as a reader sees it), a writer of
- * tagged records, and a scripted NMI on the interleaving hook.
+ * buffer (only through the mmap page, as a reader sees it: tests/lib/
+ * rb_view.h), a writer of tagged records, core/ as a backend of the cases
+ * shared with the kernel's own file (tests/lib/rb_cases.h), and a
+ * scripted NMI on the interleaving hook.
  */
 #ifndef PMUSIM_TESTS_RING_BUFFER_TEST_H
 #define PMUSIM_TESTS_RING_BUFFER_TEST_H
 
 #include "core/internal.h"
+#include "tests/lib/rb_cases.h"
+#include "tests/lib/rb_view.h"
 
-/* ---- user-space side (ring_buffer_parse.c) ------------------------------ */
+/* ---- user-space side (tests/lib/rb_view.h) --------------------------------- */
 
-struct rbt_view {
-	struct perf_event_mmap_page *pg;
-	unsigned char *data;		/* pg + data_offset */
-	u64 size;			/* data_size */
-};
-
-struct rbt_rec {
-	u64 pos;			/* free-running position of the header */
-	u32 type;
-	u16 misc;
-	u16 size;
-	u64 word1;			/* the u64 after the header: tag, or LOST id */
-	u64 word2;			/* the next one: LOST count */
-};
-
-void rbt_view_init(struct rbt_view *v, struct perf_buffer *rb);
-u64 rbt_read_head(const struct rbt_view *v);
-void rbt_write_tail(const struct rbt_view *v, u64 tail);
-/* Copy @len bytes from position @pos on, wrapping at the end of the data. */
-void rbt_copy_out(const struct rbt_view *v, u64 pos, void *dst, size_t len);
-/*
- * Walk the records of [start, end). Returns how many there are, or -1
- * when a header is short or the records do not end exactly at @end.
- */
-int rbt_parse(const struct rbt_view *v, u64 start, u64 end,
-	      struct rbt_rec *recs, int max);
+static inline void rbt_view_init(struct rbt_view *v, struct perf_buffer *rb)
+{
+	rbt_view_init_page(v, rb->user_page);
+}
 
 /* ---- writer (ring_buffer_writer.c) ---------------------------------------- */
-
-#define RBT_TYPE	PERF_RECORD_SAMPLE
 
 /*
  * One record of @size bytes (>= 16) in @event's direction: the header,
@@ -49,13 +29,11 @@ int rbt_parse(const struct rbt_view *v, u64 start, u64 end,
  * result.
  */
 int rbt_write(struct perf_event *event, unsigned int size, u64 tag, bool sample);
-/* Is the record at @r the one rbt_write() wrote for its tag and size? */
-bool rbt_record_intact(const struct rbt_view *v, const struct rbt_rec *r);
-/* The byte rbt_write() puts at offset @i (>= 16) of a record tagged @tag. */
-static inline u8 rbt_pattern(u64 tag, unsigned int i)
-{
-	return (u8)(tag * 131 + i * 7 + 1);
-}
+
+/* ---- the shared cases' backend (ring_buffer_backend.c) ------------------- */
+
+/* core/ under the cases of tests/lib/rb_cases.c */
+extern const struct rb_backend rb_backend_core;
 
 /* ---- scripted NMI on the interleaving hook (ring_buffer_writer.c) ------- */
 

@@ -36,23 +36,6 @@ int rbt_write(struct perf_event *event, unsigned int size, u64 tag, bool sample)
 	return 0;
 }
 
-bool rbt_record_intact(const struct rbt_view *v, const struct rbt_rec *r)
-{
-	u8 buf[256];
-	unsigned int i, k, n;
-
-	if (r->type != RBT_TYPE || r->misc != 0 || r->size < 16)
-		return false;
-	for (i = 16; i < r->size; i += n) {
-		n = min(r->size - i, (unsigned int)sizeof(buf));
-		rbt_copy_out(v, r->pos + i, buf, n);
-		for (k = 0; k < n; k++)
-			if (buf[k] != rbt_pattern(r->word1, i + k))
-				return false;
-	}
-	return true;
-}
-
 struct rbt_nmi rbt_nmi;
 
 static u64 rbt_nmi_observe(struct rbt_nmi *n)

@@ -9,7 +9,7 @@
 #include "tests/core/ring_buffer_test.h"
 #include "tests/test.h"
 
-#define EV_ID	42
+#define EV_ID	RB_CASE_ID
 #define NMI_ID	77
 
 static struct task_struct rbt_task = { .pid = 100, .tid = 101, .comm = "rbt" };
@@ -65,43 +65,6 @@ static struct perf_buffer *rb_setup(struct perf_event *ev, int nr_pages,
 static void rb_teardown(struct perf_event *ev)
 {
 	ring_buffer_attach(ev, NULL);
-}
-
-/*
- * Records of [from, data_head) or, backward, [data_head, from), in the
- * order they were reserved. A backward buffer holds the newest
- * reservation first, each with its LOST record (if any) in front.
- */
-static int parse_since(const struct rbt_view *v, bool backward, u64 from,
-		       struct rbt_rec *recs, int max)
-{
-	struct rbt_rec tmp[1024];
-	u64 head = rbt_read_head(v);
-	int n, i, j, out = 0;
-
-	if (!backward)
-		return rbt_parse(v, from, head, recs, max);
-	n = rbt_parse(v, head, from, tmp, min(max, (int)ARRAY_SIZE(tmp)));
-	if (n < 0)
-		return n;
-	for (i = n; i > 0; i = j) {
-		j = i - 1;
-		if (j > 0 && tmp[j - 1].type == PERF_RECORD_LOST)
-			j--;
-		memcpy(&recs[out], &tmp[j], (i - j) * sizeof(tmp[0]));
-		out += i - j;
-	}
-	return out;
-}
-
-/* A perf_event_header as the u64 it occupies in the buffer. */
-static u64 header_word(u32 type, u16 misc, u16 size)
-{
-	struct perf_event_header h = { .type = type, .misc = misc, .size = size };
-	u64 w;
-
-	memcpy(&w, &h, sizeof(w));
-	return w;
 }
 
 static void assert_lost_record(const struct rbt_rec *r, u64 id, u64 lost)
@@ -322,134 +285,6 @@ static void test_attach_hands_over_references_and_children_use_the_parent(void *
 
 /* ---- basic writes and space rules ------------------------------------------ */
 
-static void test_forward_write_advances_data_head_by_each_record_size(void **state)
-{
-	struct perf_event ev;
-	struct perf_buffer *rb = rb_setup(&ev, 1, true, false, 0);
-	struct rbt_view v;
-	struct rbt_rec r[2];
-
-	(void)state;
-	rbt_view_init(&v, rb);
-	assert_int_equal(rbt_write(&ev, 32, 1, false), 0);
-	assert_int_equal(rbt_read_head(&v), 32);
-	assert_int_equal(local_read(&rb->head), 32);
-	assert_int_equal(rbt_write(&ev, 48, 2, false), 0);
-	assert_int_equal(rbt_read_head(&v), 80);
-	assert_int_equal(rbt_parse(&v, 0, 80, r, 2), 2);
-	assert_int_equal(r[0].word1, 1);
-	assert_int_equal(r[1].word1, 2);
-	assert_true(rbt_record_intact(&v, &r[0]));
-	assert_true(rbt_record_intact(&v, &r[1]));
-	assert_int_equal(rb->nest, 0);
-	rb_teardown(&ev);
-}
-
-static void test_backward_write_publishes_minus_the_bytes_written(void **state)
-{
-	struct perf_event ev;
-	struct perf_buffer *rb = rb_setup(&ev, 1, false, true, 0);
-	struct rbt_view v;
-	struct rbt_rec r[2];
-
-	(void)state;
-	rbt_view_init(&v, rb);
-	assert_int_equal(rbt_write(&ev, 32, 1, false), 0);
-	assert_int_equal(rbt_read_head(&v), (u64)-32);
-	assert_int_equal(local_read(&rb->head), -32);
-	/* the record sits at the end of the data, written upwards */
-	assert_int_equal(*(u16 *)(v.data + 4096 - 32 + 6), 32);
-	assert_int_equal(rbt_write(&ev, 48, 2, false), 0);
-	assert_int_equal(rbt_read_head(&v), (u64)-80);
-	/* newest first from data_head up to 0 */
-	assert_int_equal(rbt_parse(&v, (u64)-80, 0, r, 2), 2);
-	assert_int_equal(r[0].word1, 2);
-	assert_int_equal(r[1].word1, 1);
-	assert_true(rbt_record_intact(&v, &r[0]));
-	assert_true(rbt_record_intact(&v, &r[1]));
-	rb_teardown(&ev);
-}
-
-static void test_forward_record_filling_the_free_space_fits_one_byte_more_fails(void **state)
-{
-	struct perf_event ev;
-	struct perf_buffer *rb;
-	struct rbt_view v;
-	struct rbt_rec r[2];
-
-	(void)state;
-	/* Empty buffer: size - 1 bytes free, so 4088 is the largest 8-aligned record. */
-	rb = rb_setup(&ev, 1, true, false, 0);
-	rbt_view_init(&v, rb);
-	assert_int_equal(rbt_write(&ev, 4096, 1, false), -ENOSPC);
-	local_set(&rb->lost, 0);
-	assert_int_equal(rbt_write(&ev, 4095, 2, false), 0);
-	assert_int_equal(rbt_read_head(&v), 4095);
-	assert_int_equal(rbt_write(&ev, 1, 3, false), -ENOSPC);
-	rb_teardown(&ev);
-
-	rb = rb_setup(&ev, 1, true, false, 0);
-	rbt_view_init(&v, rb);
-	assert_int_equal(rbt_write(&ev, 4088, 1, false), 0);
-	assert_int_equal(rbt_write(&ev, 16, 2, false), -ENOSPC);
-	assert_int_equal(rbt_write(&ev, 8, 3, false), -ENOSPC);
-	assert_int_equal(local_read(&rb->lost), 2);
-
-	/* Consumed: 4095 free again; with the LOST record in front, 4071 + 24 fits exactly. */
-	rbt_write_tail(&v, 4088);
-	assert_int_equal(rbt_write(&ev, 4072, 4, false), -ENOSPC);
-	assert_int_equal(rbt_write(&ev, 4071, 5, false), 0);
-	assert_int_equal(rbt_read_head(&v), 4088 + 4095);
-	assert_int_equal(rbt_parse(&v, 4088, 4088 + 4095, r, 2), 2);
-	assert_lost_record(&r[0], EV_ID, 3);
-	assert_int_equal(r[1].word1, 5);
-	assert_true(rbt_record_intact(&v, &r[1]));
-	assert_int_equal(rbt_write(&ev, 1, 6, false), -ENOSPC);
-	rb_teardown(&ev);
-}
-
-static void test_backward_space_check_swaps_head_and_tail(void **state)
-{
-	struct perf_event ev;
-	struct perf_buffer *rb = rb_setup(&ev, 1, true, true, 0);
-	struct rbt_view v;
-	struct rbt_rec r[2];
-	u64 head;
-
-	(void)state;
-	rbt_view_init(&v, rb);
-	assert_int_equal(rbt_write(&ev, 4095, 1, false), 0);
-	head = rbt_read_head(&v);
-	assert_int_equal(head, (u64)-4095);
-	assert_int_equal(rbt_write(&ev, 8, 2, false), -ENOSPC);
-
-	/* The reader read everything: data_tail = data_head frees size - 1 bytes. */
-	rbt_write_tail(&v, head);
-	assert_int_equal(rbt_write(&ev, 4096 - 24, 3, false), -ENOSPC);
-	assert_int_equal(rbt_write(&ev, 64, 4, false), 0);
-	/* LOST first in the reservation: at the new head, read before the record */
-	assert_int_equal(rbt_parse(&v, head - 88, head, r, 2), 2);
-	assert_lost_record(&r[0], EV_ID, 2);
-	assert_int_equal(r[1].word1, 4);
-	assert_true(rbt_record_intact(&v, &r[1]));
-	rb_teardown(&ev);
-}
-
-static void test_record_larger_than_the_buffer_is_lost_without_overwrite(void **state)
-{
-	struct perf_event ev;
-	struct perf_buffer *rb = rb_setup(&ev, 1, true, false, 0);
-
-	(void)state;
-	assert_int_equal(rbt_write(&ev, 4104, 1, false), -ENOSPC);
-	assert_int_equal(local_read(&rb->lost), 1);
-	assert_int_equal(atomic64_read(&ev.lost_samples), 1);
-	assert_int_equal(rb->user_page->data_head, 0);
-	assert_int_equal(local_read(&rb->head), 0);
-	assert_int_equal(rb->nest, 0);
-	rb_teardown(&ev);
-}
-
 /*
  * Overwrite mode checks no space at all: a record larger than the
  * buffer is reserved and its copy wraps over its own beginning. The
@@ -558,43 +393,6 @@ static void test_garbage_data_tail_is_only_masked(void **state)
 
 /* ---- lost records ------------------------------------------------------------- */
 
-static void test_lost_record_goes_ahead_of_the_next_fitting_record(void **state)
-{
-	struct perf_event ev;
-	struct perf_buffer *rb = rb_setup(&ev, 1, true, false, 0);
-	struct rbt_view v;
-	struct rbt_rec r[2];
-	u64 want[3] = { 0, EV_ID, 2 };
-	u64 got[3];
-	int i;
-
-	(void)state;
-	rbt_view_init(&v, rb);
-	for (i = 0; i < 63; i++)
-		assert_int_equal(rbt_write(&ev, 64, i + 1, false), 0);
-	assert_int_equal(rbt_read_head(&v), 4032);
-	assert_int_equal(rbt_write(&ev, 64, 100, false), -ENOSPC);
-	assert_int_equal(rbt_write(&ev, 64, 101, false), -ENOSPC);
-	assert_int_equal(local_read(&rb->lost), 2);
-	assert_int_equal(atomic64_read(&ev.lost_samples), 2);
-	assert_int_equal(rbt_read_head(&v), 4032);
-
-	rbt_write_tail(&v, 128);
-	assert_int_equal(rbt_write(&ev, 64, 102, false), 0);
-	assert_int_equal(local_read(&rb->lost), 0);
-	assert_int_equal(rbt_read_head(&v), 4032 + 24 + 64);
-
-	/* exact bytes: {PERF_RECORD_LOST, misc 0, size 24}, id, lost */
-	want[0] = header_word(PERF_RECORD_LOST, 0, 24);
-	rbt_copy_out(&v, 4032, got, sizeof(got));
-	assert_memory_equal(got, want, sizeof(want));
-	/* the record itself wraps the end of the buffer */
-	assert_int_equal(rbt_parse(&v, 4032, 4032 + 88, r, 2), 2);
-	assert_int_equal(r[1].word1, 102);
-	assert_true(rbt_record_intact(&v, &r[1]));
-	rb_teardown(&ev);
-}
-
 static void test_lost_record_carries_the_sample_id_trailer_in_kernel_order(void **state)
 {
 	struct perf_event ev;
@@ -632,7 +430,7 @@ static void test_lost_record_carries_the_sample_id_trailer_in_kernel_order(void 
 	perf_output_end(&h);
 	pmusim_this_cpu = 0;
 
-	want[0] = header_word(PERF_RECORD_LOST, 0, 72);
+	want[0] = rbt_header_word(PERF_RECORD_LOST, 0, 72);
 	want[1] = 0x1111;			/* id */
 	want[2] = 3;				/* lost */
 	want[3] = 100 | (101ULL << 32);		/* TID: pid, tid */
@@ -650,173 +448,20 @@ static void test_lost_record_carries_the_sample_id_trailer_in_kernel_order(void 
 	rb_teardown(&ev);
 }
 
-static void test_lost_record_that_does_not_fit_keeps_the_count_growing(void **state)
+/* ---- wakeups (the rest: tests/lib/rb_cases.c) --------------------------------- */
+
+/* core/ marks rb->poll where the kernel's perf_output_wakeup() does */
+static void test_watermark_wakeup_marks_the_buffer_readable_for_poll(void **state)
 {
 	struct perf_event ev;
-	struct perf_buffer *rb = rb_setup(&ev, 1, true, false, 0);
-	struct rbt_view v;
-	struct rbt_rec r[2];
-
-	(void)state;
-	rbt_view_init(&v, rb);
-	assert_int_equal(rbt_write(&ev, 4008, 1, false), 0);
-	assert_int_equal(rbt_write(&ev, 4000, 2, false), -ENOSPC);
-	assert_int_equal(local_read(&rb->lost), 1);
-
-	/* 87 bytes free: a 64-byte record fits alone, not behind a LOST */
-	assert_int_equal(rbt_write(&ev, 64, 3, false), -ENOSPC);
-	assert_int_equal(rbt_write(&ev, 64, 4, false), -ENOSPC);
-	assert_int_equal(local_read(&rb->lost), 3);
-	assert_int_equal(rbt_read_head(&v), 4008);
-
-	assert_int_equal(rbt_write(&ev, 56, 5, false), 0);
-	assert_int_equal(rbt_parse(&v, 4008, 4008 + 80, r, 2), 2);
-	assert_lost_record(&r[0], EV_ID, 3);
-	assert_int_equal(r[1].word1, 5);
-	assert_true(rbt_record_intact(&v, &r[1]));
-	assert_int_equal(atomic64_read(&ev.lost_samples), 3);
-	rb_teardown(&ev);
-}
-
-static void test_pause_loses_every_record_and_resume_puts_lost_first(void **state)
-{
-	int mode;
-
-	(void)state;
-	for (mode = 0; mode < 4; mode++) {
-		bool writable = mode & 1, backward = mode & 2;
-		struct perf_event ev;
-		struct perf_buffer *rb = rb_setup(&ev, 1, writable, backward, 0);
-		struct rbt_view v;
-		struct rbt_rec r[3];
-		u64 head;
-
-		rbt_view_init(&v, rb);
-		assert_int_equal(rbt_write(&ev, 40, 1, false), 0);
-		head = rbt_read_head(&v);
-
-		rb_toggle_paused(rb, true);
-		assert_int_equal(rbt_write(&ev, 40, 2, false), -ENOSPC);
-		assert_int_equal(rbt_write(&ev, 40, 3, false), -ENOSPC);
-		assert_int_equal(rbt_write(&ev, 4000, 4, false), -ENOSPC);
-		assert_int_equal(local_read(&rb->lost), 3);
-		assert_int_equal(atomic64_read(&ev.lost_samples), 3);
-		assert_int_equal(rbt_read_head(&v), head);
-		assert_int_equal(rb->nest, 0);
-
-		rb_toggle_paused(rb, false);
-		assert_int_equal(rbt_write(&ev, 40, 5, false), 0);
-		assert_int_equal(parse_since(&v, backward, 0, r, 3), 3);
-		assert_int_equal(r[0].word1, 1);
-		assert_lost_record(&r[1], EV_ID, 3);
-		assert_int_equal(r[2].word1, 5);
-		assert_true(rbt_record_intact(&v, &r[2]));
-		assert_int_equal(local_read(&rb->lost), 0);
-		rb_teardown(&ev);
-	}
-}
-
-/* ---- wakeups ------------------------------------------------------------------- */
-
-static void test_watermark_stamp_advances_one_watermark_per_record(void **state)
-{
-	int backward;
-
-	(void)state;
-	for (backward = 0; backward < 2; backward++) {
-		struct perf_event ev;
-		struct perf_buffer *rb = rb_setup(&ev, 1, false, backward, 100);
-
-		assert_int_equal(rbt_write(&ev, 64, 1, false), 0);
-		assert_int_equal(local_read(&rb->wakeup), 0);
-		assert_int_equal(ev.pending_wakeup, 0);
-		assert_int_equal(atomic_read(&rb->poll), 0);
-
-		assert_int_equal(rbt_write(&ev, 64, 2, false), 0);	/* 128 - 0 > 100 */
-		assert_int_equal(local_read(&rb->wakeup), 100);
-		assert_int_equal(ev.pending_wakeup, 1);
-		assert_int_equal(atomic_read(&rb->poll), EPOLLIN | EPOLLRDNORM);
-		ev.pending_wakeup = 0;
-
-		assert_int_equal(rbt_write(&ev, 64, 3, false), 0);	/* 192 - 100 */
-		assert_int_equal(local_read(&rb->wakeup), 100);
-		assert_int_equal(ev.pending_wakeup, 0);
-
-		/* a big record still moves the stamp by one watermark only */
-		assert_int_equal(rbt_write(&ev, 1000, 4, false), 0);	/* 1192 */
-		assert_int_equal(local_read(&rb->wakeup), 200);
-		assert_int_equal(rbt_write(&ev, 8 + 8, 5, false), 0);	/* 1208 */
-		assert_int_equal(local_read(&rb->wakeup), 300);
-		rb_teardown(&ev);
-	}
-}
-
-static void test_watermark_wakes_only_beyond_it_not_at_it(void **state)
-{
-	struct perf_event ev;
-	struct perf_buffer *rb = rb_setup(&ev, 1, false, false, 64);
+	struct perf_buffer *rb = rb_setup(&ev, 1, false, false, 100);
 
 	(void)state;
 	assert_int_equal(rbt_write(&ev, 64, 1, false), 0);
-	assert_int_equal(local_read(&rb->wakeup), 0);
-	assert_int_equal(ev.pending_wakeup, 0);
-	assert_int_equal(rbt_write(&ev, 16, 2, false), 0);
-	assert_int_equal(local_read(&rb->wakeup), 64);
+	assert_int_equal(atomic_read(&rb->poll), 0);
+	assert_int_equal(rbt_write(&ev, 64, 2, false), 0);	/* 128 - 0 > 100 */
 	assert_int_equal(ev.pending_wakeup, 1);
-	rb_teardown(&ev);
-}
-
-static void test_wakeup_events_wakes_every_nth_sample_only(void **state)
-{
-	struct perf_event ev;
-	struct perf_buffer *rb = rb_setup(&ev, 1, false, false, 4096);
-	int i;
-
-	(void)state;
-	ev.attr.wakeup_events = 3;
-	for (i = 1; i <= 7; i++) {
-		/* records that are not samples never count */
-		assert_int_equal(rbt_write(&ev, 16, 100 + i, false), 0);
-		assert_int_equal(rbt_write(&ev, 16, i, true), 0);
-		assert_int_equal(ev.pending_wakeup, i % 3 == 0);
-		assert_int_equal(local_read(&rb->events), i % 3);
-		assert_int_equal(local_read(&rb->wakeup), i / 3);
-		ev.pending_wakeup = 0;
-	}
-	rb_teardown(&ev);
-}
-
-static void test_wakeup_events_is_ignored_with_attr_watermark(void **state)
-{
-	struct perf_event ev;
-	struct perf_buffer *rb = rb_setup(&ev, 1, false, false, 4096);
-	int i;
-
-	(void)state;
-	ev.attr.watermark = 1;
-	ev.attr.wakeup_watermark = 1;	/* shares the union with wakeup_events */
-	for (i = 0; i < 5; i++)
-		assert_int_equal(rbt_write(&ev, 16, i, true), 0);
-	assert_int_equal(local_read(&rb->events), 0);
-	assert_int_equal(local_read(&rb->wakeup), 0);
-	assert_int_equal(ev.pending_wakeup, 0);
-	rb_teardown(&ev);
-}
-
-static void test_wakeup_events_zero_leaves_only_the_watermark(void **state)
-{
-	struct perf_event ev;
-	struct perf_buffer *rb = rb_setup(&ev, 1, false, false, 0);
-	int i;
-
-	(void)state;
-	for (i = 0; i < 64; i++)
-		assert_int_equal(rbt_write(&ev, 32, i, true), 0);
-	/* 2048 bytes: not beyond the 2048 watermark */
-	assert_int_equal(local_read(&rb->events), 0);
-	assert_int_equal(ev.pending_wakeup, 0);
-	assert_int_equal(rbt_write(&ev, 32, 64, true), 0);
-	assert_int_equal(ev.pending_wakeup, 1);
+	assert_int_equal(atomic_read(&rb->poll), EPOLLIN | EPOLLRDNORM);
 	rb_teardown(&ev);
 }
 
@@ -853,7 +498,7 @@ static void check_window(const struct rbt_view *v, bool backward, u64 from,
 	static struct rbt_rec recs[1024];
 	int n, i;
 
-	n = parse_since(v, backward, from, recs, ARRAY_SIZE(recs));
+	n = rbt_parse_since(v, backward, from, recs, ARRAY_SIZE(recs));
 	assert_true(n >= 1);
 	for (i = 0; i < n; i++) {
 		u64 off = recs[i].pos & (v->size - 1);
@@ -1049,7 +694,7 @@ static void check_records(const struct rbt_view *v, bool backward, u64 from,
 			  const struct expect_rec *want, int nwant, const char *ctx)
 {
 	struct rbt_rec r[8];
-	int n = parse_since(v, backward, from, r, ARRAY_SIZE(r)), i;
+	int n = rbt_parse_since(v, backward, from, r, ARRAY_SIZE(r)), i;
 
 	if (n != nwant)
 		fail_msg("%s: %d records tile the window, want %d", ctx, n, nwant);
@@ -1332,7 +977,7 @@ static void test_have_lost_xchg_race_writes_a_lost_record_of_zero(void **state)
 	assert_int_equal(r[1].word1, NMI_TAG);
 	assert_lost_record(&r[2], EV_ID, 0);
 	assert_int_equal(r[3].word1, OUTER_TAG);
-	want[0] = header_word(PERF_RECORD_LOST, 0, 24);
+	want[0] = rbt_header_word(PERF_RECORD_LOST, 0, 24);
 	rbt_copy_out(&v, r[2].pos, got, sizeof(got));
 	assert_memory_equal(got, want, sizeof(want));
 	assert_int_equal(rb->user_page->data_head, 24 + NMI_SIZE + 24 + 64);
@@ -1391,23 +1036,11 @@ static const struct CMUnitTest fixed_tests[] = {
 	T(test_alloc_failure_at_each_allocation_returns_null),
 	T(test_watermark_defaults_to_half_the_data_and_is_clamped_to_it),
 	T(test_attach_hands_over_references_and_children_use_the_parent),
-	T(test_forward_write_advances_data_head_by_each_record_size),
-	T(test_backward_write_publishes_minus_the_bytes_written),
-	T(test_forward_record_filling_the_free_space_fits_one_byte_more_fails),
-	T(test_backward_space_check_swaps_head_and_tail),
-	T(test_record_larger_than_the_buffer_is_lost_without_overwrite),
 	T(test_record_larger_than_the_buffer_wraps_onto_itself_in_overwrite_mode),
 	T(test_record_over_the_u16_header_limit_is_reserved_as_the_kernel_does),
 	T(test_garbage_data_tail_is_only_masked),
-	T(test_lost_record_goes_ahead_of_the_next_fitting_record),
 	T(test_lost_record_carries_the_sample_id_trailer_in_kernel_order),
-	T(test_lost_record_that_does_not_fit_keeps_the_count_growing),
-	T(test_pause_loses_every_record_and_resume_puts_lost_first),
-	T(test_watermark_stamp_advances_one_watermark_per_record),
-	T(test_watermark_wakes_only_beyond_it_not_at_it),
-	T(test_wakeup_events_wakes_every_nth_sample_only),
-	T(test_wakeup_events_is_ignored_with_attr_watermark),
-	T(test_wakeup_events_zero_leaves_only_the_watermark),
+	T(test_watermark_wakeup_marks_the_buffer_readable_for_poll),
 	T(test_wakeup_sets_pending_kill_only_with_fasync_and_none_pending),
 	T(test_records_wrap_page_boundaries_and_the_end_for_1_to_16_pages),
 	T(test_output_skip_advances_without_writing),
@@ -1443,5 +1076,7 @@ int main(void)
 			.initial_state = (void *)(uintptr_t)p,
 		};
 	}
-	return _cmocka_run_group_tests("ring_buffer", tests, n, group_setup, NULL);
+	/* the cases shared with the kernel's own file (tests/ksrc/test_ring_buffer_cases) */
+	return _cmocka_run_group_tests("ring_buffer", tests, n, group_setup, NULL) |
+	       rb_cases_run(&rb_backend_core, "ring_buffer_cases");
 }

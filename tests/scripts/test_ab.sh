@@ -12,6 +12,7 @@
 #                                     the record cost over +1%
 #   the base figures of the three runs are the same (callgrind repeats)
 #   make ab without BASE fails; scripts/ab.sh with no revision exits 2
+#   nothing lands in $HOME/.debug (its own home keeps the user's out too)
 # (make itself exits 2 whenever a recipe fails, so the exact 0/1 verdict is
 # scripts/ab.sh's exit status; make ab passes it on as success or failure.)
 # It builds two trees (pmusim and bench/ab_cost only) and runs ab three
@@ -44,6 +45,10 @@ done
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# a home of the test's own: the user's build-id cache (~/.debug) stays
+# out of it, and ab.sh must keep its runs out of this one as well
+export HOME=$tmp/home
+mkdir -p "$HOME"
 tree=$tmp/tree
 mkdir -p "$tree"
 # The working tree as it is (tracked and new files), without build output.
@@ -93,6 +98,8 @@ check "make ab, the unchanged tree: exit 0 (got $rc)" test "$rc" = 0
 check "the unchanged tree: 'no behavioural difference'" grep -q "no behavioural difference" <<<"$log"
 check "the unchanged tree: four cost figures, +0.00% each" \
 	test "$(grep -cE '^  per .* \+0\.00%$' <<<"$log")" = 4
+check "the scenario runs added nothing to \$HOME/.debug (ab has a build-id cache of its own)" \
+	test ! -e "$HOME/.debug"
 
 # 2. a behaviour change: every sample's period is one more
 sed -i 's/^\(\t*\)perf_output_put(handle, data->period);/\1{ u64 ab_p = data->period + 1; perf_output_put(handle, ab_p); }/' \

@@ -8,6 +8,8 @@
 #     with and without mount namespaces
 #   a build whose pmusim features are not its .config's fails
 #   a source tree holding a configuration is refused, saying make mrproper
+#   every step prints its time; the extra checks (check.d/) run two at a
+#     time and are reported and counted in order
 # and scripts/check-build-config.sh on this build's real pmusim and .config.
 set -u
 src=${PMUSIM_SRCTREE:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -118,6 +120,25 @@ check "v6.12 compiled with defconfig's features: that configuration fails ($(las
 	'[ $rc != 0 ] && [ "$(last)" = "6 passed, 1 failed, 0 skipped" ] &&
 	 grep -q "^FAIL \[v6.12\] pmusim version does not match .config" <<<"$out" &&
 	 grep -q "^task_ctx_data is on in .* but off in its .config (CONFIG_PERF_TASK_CTX_DATA)" <<<"$out"'
+
+# every step's time; the extra checks (check.d/) two at a time, reported
+# in order, each counted; one that fails without a TAP line counts once
+check "each configuration's build and tests and the whole print their wall and CPU time" \
+	'grep -qE "^# time: defconfig build [0-9]+ s \(cpu [0-9]+ s\)$" <<<"$out" &&
+	 grep -qE "^# time: randconfig-0x1 tests [0-9]+ s \(cpu [0-9]+ s\)$" <<<"$out" &&
+	 grep -qE "^# time: make check [0-9]+ s \(cpu [0-9]+ s\)$" <<<"$out"'
+mkdir -p "$tree/scripts/check.d"
+printf 'sleep 2; echo "ok 1 - a1"; echo "ok 2 - a2"\n' >"$tree/scripts/check.d/a.sh"
+printf 'echo "ok 1 - b1"; echo "not ok 2 - b2"\n' >"$tree/scripts/check.d/b.sh"
+printf 'echo "c: dies without a TAP line"; exit 3\n' >"$tree/scripts/check.d/c.sh"
+printf 'echo "ok 1 - d1"\n' >"$tree/scripts/check.d/d.sh"
+run_check
+check "extra checks: counted, in order, a failure without a TAP line counted once ($(last))" \
+	'[ $rc != 0 ] && [ "$(last)" = "12 passed, 2 failed, 0 skipped" ] &&
+	 [ "$(grep -E "^== [a-d]$" <<<"$out" | xargs)" = "== a == b == c == d" ] &&
+	 grep -q "^not ok 2 - b2" <<<"$out" && grep -q "^c: dies without a TAP line" <<<"$out" &&
+	 [ "$(grep -cE "^# time: [a-d] [0-9]+ s \(cpu [0-9]+ s\)$" <<<"$out")" = 4 ]'
+rm -r "$tree/scripts/check.d"
 
 touch "$tree/.config"
 run_check

@@ -8,6 +8,7 @@
 #   the same patch with one context line changed, as when the code it
 #   mutates moved on                          not ok, STALE, exit 1
 #   a patch that applies but does not build   not ok, exit 1
+#   a patch to a header that breaks the files including it  not ok
 #   a patch whose header names no Tests:      not ok
 #   a patch that names a test that is not there  not ok
 #   a patch that does not exist               not ok, STALE
@@ -58,13 +59,24 @@ make_patch() { # NAME VALUE [SED]: a patch setting interrupts to VALUE, then edi
 	} | sed "${edit:-}" >"$m/$name.patch"
 }
 make_patch good 0
+# A header nothing compiles alone: its mutant builds only if what includes
+# it is rebuilt (--build-only rebuilds just the patch's dependents).
+hdr=core/ring_buffer.h
+mkdir -p "$dir/a/core" "$dir/b/core"
+cp "$tree/$hdr" "$dir/a/$hdr"
+awk 'NR == 1 { print; print "#error made-up header mutant"; next } { print }' "$dir/a/$hdr" >"$dir/b/$hdr"
+{
+	printf 'Mutant broken-header: made up by tests/scripts/test_mutants.sh\n'
+	printf 'Tests: tests/core/test_ring_buffer\nFuzzer: ringbuf\n\n'
+	(cd "$dir" && diff -u "a/$hdr" "b/$hdr")
+} >"$m/broken-header.patch"
 # one context line of the hunk changed, as when its code moved on
 make_patch stale 0 '/^+\t/{n;s/^ .*/ \/* moved on *\//}'
 make_patch broken not_a_variable
 make_patch untested 0 '/^Tests: /d'
 make_patch no-such-test 0 's|^Tests: .*|Tests: tests/core/test_no_such_thing|'
 
-out=$(MUTANTS_DIR=$m bash "$tree/scripts/mutants.sh" --build-only good stale broken untested no-such-test missing 2>&1)
+out=$(MUTANTS_DIR=$m bash "$tree/scripts/mutants.sh" --build-only good stale broken broken-header untested no-such-test missing 2>&1)
 rc=$?
 # expect DESCRIPTION CONDITION: check, and show the script's output when it fails
 expect() { if eval "$2"; then ok "$1"; else nok "$1"; sed 's/^/#   /' <<<"$out"; fi; }
@@ -78,13 +90,15 @@ expect "the broken mutant is not ok: it does not build" \
 	"grep -qE '^not ok [0-9]+ - mutant broken applies and builds' <<<\"\$out\""
 expect "the broken mutant's compiler error is shown" \
 	"grep -q '^# .*not_a_variable' <<<\"\$out\""
+expect "the broken header's mutant is not ok: its includers are rebuilt" \
+	"grep -qE '^not ok [0-9]+ - mutant broken-header applies and builds' <<<\"\$out\""
 expect "the mutant without Tests: is not ok" \
 	"grep -qE '^not ok [0-9]+ - mutant untested: the patch names no test program' <<<\"\$out\""
 expect "the mutant naming a test that is not there is not ok" \
 	"grep -qE '^not ok [0-9]+ - mutant no-such-test: the patch names no test program' <<<\"\$out\""
 expect "a missing patch is not ok, STALE" \
 	"grep -qE '^not ok [0-9]+ - mutant missing: STALE' <<<\"\$out\""
-expect "a TAP plan of 7 lines" "grep -qx '1..7' <<<\"\$out\""
+expect "a TAP plan of 8 lines" "grep -qx '1..8' <<<\"\$out\""
 
 out=$(MUTANTS_DIR=$m bash "$tree/scripts/mutants.sh" --build-only good 2>&1)
 rc=$?
