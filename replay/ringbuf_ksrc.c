@@ -10,6 +10,7 @@
  * through a mapping made as perf_mmap() makes one.
  * Without a tree, open() says so and returns RINGBUF_SKIP.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,6 +166,11 @@ static int ksrc_pause(void *priv, bool pause)
 {
 	struct ringbuf_ksrc *k = priv;
 
+	/* As perf_ioctl() does: PERF_EVENT_IOC_PAUSE_OUTPUT needs data pages. */
+	if (!ksrc_rb_state(k->buf).nr_pages) {
+		fprintf(stderr, "pmusim ringbuf: PERF_EVENT_IOC_PAUSE_OUTPUT: %s\n", strerror(EINVAL));
+		return 1;
+	}
 	ksrc_rb_pause(k->buf, pause);
 	return 0;
 }
