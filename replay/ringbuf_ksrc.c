@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include <generated/ksrc.h>
+#include "core/testcase.h"
 #include "replay/ringbuf_backend.h"
 #ifdef KSRC_VERSION
 #include "ksrc/ring_buffer_ksrc.h"
@@ -136,7 +137,8 @@ static void ksrc_sample(struct ringbuf_ksrc *k, struct ksrc_event *ev, unsigned 
 		uint64_t dump = layout.sample_stack_user;
 
 		ksrc_output_copy(&handle, &dump, sizeof(dump));
-		if (dump) {
+		/* ringbuf_sample_layout() dumps a stack only for 40 bytes and up: 8 or more */
+		if (ALWAYS(dump)) {
 			ksrc_output_copy(&handle, k->stack, (unsigned int)dump);
 			ksrc_output_copy(&handle, &dump, sizeof(dump));
 		}

@@ -9,6 +9,7 @@
  * depends only on the script.
  */
 #include "core/internal.h"
+#include "core/testcase.h"
 #include "replay/ringbuf_backend.h"
 
 /* The task the samples and LOST trailers name, on simulated CPU 0. */
@@ -139,7 +140,8 @@ static void model_sample(struct ringbuf_model *m, struct perf_event *event,
 		u64 dump = event->attr.sample_stack_user;
 
 		perf_output_put(&handle, dump);
-		if (dump) {
+		/* ringbuf_sample_layout() dumps a stack only for 40 bytes and up: 8 or more */
+		if (ALWAYS(dump)) {
 			perf_output_copy(&handle, m->stack, (unsigned int)dump);
 			perf_output_put(&handle, dump);	/* dyn_size: all of it */
 		}
