@@ -184,6 +184,20 @@ static void a_buffer_too_large_fails_to_open(void **state)
 }
 
 /*
+ * An open() that could not allocate its own state leaves *priv NULL, and
+ * the command closes whatever open() left: close(NULL) does nothing (no
+ * descriptor closed, nothing freed: the sanitizers would see a bad free).
+ */
+static void close_after_an_open_that_allocated_nothing(void **state)
+{
+	const struct ringbuf_backend *b = *state;
+	unsigned int fds = open_fds(NULL);
+
+	b->close(NULL);
+	assert_int_equal(open_fds(NULL), fds);
+}
+
+/*
  * The model backend allocates what the kernel would kzalloc() through
  * core/'s allocator: every allocation in turn fails, and each time open()
  * says so in one line and close() frees the rest (the sanitizer builds
@@ -311,6 +325,7 @@ int main(void)
 		EACH_BACKEND(write_of_a_size_never_opened_fails),
 		EACH_BACKEND(pause_without_data_pages_is_refused),
 		EACH_BACKEND(a_buffer_too_large_fails_to_open),
+		EACH_BACKEND(close_after_an_open_that_allocated_nothing),
 		cmocka_unit_test(model_open_survives_each_allocation_failing),
 		cmocka_unit_test(kernel_open_out_of_descriptors_fails),
 		cmocka_unit_test(kernel_records_past_the_touch_region),
