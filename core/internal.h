@@ -166,8 +166,6 @@ __output_move(struct perf_output_handle *handle, const void *buf,
 		if (!handle->size) {
 			struct perf_buffer *rb = handle->rb;
 
-			/* off the last page: back to the first, the buffer's wrap */
-			testcase(handle->page + 1 == rb->nr_pages);
 			handle->page = (handle->page + 1) & (rb->nr_pages - 1);
 			handle->addr = rb->data_pages[handle->page];
 			handle->size = PAGE_SIZE << page_order(rb);
