@@ -17,6 +17,7 @@
 #define PMUSIM_CORE_INTERNAL_H
 
 #include "core/perf_event.h"
+#include "core/testcase.h"
 
 #define RING_BUFFER_WRITABLE		0x01
 /*
@@ -141,6 +142,8 @@ static __always_inline unsigned long
 __output_move(struct perf_output_handle *handle, const void *buf,
 	      unsigned long len, bool copy)
 {
+	/* a copy that ends exactly at the end of its page takes the walk */
+	testcase(len == handle->size);
 	/* The common case: one chunk that ends before the page does. */
 	if (likely(len && len < handle->size)) {
 		if (copy)

@@ -76,7 +76,18 @@ static inline int ilog2(unsigned long n) { return 63 - __builtin_clzl(n); }
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
 
-#ifndef __always_inline
+/*
+ * A coverage build (COVERAGE=1) keeps forced-inline functions out of
+ * line: gcov gives each inlined copy counters of its own, so a branch
+ * would count once per call site, and a copy whose caller passes a
+ * constant would count arms no call can take. Out of line, the -O0 code
+ * has one copy per function (one per file for a static inline, which lcov
+ * adds up), exactly what the source says. Only the inlining changes.
+ */
+#ifdef PMUSIM_COVERAGE
+#undef __always_inline
+#define __always_inline inline
+#elif !defined(__always_inline)
 #define __always_inline inline __attribute__((always_inline))
 #endif
 #define noinline __attribute__((noinline))

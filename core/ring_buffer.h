@@ -19,6 +19,7 @@
 #define PMUSIM_CORE_RING_BUFFER_H
 
 #include "core/internal.h"
+#include "core/testcase.h"
 
 /* <linux/circ_buf.h>: bytes free between head and tail, one byte always kept free */
 #define CIRC_CNT(head, tail, size)	(((head) - (tail)) & ((size) - 1))
@@ -152,8 +153,12 @@ ring_buffer_has_space(unsigned long head, unsigned long tail,
 		      unsigned long data_size, unsigned int size,
 		      bool backward)
 {
-	if (!backward)
+	/* the exact fit: a record that leaves the one kept byte and no more */
+	if (!backward) {
+		testcase(CIRC_SPACE(head, tail, data_size) == size);
 		return CIRC_SPACE(head, tail, data_size) >= size;
+	}
+	testcase(CIRC_SPACE(tail, head, data_size) == size);
 	return CIRC_SPACE(tail, head, data_size) >= size;
 }
 
@@ -270,6 +275,7 @@ __perf_output_begin(struct perf_output_handle *handle,
 	}
 
 	/* One watermark step per record, however large the record. */
+	testcase(head - (unsigned long)local_read(&rb->wakeup) == (unsigned long)rb->watermark);
 	if (unlikely(head - (unsigned long)local_read(&rb->wakeup) >
 		     (unsigned long)rb->watermark))
 		local_add(rb->watermark, &rb->wakeup);

@@ -89,7 +89,16 @@ struct model_retire_state {
 
 #define model_retire_likely(x)		__builtin_expect(!!(x), 1)
 #define model_retire_unlikely(x)	__builtin_expect(!!(x), 0)
+/*
+ * Out of line in a coverage build, as core/kernel.h's __always_inline:
+ * inlined, each call site would count the branches again. retire.c holds
+ * the external definitions those calls then reach.
+ */
+#ifdef PMUSIM_COVERAGE
+#define model_retire_inline		inline
+#else
 #define model_retire_inline		__attribute__((always_inline)) inline
+#endif
 
 /* The state at the start of struct model_cpu (internal.h). */
 model_retire_inline struct model_retire_state *model_cpu_retire_state(struct model_cpu *cpu)

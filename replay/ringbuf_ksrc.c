@@ -10,11 +10,13 @@
  * through a mapping made as perf_mmap() makes one.
  * Without a tree, open() says so and returns RINGBUF_SKIP.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <generated/ksrc.h>
+#include "core/testcase.h"
 #include "replay/ringbuf_backend.h"
 #ifdef KSRC_VERSION
 #include "ksrc/ring_buffer_ksrc.h"
@@ -135,7 +137,8 @@ static void ksrc_sample(struct ringbuf_ksrc *k, struct ksrc_event *ev, unsigned 
 		uint64_t dump = layout.sample_stack_user;
 
 		ksrc_output_copy(&handle, &dump, sizeof(dump));
-		if (dump) {
+		/* ringbuf_sample_layout() dumps a stack only for 40 bytes and up: 8 or more */
+		if (ALWAYS(dump)) {
 			ksrc_output_copy(&handle, k->stack, (unsigned int)dump);
 			ksrc_output_copy(&handle, &dump, sizeof(dump));
 		}
@@ -165,6 +168,11 @@ static int ksrc_pause(void *priv, bool pause)
 {
 	struct ringbuf_ksrc *k = priv;
 
+	/* As perf_ioctl() does: PERF_EVENT_IOC_PAUSE_OUTPUT needs data pages. */
+	if (!ksrc_rb_state(k->buf).nr_pages) {
+		fprintf(stderr, "pmusim ringbuf: PERF_EVENT_IOC_PAUSE_OUTPUT: %s\n", strerror(EINVAL));
+		return 1;
+	}
 	ksrc_rb_pause(k->buf, pause);
 	return 0;
 }

@@ -9,6 +9,7 @@
  * depends only on the script.
  */
 #include "core/internal.h"
+#include "core/testcase.h"
 #include "replay/ringbuf_backend.h"
 
 /* The task the samples and LOST trailers name, on simulated CPU 0. */
@@ -36,22 +37,23 @@ static void model_close(void *priv)
 		ring_buffer_put(m->rb);
 	if (pmusim_curr[0] == &ringbuf_task)
 		pmusim_curr[0] = NULL;
-	free(m->events);
-	free(m->sizes);
-	free(m->stack);
-	free(m);
+	kfree(m->events);
+	kfree(m->sizes);
+	kfree(m->stack);
+	kfree(m);
 }
 
 static int model_open(void **priv, const struct ringbuf_config *cfg,
 		      const unsigned int *sizes, size_t nr_sizes)
 {
-	struct ringbuf_model *m = calloc(1, sizeof(*m));
+	/* All through core/'s allocator, which tests can make fail. */
+	struct ringbuf_model *m = kzalloc(sizeof(*m));
 
 	*priv = m;
 	if (!m)
 		goto nomem;
-	m->events = calloc(nr_sizes ? nr_sizes : 1, sizeof(*m->events));
-	m->sizes = calloc(nr_sizes ? nr_sizes : 1, sizeof(*m->sizes));
+	m->events = kcalloc(nr_sizes ? nr_sizes : 1, sizeof(*m->events));
+	m->sizes = kcalloc(nr_sizes ? nr_sizes : 1, sizeof(*m->sizes));
 	if (!m->events || !m->sizes)
 		goto nomem;
 	m->rb = rb_alloc((int)cfg->nr_pages, cfg->watermark, 0,
@@ -59,7 +61,7 @@ static int model_open(void **priv, const struct ringbuf_config *cfg,
 	if (!m->rb)
 		goto nomem;
 	m->stack_size = RINGBUF_STACK_MAX;
-	m->stack = malloc(m->stack_size);
+	m->stack = kzalloc(m->stack_size);
 	if (!m->stack)
 		goto nomem;
 	for (size_t i = 0; i < m->stack_size; i++)
@@ -138,7 +140,8 @@ static void model_sample(struct ringbuf_model *m, struct perf_event *event,
 		u64 dump = event->attr.sample_stack_user;
 
 		perf_output_put(&handle, dump);
-		if (dump) {
+		/* ringbuf_sample_layout() dumps a stack only for 40 bytes and up: 8 or more */
+		if (ALWAYS(dump)) {
 			perf_output_copy(&handle, m->stack, (unsigned int)dump);
 			perf_output_put(&handle, dump);	/* dyn_size: all of it */
 		}

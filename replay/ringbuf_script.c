@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/testcase.h"
 #include "replay/ringbuf_script.h"
 
 /* A decimal number with no sign and nothing after it, at most @max. */
@@ -12,7 +13,8 @@ static bool parse_number(const char *s, unsigned long max, unsigned long *out)
 {
 	unsigned long v = 0;
 
-	if (!*s)
+	/* split() never yields an empty word: no caller passes "" */
+	if (NEVER(!*s))
 		return false;
 	for (; *s; s++) {
 		if (*s < '0' || *s > '9')

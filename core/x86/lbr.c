@@ -13,6 +13,7 @@
  */
 #include "core/x86/perf_event.h"
 #include "core/task_ctx_data.h"
+#include "core/testcase.h"
 
 static struct hw_perf_event_extra lbr_sel_reg[CONFIG_MODEL_MAX_CPUS];
 
@@ -207,7 +208,8 @@ void intel_pmu_lbr_reset(void)
 	x86_pmu.lbr_reset();
 	cpuc->last_task_ctx = NULL;
 	cpuc->last_log_id = 0;
-	if (!x86_pmu.arch_lbr && cpuc->lbr_select)
+	/* NEVER: see intel_pmu_lbr_add(), nothing sets lbr_select */
+	if (NEVER(cpuc->lbr_select) && !x86_pmu.arch_lbr)
 		wrmsrl(MSR_LBR_SELECT, 0);
 }
 
@@ -258,7 +260,8 @@ static void intel_pmu_lbr_save(void *ctx)
 			break;
 	task_ctx->valid_lbrs = i;
 	task_ctx->tos = tos;
-	if (cpuc->lbr_select)
+	/* NEVER: see intel_pmu_lbr_add(), nothing sets lbr_select */
+	if (NEVER(cpuc->lbr_select))
 		rdmsrl(MSR_LBR_SELECT, task_ctx->lbr_sel);
 }
 
@@ -279,7 +282,8 @@ static void intel_pmu_lbr_restore(void *ctx)
 		wrlbr_all(&zero, (tos - i) & mask, need_info);
 	}
 	wrmsrl(x86_pmu.lbr_tos, tos);
-	if (cpuc->lbr_select)
+	/* NEVER: see intel_pmu_lbr_add(), nothing sets lbr_select */
+	if (NEVER(cpuc->lbr_select))
 		wrmsrl(MSR_LBR_SELECT, task_ctx->lbr_sel);
 }
 
@@ -458,7 +462,12 @@ void intel_pmu_lbr_add(struct perf_event *event)
 	if (!x86_pmu.lbr_nr)
 		return;
 
-	if (event->hw.flags & PERF_X86_EVENT_LBR_SELECT)
+	/*
+	 * In the kernel only the vLBR constraint (an LBR event of KVM for
+	 * its guest) carries PERF_X86_EVENT_LBR_SELECT; pmusim has no guests,
+	 * so no event has the flag and lbr_select stays 0.
+	 */
+	if (NEVER(event->hw.flags & PERF_X86_EVENT_LBR_SELECT))
 		cpuc->lbr_select = 1;
 	if (x86_pmu.lbr_sel_map) {
 		cpuc->lbr_sel = &lbr_sel_reg[smp_processor_id()];
@@ -487,7 +496,8 @@ void intel_pmu_lbr_del(struct perf_event *event)
 
 	if (branch_user_callstack(cpuc->br_sel))
 		lbr_callstack_users_add(event, -1);
-	if (event->hw.flags & PERF_X86_EVENT_LBR_SELECT)
+	/* NEVER: see intel_pmu_lbr_add() */
+	if (NEVER(event->hw.flags & PERF_X86_EVENT_LBR_SELECT))
 		cpuc->lbr_select = 0;
 	cpuc->lbr_users--;
 	WARN_ON_ONCE(cpuc->lbr_users < 0);

@@ -46,6 +46,10 @@ static void test_alloc_fails_on_demand_then_recovers(void **state)
 	kfree(a);
 	kfree(b);
 	assert_null(kcalloc(SIZE_MAX / 2, 4));
+	/* elements of no size cannot overflow: an allocation of 0 bytes */
+	a = kcalloc(SIZE_MAX, 0);
+	assert_non_null(a);
+	kfree(a);
 }
 
 static void test_align_and_power_of_two(void **state)

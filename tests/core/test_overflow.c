@@ -410,6 +410,45 @@ static void test_throttle_budget_follows_the_machine_hz(void **state)
 }
 
 /*
+ * perf_cpu_time_max_percent takes 0 to 100; at 0 and 100 the dynamic
+ * throttling is off, so nothing lowers the rate and the rate itself
+ * cannot be set. Between them, PMIs longer than a tick's share leave one
+ * sample a tick, and a rate so high that the allowance rounds to 0 ns
+ * still allows 1 ns (0 would mean off).
+ */
+static void test_cpu_time_max_percent_and_what_it_allows(void **state)
+{
+	unsigned long lowered;
+
+	(void)state;
+	perf_cpu_limits_reset();
+	lowered = perf_sample_rate_lowered;
+	assert_int_equal(perf_cpu_time_max_percent_set(-1), -EINVAL);
+	assert_int_equal(perf_cpu_time_max_percent_set(101), -EINVAL);
+	for (int percent = 0; percent <= 100; percent += 100) {
+		assert_int_equal(perf_cpu_time_max_percent_set(percent), 0);
+		assert_int_equal(perf_event_max_sample_rate_set(1000), -EINVAL);
+		for (int i = 0; i < 1000; i++)
+			perf_sample_event_took(10 * TICK_NSEC);
+		assert_int_equal(perf_sample_rate_lowered, lowered);
+	}
+
+	assert_int_equal(perf_cpu_time_max_percent_set(25), 0);
+	for (int i = 0; i < 1000; i++)
+		perf_sample_event_took(10 * TICK_NSEC);
+	assert_true(perf_sample_rate_lowered > lowered);
+	assert_int_equal(max_samples_per_tick, 1);
+
+	perf_cpu_limits_reset();
+	assert_int_equal(perf_event_max_sample_rate_set(1000000000), 0);
+	lowered = perf_sample_rate_lowered;
+	for (int i = 0; i < 1000; i++)
+		perf_sample_event_took(2);
+	assert_true(perf_sample_rate_lowered > lowered);
+	perf_cpu_limits_reset();
+}
+
+/*
  * The interrupt-time frequency adjustment only trusts an interval under
  * two ticks: 3 ms apart is inside that window at HZ 250 and outside it
  * at HZ 1000.
@@ -805,6 +844,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_adjust_period_warns_if_alternation_meets_freq, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_interleave_points_mark_overflow_entry_and_output, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_throttle_budget_follows_the_machine_hz, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cpu_time_max_percent_and_what_it_allows, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_freq_window_at_the_interrupt_follows_the_machine_hz, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_account_interrupt_throttles_without_a_sample, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_overflow_without_throttle_never_throttles, setup, teardown),

@@ -6,6 +6,10 @@
  * pages and the end of the buffer, and nested writers at every
  * interleaving point.
  */
+#include <dirent.h>
+#include <signal.h>
+#include <sys/resource.h>
+
 #include "tests/core/ring_buffer_test.h"
 #include "tests/test.h"
 
@@ -230,6 +234,49 @@ static void test_alloc_failure_at_each_allocation_returns_null(void **state)
 	assert_non_null(rb);
 	pmusim_alloc_fail_after(-1);
 	rb_free(rb);
+}
+
+static unsigned int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	unsigned int n = 0;
+
+	assert_non_null(d);
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
+/*
+ * Scattered pages come from the host (a memfd, mapped twice): when it
+ * refuses, with no descriptor left for the memfd or a file size limit
+ * below the buffer's size, rb_alloc() fails whole, with no descriptor
+ * left open (and, under ASan, nothing leaked).
+ */
+static void test_alloc_scattered_fails_whole_when_the_host_refuses(void **state)
+{
+	struct rlimit saved, none = { 0, 0 };
+	void (*old_xfsz)(int);
+	unsigned int fds = open_fds();
+
+	(void)state;
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &saved), 0);
+	none.rlim_max = saved.rlim_max;
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &none), 0);
+	assert_null(rb_alloc(2, 0, 0, RING_BUFFER_WRITABLE | RING_BUFFER_SCATTERED));
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &saved), 0);
+	assert_int_equal(open_fds(), fds);
+
+	/* ftruncate() past RLIMIT_FSIZE: EFBIG (and SIGXFSZ, ignored here) */
+	old_xfsz = signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &saved), 0);
+	none.rlim_max = saved.rlim_max;
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &none), 0);
+	assert_null(rb_alloc(2, 0, 0, RING_BUFFER_WRITABLE | RING_BUFFER_SCATTERED));
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &saved), 0);
+	signal(SIGXFSZ, old_xfsz);
+	assert_int_equal(open_fds(), fds);
 }
 
 static void test_watermark_defaults_to_half_the_data_and_is_clamped_to_it(void **state)
@@ -1034,6 +1081,7 @@ static const struct CMUnitTest fixed_tests[] = {
 	T(test_alloc_rejects_page_counts_that_are_not_a_power_of_two),
 	T(test_alloc_zero_pages_stays_paused_and_counts_no_loss),
 	T(test_alloc_failure_at_each_allocation_returns_null),
+	T(test_alloc_scattered_fails_whole_when_the_host_refuses),
 	T(test_watermark_defaults_to_half_the_data_and_is_clamped_to_it),
 	T(test_attach_hands_over_references_and_children_use_the_parent),
 	T(test_record_larger_than_the_buffer_wraps_onto_itself_in_overwrite_mode),

@@ -226,6 +226,16 @@ static void ref_cycles_follow_the_tsc_not_the_core_clock(void **state)
 	/* a large block in one call is exact too */
 	model_retire_insns(cpu, 1, 3000000002ULL, true);
 	assert_int_equal(model_cpu_tsc(cpu), 1000 + (10 + 3000000002ULL) * 2 / 3);
+
+	/* 0 is the TSC's rate again: one core cycle, one tick */
+	{
+		uint64_t tsc = model_cpu_tsc(cpu), ref = rd(cpu, MSR_CORE_PERF_FIXED_CTR0 + 2);
+
+		model_cpu_set_core_khz(cpu, 0);
+		model_retire_insns(cpu, 1, 999, true);
+		assert_int_equal(model_cpu_tsc(cpu), tsc + 999);
+		assert_int_equal(rd(cpu, MSR_CORE_PERF_FIXED_CTR0 + 2), ref + 999);
+	}
 	model_cpu_destroy(cpu);
 }
 

@@ -182,6 +182,40 @@ static void arch_lbr_is_announced_only_on_sapphire_rapids(void **state)
 	}
 }
 
+/* Leaves 7 and 0x1C have their features in subleaf 0 only. */
+static void other_subleaves_of_leaves_7_and_0x1c_read_zero(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(expected) / sizeof(expected[0]); i++) {
+		struct model_cpu *cpu = model_test_cpu(expected[i].name);
+		uint32_t r[4];
+
+		model_cpuid(cpu, CPUID_LEAF_EXT_FEATURES, 0, r);
+		if (expected[i].arch_lbr)
+			assert_int_equal(r[3], CPUID_7_EDX_ARCH_LBR);
+		model_cpuid(cpu, CPUID_LEAF_EXT_FEATURES, 1, r);
+		assert_int_equal(r[0] | r[1] | r[2] | r[3], 0);
+		model_cpuid(cpu, CPUID_LEAF_ARCH_LBR, 1, r);
+		assert_int_equal(r[0] | r[1] | r[2] | r[3], 0);
+		model_cpu_destroy(cpu);
+	}
+	/* no table row has TSX; a test's may */
+	{
+		struct model_cpu_desc d = *model_cpu_desc_lookup("skylake");
+		struct model_cpu *cpu;
+		uint32_t r[4];
+
+		d.has_tsx = true;
+		cpu = model_cpu_create(&d, 0);
+		assert_non_null(cpu);
+		model_cpuid(cpu, CPUID_LEAF_EXT_FEATURES, 0, r);
+		assert_int_equal(r[1], CPUID_7_EBX_HLE | CPUID_7_EBX_RTM);
+		model_cpuid(cpu, CPUID_LEAF_EXT_FEATURES, 1, r);
+		assert_int_equal(r[0] | r[1] | r[2] | r[3], 0);
+		model_cpu_destroy(cpu);
+	}
+}
+
 static void unknown_cpuid_leaves_read_zero(void **state)
 {
 	struct model_cpu *cpu = model_test_cpu("icelake");
@@ -206,6 +240,28 @@ static void create_refuses_a_null_desc_and_sets_cpu_id(void **state)
 	model_cpu_destroy(cpu);
 }
 
+/* A description the model cannot hold: more counters or LBR entries than its arrays. */
+static void create_refuses_a_desc_beyond_the_model(void **state)
+{
+	struct model_cpu_desc d = *model_cpu_desc_lookup("icelake");
+	struct model_cpu *cpu;
+
+	(void)state;
+	d.nr_gp = 9;
+	assert_null(model_cpu_create(&d, 0));
+	d.nr_gp = 8;
+	d.nr_fixed = 5;
+	assert_null(model_cpu_create(&d, 0));
+	d.nr_fixed = 4;
+	d.lbr_nr = 33;
+	assert_null(model_cpu_create(&d, 0));
+	/* at the limits it is a CPU */
+	d.lbr_nr = 32;
+	cpu = model_cpu_create(&d, 0);
+	assert_non_null(cpu);
+	model_cpu_destroy(cpu);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -217,8 +273,10 @@ int main(void)
 		cmocka_unit_test(cpuid_leaf_1_gives_family_model_and_pdcm),
 		cmocka_unit_test(cpuid_vendor_is_genuine_intel),
 		cmocka_unit_test(arch_lbr_is_announced_only_on_sapphire_rapids),
+		cmocka_unit_test(other_subleaves_of_leaves_7_and_0x1c_read_zero),
 		cmocka_unit_test(unknown_cpuid_leaves_read_zero),
 		cmocka_unit_test(create_refuses_a_null_desc_and_sets_cpu_id),
+		cmocka_unit_test(create_refuses_a_desc_beyond_the_model),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

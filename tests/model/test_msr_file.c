@@ -100,6 +100,7 @@ static void msrs_the_model_lacks_fault_on_write_too(void **state)
 			assert_int_equal(model_wrmsr(cpu, MSR_IA32_PMC0, 0), -EIO);
 		if (d->arch_lbr) {
 			assert_int_equal(model_rdmsr(cpu, MSR_LBR_TOS, &val), -EIO);
+			assert_int_equal(model_wrmsr(cpu, MSR_LBR_TOS, 0), -EIO);
 			assert_int_equal(model_wrmsr(cpu, MSR_LBR_SELECT, 0), -EIO);
 		} else {
 			assert_int_equal(model_wrmsr(cpu, MSR_ARCH_LBR_CTL, 0), -EIO);
@@ -219,6 +220,56 @@ static void status_reset_and_set_follow_the_pmu_version(void **state)
 	}
 }
 
+/*
+ * PMU version 1 (no table row has it; a test's description): GP counters
+ * enabled by their EVTSEL alone, and none of version 2's MSRs, fixed
+ * counters included, whatever nr_fixed says.
+ */
+static void a_version_1_pmu_has_only_its_gp_counters(void **state)
+{
+	static const uint32_t v2_msrs[] = {
+		MSR_CORE_PERF_FIXED_CTR0, MSR_CORE_PERF_FIXED_CTR_CTRL,
+		MSR_CORE_PERF_GLOBAL_STATUS, MSR_CORE_PERF_GLOBAL_CTRL,
+		MSR_CORE_PERF_GLOBAL_OVF_CTRL, MSR_CORE_PERF_GLOBAL_STATUS_SET,
+	};
+	struct model_cpu_desc d = *model_cpu_desc_lookup("core2");
+	struct model_cpu *cpu;
+	uint64_t val;
+
+	(void)state;
+	d.pmu_version = 1;
+	cpu = model_cpu_create(&d, 0);
+	assert_non_null(cpu);
+	for (size_t i = 0; i < sizeof(v2_msrs) / sizeof(v2_msrs[0]); i++) {
+		assert_int_equal(model_rdmsr(cpu, v2_msrs[i], &val), -EIO);
+		assert_int_equal(model_wrmsr(cpu, v2_msrs[i], 0), -EIO);
+	}
+	wr(cpu, MSR_ARCH_PERFMON_EVENTSEL0, EVT_INSNS | EVT_EN_ALL);
+	model_retire_insns(cpu, 123, 200, true);
+	assert_int_equal(rd(cpu, MSR_ARCH_PERFMON_PERFCTR0), 123);
+	model_cpu_destroy(cpu);
+}
+
+/* A 64-bit counter (wider than any table row's): every bit is the count's. */
+static void a_64_bit_counter_keeps_every_bit(void **state)
+{
+	struct model_cpu_desc d = *model_cpu_desc_lookup("icelake");
+	struct model_cpu *cpu;
+
+	(void)state;
+	d.gp_width = 64;
+	cpu = model_cpu_create(&d, 0);
+	assert_non_null(cpu);
+	wr(cpu, MSR_IA32_PMC0, ~0ULL - 5);
+	assert_int_equal(rd(cpu, MSR_ARCH_PERFMON_PERFCTR0), ~0ULL - 5);
+	wr(cpu, MSR_ARCH_PERFMON_EVENTSEL0, EVT_INSNS | EVT_EN_ALL);
+	model_retire_insns(cpu, 7, 7, true);
+	/* wrapped through all 64 bits, and said so */
+	assert_int_equal(rd(cpu, MSR_ARCH_PERFMON_PERFCTR0), 1);
+	assert_int_equal(rd(cpu, MSR_CORE_PERF_GLOBAL_STATUS) & 1, 1);
+	model_cpu_destroy(cpu);
+}
+
 static void counter_writes_sign_extend_or_take_the_full_width(void **state)
 {
 	(void)state;
@@ -323,6 +374,8 @@ int main(void)
 		cmocka_unit_test(control_registers_keep_defined_bits_and_reject_reserved),
 		cmocka_unit_test(global_ctrl_resets_to_all_gp_counters_enabled),
 		cmocka_unit_test(status_reset_and_set_follow_the_pmu_version),
+		cmocka_unit_test(a_version_1_pmu_has_only_its_gp_counters),
+		cmocka_unit_test(a_64_bit_counter_keeps_every_bit),
 		cmocka_unit_test(counter_writes_sign_extend_or_take_the_full_width),
 		cmocka_unit_test(legacy_lbr_registers_round_trip),
 		cmocka_unit_test(arch_lbr_registers_round_trip),

@@ -55,7 +55,10 @@ bad_script "write without a size" 2 '\nwrite\n'
 bad_script "zero count" 1 'write 16 0\n'
 bad_script "count not a number" 1 'write 16 x\n'
 bad_script "write with too many arguments" 1 'write 16 1 1\n'
+bad_script "write with more words than any operation takes" 1 'write 16 1 1 1 1\n'
 bad_script "read with a bad count" 1 'read many\n'
+bad_script "read with a zero count" 1 'read 0\n'
+bad_script "read with two counts" 2 'write 16\nread 1 2\n'
 bad_script "read in overwrite mode" 2 'write 16\nread\n' --overwrite
 bad_script "read in a backward buffer" 1 'read 1\n' --backward
 bad_script "dump with an argument" 1 'dump now\n'
@@ -74,6 +77,16 @@ bad_flag "watermark and wakeup-events together" --watermark 64 --wakeup-events 2
 bad_flag "no script" --pages 2
 bad_flag "two scripts" "$tmp/good.rb" "$tmp/good.rb"
 bad_flag "missing script file" "$tmp/does-not-exist.rb"
+
+# A directory opens, but reading it fails: FILE:1 and the error, exit 2.
+mkdir "$tmp/dir.rb"
+"$PMUSIM" ringbuf "$tmp/dir.rb" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" = 2 ] && [ "$(cat "$tmp/err")" = "$tmp/dir.rb:1: Is a directory" ] && [ ! -s "$tmp/out" ]; then
+	ok "a directory as the script: exit 2, one line at dir.rb:1"
+else
+	not_ok "a directory as the script" "exit $rc" "stderr: $(cat "$tmp/err")"
+fi
 
 if "$PMUSIM" ringbuf --help >"$tmp/out" 2>&1 && grep -q '^usage: pmusim ringbuf' "$tmp/out"; then
 	ok "--help prints usage and exits 0"

@@ -727,6 +727,50 @@ static void test_status_raised_during_the_pmi_is_handled_in_it(void **state)
 	perf_event_release_kernel(e);
 }
 
+static struct perf_event *stuck_event;
+
+/*
+ * Overflows its own event again on every overflow, as a counter that
+ * keeps counting in the handler would: a period more on the counter and
+ * its status bit raised, so the status never clears.
+ */
+static void stuck_handler(struct perf_event *event, struct perf_sample_data *data,
+			  struct pt_regs *regs)
+{
+	u32 msr = (u32)stuck_event->hw.event_base;
+	u64 count;
+
+	xt_handler(event, data, regs);
+	assert_int_equal(model_rdmsr(xt.cpu[0], msr, &count), 0);
+	assert_int_equal(model_wrmsr(xt.cpu[0], msr, (count + 4) & x86_pmu.cntval_mask), 0);
+	assert_int_equal(model_wrmsr(xt.cpu[0], MSR_CORE_PERF_GLOBAL_STATUS_SET,
+				     1ULL << stuck_event->hw.idx), 0);
+}
+
+/*
+ * A status that is raised again however often it is acked: the PMI
+ * handler goes round 100 times, then gives up ("irq loop stuck"), warns
+ * once and resets the PMU, counters and status included.
+ */
+static void test_a_status_that_never_clears_stops_the_pmi_loop(void **state)
+{
+	struct perf_event_attr a = xt_attr(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 4);
+	int err;
+
+	(void)state;
+	assert_int_equal(xt_boot("skylake"), 0);
+	a.size = sizeof(a);
+	stuck_event = perf_event_create_kernel_counter(&a, 0, NULL, stuck_handler, NULL, NULL, &err);
+	assert_non_null(stuck_event);
+	model_retire_insns(xt.cpu[0], 4, 4, true);
+	assert_int_equal(xt.nr_overflows, 100);
+	assert_int_equal(pmusim_warn_count(), warns_at_start + IS_ENABLED(CONFIG_DEBUG_PERF));
+	assert_int_equal(xt_rdmsr(0, MSR_CORE_PERF_GLOBAL_STATUS), 0);
+	assert_int_equal(xt_rdmsr(0, (u32)stuck_event->hw.event_base), 0);
+	perf_event_release_kernel(stuck_event);
+	stuck_event = NULL;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -753,6 +797,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_replug_checks_against_the_remaining_cpu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_group_that_cannot_fit_is_undone_whole, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_status_raised_during_the_pmi_is_handled_in_it,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_a_status_that_never_clears_stops_the_pmi_loop,
 						setup, teardown),
 	};
 
