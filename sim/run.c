@@ -767,15 +767,20 @@ static enum stack_verdict judge_stack(const struct run *r, const struct workload
 	return nr == tr->nr ? STACK_WHOLE : STACK_SHORT;
 }
 
-static void account_depth(const struct run *r, struct run_stats *st, struct run_task_depth *d,
-			  const struct workload *wl, const struct run_truth *tr,
-			  struct lbr_stitcher *plain, struct lbr_stitcher *stitched,
-			  const struct perf_sample *s)
+/* 0, or -1 when a stitcher ran out of memory: a sample left out would skew the figures */
+static int account_depth(const struct run *r, struct run_stats *st, struct run_task_depth *d,
+			 const struct workload *wl, const struct run_truth *tr,
+			 struct lbr_stitcher *plain, struct lbr_stitcher *stitched,
+			 const struct perf_sample *s)
 {
 	const u64 *frames;
 	u32 nr;
+	int ret;
 
-	if (lbr_stitcher__resolve(plain, s, &frames, &nr) > 0) {
+	ret = lbr_stitcher__resolve(plain, s, &frames, &nr);
+	if (ret < 0)
+		return -1;
+	if (ret > 0) {
 		st->cs_samples++;
 		st->depth_sum += nr;
 		if (nr > st->depth_max)
@@ -790,7 +795,10 @@ static void account_depth(const struct run *r, struct run_stats *st, struct run_
 			d->lbr_whole += judge_stack(r, wl, tr, frames, nr) == STACK_WHOLE;
 		}
 	}
-	if (lbr_stitcher__resolve(stitched, s, &frames, &nr) > 0) {
+	ret = lbr_stitcher__resolve(stitched, s, &frames, &nr);
+	if (ret < 0)
+		return -1;
+	if (ret > 0) {
 		st->stitched_sum += nr;
 		if (nr > st->stitched_max)
 			st->stitched_max = nr;
@@ -805,6 +813,7 @@ static void account_depth(const struct run *r, struct run_stats *st, struct run_
 			}
 		}
 	}
+	return 0;
 }
 
 /* The latest page snapshot that applies to CYC (its time_mono_last is not later). */
@@ -962,7 +971,8 @@ static int summarize_file(struct run *r, char *err, size_t errlen)
 			if (!d)
 				goto nomem;
 		}
-		account_depth(r, st, d, wl, tr, &plain, &stitched, &s);
+		if (account_depth(r, st, d, wl, tr, &plain, &stitched, &s))
+			goto nomem;
 	}
 	lbr_stitcher__exit(&plain);
 	lbr_stitcher__exit(&stitched);
