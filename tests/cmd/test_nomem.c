@@ -23,11 +23,12 @@
 #include "tests/test.h"
 #include "tests/cmd/nomem_failmalloc.h"
 #include "cmd/commands.h"
+#include "core/kernel.h"
 
 /* cmd/pmusim.c's, which holds main() and stays out of the library */
 const char *pmusim_program = "pmusim";
 
-static char dir[64], scn[96], ovw[96], outdir[96], ref[128];
+static char dir[64], scn[96], ovw[96], hwt[96], alt[96], outdir[96], ref[128];
 
 static const char scenario_text[] =
 	"seed: 5\n"
@@ -65,6 +66,35 @@ static const char overwrite_text[] =
 	"buffer: { pages: 2, overwrite: true }\n"
 	"consumer: { interval: 300000 }\n";
 
+/* for the hw-time seed (CONFIG_PERF_HW_TIME) */
+static const char hw_time_text[] =
+	"seed: 1\n"
+	"duration: 1000000\n"
+	"machine: { cpu: skylake, cpus: 1 }\n"
+	"tasks:\n"
+	"  - name: chain\n"
+	"    workload: { kind: tchain, depth: 8, leaf_loops: 20, mid_loops: 4, outer_loops: 3 }\n"
+	"events:\n"
+	"  - event: cycles:u\n"
+	"    period: 20011\n"
+	"    hw_time: true\n"
+	"    sample_type: [ip, tid, time, cpu, period]\n"
+	"consumer: { interval: 200000 }\n";
+
+/* for the alt-period seed (CONFIG_PERF_ALT_SAMPLE_PERIOD) */
+static const char alt_text[] =
+	"seed: 1\n"
+	"duration: 1000000\n"
+	"machine: { cpu: skylake, cpus: 1 }\n"
+	"tasks:\n"
+	"  - name: chain\n"
+	"    workload: { kind: tchain, depth: 8, leaf_loops: 20, mid_loops: 4, outer_loops: 3 }\n"
+	"events:\n"
+	"  - event: instructions:u\n"
+	"    period: 20011\n"
+	"    alternative_period: 997\n"
+	"    sample_type: [ip, tid, time, period]\n";
+
 static void write_text(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
@@ -89,6 +119,10 @@ static int setup(void **state)
 	snprintf(home, sizeof(home), "%s/home", dir);
 	write_text(scn, scenario_text);
 	write_text(ovw, overwrite_text);
+	snprintf(hwt, sizeof(hwt), "%s/hwt.yaml", dir);
+	snprintf(alt, sizeof(alt), "%s/alt.yaml", dir);
+	write_text(hwt, hw_time_text);
+	write_text(alt, alt_text);
 	/* the build-id cache (~/.debug) of the runs: this test's own */
 	if (mkdir(outdir, 0700) || mkdir(home, 0700) || setenv("HOME", home, 1))
 		return -1;
@@ -364,6 +398,26 @@ static void test_seed_write_backward(void **state)
 	sweep(cmd_seed, args, 3);
 }
 
+static void test_seed_hw_time(void **state)
+{
+	const char *args[] = { "seed", "hw-time", hwt };
+
+	(void)state;
+	if (!IS_ENABLED(CONFIG_PERF_HW_TIME))
+		pmusim_skip("this build has no CONFIG_PERF_HW_TIME");
+	sweep(cmd_seed, args, 3);
+}
+
+static void test_seed_alt_period(void **state)
+{
+	const char *args[] = { "seed", "alt-period", alt };
+
+	(void)state;
+	if (!IS_ENABLED(CONFIG_PERF_ALT_SAMPLE_PERIOD))
+		pmusim_skip("this build has no CONFIG_PERF_ALT_SAMPLE_PERIOD");
+	sweep(cmd_seed, args, 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -374,6 +428,8 @@ int main(void)
 		cmocka_unit_test(test_seed_lbr_stitch),
 		cmocka_unit_test(test_seed_task_ctx_data),
 		cmocka_unit_test(test_seed_write_backward),
+		cmocka_unit_test(test_seed_hw_time),
+		cmocka_unit_test(test_seed_alt_period),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
