@@ -6,7 +6,7 @@
 # with a bad option value, a missing or unknown seed, an extra argument,
 # a missing scenario; and -o where no file can go (a directory, a symlink
 # loop, a missing directory, an empty name): exit 1, one line naming the
-# path, nothing left behind.
+# path, nothing left behind; and -o a relative symlink, written at its target.
 set -u
 . "$PMUSIM_SRCTREE/tests/lib/tap_lib.sh"
 cat >"$dir/s.yaml" <<EOS
@@ -70,3 +70,9 @@ check "-o in a missing directory: one line naming it" \
 	'[ $rc = 1 ] && [ "$first" = "$dir/nodir/x.data: cannot create: No such file or directory" ]'
 runo ""
 check "-o with an empty name" '[ $rc = 1 ] && [ "$first" = "pmusim: no output file" ]'
+
+# a relative symlink in another directory is followed from that directory, as perf does
+ln -s real.data "$dir/o/rel"
+runo "$dir/o/rel"
+check "-o a relative symlink: the file is written at its target, the link kept" \
+	'[ $rc = 0 ] && [ -L "$dir/o/rel" ] && [ -s "$dir/o/real.data" ]'
