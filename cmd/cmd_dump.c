@@ -216,6 +216,7 @@ static void dump_sample(const struct perf_data_file *f, const u8 *ev, u32 size)
 	const struct perf_event_attr *a;
 	u64 type;
 	char label[48];
+	int unparsed;
 
 	/* cmd_dump() ran perf_data_file__check(), which refuses a sample of no attr */
 	if (NEVER(!pa)) {
@@ -225,8 +226,13 @@ static void dump_sample(const struct perf_data_file *f, const u8 *ev, u32 size)
 	}
 	a = &pa->attr;
 	type = a->sample_type;
-	/* ... and one that does not parse (perf_data_file__sample() parses each) */
-	if (NEVER(perf_sample__parse(a, ev, size, &s, &why))) {
+	/*
+	 * ... and one that does not parse (perf_data_file__sample() parses
+	 * each). The call stays outside NEVER(), which a coverage build
+	 * does not evaluate.
+	 */
+	unparsed = perf_sample__parse(a, ev, size, &s, &why);
+	if (NEVER(unparsed)) {
 		printf("\tundecodable=");
 		print_string((const u8 *)why, strlen(why));
 		rec_rest(&r, "rest");
