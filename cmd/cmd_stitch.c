@@ -101,6 +101,7 @@ struct stitch_ctx {
 	char *out;			/* output buffer */
 	size_t out_len, out_cap;
 	int write_err;			/* errno of a failed write to stdout */
+	bool nomem;			/* a symbol table could not be loaded for want of memory */
 	u64 flushes;			/* out_flush calls so far */
 	struct frame_line *line_cache;	/* open addressing by (pid, ip) */
 	u32 line_cache_size;		/* a power of two */
@@ -215,10 +216,16 @@ static void load_dso(struct stitch_ctx *c, struct dso_syms *d)
 				d->loaded = true;
 				return;
 			}
+			if (errno == ENOMEM) {
+				c->nomem = true;
+				return;
+			}
 		}
 		return;		/* the file at the name may be another build */
 	}
 	d->loaded = !perf_map__load_elf(&d->map, d->filename, d->start, d->pgoff);
+	if (!d->loaded && errno == ENOMEM)
+		c->nomem = true;
 }
 
 /*
@@ -258,13 +265,17 @@ static const char *symbol_name(struct stitch_ctx *c, u32 pid, u64 ip, u64 *shown
 			if (c->syms[i].pid == pid)
 				ps = &c->syms[i];
 		if (!ps) {
-			if (grow((void **)&c->syms, &c->cap_syms, c->nr_syms + 1, sizeof(*c->syms)))
+			if (grow((void **)&c->syms, &c->cap_syms, c->nr_syms + 1, sizeof(*c->syms))) {
+				c->nomem = true;
 				return "[unknown]";
+			}
 			ps = &c->syms[c->nr_syms++];
 			memset(ps, 0, sizeof(*ps));
 			ps->pid = pid;
 			snprintf(path, sizeof(path), "%s/perf-%u.map", c->map_dir, pid);
 			ps->loaded = !perf_map__load(&ps->map, path);
+			if (!ps->loaded && errno == ENOMEM)
+				c->nomem = true;
 		}
 		if (!ps->loaded)
 			return "[unknown]";
@@ -735,8 +746,8 @@ int cmd_stitch(int argc, char **argv)
 		s.hw_idx = q->hw_idx;
 		s.no_hw_idx = q->no_hw_idx;
 		s.branch_entries = q->branch_entries;
-		if (print_sample(&c, &st, &q->attr->attr, &s))
-			goto nomem;
+		if (print_sample(&c, &st, &q->attr->attr, &s) || c.nomem)
+			goto nomem;	/* not a stack with frames shown as [unknown] for want of memory */
 	}
 	goto out;
 nomem:

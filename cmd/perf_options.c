@@ -43,8 +43,10 @@ static int add_events(struct overrides *o, const char *arg)
 		return -1;
 	}
 	buf = strdup(arg);
-	if (!buf)
+	if (!buf) {
+		fprintf(stderr, "pmusim: out of memory\n");
 		return -1;
+	}
 	for (w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
 		if (o->nr_events == MAX_EVENTS) {
 			fprintf(stderr, "pmusim: %s: -e: at most %d events\n", o->cmd, MAX_EVENTS);

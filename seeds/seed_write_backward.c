@@ -230,7 +230,9 @@ static int at_end(struct run *r, void *arg)
 		res->overwritten = rd.stats.overwritten;
 		break;
 	}
-	if (res->a.failed || res->b.failed)
+	/* a reader that could not grow its copy buffer read nothing worth a row */
+	if (res->a.failed || res->b.failed || res->sa == PERF_MMAP_READ_NOMEM ||
+	    res->sb == PERF_MMAP_READ_NOMEM)
 		goto out;
 	res->rec_size = res->a.rec_size ? res->a.rec_size : res->b.rec_size;
 	if (res->rec_size && res->rec_size != UINT32_MAX) {

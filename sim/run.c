@@ -796,18 +796,26 @@ static enum stack_verdict judge_stack(const struct run *r, const struct workload
 	return nr == tr->nr ? STACK_WHOLE : STACK_SHORT;
 }
 
-/* VERDICT: the raw and the stitched stack's judgement, -1 where there is none. */
-static void account_depth(const struct run *r, struct run_stats *st, struct run_task_depth *d,
-			  const struct workload *wl, const struct run_truth *tr,
-			  struct lbr_stitcher *plain, struct lbr_stitcher *stitched,
-			  const struct perf_sample *s, int verdict[2])
+/*
+ * VERDICT: the raw and the stitched stack's judgement, -1 where there is
+ * none. 0, or -1 when a stitcher ran out of memory: a sample left out
+ * would skew the figures.
+ */
+static int account_depth(const struct run *r, struct run_stats *st, struct run_task_depth *d,
+			 const struct workload *wl, const struct run_truth *tr,
+			 struct lbr_stitcher *plain, struct lbr_stitcher *stitched,
+			 const struct perf_sample *s, int verdict[2])
 {
 	const u64 *frames;
 	u32 nr;
+	int ret;
 
 	verdict[0] = verdict[1] = -1;
 
-	if (lbr_stitcher__resolve(plain, s, &frames, &nr) > 0) {
+	ret = lbr_stitcher__resolve(plain, s, &frames, &nr);
+	if (ret < 0)
+		return -1;
+	if (ret > 0) {
 		st->cs_samples++;
 		st->depth_sum += nr;
 		if (nr > st->depth_max)
@@ -823,7 +831,10 @@ static void account_depth(const struct run *r, struct run_stats *st, struct run_
 			d->lbr_whole += verdict[0] == STACK_WHOLE;
 		}
 	}
-	if (lbr_stitcher__resolve(stitched, s, &frames, &nr) > 0) {
+	ret = lbr_stitcher__resolve(stitched, s, &frames, &nr);
+	if (ret < 0)
+		return -1;
+	if (ret > 0) {
 		st->stitched_sum += nr;
 		if (nr > st->stitched_max)
 			st->stitched_max = nr;
@@ -839,6 +850,7 @@ static void account_depth(const struct run *r, struct run_stats *st, struct run_
 			}
 		}
 	}
+	return 0;
 }
 
 /* The latest page snapshot that applies to CYC (its time_mono_last is not later). */
@@ -1019,7 +1031,8 @@ static int summarize_file(struct run *r, char *err, size_t errlen)
 				if (!d)
 					goto nomem;
 			}
-			account_depth(r, st, d, wl, tr, &plain, &stitched, &s, verdict);
+			if (account_depth(r, st, d, wl, tr, &plain, &stitched, &s, verdict))
+				goto nomem;
 		}
 		if (r->truth_fp && tr)
 			write_truth_line(r, tr, verdict);

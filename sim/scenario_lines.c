@@ -79,7 +79,15 @@ int yaml_lines_index(struct yaml_lines *yl, const char *file, unsigned int *line
 		snprintf(err, errlen, "%s", strerror(errno));
 		return -1;
 	}
-	yaml_parser_initialize(&parser);
+	/*
+	 * A parser that could not allocate its buffers hands out empty events
+	 * for ever, never the end of the stream: refuse it here.
+	 */
+	if (!yaml_parser_initialize(&parser)) {
+		fclose(f);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	yaml_parser_set_input_file(&parser, f);
 	while (!done) {
 		struct nest *top = depth ? &nest[depth - 1] : NULL;

@@ -246,6 +246,43 @@ static void bad_enum_word_names_its_line(void **state)
 		     8, "events.0.sample_type", "unknown flag: tidd");
 }
 
+/* Values past what a period can hold, or below zero, and cond_permille given as 0. */
+static void periods_and_signs_at_their_limits(void **state)
+{
+	struct scenario *s;
+	struct wl_params p;
+	char text[512], err[256];
+
+	(void)state;
+	snprintf(text, sizeof(text), "%sevents:\n  - event: cycles\n    period: -5\n", base);
+	expect_error(text, 7, "events.0.period", "must not be negative");
+	snprintf(text, sizeof(text), "%sevents:\n  - event: cycles\n    period: 9223372036854775808\n",
+		 base);
+	expect_error(text, 7, "events.0.period", "too large");
+	snprintf(text, sizeof(text), "%sevents:\n  - event: cycles\n    period: 1000\n"
+		 "    alternative_period: 9223372036854775809\n", base);
+	expect_error(text, 8, "events.0.alternative_period",
+		     IS_ENABLED(CONFIG_PERF_ALT_SAMPLE_PERIOD) ? "too large" :
+		     "this build has no CONFIG_PERF_ALT_SAMPLE_PERIOD");
+
+	write_file("duration: 1000\ntasks:\n  - name: t\n"
+		   "    workload: {kind: tchain, cond_permille: 0}\n");
+	assert_int_equal(scenario_load(path, &s, err, sizeof(err)), 0);
+	unlink(path);
+	scenario_wl_params(s, &s->tasks[0], &p);
+	assert_int_equal(p.cond_permille, 0);	/* given as 0, not the default 500 */
+	scenario_free(s);
+}
+
+/* sample_type's words, as the scenario's sample_type list names them */
+static void sample_bits_by_name(void **state)
+{
+	(void)state;
+	assert_int_equal(scenario_sample_bit("time"), PERF_SAMPLE_TIME);
+	assert_int_equal(scenario_sample_bit("ip"), PERF_SAMPLE_IP);
+	assert_int_equal(scenario_sample_bit("tidd"), 0);
+}
+
 static void missing_field_is_named(void **state)
 {
 	(void)state;
@@ -520,6 +557,8 @@ int main(void)
 		cmocka_unit_test(more_ranges_name_the_field),
 		cmocka_unit_test(numbers_are_taken_whole_or_refused),
 		cmocka_unit_test(missing_file_is_one_line),
+		cmocka_unit_test(periods_and_signs_at_their_limits),
+		cmocka_unit_test(sample_bits_by_name),
 		cmocka_unit_test(empty_file_is_one_line),
 	};
 

@@ -180,7 +180,10 @@ int perf_map__load_elf(struct perf_map *map, const char *path, u64 start, u64 pg
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
+	errno = 0;	/* libelf says nothing of why it failed; malloc's ENOMEM tells */
 	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (!e && errno == ENOMEM)
+		err = ENOMEM;
 	if (!e || elf_kind(e) != ELF_K_ELF)
 		goto fail;
 	while ((scn = elf_nextscn(e, scn))) {
@@ -190,7 +193,12 @@ int perf_map__load_elf(struct perf_map *map, const char *path, u64 start, u64 pg
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
 			continue;
+		errno = 0;
 		d = elf_getdata(scn, NULL);
+		if (!d && errno == ENOMEM) {
+			err = ENOMEM;
+			goto fail;
+		}
 		nr = d ? d->d_size / sh.sh_entsize : 0;
 		map->syms = calloc(nr ? nr : 1, sizeof(*map->syms));
 		if (!map->syms) {

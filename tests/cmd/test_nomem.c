@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Out of memory, everywhere: each command (run, stitch, dump, seed) runs
+ * once with every allocation granted, then again and again, each time
+ * refusing one allocation: the first made from a place in the code (the
+ * caller of malloc) not refused before, until a run makes none from a
+ * new place. Each refused run must end as a user would want:
+ * - a non-zero exit with one line on stderr, or (where a refusal only
+ *   costs speed, as for stdio's buffers) exit 0 with the reference
+ *   output;
+ * - nothing half-written: the output directory holds what it held;
+ * - nothing leaked: as many blocks live after it as before.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "tests/test.h"
+#include "tests/cmd/nomem_failmalloc.h"
+#include "cmd/commands.h"
+#include "core/kernel.h"
+
+/* cmd/pmusim.c's, which holds main() and stays out of the library */
+const char *pmusim_program = "pmusim";
+
+static char dir[64], scn[96], ovw[96], hwt[96], alt[96], outdir[96], ref[128];
+
+static const char scenario_text[] =
+	"seed: 5\n"
+	"duration: 1500000\n"
+	"machine: { cpu: skylake, cpus: 2 }\n"
+	"tasks:\n"
+	"  - name: chain\n"
+	"    workload: { kind: tchain, depth: 36, leaf_loops: 20, mid_loops: 4, outer_loops: 3 }\n"
+	"    cpus: [0]\n"
+	"  - name: chain\n"
+	"    workload: { kind: recursion, depth: 12 }\n"
+	"    threads: 2\n"
+	"events:\n"
+	"  - event: cycles:u\n"
+	"    period: 20011\n"
+	"    call_graph: lbr\n"
+	"    sample_type: [ip, tid, time, cpu, period]\n"
+	"  - event: instructions:u\n"
+	"    period: 30011\n"
+	"    scope: system\n"
+	"buffer: { pages: 8 }\n"
+	"consumer: { interval: 200000 }\n";
+
+static const char overwrite_text[] =
+	"seed: 2\n"
+	"duration: 1500000\n"
+	"machine: { cpu: skylake, cpus: 1 }\n"
+	"tasks:\n"
+	"  - name: chain\n"
+	"    workload: { kind: tchain, depth: 8, leaf_loops: 20, mid_loops: 4, outer_loops: 3 }\n"
+	"events:\n"
+	"  - event: cycles:u\n"
+	"    period: 7001\n"
+	"    sample_type: [ip, tid, time]\n"
+	"buffer: { pages: 2, overwrite: true }\n"
+	"consumer: { interval: 300000 }\n";
+
+/* for the hw-time seed (CONFIG_PERF_HW_TIME) */
+static const char hw_time_text[] =
+	"seed: 1\n"
+	"duration: 1000000\n"
+	"machine: { cpu: skylake, cpus: 1 }\n"
+	"tasks:\n"
+	"  - name: chain\n"
+	"    workload: { kind: tchain, depth: 8, leaf_loops: 20, mid_loops: 4, outer_loops: 3 }\n"
+	"events:\n"
+	"  - event: cycles:u\n"
+	"    period: 20011\n"
+	"    hw_time: true\n"
+	"    sample_type: [ip, tid, time, cpu, period]\n"
+	"consumer: { interval: 200000 }\n";
+
+/* for the alt-period seed (CONFIG_PERF_ALT_SAMPLE_PERIOD) */
+static const char alt_text[] =
+	"seed: 1\n"
+	"duration: 1000000\n"
+	"machine: { cpu: skylake, cpus: 1 }\n"
+	"tasks:\n"
+	"  - name: chain\n"
+	"    workload: { kind: tchain, depth: 8, leaf_loops: 20, mid_loops: 4, outer_loops: 3 }\n"
+	"events:\n"
+	"  - event: instructions:u\n"
+	"    period: 20011\n"
+	"    alternative_period: 997\n"
+	"    sample_type: [ip, tid, time, period]\n";
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static int setup(void **state)
+{
+	char home[96];
+
+	(void)state;
+	strcpy(dir, "/tmp/pmusim-nomem-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(scn, sizeof(scn), "%s/s.yaml", dir);
+	snprintf(ovw, sizeof(ovw), "%s/ovw.yaml", dir);
+	snprintf(outdir, sizeof(outdir), "%s/out", dir);
+	snprintf(ref, sizeof(ref), "%s/ref.data", dir);
+	snprintf(home, sizeof(home), "%s/home", dir);
+	write_text(scn, scenario_text);
+	write_text(ovw, overwrite_text);
+	snprintf(hwt, sizeof(hwt), "%s/hwt.yaml", dir);
+	snprintf(alt, sizeof(alt), "%s/alt.yaml", dir);
+	write_text(hwt, hw_time_text);
+	write_text(alt, alt_text);
+	/* the build-id cache (~/.debug) of the runs: this test's own */
+	if (mkdir(outdir, 0700) || mkdir(home, 0700) || setenv("HOME", home, 1))
+		return -1;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd);
+}
+
+/* The names in OUTDIR, sorted, one per line: what a run left there. */
+static char *listing(void)
+{
+	struct dirent **names;
+	size_t len = 0;
+	char *s;
+	int n;
+
+	n = scandir(outdir, &names, NULL, alphasort);
+	assert_true(n >= 0);
+	s = malloc(1);
+	assert_non_null(s);
+	s[0] = 0;
+	for (int i = 0; i < n; i++) {
+		size_t l = strlen(names[i]->d_name);
+
+		s = realloc(s, len + l + 2);
+		assert_non_null(s);
+		memcpy(s + len, names[i]->d_name, l);
+		len += l;
+		s[len++] = '\n';
+		s[len] = 0;
+		free(names[i]);
+	}
+	free(names);
+	return s;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *s;
+	long n;
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	rewind(f);
+	s = malloc((size_t)n + 1);
+	assert_non_null(s);
+	assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
+	s[n] = 0;
+	fclose(f);
+	return s;
+}
+
+/* What a run in a child process reports to the test. */
+struct outcome {
+	int rc;			/* the command's exit status; -1: it crashed or hung */
+	long leaked;		/* blocks live after it that were not before */
+	const void *refused;	/* the caller whose allocation was refused, or NULL */
+};
+
+/*
+ * Run CMD in a child, its stdout and stderr in files under DIR, with one
+ * allocation refused if REFUSE. A child keeps a crash from taking the
+ * test with it.
+ */
+static struct outcome call(int (*cmd)(int, char **), const char *const *args, int nargs,
+			   bool refuse)
+{
+	struct outcome o = { .rc = -1 };
+	char out[128], err[128], *argv[16];
+	int pipefd[2], status;
+	pid_t pid;
+
+	assert_true(nargs < 16);
+	for (int i = 0; i < nargs; i++)
+		argv[i] = (char *)args[i];
+	argv[nargs] = NULL;
+	snprintf(out, sizeof(out), "%s/stdout", dir);
+	snprintf(err, sizeof(err), "%s/stderr", dir);
+	fflush(stdout);
+	fflush(stderr);
+	assert_int_equal(pipe(pipefd), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		static char outbuf[BUFSIZ], errbuf[BUFSIZ];
+		long live;
+
+		close(pipefd[0]);
+		if (!freopen(out, "w", stdout) || !freopen(err, "w", stderr))
+			exit(99);
+		/* buffers of their own: stdio allocates none in the command */
+		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+		setvbuf(stderr, errbuf, _IOLBF, sizeof(errbuf));
+		alarm(120);		/* a command that hangs is killed */
+		live = failmalloc_live();
+		if (refuse)
+			failmalloc_new_site();
+		o.rc = cmd(nargs, argv);
+		failmalloc_after(-1);
+		o.leaked = failmalloc_live() - live;
+		o.refused = failmalloc_failed_site();
+		fflush(stdout);
+		fflush(stderr);
+		if (write(pipefd[1], &o, sizeof(o)) != sizeof(o))
+			exit(99);
+		exit(0);	/* exit(), not _exit(): gcov writes its counts */
+	}
+	close(pipefd[1]);
+	if (read(pipefd[0], &o, sizeof(o)) != sizeof(o))
+		o = (struct outcome){ .rc = -1 };
+	close(pipefd[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		o.rc = -1;
+	return o;
+}
+
+static unsigned int lines(const char *s)
+{
+	unsigned int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* What a successful run left in OUTDIR goes, so each run starts from an empty one. */
+static void clean(void)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s/* %s/home/.debug", outdir, dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void sweep(int (*cmd)(int, char **), const char *const *args, int nargs)
+{
+	char path[128], *want_out, *before, *after, *out, *err;
+	struct outcome o;
+	long refused = 0;
+
+	if (!failmalloc_works())
+		pmusim_skip("a sanitizer replaces malloc: no allocation can be refused");
+	o = call(cmd, args, nargs, false);
+	assert_int_equal(o.rc, 0);
+	assert_int_equal(o.leaked, 0);
+	clean();
+	snprintf(path, sizeof(path), "%s/stdout", dir);
+	want_out = slurp(path);
+	before = listing();
+	failmalloc_forget();
+	for (long n = 0;; n++) {
+		o = call(cmd, args, nargs, true);
+		snprintf(path, sizeof(path), "%s/stdout", dir);
+		out = slurp(path);
+		snprintf(path, sizeof(path), "%s/stderr", dir);
+		err = slurp(path);
+		if (o.rc < 0)
+			fail_msg("%s, refusal %ld: crashed or hung (stderr '%s')", args[0], n, err);
+		if (!o.refused) {
+			if (o.rc)
+				fail_msg("%s, nothing refused: exit %d: %s", args[0], o.rc, err);
+			free(out);
+			free(err);
+			break;
+		}
+		failmalloc_tried(o.refused);
+		refused++;
+		if (o.rc == 0) {
+			if (strcmp(out, want_out))
+				fail_msg("%s, refusal %ld: exit 0 but other output: '%s', not '%s'",
+					 args[0], n, out, want_out);
+		} else if (lines(err) != 1 || err[0] == '\n') {
+			fail_msg("%s, refusal %ld: exit %d and stderr '%s', not one line",
+				 args[0], n, o.rc, err);
+		}
+		if (o.rc == 0)
+			clean();
+		after = listing();
+		if (strcmp(before, after))
+			fail_msg("%s, refusal %ld (exit %d: %s): left '%s' in %s, had '%s'",
+				 args[0], n, o.rc, err, after, outdir, before);
+		if (o.leaked)
+			fail_msg("%s, refusal %ld (exit %d: %s): %ld blocks leaked", args[0],
+				 n, o.rc, err, o.leaked);
+		free(out);
+		free(err);
+		free(after);
+	}
+	print_message("%s: %ld runs refused memory\n", args[0], refused);
+	assert_true(refused > 0);
+	free(want_out);
+	free(before);
+}
+
+static void test_run(void **state)
+{
+	char out[128];
+	const char *args[] = { "run", scn, "-o", out, "--map-dir", outdir, "--no-progress" };
+
+	(void)state;
+	snprintf(out, sizeof(out), "%s/r.data", outdir);
+	sweep(cmd_run, args, 7);
+}
+
+static void test_run_json(void **state)
+{
+	const char *args[] = { "run", ovw, "--json", "--no-progress", "-e", "cycles:u,branches:u" };
+
+	(void)state;
+	sweep(cmd_run, args, 6);
+}
+
+/* stitch and dump read ref.data, made once by an unhindered run */
+static void make_ref(void)
+{
+	const char *args[] = { "run", scn, "-o", ref, "--map-dir", dir, "--no-progress", "-N" };
+	struct stat st;
+
+	if (!stat(ref, &st))
+		return;
+	assert_int_equal(call(cmd_run, args, 8, false).rc, 0);
+}
+
+static void test_stitch(void **state)
+{
+	const char *args[] = { "stitch", ref };
+
+	(void)state;
+	make_ref();
+	sweep(cmd_stitch, args, 2);
+}
+
+static void test_dump(void **state)
+{
+	const char *args[] = { "dump", ref };
+
+	(void)state;
+	make_ref();
+	sweep(cmd_dump, args, 2);
+}
+
+static void test_seed_lbr_stitch(void **state)
+{
+	const char *args[] = { "seed", "lbr-stitch", scn };
+
+	(void)state;
+	sweep(cmd_seed, args, 3);
+}
+
+static void test_seed_task_ctx_data(void **state)
+{
+	const char *args[] = { "seed", "task-ctx-data", scn };
+
+	(void)state;
+	sweep(cmd_seed, args, 3);
+}
+
+static void test_seed_write_backward(void **state)
+{
+	const char *args[] = { "seed", "write-backward", ovw };
+
+	(void)state;
+	sweep(cmd_seed, args, 3);
+}
+
+static void test_seed_hw_time(void **state)
+{
+	const char *args[] = { "seed", "hw-time", hwt };
+
+	(void)state;
+	if (!IS_ENABLED(CONFIG_PERF_HW_TIME))
+		pmusim_skip("this build has no CONFIG_PERF_HW_TIME");
+	sweep(cmd_seed, args, 3);
+}
+
+static void test_seed_alt_period(void **state)
+{
+	const char *args[] = { "seed", "alt-period", alt };
+
+	(void)state;
+	if (!IS_ENABLED(CONFIG_PERF_ALT_SAMPLE_PERIOD))
+		pmusim_skip("this build has no CONFIG_PERF_ALT_SAMPLE_PERIOD");
+	sweep(cmd_seed, args, 3);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_run),
+		cmocka_unit_test(test_run_json),
+		cmocka_unit_test(test_stitch),
+		cmocka_unit_test(test_dump),
+		cmocka_unit_test(test_seed_lbr_stitch),
+		cmocka_unit_test(test_seed_task_ctx_data),
+		cmocka_unit_test(test_seed_write_backward),
+		cmocka_unit_test(test_seed_hw_time),
+		cmocka_unit_test(test_seed_alt_period),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
