@@ -442,8 +442,13 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	/* the kernel keeps 15 bytes of the name */
-	strncpy(comm, strrchr(path, '/') ? strrchr(path, '/') + 1 : path, sizeof(comm) - 1);
-	comm[sizeof(comm) - 1] = '\0';
+	{
+		const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+		size_t len = strnlen(base, sizeof(comm) - 1);
+
+		memcpy(comm, base, len);
+		comm[len] = '\0';
+	}
 	if (run_trace(s, trace, comm, out, &st, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		run_stats_free(&st);
