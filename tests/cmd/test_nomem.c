@@ -110,7 +110,8 @@ static int setup(void **state)
 
 	(void)state;
 	strcpy(dir, "/tmp/pmusim-nomem-XXXXXX");
-	if (!mkdtemp(dir))
+	/* the runs without -o (run --json) write ./perf.data: here, not where the test started */
+	if (!mkdtemp(dir) || chdir(dir))
 		return -1;
 	snprintf(scn, sizeof(scn), "%s/s.yaml", dir);
 	snprintf(ovw, sizeof(ovw), "%s/ovw.yaml", dir);
