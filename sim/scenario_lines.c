@@ -61,6 +61,27 @@ static void value_start(struct nest *top, char *path, size_t size, char *key)
 	}
 }
 
+/*
+ * A leaf value (a scalar, or an alias standing for one) at LINE: the
+ * entry of a sequence item is added here, a mapping value's was added
+ * with its key. 0, or -1 out of memory.
+ */
+static int add_leaf(struct yaml_lines *yl, struct nest *top, char *path, size_t size,
+		    char *key, unsigned int line, const char *text, bool alias)
+{
+	value_start(top, path, size, key);
+	if (top && !top->mapping && add(yl, path, line))
+		return -1;
+	if (top && yl->nr) {
+		struct yaml_line *l = &yl->v[yl->nr - 1];
+
+		snprintf(l->value, sizeof(l->value), "%s", text);
+		l->scalar = !alias;
+		l->alias = alias;
+	}
+	return 0;
+}
+
 int yaml_lines_index(struct yaml_lines *yl, const char *file, unsigned int *line,
 		     char *err, size_t errlen)
 {
@@ -110,17 +131,9 @@ int yaml_lines_index(struct yaml_lines *yl, const char *file, unsigned int *line
 				break;
 			}
 			/* a key's value: its entry was added with the key, just before */
-			value_start(top, path, sizeof(path), key);
-			if (top && !top->mapping &&
-			    add(yl, path, (unsigned int)ev.start_mark.line + 1))
+			if (add_leaf(yl, top, path, sizeof(path), key, (unsigned int)ev.start_mark.line + 1,
+				     (const char *)ev.data.scalar.value, false))
 				goto nomem;
-			if (top && yl->nr) {
-				struct yaml_line *l = &yl->v[yl->nr - 1];
-
-				snprintf(l->value, sizeof(l->value), "%s",
-					 (const char *)ev.data.scalar.value);
-				l->scalar = 1;
-			}
 			path[before] = 0;
 			break;
 		case YAML_ALIAS_EVENT:
@@ -131,17 +144,9 @@ int yaml_lines_index(struct yaml_lines *yl, const char *file, unsigned int *line
 				yaml_event_delete(&ev);
 				goto out;
 			}
-			value_start(top, path, sizeof(path), key);
-			if (top && !top->mapping &&
-			    add(yl, path, (unsigned int)ev.start_mark.line + 1))
+			if (add_leaf(yl, top, path, sizeof(path), key, (unsigned int)ev.start_mark.line + 1,
+				     (const char *)ev.data.alias.anchor, true))
 				goto nomem;
-			if (top && yl->nr) {
-				struct yaml_line *l = &yl->v[yl->nr - 1];
-
-				snprintf(l->value, sizeof(l->value), "%s",
-					 (const char *)ev.data.alias.anchor);
-				l->alias = 1;
-			}
 			path[before] = 0;
 			break;
 		case YAML_MAPPING_START_EVENT:
