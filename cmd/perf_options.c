@@ -28,9 +28,15 @@ static int option_uint(const struct overrides *o, const char *opt, const char *a
 	return 0;
 }
 
-/* -e A,B or -e A -e B: every event, checked by name. 0, or -1 after one line. */
+/*
+ * -e A,B or -e A -e B: every event, checked by name. 0, or -1 after one
+ * line (and @o as it was). The names point into one copy of @arg, kept in
+ * event_buf[] at the index of its first name: every -e adds a name at
+ * least (empty ones are refused), so no two share a slot.
+ */
 static int add_events(struct overrides *o, const char *arg)
 {
+	unsigned int first = o->nr_events;
 	char *buf, *save, *w;
 	struct scn_event probe;
 
@@ -42,6 +48,8 @@ static int add_events(struct overrides *o, const char *arg)
 		fprintf(stderr, "pmusim: %s: -e %s: an empty event name\n", o->cmd, arg);
 		return -1;
 	}
+	if (first == MAX_EVENTS)
+		goto too_many;
 	buf = strdup(arg);
 	if (!buf) {
 		fprintf(stderr, "pmusim: out of memory\n");
@@ -49,24 +57,23 @@ static int add_events(struct overrides *o, const char *arg)
 	}
 	for (w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
 		if (o->nr_events == MAX_EVENTS) {
-			fprintf(stderr, "pmusim: %s: -e: at most %d events\n", o->cmd, MAX_EVENTS);
+			o->nr_events = first;
 			free(buf);
-			return -1;
+			goto too_many;
 		}
 		if (scenario_parse_event(&probe, w)) {
 			fprintf(stderr, "pmusim: %s: -e %s: unknown event (cycles, instructions, "
 				"branches, branch-misses, ref-cycles, rHEX; :u :k)\n", o->cmd, w);
+			o->nr_events = first;
 			free(buf);
 			return -1;
 		}
 		o->events[o->nr_events++] = w;
 	}
-	for (unsigned int i = 0; i < MAX_EVENTS; i++)
-		if (!o->event_buf[i]) {
-			o->event_buf[i] = buf;
-			return 0;
-		}
-	free(buf);	/* unreachable: at most MAX_EVENTS names, each from one -e */
+	o->event_buf[first] = buf;
+	return 0;
+too_many:
+	fprintf(stderr, "pmusim: %s: -e: at most %d events\n", o->cmd, MAX_EVENTS);
 	return -1;
 }
 

@@ -17,6 +17,10 @@ static const struct pmusim_command commands[] = {
 
 const char *pmusim_program = "pmusim";
 
+#ifdef PMUSIM_COVERAGE
+void __gcov_dump(void);		/* libgcov's, in a --coverage build */
+#endif
+
 static void usage(FILE *f)
 {
 	fputs("usage: pmusim <command> [options]\n\ncommands:\n", f);
@@ -60,6 +64,10 @@ static int finish(int status)
 
 	status = finish_stdout(status);
 	if (sig && status == 128 + sig) {
+#ifdef PMUSIM_COVERAGE
+		/* a process killed by a signal writes no gcov counts: write them now */
+		__gcov_dump();
+#endif
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}

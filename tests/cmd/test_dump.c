@@ -16,6 +16,7 @@
 #include "tests/test.h"
 #include "cmd/commands.h"
 #include "tools/perf/util/perf_data.h"
+#include "tools/perf/util/perf_data_read.h"
 
 const char *pmusim_program = "pmusim";	/* cmd/pmusim.c's, outside the library */
 
@@ -269,11 +270,244 @@ static void test_usage(void **state)
 	free(err);
 }
 
+/*
+ * Records cut short, field by field, as a damaged or foreign file has
+ * them: each line shows the fields that fit and nothing past them. The
+ * file has no host strings, its first attr a trailer of ID alone, and
+ * samples with READ (one value without ID or LOST; a group of values
+ * alone) and no variable-size field; its last record is 20 bytes, not a
+ * multiple of 8, and ends in a partial word.
+ */
+static void emit_words(struct perf_data_writer *w, u32 type, unsigned int nr_words, bool trailer)
+{
+	u64 body[16];
+	unsigned int n = 0;
+
+	while (n < nr_words) {
+		body[n] = n + 1;	/* 1, 2, 3...: a u32 pair reads (n + 1, 0) */
+		n++;
+	}
+	if (trailer)
+		body[n++] = 31;		/* sample_id.id */
+	emit(w, type, 0, body, n);
+}
+
+static void make_short_file(const char *path)
+{
+	static const struct perf_data_env bare = { .version = "6.12" };
+	struct perf_event_attr a = { 0 }, b;
+	struct perf_data_writer *w;
+	const u64 ida = 31, idb = 32;
+	static const struct { u32 type; unsigned int words; } cut[] = {
+		{ PERF_RECORD_MMAP, 0 }, { PERF_RECORD_MMAP, 1 }, { PERF_RECORD_MMAP, 2 },
+		{ PERF_RECORD_MMAP, 3 }, { PERF_RECORD_MMAP, 4 },
+		{ PERF_RECORD_MMAP2, 4 }, { PERF_RECORD_MMAP2, 5 }, { PERF_RECORD_MMAP2, 6 },
+		{ PERF_RECORD_MMAP2, 7 },
+		{ PERF_RECORD_LOST, 0 }, { PERF_RECORD_LOST, 1 },
+		{ PERF_RECORD_COMM, 0 },
+		{ PERF_RECORD_EXIT, 0 }, { PERF_RECORD_EXIT, 1 }, { PERF_RECORD_FORK, 2 },
+		{ PERF_RECORD_THROTTLE, 0 }, { PERF_RECORD_UNTHROTTLE, 1 }, { PERF_RECORD_THROTTLE, 2 },
+		{ PERF_RECORD_ITRACE_START, 0 }, { PERF_RECORD_LOST_SAMPLES, 0 },
+		{ PERF_RECORD_SWITCH_CPU_WIDE, 0 },
+	};
+
+	a.size = sizeof(a);
+	a.sample_period = 1000;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_ID | PERF_SAMPLE_READ;
+	a.sample_id_all = 1;
+	b = a;
+	b.read_format = PERF_FORMAT_GROUP;
+	w = perf_data_writer__open(path, &bare);
+	assert_non_null(w);
+	assert_int_equal(perf_data_writer__add_attr(w, &a, "a", &ida, 1), 0);
+	assert_int_equal(perf_data_writer__add_attr(w, &b, "b", &idb, 1), 0);
+	{	/* bytes 0x80 and 0x7f in a name: \x escapes */
+		u64 body[] = { pair(7, 8), 0, 31 };
+
+		memcpy(&body[1], "x\x80\x7fy", 5);
+		emit(w, PERF_RECORD_COMM, 0, body, 3);
+	}
+	for (unsigned int i = 0; i < sizeof(cut) / sizeof(cut[0]); i++)
+		emit_words(w, cut[i].type, cut[i].words, true);
+	emit_words(w, PERF_RECORD_LOST, 0, false);		/* no room for the trailer */
+	emit_words(w, PERF_RECORD_FINISHED_ROUND, 1, false);	/* perf's own: no trailer */
+	{
+		u64 sa[] = { 0x1234, 31, 77 }, sb[] = { 0x5678, 32, 2, 5, 6, 0x99 };
+
+		emit(w, PERF_RECORD_SAMPLE, 2, sa, 3);
+		emit(w, PERF_RECORD_SAMPLE, 2, sb, 6);	/* and a word past the group */
+	}
+	emit_words(w, 70, 2, false);		/* cut to 20 bytes below */
+	assert_int_equal(perf_data_writer__close(w), 0);
+
+	/*
+	 * The last record 4 bytes shorter: its last 4 bytes cut out, the data
+	 * section 4 bytes shorter, and the feature sections after it (their
+	 * table, then their bodies) 4 bytes earlier.
+	 */
+	{
+		u64 data_off, data_size, off, nr_feat = 0;
+		u16 size = 20;
+		u8 *buf;
+		long len;
+		FILE *f = fopen(path, "r+");
+
+		assert_non_null(f);
+		assert_int_equal(fseek(f, 0, SEEK_END), 0);
+		len = ftell(f);
+		buf = malloc((size_t)len);
+		assert_non_null(buf);
+		rewind(f);
+		assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
+		memcpy(&data_off, buf + 40, 8);
+		memcpy(&data_size, buf + 48, 8);
+		for (int i = 0; i < 4; i++) {	/* adds_features: 256 bits at 72 */
+			u64 bits;
+
+			memcpy(&bits, buf + 72 + 8 * i, 8);
+			nr_feat += (u64)__builtin_popcountll(bits);
+		}
+		off = data_off + data_size;
+		memcpy(buf + off - 24 + 6, &size, 2);
+		memmove(buf + off - 4, buf + off, (size_t)len - off);
+		len -= 4;
+		data_size -= 4;
+		memcpy(buf + 48, &data_size, 8);
+		for (u64 i = 0; i < nr_feat; i++) {
+			u64 at;
+
+			memcpy(&at, buf + off - 4 + 16 * i, 8);
+			at -= 4;
+			memcpy(buf + off - 4 + 16 * i, &at, 8);
+		}
+		rewind(f);
+		assert_int_equal(fwrite(buf, 1, (size_t)len, f), (size_t)len);
+		assert_int_equal(ftruncate(fileno(f), len), 0);
+		assert_int_equal(fclose(f), 0);
+		free(buf);
+	}
+}
+
+static void test_short_records(void **state)
+{
+	char path[128], *out;
+	static const char *const want[] = {
+		"header\tattrs=2\t",
+		"env\thostname=\"\"\tos_release=\"\"\tarch=\"\"\tnr_cpus_avail=0",
+		"0\tCOMM\tmisc=0\tsize=32\tpid=7\ttid=8\tcomm=\"x\\x80\\x7fy\"\tsample_id.id=31\n",
+		"1\tMMAP\tmisc=0\tsize=16\tsample_id.id=31\n",
+		"2\tMMAP\tmisc=0\tsize=24\tpid=1\ttid=0\tsample_id.id=31\n",
+		"3\tMMAP\tmisc=0\tsize=32\tpid=1\ttid=0\taddr=0x2\tsample_id.id=31\n",
+		"4\tMMAP\tmisc=0\tsize=40\tpid=1\ttid=0\taddr=0x2\tlen=0x3\tsample_id.id=31\n",
+		"5\tMMAP\tmisc=0\tsize=48\tpid=1\ttid=0\taddr=0x2\tlen=0x3\tpgoff=0x4"
+		"\tfilename=\"\"\tsample_id.id=31\n",
+		"6\tMMAP2\tmisc=0\tsize=48\tpid=1\ttid=0\taddr=0x2\tlen=0x3\tpgoff=0x4"
+		"\tsample_id.id=31\n",
+		"7\tMMAP2\tmisc=0\tsize=56\tpid=1\ttid=0\taddr=0x2\tlen=0x3\tpgoff=0x4\tmaj=5\tmin=0"
+		"\tsample_id.id=31\n",
+		"8\tMMAP2\tmisc=0\tsize=64\tpid=1\ttid=0\taddr=0x2\tlen=0x3\tpgoff=0x4\tmaj=5\tmin=0"
+		"\tino=6\tsample_id.id=31\n",
+		"9\tMMAP2\tmisc=0\tsize=72\tpid=1\ttid=0\taddr=0x2\tlen=0x3\tpgoff=0x4\tmaj=5\tmin=0"
+		"\tino=6\tino_generation=7\tsample_id.id=31\n",
+		"10\tLOST\tmisc=0\tsize=16\tsample_id.id=31\n",
+		"11\tLOST\tmisc=0\tsize=24\tid=1\tsample_id.id=31\n",
+		"12\tCOMM\tmisc=0\tsize=16\tsample_id.id=31\n",
+		"13\tEXIT\tmisc=0\tsize=16\tsample_id.id=31\n",
+		"14\tEXIT\tmisc=0\tsize=24\tpid=1\tppid=0\tsample_id.id=31\n",
+		"15\tFORK\tmisc=0\tsize=32\tpid=1\tppid=0\ttid=2\tptid=0\tsample_id.id=31\n",
+		"16\tTHROTTLE\tmisc=0\tsize=16\tsample_id.id=31\n",
+		"17\tUNTHROTTLE\tmisc=0\tsize=24\ttime=1\tsample_id.id=31\n",
+		"18\tTHROTTLE\tmisc=0\tsize=32\ttime=1\tid=2\tsample_id.id=31\n",
+		"19\tITRACE_START\tmisc=0\tsize=16\tsample_id.id=31\n",
+		"20\tLOST_SAMPLES\tmisc=0\tsize=16\tsample_id.id=31\n",
+		"21\tSWITCH_CPU_WIDE\tmisc=0\tsize=16\tsample_id.id=31\n",
+		"22\tLOST\tmisc=0\tsize=8\n",
+		"23\tFINISHED_ROUND\tmisc=0\tsize=16\tbody[0]=0x1\n",
+		"24\tSAMPLE\tmisc=0x2\tsize=32\tid=31\tip=0x1234\tread.nr=1\tread.value=77\n",
+		"25\tSAMPLE\tmisc=0x2\tsize=56\tid=32\tip=0x5678\tread.nr=2\tread.values[0]=5"
+		"\tread.values[1]=6\trest[0]=0x99\n",
+		"26\tTYPE70\tmisc=0\tsize=20\tbody[0]=0x1\tbody[1]=02000000\n",
+	};
+	const char *p;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/short.data", dir);
+	make_short_file(path);
+	if (dump(2, path))
+		fail_msg("exit status not 0: %s", slurp(errpath));
+	out = slurp(outpath);
+	p = out;
+	for (unsigned int i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		p = strstr(p, want[i]);
+		if (!p)
+			fail_msg("no line '%s' (in order) in:\n%s", want[i], out);
+		assert_true(p == out || p[-1] == '\n');
+	}
+	assert_int_equal(strlen(p), strlen(want[sizeof(want) / sizeof(want[0]) - 1]));
+	free(out);
+	out = slurp(errpath);
+	assert_string_equal(out, "");
+	free(out);
+}
+
+/* A file of no attrs: records without a trailer, samples impossible. */
+static void test_no_attrs(void **state)
+{
+	static const struct perf_data_env bare = { .version = "6.12" };
+	struct perf_data_writer *w;
+	char path[128], *out;
+	u64 body[] = { pair(3, 4), 0 };
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/noattr.data", dir);
+	memcpy(&body[1], "ab", 3);
+	w = perf_data_writer__open(path, &bare);
+	assert_non_null(w);
+	emit(w, PERF_RECORD_COMM, 0, body, 2);
+	assert_int_equal(perf_data_writer__close(w), 0);
+	assert_int_equal(dump(2, path), 0);
+	out = slurp(outpath);
+	assert_non_null(strstr(out, "header\tattrs=0\t"));
+	assert_non_null(strstr(out, "\n0\tCOMM\tmisc=0\tsize=24\tpid=3\ttid=4\tcomm=\"ab\"\n"));
+	free(out);
+
+	/* an attr without sample_id_all: the same record is all body */
+	{
+		struct perf_event_attr a = { .size = sizeof(a), .sample_type = PERF_SAMPLE_IP };
+		const u64 id = 1;
+
+		w = perf_data_writer__open(path, &bare);
+		assert_non_null(w);
+		assert_int_equal(perf_data_writer__add_attr(w, &a, "a", &id, 1), 0);
+		emit(w, PERF_RECORD_COMM, 0, body, 2);
+		assert_int_equal(perf_data_writer__close(w), 0);
+	}
+	assert_int_equal(dump(2, path), 0);
+	out = slurp(outpath);
+	assert_non_null(strstr(out, "header\tattrs=1\t"));
+	assert_non_null(strstr(out, "\n0\tCOMM\tmisc=0\tsize=24\tpid=3\ttid=4\tcomm=\"ab\"\n"));
+	free(out);
+}
+
+static void test_usage_h(void **state)
+{
+	char *out;
+
+	(void)state;
+	assert_int_equal(dump(2, "-h"), 0);
+	out = slurp(outpath);
+	assert_true(!strncmp(out, "usage: pmusim dump FILE\n\nPrint FILE", 35));
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_usage),
+		cmocka_unit_test(test_short_records),
+		cmocka_unit_test(test_no_attrs),
+		cmocka_unit_test(test_usage_h),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

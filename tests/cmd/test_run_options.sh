@@ -263,6 +263,40 @@ bad "-j nonsense" -j any,nonsense
 bad "--call-graph fp" --call-graph fp
 bad "--seed x" --seed x
 bad "--duration 0" --duration 0
+# the same, each with the line it must say
+bad_says() { # DESCRIPTION LINE ARGS...
+	local what=$1 want=$2
+	shift 2
+	bad "$what" "$@"
+	check "$what: says so" '[ "$(cat "$dir/bad.err")" = "$want" ]'
+}
+sixteen=()
+for i in $(seq 16); do sixteen+=(-e cycles:u); done
+bad_says "-e an event group" "pmusim: run: -e {cycles:u,instructions:u}: event groups are not simulated" \
+	-e '{cycles:u,instructions:u}'
+bad_says "-e a 17th event" "pmusim: run: -e: at most 16 events" "${sixteen[@]}" -e instructions:u
+bad_says "-e A,B past the 16th" "pmusim: run: -e: at most 16 events" \
+	"${sixteen[@]:2}" -e cycles:u -e instructions:u,branches:u
+bad_says "-e A,unknown: the unknown one named" \
+	"pmusim: run: -e nosuch: unknown event (cycles, instructions, branches, branch-misses, ref-cycles, rHEX; :u :k)" \
+	-e cycles:u,nosuch
+for c in "" x 1-0 0- 0:1 64 0,,1; do
+	bad "-C '$c'" -C "$c"
+	check "-C '$c': names -C and the list" \
+		'grep -q "^pmusim: run: -C $c: not a CPU list (0,2-3; CPUs 0\.\.[0-9]*)$" "$dir/bad.err"'
+done
+bad "-j ''" -j ""
+bad "-j ," -j ,
+check "-j ,: names -j" 'grep -q "^pmusim: run: -j ,: unknown branch filter word" "$dir/bad.err"'
+check "-e: 16 events are allowed" 'run e16 "${sixteen[@]}" && [ "$(field e16 samples)" -gt 0 ]'
+check "-C 0,1 -j u,save_type: both CPUs, and runs" 'run c01 -C 0,1 -j u,save_type && [ "$(field c01 samples)" -gt 0 ]'
+pcheck "-j u,save_type sets USER and TYPE_SAVE" 'evlist c01 | grep -q "branch_sample_type: USER|TYPE_SAVE$"'
+check "-j k alone (no branch type) is refused as the kernel refuses it: EINVAL, one line" \
+	'! run jk -j k && [ "$(cat "$dir/jk.err")" = "$dir/s.yaml:1: events.0: perf_event_open: Invalid argument" ]'
+check "-j k,any_call runs" 'run jka -e cycles -j k,any_call'
+pcheck "-j k,any_call sets KERNEL and ANY_CALL" 'evlist jka | grep -q "branch_sample_type: KERNEL|ANY_CALL$"'
+check "-- before the scenario is taken as perf record takes it" \
+	'"$PMUSIM" run -o "$dir/dd.data" --map-dir "$dir" -- "$dir/s.yaml" >"$dir/dd.txt" 2>&1 && [ "$(field dd samples)" -gt 0 ]'
 check "-C beyond the machine names the scenario's event" 'run bad2 -C 7; grep -q "s.yaml:.*events.0.*-C" "$dir/bad2.err"'
 check "-m 3 is rounded up to 4 pages, as perf record does, naming -m" \
 	'run m3 -m 3 && grep -q -- "^pmusim: run: warning: -m 3: .*power of two.*4$" "$dir/m3.err"'
