@@ -419,6 +419,141 @@ static void test_seed_alt_period(void **state)
 	sweep(cmd_seed, args, 3);
 }
 
+/* ---- every allocation refused from the Nth on ------------------------------ */
+
+/*
+ * The sweep above refuses one allocation per place in the code, and a
+ * place is malloc's caller: every allocation through a helper (grow(),
+ * strdup()) is one place, so only the first of them is ever refused.
+ * This one refuses every allocation from the Nth on, for N = 0, 1, 2, ...
+ * until a run makes fewer than N: each allocation of the command is the
+ * first refused once. Run in a child as call() does; *FAILED says
+ * whether any allocation was refused.
+ */
+static struct outcome call_after(int (*cmd)(int, char **), const char *const *args, int nargs,
+				 long n, bool *failed)
+{
+	struct outcome o = { .rc = -1 };
+	struct { struct outcome o; bool failed; } r = { .o = o };
+	char out[128], err[128], *argv[16];
+	int pipefd[2], status;
+	pid_t pid;
+
+	assert_true(nargs < 16);
+	for (int i = 0; i < nargs; i++)
+		argv[i] = (char *)args[i];
+	argv[nargs] = NULL;
+	snprintf(out, sizeof(out), "%s/stdout", dir);
+	snprintf(err, sizeof(err), "%s/stderr", dir);
+	fflush(stdout);
+	fflush(stderr);
+	assert_int_equal(pipe(pipefd), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		static char outbuf[BUFSIZ], errbuf[BUFSIZ];
+		long live;
+
+		close(pipefd[0]);
+		if (!freopen(out, "w", stdout) || !freopen(err, "w", stderr))
+			exit(99);
+		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+		setvbuf(stderr, errbuf, _IOLBF, sizeof(errbuf));
+		alarm(120);
+		live = failmalloc_live();
+		failmalloc_after(n);
+		r.o.rc = cmd(nargs, argv);
+		r.failed = failmalloc_failed();
+		failmalloc_after(-1);
+		r.o.leaked = failmalloc_live() - live;
+		fflush(stdout);
+		fflush(stderr);
+		if (write(pipefd[1], &r, sizeof(r)) != sizeof(r))
+			exit(99);
+		exit(0);
+	}
+	close(pipefd[1]);
+	if (read(pipefd[0], &r, sizeof(r)) != sizeof(r))
+		r.o = (struct outcome){ .rc = -1 };
+	close(pipefd[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		r.o.rc = -1;
+	*failed = r.failed;
+	return r.o;
+}
+
+/* As sweep(), with call_after(): the same verdicts for every N, at most MAX runs. */
+static void sweep_after(int (*cmd)(int, char **), const char *const *args, int nargs, long max)
+{
+	char path[128], *want_out, *before, *after, *out, *err;
+	struct outcome o;
+	bool failed;
+	long n;
+
+	if (!failmalloc_works())
+		pmusim_skip("a sanitizer replaces malloc: no allocation can be refused");
+	o = call(cmd, args, nargs, false);
+	assert_int_equal(o.rc, 0);
+	clean();
+	snprintf(path, sizeof(path), "%s/stdout", dir);
+	want_out = slurp(path);
+	before = listing();
+	for (n = 0; n < max; n++) {
+		o = call_after(cmd, args, nargs, n, &failed);
+		snprintf(path, sizeof(path), "%s/stdout", dir);
+		out = slurp(path);
+		snprintf(path, sizeof(path), "%s/stderr", dir);
+		err = slurp(path);
+		if (o.rc < 0)
+			fail_msg("%s, refused from %ld on: crashed or hung (stderr '%s')", args[0], n, err);
+		if (o.rc == 0 && strcmp(out, want_out))
+			fail_msg("%s, refused from %ld on: exit 0 but other output: '%s', not '%s'",
+				 args[0], n, out, want_out);
+		if (o.rc && (lines(err) != 1 || !strstr(err, "out of memory")))
+			fail_msg("%s, refused from %ld on: exit %d and stderr '%s', not one line "
+				 "saying out of memory", args[0], n, o.rc, err);
+		if (o.rc == 0)
+			clean();
+		after = listing();
+		if (strcmp(before, after))
+			fail_msg("%s, refused from %ld on (exit %d: %s): left '%s' in %s, had '%s'",
+				 args[0], n, o.rc, err, after, outdir, before);
+		if (o.leaked)
+			fail_msg("%s, refused from %ld on (exit %d: %s): %ld blocks leaked", args[0],
+				 n, o.rc, err, o.leaked);
+		free(out);
+		free(err);
+		free(after);
+		if (!failed) {
+			assert_int_equal(o.rc, 0);
+			break;
+		}
+	}
+	print_message("%s: %ld runs, each refusing from one allocation on\n", args[0], n);
+	assert_true(n < max);	/* the last run refused nothing: every allocation was tried */
+	free(want_out);
+	free(before);
+}
+
+static void test_stitch_each(void **state)
+{
+	const char *args[] = { "stitch", "--map-dir", dir, ref };
+
+	(void)state;
+	make_ref();
+	sweep_after(cmd_stitch, args, 4, 20000);
+}
+
+static void test_dump_each(void **state)
+{
+	const char *args[] = { "dump", ref };
+
+	(void)state;
+	make_ref();
+	sweep_after(cmd_dump, args, 2, 20000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -431,6 +566,8 @@ int main(void)
 		cmocka_unit_test(test_seed_write_backward),
 		cmocka_unit_test(test_seed_hw_time),
 		cmocka_unit_test(test_seed_alt_period),
+		cmocka_unit_test(test_stitch_each),
+		cmocka_unit_test(test_dump_each),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
