@@ -122,9 +122,10 @@ static int dump(struct perf_event_mmap_page *pg, const struct ringbuf_config *cf
 	if (rd->libperf && cfg->backward) {
 		status = dump_libperf_backward(rd, pg, &list);
 	} else if (rd->libperf) {
+		/* no forward reader: its mapping's data_size was refused (run()) */
 		status = rd->have_forward ?
 			 perf_mmap_libperf__peek_forward(&rd->forward, collect, &list) :
-			 PERF_MMAP_READ_NOMEM;
+			 PERF_MMAP_READ_BAD_SIZE;
 	} else if (cfg->backward) {
 		status = perf_mmap_reader__read_backward(&reader, collect, &list);
 	} else if (cfg->overwrite) {
@@ -134,7 +135,7 @@ static int dump(struct perf_event_mmap_page *pg, const struct ringbuf_config *cf
 		status = perf_mmap_reader__peek_forward(&reader, collect, &list);
 	}
 	perf_mmap_reader__exit(&reader);
-	if (list.nomem) {
+	if (list.nomem || status == PERF_MMAP_READ_NOMEM) {
 		free(list.v);
 		fprintf(stderr, "pmusim ringbuf: out of memory\n");
 		return 1;
@@ -250,9 +251,15 @@ static int run(const struct ringbuf_backend *backend, const struct ringbuf_confi
 	if (!perf_mmap_reader__init(&reader, backend->user_page(priv)))
 		have_reader = true;
 	rd.priv = priv;
-	if (libperf && !cfg->backward && !cfg->overwrite &&
-	    !perf_mmap_libperf__init(&rd.forward, backend->user_page(priv), false, false))
-		rd.have_forward = true;
+	if (libperf && !cfg->backward && !cfg->overwrite) {
+		int err = perf_mmap_libperf__init(&rd.forward, backend->user_page(priv), false, false);
+
+		if (err == -ENOMEM) {
+			fprintf(stderr, "pmusim ringbuf: out of memory\n");
+			ret = 1;
+		}
+		rd.have_forward = !err;
+	}
 
 	for (size_t i = 0; i < script->nr_ops && !ret; i++) {
 		const struct ringbuf_op *op = &script->ops[i];
@@ -276,10 +283,15 @@ static int run(const struct ringbuf_backend *backend, const struct ringbuf_confi
 				status = rd.have_forward ?
 					 perf_mmap_libperf__read_forward(&rd.forward, op->count,
 									 count_record, &n) :
-					 PERF_MMAP_READ_NOMEM;
+					 PERF_MMAP_READ_BAD_SIZE;
 			else
 				status = perf_mmap_reader__read_forward(&reader, op->count,
 									count_record, &n);
+			if (status == PERF_MMAP_READ_NOMEM) {
+				fprintf(stderr, "pmusim ringbuf: out of memory\n");
+				ret = 1;
+				break;
+			}
 			printf("READ %lu\n", n);
 			if (status != PERF_MMAP_READ_END)
 				printf("STOP %s\n", perf_mmap_read_status_name(status));

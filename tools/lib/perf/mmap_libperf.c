@@ -73,9 +73,22 @@ static int deliver(struct perf_mmap_libperf *lp, const struct perf_event_header 
 	return fn(ev, ev->size, arg);
 }
 
-/* read_event returned NULL: at the batch's end, or refusing a record. */
+/*
+ * libperf's perf_mmap__read_event(): NULL at the batch's end, on a record
+ * it refuses, and when the realloc() of its copy of a record that wraps
+ * fails; errno tells that last one apart.
+ */
+static const void *read_event(struct perf_mmap_libperf *lp)
+{
+	errno = 0;
+	return ksrc_libperf_read_event(lp->map);
+}
+
+/* read_event returned NULL: at the batch's end, refusing a record, or out of memory. */
 static enum perf_mmap_read_status batch_end(struct perf_mmap_libperf *lp)
 {
+	if (errno == ENOMEM)
+		return PERF_MMAP_READ_NOMEM;
 	if (ksrc_libperf_start(lp->map) != ksrc_libperf_end(lp->map)) {
 		lp->stats.bad_size++;
 		return PERF_MMAP_READ_BAD_SIZE;
@@ -113,7 +126,7 @@ perf_mmap_libperf__read_forward(struct perf_mmap_libperf *lp, unsigned long max,
 		int stop;
 
 		lp->pos = ksrc_libperf_start(lp->map);
-		ev = (const struct perf_event_header *)ksrc_libperf_read_event(lp->map);
+		ev = (const struct perf_event_header *)read_event(lp);
 		if (!ev)
 			break;
 		stop = deliver(lp, ev, fn, arg);
@@ -152,7 +165,7 @@ perf_mmap_libperf__peek_forward(struct perf_mmap_libperf *lp, perf_mmap_record_f
 		return st;
 	for (;;) {
 		lp->pos = ksrc_libperf_start(lp->map);
-		ev = (const struct perf_event_header *)ksrc_libperf_read_event(lp->map);
+		ev = (const struct perf_event_header *)read_event(lp);
 		if (!ev) {
 			st = batch_end(lp);
 			break;
@@ -182,7 +195,7 @@ perf_mmap_libperf__read_backward(struct perf_mmap_libperf *lp, bool fresh,
 	} else if (st == PERF_MMAP_READ_END) {
 		for (;;) {
 			lp->pos = ksrc_libperf_start(lp->map);
-			ev = (const struct perf_event_header *)ksrc_libperf_read_event(lp->map);
+			ev = (const struct perf_event_header *)read_event(lp);
 			if (!ev) {
 				st = batch_end(lp);
 				break;
