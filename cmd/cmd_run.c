@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/kernel.h"
+#include "core/testcase.h"
 #include "include/pmusim/perf_event.h"
 #include "cmd/commands.h"
 #include "cmd/json.h"
@@ -167,7 +168,8 @@ static void print_text(const struct scenario *s, const struct run_stats *st, con
 		       (unsigned long long)f->samples,
 		       100.0 * avg(f->samples, total_samples), 100.0 * avg(f->insns, st->insns));
 	}
-	if (out && is_regular_file(out)) {
+	/* cmd_run() always has an output (perf.data by default) */
+	if (ALWAYS(out) && is_regular_file(out)) {
 		/*
 		 * Commands that work when pasted: from the directory pmusim ran in,
 		 * and only on a file that can be read again (not /dev/null or a FIFO).
@@ -194,7 +196,7 @@ static void print_json(const struct scenario *s, const struct run_stats *st, con
 	json_u64(&j, "duration", s->duration);
 	json_string(&j, "cpu", s->machine->cpu);
 	json_u64(&j, "cpus", s->machine->cpus);
-	if (out)
+	if (ALWAYS(out))	/* as in print_text() */
 		json_string(&j, "output", out);
 	json_u64(&j, "instructions", st->insns);
 	json_u64(&j, "branches", st->branches);

@@ -138,7 +138,13 @@ if command -v script >/dev/null 2>&1; then
 	script -qec "'$PMUSIM' run '$dir/s.yaml' -o '$dir/tty2.data' --map-dir '$dir' --no-progress >/dev/null" \
 		"$dir/tty2.log" >/dev/null 2>&1
 	check "--no-progress silences it" '! grep -q "100%" "$dir/tty2.log"'
+	# 200 scheduling quanta: two in each percent, each percent drawn once
+	script -qec "'$PMUSIM' run '$dir/s.yaml' -o '$dir/tty3.data' --map-dir '$dir' --duration 42000000 >/dev/null" \
+		"$dir/tty3.log" >/dev/null 2>&1
+	check "a percent is drawn once however often the run reports it" \
+		'[ "$(grep -o "[0-9]*%" "$dir/tty3.log" | uniq -d | wc -l)" = 0 ] && [ "$(grep -o "[0-9]*%" "$dir/tty3.log" | tail -1)" = 100% ] && [ "$(grep -o "[0-9]*%" "$dir/tty3.log" | wc -l)" -ge 100 ]'
 else
+	skip "no script(1) for a pseudo-terminal"
 	skip "no script(1) for a pseudo-terminal"
 	skip "no script(1) for a pseudo-terminal"
 fi
