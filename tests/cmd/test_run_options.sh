@@ -282,7 +282,8 @@ bad_says "-e an event group" "pmusim: run: -e {cycles:u,instructions:u}: event g
 	-e '{cycles:u,instructions:u}'
 bad_says "-e a 17th event" "pmusim: run: -e: at most 16 events" "${sixteen[@]}" -e instructions:u
 bad_says "-e A,B past the 16th" "pmusim: run: -e: at most 16 events" \
-	"${sixteen[@]:2}" -e cycles:u -e instructions:u,branches:u
+	"${sixteen[@]:2}" -e instructions:u,branches:u
+bad_says "-e ,A: an empty name first" "pmusim: run: -e ,cycles:u: an empty event name" -e ,cycles:u
 bad_says "-e A,unknown: the unknown one named" \
 	"pmusim: run: -e nosuch: unknown event (cycles, instructions, branches, branch-misses, ref-cycles, rHEX; :u :k)" \
 	-e cycles:u,nosuch

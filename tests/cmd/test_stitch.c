@@ -14,6 +14,7 @@
  * fall inside the --tid-time prefix, and through a pipe that is full
  * while a signal interrupts the write.
  */
+#define _GNU_SOURCE	/* F_GETPIPE_SZ */
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -413,7 +414,7 @@ static void test_interrupted_write(void **state)
 {
 	char *want = make_big(), *got;
 	size_t want_len = strlen(want), got_len = 0;
-	int fds[2], status, queued = 0;
+	int fds[2], status, queued = 0, capacity;
 	pid_t pid;
 
 	(void)state;
@@ -437,11 +438,13 @@ static void test_interrupted_write(void **state)
 	}
 	close(fds[1]);
 	/* wait until the pipe is full: the next write(2) blocks with nothing written */
-	for (int i = 0; i < 6000 && queued < 65536; i++) {
+	capacity = fcntl(fds[0], F_GETPIPE_SZ);
+	assert_true(capacity > 0);
+	for (int i = 0; i < 6000 && queued < capacity; i++) {
 		assert_int_equal(ioctl(fds[0], FIONREAD, &queued), 0);
 		usleep(1000);
 	}
-	assert_true(queued >= 65536);
+	assert_true(queued >= capacity);
 	usleep(20000);
 	assert_int_equal(kill(pid, SIGUSR1), 0);
 	usleep(20000);
