@@ -309,6 +309,24 @@ static const char *path_on_line(const struct yaml_lines *yl, unsigned int line,
 	return first ? first : field;
 }
 
+/*
+ * The line of the first key named @key whose full path the index holds
+ * twice (the same key twice in one mapping), or 0.
+ */
+static unsigned int line_given_again(const struct yaml_lines *yl, const char *key)
+{
+	for (size_t i = 0; i < yl->nr; i++) {
+		const char *p = yl->v[i].path, *last = strrchr(p, '.');
+
+		if (strcmp(last ? last + 1 : p, key))
+			continue;
+		for (size_t k = 0; k < i; k++)
+			if (!strcmp(yl->v[k].path, p))
+				return yl->v[i].line;
+	}
+	return 0;
+}
+
 /* Turn libcyaml's wording into FILE:LINE: field: problem. */
 static void cy_error(const struct cy_log *log, const struct yaml_lines *yl, const char *file,
 		     char *err, size_t errlen)
@@ -329,10 +347,9 @@ static void cy_error(const struct cy_log *log, const struct yaml_lines *yl, cons
 		snprintf(err, errlen, "%s:%u: %s: missing required field", file,
 			 log->have_trace ? line : 1, msg + sizeof(missing) - 1);
 	} else if (!strncmp(msg, seen, sizeof(seen) - 1)) {
-		/* libcyaml's line is the mapping's: name the second use of the key */
+		/* libcyaml's line is the value before the key: name the key's second use */
 		const char *key = msg + sizeof(seen) - 1;
-		unsigned int first = yaml_lines_find_key(yl, key, line, NULL);
-		unsigned int again = first ? yaml_lines_find_key(yl, key, first + 1, NULL) : 0;
+		unsigned int again = line_given_again(yl, key);
 
 		snprintf(err, errlen, "%s:%u: %s: given twice", file, again ? again : line, key);
 	} else {
