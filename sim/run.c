@@ -1507,15 +1507,16 @@ static int run_one(struct run *rp, const char *output, const char *map_dir,
 			goto out;
 		if (summarize_file(&r, err, errlen))
 			goto out;
+		/* the ELF files before the perf.data: one that cannot be stored leaves no file */
+		in_place = perf_data_writer__in_place(r.w);
+		if (store_dsos(&r, target, in_place, err, errlen))
+			goto out;
 		w = r.w;
 		r.w = NULL;
-		in_place = perf_data_writer__in_place(w);
 		if (perf_data_writer__close(w)) {
 			snprintf(err, errlen, "%s", perf_data_writer__last_error());
 			goto out;
 		}
-		if (store_dsos(&r, target, in_place, err, errlen))
-			goto out;
 		if (r.truth_fp && close_truth(&r, target, err, errlen))
 			goto out;
 	}
