@@ -17,6 +17,7 @@
 #include "core/internal.h"
 #include "core/sideband.h"
 #include "core/task_ctx_data.h"
+#include "core/testcase.h"
 #include "core/x86/pmu.h"
 #include "core/x86/tsc.h"
 #include "tools/perf/util/lbr_stitch.h"
@@ -458,7 +459,8 @@ static int open_one(struct run *r, struct perf_event_attr *attr, int pid, int cp
 	WRITE_ONCE(event->overflow_handler, run_overflow_handler);
 	if (output) {
 		ret = perf_event_set_output(event, output);
-		if (ret) {
+		/* one owner's events: same task or CPU, and check() made them one direction */
+		if (NEVER(ret)) {
 			snprintf(err, errlen, "pmusim: events.%u: SET_OUTPUT: %s", idx,
 				 strerror(-ret));
 			return -1;

@@ -599,6 +599,21 @@ static int check(struct checker *c)
 			snprintf(path, sizeof(path), "events.%u.branch_filter", i);
 			return fail(c, path, "branch_stack needs a branch filter");
 		}
+		for (uint32_t k = 0; k < i; k++) {
+			const struct scn_event *o = &s->events[k];
+
+			/*
+			 * events of one scope write into one buffer per task
+			 * or CPU (SET_OUTPUT), which takes one direction only
+			 */
+			if (o->scope != e->scope || o->write_backward == e->write_backward ||
+			    (e->scope == SCN_SCOPE_SYSTEM && e->cpu_mask && o->cpu_mask &&
+			     !(e->cpu_mask & o->cpu_mask)))
+				continue;
+			snprintf(path, sizeof(path), "events.%u.write_backward", i);
+			return fail(c, path, "must be as events.%u's (%s): events of one scope share "
+				    "a buffer", k, o->write_backward ? "true" : "false");
+		}
 	}
 	if (!is_pow2(s->buffer->pages) || s->buffer->pages > 4096)
 		return fail(c, "buffer.pages", "must be a power of two, 1..4096");

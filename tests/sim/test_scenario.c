@@ -677,6 +677,48 @@ static void aliases_and_deep_nesting_are_refused(void **state)
 	expect_error(text, 2, "syntax", "nested too deep");
 }
 
+/*
+ * Events of one scope share a buffer per task or CPU, which is written
+ * forward or backward: a mix is refused on the line of the event that
+ * differs (it was "pmusim: events.1: SET_OUTPUT: Invalid argument"
+ * with exit 1 up to fef5871). Events that share no buffer may differ.
+ */
+static void write_backward_mix_in_one_buffer_is_refused(void **state)
+{
+	struct scenario *s;
+	char text[400], err[256];
+
+	(void)state;
+	snprintf(text, sizeof(text), "%sevents:\n  - {event: cycles, period: 10}\n"
+		 "  - event: instructions\n    period: 10\n    write_backward: true\n", base);
+	expect_error(text, 9, "events.1.write_backward", "must be as events.0's (false): events "
+		     "of one scope share a buffer");
+	snprintf(text, sizeof(text), "%sevents:\n  - {event: cycles, period: 10, write_backward: true}\n"
+		 "  - {event: branches, period: 10, scope: system}\n"
+		 "  - {event: instructions, period: 10}\n", base);
+	expect_error(text, 8, "events.2.write_backward", "must be as events.0's (true)");
+	/* a task's and a CPU's buffers are not one */
+	snprintf(text, sizeof(text), "%smachine: {cpus: 2}\nevents:\n"
+		 "  - {event: cycles, period: 10, write_backward: true}\n"
+		 "  - {event: instructions, period: 10, scope: system}\n"
+		 "  - {event: branches, period: 10, scope: system}\n", base);
+	write_file(text);
+	assert_int_equal(scenario_load(path, &s, err, sizeof(err)), 0);
+	unlink(path);
+	/* system events on CPUs apart (perf record -C) share no buffer either */
+	s->events[2].write_backward = true;
+	assert_int_equal(scenario_check(s, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "events.2.write_backward: must be as events.1's (false)"));
+	s->events[1].cpu_mask = 1;
+	s->events[2].cpu_mask = 2;
+	assert_int_equal(scenario_check(s, err, sizeof(err)), 0);
+	s->events[2].cpu_mask = 3;
+	assert_int_equal(scenario_check(s, err, sizeof(err)), -1);
+	s->events[2].cpu_mask = 0;
+	assert_int_equal(scenario_check(s, err, sizeof(err)), -1);
+	scenario_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -709,6 +751,7 @@ int main(void)
 		cmocka_unit_test(buffer_and_build_limits),
 		cmocka_unit_test(check_after_overrides),
 		cmocka_unit_test(aliases_and_deep_nesting_are_refused),
+		cmocka_unit_test(write_backward_mix_in_one_buffer_is_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
