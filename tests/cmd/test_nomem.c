@@ -579,6 +579,26 @@ static void test_sim_scenario(void **state)
 	      "buffer: {pages: 4, watermark: 1024}\nconsumer: {interval: 1000, pause: true}\n", f);
 	assert_int_equal(fclose(f), 0);
 	sweep_counted("scenario (big)", sim_scenario, big);
+	/*
+	 * The key index grows at its 65th entry: there a list entry that is
+	 * a mapping (the 16th task), then a list entry that is a scalar (the
+	 * 7th task's third CPU), so each way of adding one is refused once.
+	 */
+	f = fopen(big, "w");
+	assert_non_null(f);
+	fputs("duration: 1000\nmachine: {cpus: 2}\ntasks:\n", f);
+	for (int i = 0; i < 16; i++)
+		fprintf(f, "  - name: t%d\n    workload: {kind: tchain}\n", i);
+	assert_int_equal(fclose(f), 0);
+	sweep_counted("scenario (16 tasks)", sim_scenario, big);
+	f = fopen(big, "w");
+	assert_non_null(f);
+	fputs("seed: 1\nduration: 1000\nmachine: {cpus: 2}\nbuffer: {pages: 4}\n"
+	      "consumer: {interval: 1000}\ntasks:\n", f);
+	for (int i = 0; i < 7; i++)
+		fprintf(f, "  - name: t%d\n    workload: {kind: tchain}\n    cpus: [0, 1, 1]\n", i);
+	assert_int_equal(fclose(f), 0);
+	sweep_counted("scenario (7 tasks on CPUs)", sim_scenario, big);
 }
 
 int main(void)

@@ -14,6 +14,7 @@
 #include "core/kernel.h"
 #include "include/pmusim/perf_event.h"
 #include "sim/scenario.h"
+#include "sim/scenario_lines.h"
 
 static char path[64];
 
@@ -719,6 +720,35 @@ static void write_backward_mix_in_one_buffer_is_refused(void **state)
 	scenario_free(s);
 }
 
+/* The key -> line index on its own: lookups that fall back to a parent, or to line 1. */
+static void key_index_lookups(void **state)
+{
+	struct yaml_lines yl;
+	const char *at = NULL;
+	unsigned int line;
+	char err[128];
+
+	(void)state;
+	write_file("duration: 1000\ntasks:\n  - name: t\n    workload: {kind: tchain}\n"
+		   "  - name: u\n    cpus: [0, 1]\n");
+	assert_int_equal(yaml_lines_index(&yl, path, &line, err, sizeof(err)), 0);
+	unlink(path);
+	assert_int_equal(yaml_lines_find(&yl, "tasks.1.cpus.1"), 6);
+	assert_int_equal(yaml_lines_find(&yl, "tasks.1.count"), 5);	/* its entry's line */
+	assert_int_equal(yaml_lines_find(&yl, "machine.cpus"), 1);	/* nothing of it */
+	assert_string_equal(yaml_lines_value(&yl, "tasks.1.cpus.1"), "1");
+	assert_string_equal(yaml_lines_value(&yl, "tasks.0.workload"), "");
+	assert_null(yaml_lines_value(&yl, "tasks.2"));
+	/* a key by its last component, from a line on */
+	assert_int_equal(yaml_lines_find_key(&yl, "name", 4, &at), 5);
+	assert_string_equal(at, "tasks.1.name");
+	assert_int_equal(yaml_lines_find_key(&yl, "name", 6, &at), 0);
+	assert_int_equal(yaml_lines_find_key(&yl, "ame", 0, NULL), 0);	/* not a component */
+	yaml_lines_free(&yl);
+	assert_null(yl.v);
+	assert_int_equal(yl.nr, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -752,6 +782,7 @@ int main(void)
 		cmocka_unit_test(check_after_overrides),
 		cmocka_unit_test(aliases_and_deep_nesting_are_refused),
 		cmocka_unit_test(write_backward_mix_in_one_buffer_is_refused),
+		cmocka_unit_test(key_index_lookups),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
