@@ -749,6 +749,47 @@ static void key_index_lookups(void **state)
 	assert_int_equal(yl.nr, 0);
 }
 
+/* A 0 written in the file is a value, refused where 0 is out of range; the upper bounds. */
+static void zeros_given_and_upper_bounds(void **state)
+{
+	char text[320];
+
+	(void)state;
+	snprintf(text, sizeof(text), "%sbuffer: {pages: 0}\n", base);
+	expect_error(text, 5, "buffer.pages", "must be a power of two, 1..4096");
+	snprintf(text, sizeof(text), "%smachine: {hz: 0}\n", base);
+	expect_error(text, 5, "machine.hz", "must be 100..10000");
+	snprintf(text, sizeof(text), "%smachine: {hz: 10001}\n", base);
+	expect_error(text, 5, "machine.hz", "must be 100..10000");
+	snprintf(text, sizeof(text), "%smachine: {quantum: 0}\n", base);
+	expect_error(text, 5, "machine.quantum", "must be 1..timeslice (4000000)");
+	snprintf(text, sizeof(text), "%s    count: 257\n", base);
+	expect_error(text, 5, "tasks.0.count", "must be 1..256");
+}
+
+/* A scenario made in code, with no file index: its errors are on line 1. */
+static void check_without_an_index_says_line_1(void **state)
+{
+	struct scenario *s;
+	char text[320], err[256], want[160];
+	void *lines;
+
+	(void)state;
+	snprintf(text, sizeof(text), "%sevents:\n  - {event: cycles, period: 10}\n", base);
+	write_file(text);
+	assert_int_equal(scenario_load(path, &s, err, sizeof(err)), 0);
+	unlink(path);
+	lines = s->lines;
+	s->lines = NULL;
+	s->events[0].period = 0;
+	assert_int_equal(scenario_check(s, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "%s:1: events.0.period: give a period or a freq", path);
+	assert_string_equal(err, want);
+	s->lines = lines;
+	scenario_free(s);
+	scenario_free(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -783,6 +824,8 @@ int main(void)
 		cmocka_unit_test(aliases_and_deep_nesting_are_refused),
 		cmocka_unit_test(write_backward_mix_in_one_buffer_is_refused),
 		cmocka_unit_test(key_index_lookups),
+		cmocka_unit_test(zeros_given_and_upper_bounds),
+		cmocka_unit_test(check_without_an_index_says_line_1),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
