@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 
 #include "tests/test.h"
+#include "core/sched.h"
 #include "sim/run.h"
 #include "sim/scenario.h"
 
@@ -249,6 +250,34 @@ static void stop_signal_finishes_the_file(void **state)
 	scenario_free(s);
 }
 
+/*
+ * Runs one after another in one process (as a seed's, or test_nomem's):
+ * a machine of two CPUs, then one of one. The second must not start on
+ * the CPU the first ended on, which it does not have.
+ */
+static void a_smaller_machine_after_a_larger_one(void **state)
+{
+	struct scenario *two = load("duration: 300000\nmachine: {cpus: 2}\n"
+				    "tasks:\n  - name: t\n    threads: 2\n"
+				    "    workload: {kind: tchain, depth: 8}\n"
+				    "events:\n  - {event: cycles:u, period: 10007, scope: system}\n");
+	struct scenario *one = load("duration: 300000\n" TASK
+				    "events:\n  - {event: cycles:u, period: 10007}\n");
+	struct run_stats st;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(run_scenario(two, NULL, NULL, NULL, &st, err, sizeof(err)), 0);
+	assert_true(st.samples > 0);
+	run_stats_free(&st);
+	assert_int_equal(smp_processor_id(), 1);	/* where the first run ended */
+	assert_int_equal(run_scenario(one, NULL, NULL, NULL, &st, err, sizeof(err)), 0);
+	assert_true(st.samples > 0);
+	run_stats_free(&st);
+	scenario_free(two);
+	scenario_free(one);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -258,6 +287,7 @@ int main(void)
 		cmocka_unit_test(failing_analysis_leaves_nothing),
 		cmocka_unit_test(blocked_debug_dir_is_one_line),
 		cmocka_unit_test(slash_in_a_name_becomes_underscore),
+		cmocka_unit_test(a_smaller_machine_after_a_larger_one),
 		cmocka_unit_test(stop_signal_finishes_the_file),
 	};
 
