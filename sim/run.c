@@ -977,11 +977,14 @@ static int summarize_file(struct run *r, char *err, size_t errlen)
 		int verdict[2];
 		struct sim_task *t;
 		const char *why;
+		bool unparsed;
 
 		if (((const struct perf_event_header *)ev)->type != PERF_RECORD_SAMPLE)
 			continue;
 		a = perf_data_file__sample_attr(&f, ev, size);
-		if (!a || perf_sample__parse(&a->attr, ev, size, &s, &why))
+		unparsed = !a || perf_sample__parse(&a->attr, ev, size, &s, &why);
+		/* the run's own file: each sample has its attr and parses */
+		if (NEVER(unparsed))
 			continue;
 		/* the file's attrs are the scenario's events, in order */
 		e = &r->s->events[a - f.attrs];
@@ -1175,6 +1178,7 @@ static int setup(struct run *r, char *err, size_t errlen)
 		hook_sched_out, hook_sched_in, hook_tick, hook_quantum_end, r,
 	};
 	struct perf_task_iter iter = { task_first, task_next, NULL };
+	int ret;
 
 	r->wls = calloc(s->tasks_count, sizeof(*r->wls));
 	if (!r->wls)
@@ -1192,13 +1196,14 @@ static int setup(struct run *r, char *err, size_t errlen)
 		goto nomem;
 	machine_set_hooks(r->m, &hooks);
 	/* the event core's tick budget follows the machine's tick, not CONFIG_HZ */
-	if (perf_event_hz_set((int)cfg.hz)) {
+	ret = perf_event_hz_set((int)cfg.hz);
+	/* check() holds machine.hz to 100..10000, all of which the event core takes */
+	if (NEVER(ret)) {
 		snprintf(err, errlen, "pmusim: machine.hz %u: the event core refused it", cfg.hz);
 		return -1;
 	}
 	for (unsigned int c = 0; c < cfg.nr_cpus; c++) {
-		int ret = x86_pmu_attach_cpu((int)c, r->m->cpus[c].model);
-
+		ret = x86_pmu_attach_cpu((int)c, r->m->cpus[c].model);
 		if (ret) {
 			snprintf(err, errlen, "pmusim: CPU %u: the x86 driver refused the %s model: %s",
 				 c, cfg.desc->name, strerror(-ret));

@@ -16,6 +16,7 @@
 
 #include "tests/test.h"
 #include "core/sched.h"
+#include "include/pmusim/perf_event.h"
 #include "sim/run.h"
 #include "sim/scenario.h"
 
@@ -278,6 +279,66 @@ static void a_smaller_machine_after_a_larger_one(void **state)
 	scenario_free(one);
 }
 
+/* What run_parse_sample() refuses: another record, a short sample, a run of two events. */
+static int parse_refusals(struct run *r, void *arg)
+{
+	struct perf_event_header h = { .type = PERF_RECORD_SAMPLE, .size = sizeof(h) };
+	struct perf_sample smp;
+	int *checked = arg;
+
+	(*checked)++;
+	if (!run_parse_sample(r, &h, sizeof(h), &smp))
+		return 1;		/* a sample of no fields: ip, tid, time, period are missing */
+	h.type = PERF_RECORD_MMAP;
+	if (!run_parse_sample(r, &h, sizeof(h), &smp))
+		return 1;
+	(*checked)++;
+	return 0;
+}
+
+static void parse_sample_refuses_what_is_no_sample(void **state)
+{
+	struct scenario *one = load("duration: 100000\n" TASK
+				    "events:\n  - {event: cycles:u, period: 10007}\n");
+	struct scenario *two = load("duration: 100000\n" TASK
+				    "events:\n  - {event: cycles:u, period: 10007}\n"
+				    "  - {event: instructions:u, period: 10007}\n");
+	int checked = 0;
+	const struct run_end_hook hook = { parse_refusals, &checked };
+	struct run_stats st;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(run_scenario_hooked(one, NULL, NULL, NULL, &hook, &st, err, sizeof(err)), 0);
+	assert_int_equal(checked, 2);
+	run_stats_free(&st);
+	/* two events: which attr a sample has is not known, so none is parsed */
+	checked = 0;
+	assert_int_equal(run_scenario_hooked(two, NULL, NULL, NULL, &hook, &st, err, sizeof(err)), 0);
+	assert_int_equal(checked, 2);
+	run_stats_free(&st);
+	scenario_free(one);
+	scenario_free(two);
+}
+
+/* An output that takes no bytes: the run fails with one line naming it. */
+static void full_device_is_one_line(void **state)
+{
+	struct scenario *s = load("duration: 100000\n" TASK
+				  "events:\n  - {event: cycles:u, period: 10007}\n");
+	struct run_stats st;
+	char err[256];
+
+	(void)state;
+	if (access("/dev/full", W_OK))
+		pmusim_skip("no writable /dev/full");
+	assert_int_equal(run_scenario(s, "/dev/full", NULL, NULL, &st, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/dev/full"));
+	assert_null(strchr(err, '\n'));
+	run_stats_free(&st);
+	scenario_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -288,6 +349,8 @@ int main(void)
 		cmocka_unit_test(blocked_debug_dir_is_one_line),
 		cmocka_unit_test(slash_in_a_name_becomes_underscore),
 		cmocka_unit_test(a_smaller_machine_after_a_larger_one),
+		cmocka_unit_test(parse_sample_refuses_what_is_no_sample),
+		cmocka_unit_test(full_device_is_one_line),
 		cmocka_unit_test(stop_signal_finishes_the_file),
 	};
 
