@@ -401,6 +401,33 @@ static void sleeping_source_task_leaves_and_wakes(void **state)
 	machine_destroy(m);
 }
 
+/* The idle CPU takes the first waiting task it may run, from the middle of the queue. */
+static void idle_cpu_pulls_past_a_pinned_task(void **state)
+{
+	struct workload *wl = tchain();
+	struct log l = { .pinned_tid = -1 };
+	struct machine *m = make(2, 1, &l);
+
+	(void)state;
+	/* all three queued on CPU 0; the third is then free to go anywhere */
+	for (int i = 0; i < 3; i++)
+		assert_non_null(machine_add_task(m, "t", wl, NULL, 1, 0));
+	m->tasks[2]->affinity = 0;
+	machine_run(m, SLICE / 2);
+	assert_int_equal(m->tasks[0]->cpu, 0);
+	assert_int_equal(m->tasks[1]->cpu, 0);		/* pinned: it waits on CPU 0 */
+	assert_int_equal(m->tasks[1]->nr_migrations, 0);
+	assert_int_equal(m->tasks[2]->cpu, 1);
+	assert_int_equal(m->tasks[2]->nr_migrations, 1);
+	assert_ptr_equal(m->cpus[1].curr, m->tasks[2]);
+	/* CPU 0's queue holds the pinned one alone, head and tail */
+	assert_ptr_equal(m->cpus[0].rq_head, m->tasks[1]);
+	assert_ptr_equal(m->cpus[0].rq_tail, m->tasks[1]);
+	assert_int_equal(m->cpus[0].nr_queued, 1);
+	machine_destroy(m);
+	workload_free(wl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -416,6 +443,7 @@ int main(void)
 		cmocka_unit_test(idle_cpu_pulls_no_pinned_task),
 		cmocka_unit_test(affinity_outside_the_machine_falls_to_cpu0),
 		cmocka_unit_test(sleeping_source_task_leaves_and_wakes),
+		cmocka_unit_test(idle_cpu_pulls_past_a_pinned_task),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
