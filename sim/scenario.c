@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "core/kernel.h"
+#include "core/testcase.h"
 #include "include/pmusim/perf_event.h"
 #include "model/model.h"
 #include "sim/msg_escape.h"
@@ -169,7 +170,8 @@ static void cy_log_fn(cyaml_log_t level, void *ctx, const char *fmt, va_list arg
 	const char *s, *q;
 	size_t len;
 
-	if (level < CYAML_LOG_ERROR)
+	/* the config's log_level: libcyaml calls this for errors only */
+	if (NEVER(level < CYAML_LOG_ERROR))
 		return;
 	vsnprintf(buf, sizeof(buf), fmt, args);
 	/* drop its line end only: a value it quotes may hold newlines (escaped later) */
@@ -802,8 +804,12 @@ static const cyaml_schema_value_t *schema_at(const char *path, void *data, void 
 				base += f->data_offset;
 				if (node->flags & CYAML_FLAG_POINTER) {
 					base = *(char **)base;
-					if (!base)
-						return NULL;	/* not loaded: nothing to store */
+					/*
+					 * loaded, as libcyaml refuses a scalar where a
+					 * mapping or a list goes: nothing under it is NULL
+					 */
+					if (NEVER(!base))
+						return NULL;
 				}
 			}
 		} else if (node->type == CYAML_SEQUENCE) {
