@@ -55,6 +55,8 @@ struct machine *machine_create(const struct machine_config *cfg)
 		cpu->sink = (struct wl_sink){ .model = cpu->model, .ip = &cpu->regs.ip };
 		pmusim_curr[i] = NULL;
 	}
+	/* the clock reads the CPU code runs on: one of this machine's, not a former one's */
+	pmusim_this_cpu = 0;
 	clock_machine = m;
 	pmusim_clock_ns = machine_clock_ns;
 	return m;

@@ -17,6 +17,7 @@
 #include "core/internal.h"
 #include "core/sideband.h"
 #include "core/task_ctx_data.h"
+#include "core/testcase.h"
 #include "core/x86/pmu.h"
 #include "core/x86/tsc.h"
 #include "tools/perf/util/lbr_stitch.h"
@@ -458,7 +459,8 @@ static int open_one(struct run *r, struct perf_event_attr *attr, int pid, int cp
 	WRITE_ONCE(event->overflow_handler, run_overflow_handler);
 	if (output) {
 		ret = perf_event_set_output(event, output);
-		if (ret) {
+		/* one owner's events: same task or CPU, and check() made them one direction */
+		if (NEVER(ret)) {
 			snprintf(err, errlen, "pmusim: events.%u: SET_OUTPUT: %s", idx,
 				 strerror(-ret));
 			return -1;
@@ -975,11 +977,14 @@ static int summarize_file(struct run *r, char *err, size_t errlen)
 		int verdict[2];
 		struct sim_task *t;
 		const char *why;
+		bool unparsed;
 
 		if (((const struct perf_event_header *)ev)->type != PERF_RECORD_SAMPLE)
 			continue;
 		a = perf_data_file__sample_attr(&f, ev, size);
-		if (!a || perf_sample__parse(&a->attr, ev, size, &s, &why))
+		unparsed = !a || perf_sample__parse(&a->attr, ev, size, &s, &why);
+		/* the run's own file: each sample has its attr and parses */
+		if (NEVER(unparsed))
 			continue;
 		/* the file's attrs are the scenario's events, in order */
 		e = &r->s->events[a - f.attrs];
@@ -1173,6 +1178,7 @@ static int setup(struct run *r, char *err, size_t errlen)
 		hook_sched_out, hook_sched_in, hook_tick, hook_quantum_end, r,
 	};
 	struct perf_task_iter iter = { task_first, task_next, NULL };
+	int ret;
 
 	r->wls = calloc(s->tasks_count, sizeof(*r->wls));
 	if (!r->wls)
@@ -1190,13 +1196,14 @@ static int setup(struct run *r, char *err, size_t errlen)
 		goto nomem;
 	machine_set_hooks(r->m, &hooks);
 	/* the event core's tick budget follows the machine's tick, not CONFIG_HZ */
-	if (perf_event_hz_set((int)cfg.hz)) {
+	ret = perf_event_hz_set((int)cfg.hz);
+	/* check() holds machine.hz to 100..10000, all of which the event core takes */
+	if (NEVER(ret)) {
 		snprintf(err, errlen, "pmusim: machine.hz %u: the event core refused it", cfg.hz);
 		return -1;
 	}
 	for (unsigned int c = 0; c < cfg.nr_cpus; c++) {
-		int ret = x86_pmu_attach_cpu((int)c, r->m->cpus[c].model);
-
+		ret = x86_pmu_attach_cpu((int)c, r->m->cpus[c].model);
 		if (ret) {
 			snprintf(err, errlen, "pmusim: CPU %u: the x86 driver refused the %s model: %s",
 				 c, cfg.desc->name, strerror(-ret));
@@ -1507,15 +1514,16 @@ static int run_one(struct run *rp, const char *output, const char *map_dir,
 			goto out;
 		if (summarize_file(&r, err, errlen))
 			goto out;
+		/* the ELF files before the perf.data: one that cannot be stored leaves no file */
+		in_place = perf_data_writer__in_place(r.w);
+		if (store_dsos(&r, target, in_place, err, errlen))
+			goto out;
 		w = r.w;
 		r.w = NULL;
-		in_place = perf_data_writer__in_place(w);
 		if (perf_data_writer__close(w)) {
 			snprintf(err, errlen, "%s", perf_data_writer__last_error());
 			goto out;
 		}
-		if (store_dsos(&r, target, in_place, err, errlen))
-			goto out;
 		if (r.truth_fp && close_truth(&r, target, err, errlen))
 			goto out;
 	}

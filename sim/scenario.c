@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "core/kernel.h"
+#include "core/testcase.h"
 #include "include/pmusim/perf_event.h"
 #include "model/model.h"
 #include "sim/msg_escape.h"
@@ -169,7 +170,8 @@ static void cy_log_fn(cyaml_log_t level, void *ctx, const char *fmt, va_list arg
 	const char *s, *q;
 	size_t len;
 
-	if (level < CYAML_LOG_ERROR)
+	/* the config's log_level: libcyaml calls this for errors only */
+	if (NEVER(level < CYAML_LOG_ERROR))
 		return;
 	vsnprintf(buf, sizeof(buf), fmt, args);
 	/* drop its line end only: a value it quotes may hold newlines (escaped later) */
@@ -309,6 +311,24 @@ static const char *path_on_line(const struct yaml_lines *yl, unsigned int line,
 	return first ? first : field;
 }
 
+/*
+ * The line of the first key named @key whose full path the index holds
+ * twice (the same key twice in one mapping), or 0.
+ */
+static unsigned int line_given_again(const struct yaml_lines *yl, const char *key)
+{
+	for (size_t i = 0; i < yl->nr; i++) {
+		const char *p = yl->v[i].path, *last = strrchr(p, '.');
+
+		if (strcmp(last ? last + 1 : p, key))
+			continue;
+		for (size_t k = 0; k < i; k++)
+			if (!strcmp(yl->v[k].path, p))
+				return yl->v[i].line;
+	}
+	return 0;
+}
+
 /* Turn libcyaml's wording into FILE:LINE: field: problem. */
 static void cy_error(const struct cy_log *log, const struct yaml_lines *yl, const char *file,
 		     char *err, size_t errlen)
@@ -329,10 +349,9 @@ static void cy_error(const struct cy_log *log, const struct yaml_lines *yl, cons
 		snprintf(err, errlen, "%s:%u: %s: missing required field", file,
 			 log->have_trace ? line : 1, msg + sizeof(missing) - 1);
 	} else if (!strncmp(msg, seen, sizeof(seen) - 1)) {
-		/* libcyaml's line is the mapping's: name the second use of the key */
+		/* libcyaml's line is the value before the key: name the key's second use */
 		const char *key = msg + sizeof(seen) - 1;
-		unsigned int first = yaml_lines_find_key(yl, key, line, NULL);
-		unsigned int again = first ? yaml_lines_find_key(yl, key, first + 1, NULL) : 0;
+		unsigned int again = line_given_again(yl, key);
 
 		snprintf(err, errlen, "%s:%u: %s: given twice", file, again ? again : line, key);
 	} else {
@@ -582,6 +601,21 @@ static int check(struct checker *c)
 			snprintf(path, sizeof(path), "events.%u.branch_filter", i);
 			return fail(c, path, "branch_stack needs a branch filter");
 		}
+		for (uint32_t k = 0; k < i; k++) {
+			const struct scn_event *o = &s->events[k];
+
+			/*
+			 * events of one scope write into one buffer per task
+			 * or CPU (SET_OUTPUT), which takes one direction only
+			 */
+			if (o->scope != e->scope || o->write_backward == e->write_backward ||
+			    (e->scope == SCN_SCOPE_SYSTEM && e->cpu_mask && o->cpu_mask &&
+			     !(e->cpu_mask & o->cpu_mask)))
+				continue;
+			snprintf(path, sizeof(path), "events.%u.write_backward", i);
+			return fail(c, path, "must be as events.%u's (%s): events of one scope share "
+				    "a buffer", k, o->write_backward ? "true" : "false");
+		}
 	}
 	if (!is_pow2(s->buffer->pages) || s->buffer->pages > 4096)
 		return fail(c, "buffer.pages", "must be a power of two, 1..4096");
@@ -770,8 +804,12 @@ static const cyaml_schema_value_t *schema_at(const char *path, void *data, void 
 				base += f->data_offset;
 				if (node->flags & CYAML_FLAG_POINTER) {
 					base = *(char **)base;
-					if (!base)
-						return NULL;	/* not loaded: nothing to store */
+					/*
+					 * loaded, as libcyaml refuses a scalar where a
+					 * mapping or a list goes: nothing under it is NULL
+					 */
+					if (NEVER(!base))
+						return NULL;
 				}
 			}
 		} else if (node->type == CYAML_SEQUENCE) {

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/testcase.h"
 #include "sim/prng.h"
 #include "sim/workload.h"
 
@@ -44,6 +45,12 @@ void wl_params_default(struct wl_params *p, enum wl_kind kind)
 
 /* ---- building ------------------------------------------------------------- */
 
+/*
+ * The builder's limits are beyond what the kinds build: at most 23 ops a
+ * function (random: a block, 4 items of at most 5 ops, the last block and
+ * ret; phases' main: 16 calls, loop, end, ret) and one loop open at a
+ * time. The checks against them stay, for a kind yet to come.
+ */
 struct wl_builder {
 	struct wl_op ops[64];
 	uint32_t nr;
@@ -54,7 +61,7 @@ struct wl_builder {
 
 static void emit(struct wl_builder *b, enum wl_op_kind kind, uint32_t arg)
 {
-	if (b->nr == sizeof(b->ops) / sizeof(b->ops[0])) {
+	if (NEVER(b->nr == sizeof(b->ops) / sizeof(b->ops[0]))) {	/* 23 at most, above */
 		b->overflow = true;
 		return;
 	}
@@ -63,7 +70,7 @@ static void emit(struct wl_builder *b, enum wl_op_kind kind, uint32_t arg)
 
 static void loop_begin(struct wl_builder *b, uint32_t count)
 {
-	if (b->nr_open == WL_MAX_LOOPS) {
+	if (NEVER(b->nr_open == WL_MAX_LOOPS)) {	/* one loop open at most, above */
 		b->overflow = true;
 		return;
 	}
@@ -76,7 +83,7 @@ static void loop_end(struct wl_builder *b)
 	uint32_t start = b->open[--b->nr_open];
 
 	emit(b, WL_OP_END, 0);
-	if (b->overflow)
+	if (NEVER(b->overflow))		/* see struct wl_builder */
 		return;
 	b->ops[start].match = b->nr - 1;
 	b->ops[b->nr - 1].match = start;
@@ -87,7 +94,8 @@ static int finish_func(struct wl_func *f, struct wl_builder *b, uint64_t *addr)
 {
 	uint32_t pc = 0;
 
-	if (b->overflow || b->nr_open)
+	/* no overflow (struct wl_builder), and every kind closes the loops it opens */
+	if (NEVER(b->overflow || b->nr_open))
 		return -EINVAL;
 	for (uint32_t i = 0; i < b->nr; i++) {
 		struct wl_op *op = &b->ops[i];
@@ -689,8 +697,9 @@ cond_taken:
 			uint64_t from = cur->at + (cur->exec == WL_X_RCALL ? RCALL_JCC_BYTES : 0);
 
 			op++;
-			if (depth == WL_MAX_DEPTH)
-				break;	/* workload_build() bounds every program below this */
+			/* workload_build() bounds every program's depth below this */
+			if (NEVER(depth == WL_MAX_DEPTH))
+				break;
 			f->op = (uint32_t)(op - ops);
 			self[func] += own + 1;	/* the call is the caller's */
 			own = 0;
@@ -709,7 +718,8 @@ cond_taken:
 			break;
 		}
 		case WL_X_RET:
-			if (depth == 1) {
+			/* main loops for ever (its loop count is 0): it never gets to its ret */
+			if (NEVER(depth == 1)) {
 				/* main returned: start the program again */
 				op = ops;
 				f->nr_loops = 0;

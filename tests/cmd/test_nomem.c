@@ -26,6 +26,10 @@
 #include "cmd/commands.h"
 #include "core/kernel.h"
 #include "tools/lib/perf/mmap_libperf.h"
+#include "sim/machine.h"
+#include "sim/run.h"
+#include "sim/scenario.h"
+#include "sim/workload.h"
 
 /* cmd/pmusim.c's, which holds main() and stays out of the library */
 const char *pmusim_program = "pmusim";
@@ -601,6 +605,237 @@ static void test_ringbuf_libperf_each(void **state)
 	ringbuf_each("write 16 100\ndump\nwrite 40 3\ndump\n", backward, 3);
 }
 
+/* ---- sim/, in this process: the Nth allocation refused, for every N ---- */
+
+/*
+ * FN(ARG) once with the first N allocations granted and every later one
+ * refused, for N = 0, 1, ... until a call makes all it wants: each
+ * refused call must return -1 and leak nothing. Where a sweep by call
+ * site (sweep()) refuses only a site's first allocation, this reaches
+ * the second workload's, the second task's, the sixty-fifth line's.
+ */
+static void sweep_counted(const char *what, int (*fn)(void *), void *arg)
+{
+	long n;
+
+	if (!failmalloc_works())
+		pmusim_skip("a sanitizer replaces malloc: no allocation can be refused");
+	for (n = 0;; n++) {
+		long live = failmalloc_live();
+		bool refused;
+		int ret;
+
+		failmalloc_after(n);
+		ret = fn(arg);
+		refused = failmalloc_failed();
+		failmalloc_after(-1);
+		if (failmalloc_live() != live)
+			fail_msg("%s, allocation %ld refused: %ld blocks leaked", what, n,
+				 failmalloc_live() - live);
+		if (!refused) {
+			assert_int_equal(ret, 0);
+			break;
+		}
+		if (ret != -1)
+			fail_msg("%s, allocation %ld refused: returned %d, not -1", what, n, ret);
+	}
+	print_message("%s: %ld allocations refused in turn\n", what, n);
+	assert_true(n > 0);
+}
+
+/* Every kind of workload, its executor and its code bytes. */
+static int sim_workloads(void *arg)
+{
+	static const enum wl_kind kinds[] = { WL_TCHAIN, WL_RECURSION, WL_RANDOM, WL_PHASES };
+	int ret = 0;
+
+	(void)arg;
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]) && !ret; k++) {
+		struct wl_params p;
+		struct workload *wl;
+		struct wl_exec *x;
+		uint64_t start, size;
+		uint8_t *code;
+
+		wl_params_default(&p, kinds[k]);
+		p.depth = kinds[k] == WL_PHASES ? 4 : 12;
+		errno = 0;
+		wl = workload_build(&p);
+		if (!wl) {
+			/* ENOMEM, or a bad parameter taken for one: say which */
+			return errno == ENOMEM ? -1 : -2;
+		}
+		x = malloc(sizeof(*x));
+		if (!x || wl_exec_init(x, wl, 1)) {
+			ret = -1;
+		} else {
+			wl_exec_fini(x);
+			if (workload_text(wl, &code, &start, &size))
+				ret = -1;
+			else
+				free(code);
+		}
+		free(x);
+		workload_free(wl);
+	}
+	return ret;
+}
+
+static void test_sim_workloads(void **state)
+{
+	(void)state;
+	sweep_counted("workloads", sim_workloads, NULL);
+}
+
+/* A machine of two CPUs and 20 tasks: the task table grows past its first 16. */
+static int sim_machine(void *arg)
+{
+	const struct machine_config cfg = {
+		.desc = model_cpu_desc_lookup("skylake"), .nr_cpus = 2, .hz = 1000,
+		.timeslice = 200000, .quantum = 50000, .seed = 1,
+	};
+	struct workload *wl = arg;
+	struct machine *m;
+	int ret = 0;
+
+	errno = 0;
+	m = machine_create(&cfg);
+	if (!m)
+		return errno == ENOMEM ? -1 : -2;
+	for (int i = 0; i < 20 && !ret; i++)
+		if (!machine_add_task(m, "t", wl, NULL, 0, 0))
+			ret = -1;
+	if (!ret)
+		machine_run(m, 100000);
+	machine_destroy(m);
+	return ret;
+}
+
+static void test_sim_machine(void **state)
+{
+	struct wl_params p;
+	struct workload *wl;
+
+	(void)state;
+	wl_params_default(&p, WL_TCHAIN);
+	p.depth = 8;
+	wl = workload_build(&p);
+	assert_non_null(wl);
+	sweep_counted("machine", sim_machine, wl);
+	workload_free(wl);
+}
+
+/* A scenario refused for memory: -1, one line, nothing loaded. */
+static int sim_scenario(void *arg)
+{
+	struct scenario *s = (struct scenario *)1;
+	char err[256];
+
+	if (!scenario_load(arg, &s, err, sizeof(err))) {
+		scenario_free(s);
+		return 0;
+	}
+	if (s || !err[0] || strchr(err, '\n'))
+		return -2;
+	return -1;
+}
+
+static void test_sim_scenario(void **state)
+{
+	char small[128], big[128];
+	FILE *f;
+
+	(void)state;
+	/* no machine, buffer or consumer: each defaulted */
+	snprintf(small, sizeof(small), "%s/small.yaml", dir);
+	write_text(small, "duration: 1000\ntasks:\n  - name: t\n    workload: {kind: recursion}\n");
+	sweep_counted("scenario (defaults)", sim_scenario, small);
+	/* more entries than the 64 the key index starts with, every section given */
+	snprintf(big, sizeof(big), "%s/big.yaml", dir);
+	f = fopen(big, "w");
+	assert_non_null(f);
+	fputs("seed: 3\nduration: 1000\nmachine: {cpu: skylake, cpus: 2, hz: 1000}\ntasks:\n", f);
+	for (int i = 0; i < 12; i++)
+		fprintf(f, "  - name: t%d\n    workload: {kind: %s, depth: 4}\n    cpus: [0, 1]\n", i,
+			i % 2 ? "random" : "phases");
+	fputs("events:\n  - {event: cycles:u, period: 1000, call_graph: lbr}\n"
+	      "buffer: {pages: 4, watermark: 1024}\nconsumer: {interval: 1000, pause: true}\n", f);
+	assert_int_equal(fclose(f), 0);
+	sweep_counted("scenario (big)", sim_scenario, big);
+	/*
+	 * The key index grows at its 65th entry: there a list entry that is
+	 * a mapping (the 16th task), then a list entry that is a scalar (the
+	 * 7th task's third CPU), so each way of adding one is refused once.
+	 */
+	f = fopen(big, "w");
+	assert_non_null(f);
+	fputs("duration: 1000\nmachine: {cpus: 2}\ntasks:\n", f);
+	for (int i = 0; i < 16; i++)
+		fprintf(f, "  - name: t%d\n    workload: {kind: tchain}\n", i);
+	assert_int_equal(fclose(f), 0);
+	sweep_counted("scenario (16 tasks)", sim_scenario, big);
+	f = fopen(big, "w");
+	assert_non_null(f);
+	fputs("seed: 1\nduration: 1000\nmachine: {cpus: 2}\nbuffer: {pages: 4}\n"
+	      "consumer: {interval: 1000}\ntasks:\n", f);
+	for (int i = 0; i < 7; i++)
+		fprintf(f, "  - name: t%d\n    workload: {kind: tchain}\n    cpus: [0, 1, 1]\n", i);
+	assert_int_equal(fclose(f), 0);
+	sweep_counted("scenario (7 tasks on CPUs)", sim_scenario, big);
+}
+
+/*
+ * One run refused memory: -1 and one line. No perf.data: with -o this
+ * sweep crashes in genelf__build() (tools/perf/util/genelf.c: in libelf
+ * 0.188's elf_newdata(), some allocations after one of its sections'
+ * failed); the writer's failures are swept by site in test_run above.
+ */
+static int sim_run(void *arg)
+{
+	const struct scenario *s = arg;
+	struct run_stats st;
+	char err[256];
+	int ret;
+
+	ret = run_scenario(s, NULL, NULL, NULL, &st, err, sizeof(err));
+	run_stats_free(&st);
+	if (!ret)
+		return 0;
+	return !err[0] || strchr(err, '\n') ? -2 : -1;
+}
+
+static void test_sim_run(void **state)
+{
+	static const char *const texts[] = {
+		/* task events, an LBR call stack, overwrite and a backward buffer */
+		"seed: 2\nduration: 300000\nmachine: {cpus: 2}\n"
+		"tasks:\n  - name: a\n    workload: {kind: tchain, depth: 8}\n    threads: 2\n"
+		"  - name: a\n    workload: {kind: recursion, depth: 6}\n"
+		"events:\n  - {event: cycles:u, period: 5003, call_graph: lbr}\n"
+		"  - {event: instructions:u, period: 7001, scope: system}\n"
+		"buffer: {pages: 2}\nconsumer: {interval: 50000}\n",
+		"seed: 3\nduration: 300000\n"
+		"tasks:\n  - name: b\n    workload: {kind: tchain, depth: 8}\n"
+		"events:\n  - {event: cycles:u, period: 3001, write_backward: true}\n"
+		"buffer: {pages: 1, overwrite: true}\nconsumer: {interval: 100000, pause: true}\n",
+	};
+	char path[128];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		struct scenario *s;
+		char err[256], what[32];
+
+		snprintf(path, sizeof(path), "%s/run%zu.yaml", dir, i);
+		write_text(path, texts[i]);
+		if (scenario_load(path, &s, err, sizeof(err)))
+			fail_msg("%s", err);
+		snprintf(what, sizeof(what), "run %zu", i);
+		sweep_counted(what, sim_run, s);
+		scenario_free(s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -617,6 +852,10 @@ int main(void)
 		cmocka_unit_test(test_dump_each),
 		cmocka_unit_test(test_ringbuf_each),
 		cmocka_unit_test(test_ringbuf_libperf_each),
+		cmocka_unit_test(test_sim_workloads),
+		cmocka_unit_test(test_sim_machine),
+		cmocka_unit_test(test_sim_scenario),
+		cmocka_unit_test(test_sim_run),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -37,6 +37,8 @@ static void control_bytes_become_escapes(void **state)
 	escaped("esc\x1b[0m del\x7f", 64, "esc\\x1b[0m del\\x7f");
 	escaped("\n", 64, "\\n");
 	escaped("", 64, "");
+	/* a buffer of no bytes: nothing read, nothing written */
+	escaped("a\nb", 0, "a\nb");
 }
 
 static void a_long_message_is_cut_before_an_escape(void **state)

@@ -34,6 +34,13 @@ static void batches_are_the_plain_sequence(void **state)
 
 	(void)state;
 	assert_true(prng_fill_on(PRNG_FILL_SCALAR, &(uint64_t){ 0 }, (uint64_t[PRNG_BATCH]){ 0 }));
+	/* no such path: refused, the state untouched */
+	{
+		uint64_t st = 7;
+
+		assert_false(prng_fill_on(PRNG_FILL__NR, &st, (uint64_t[PRNG_BATCH]){ 0 }));
+		assert_true(st == 7);
+	}
 	for (unsigned int i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++)
 		for (unsigned int path = 0; path <= PRNG_FILL__NR; path++)
 			check_fill((enum prng_fill_path)path, seeds[i]);

@@ -14,6 +14,7 @@
 #include "core/kernel.h"
 #include "include/pmusim/perf_event.h"
 #include "sim/scenario.h"
+#include "sim/scenario_lines.h"
 
 static char path[64];
 
@@ -534,6 +535,261 @@ static void empty_file_is_one_line(void **state)
 	expect_error("# only a comment\n\n", 1, "scenario", "empty");
 }
 
+/* Event names as perf record takes them, and what it refuses. */
+static void event_names_resolve_or_are_refused(void **state)
+{
+	static const char *const bad[] = {
+		"", ":u", "cycles:", "cycles:ux", "r", "rxyz", "r12345678901234567", "cache-misses",
+		"a-name-far-too-long-to-be-any-event-that-perf-knows-of-at-all-here",
+	};
+	struct scn_event ev;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		memset(&ev, 0, sizeof(ev));
+		if (scenario_parse_event(&ev, bad[i]) != -1)
+			fail_msg("'%s' was taken", bad[i]);
+	}
+	memset(&ev, 0, sizeof(ev));
+	assert_int_equal(scenario_parse_event(&ev, "branch-misses:k"), 0);
+	assert_int_equal(ev.type, PERF_TYPE_HARDWARE);
+	assert_int_equal(ev.config, PERF_COUNT_HW_BRANCH_MISSES);
+	assert_true(ev.exclude_user);
+	assert_false(ev.exclude_kernel);
+	assert_int_equal(scenario_parse_event(&ev, "ref-cycles:uk"), 0);
+	assert_int_equal(ev.config, PERF_COUNT_HW_REF_CPU_CYCLES);
+	assert_false(ev.exclude_user);
+	assert_false(ev.exclude_kernel);
+	/* sixteen hex digits are the most a config holds */
+	assert_int_equal(scenario_parse_event(&ev, "rFFFFFFFFFFFFFFFF:u"), 0);
+	assert_int_equal(ev.type, PERF_TYPE_RAW);
+	assert_true(ev.config == UINT64_MAX);
+	assert_true(ev.exclude_kernel);
+	assert_int_equal(scenario_branch_bit("call_stack"), PERF_SAMPLE_BRANCH_CALL_STACK);
+	assert_int_equal(scenario_branch_bit("hw_index"), PERF_SAMPLE_BRANCH_HW_INDEX);
+	assert_int_equal(scenario_branch_bit("ip"), 0);
+}
+
+/* A list longer than the schema allows is the list's error, not its last entry's. */
+static void too_many_entries_name_the_list(void **state)
+{
+	char text[2048];
+	int n;
+
+	(void)state;
+	n = snprintf(text, sizeof(text), "%sevents:\n", base);
+	for (int i = 0; i < 17; i++)
+		n += snprintf(text + n, sizeof(text) - (size_t)n,
+			      "  - {event: cycles, period: %d}\n", 1000 + i);
+	/* on the line of the entry one too many */
+	expect_error(text, 22, "events", "at most 16 entries");
+}
+
+/*
+ * A missing field inside a list entry names that entry's line; a key given
+ * twice, its second use (libcyaml's line is the value before it: the
+ * line of hz here, which pmusim named up to fef5871).
+ */
+static void nested_mapping_errors_name_their_line(void **state)
+{
+	(void)state;
+	expect_error("duration: 1000\ntasks:\n  - name: t\n    workload: {kind: tchain}\n"
+		     "  - workload: {kind: tchain}\n", 5, "name", "missing required field");
+	expect_error("duration: 1000\nmachine:\n  cpus: 1\n  hz: 100\n  cpus: 2\n"
+		     "tasks:\n  - name: t\n    workload: {kind: tchain}\n", 5, "cpus",
+		     "given twice");
+	expect_error("duration: 1000\ntasks:\n  - name: t\n    workload: {kind: tchain}\n"
+		     "  - name: u\n\n    workload: {kind: tchain}\n    name: v\n", 8, "name",
+		     "given twice");
+	/* in a flow mapping: the one line */
+	expect_error("duration: 1000\nmachine: {cpus: 1, hz: 100, cpus: 2}\n"
+		     "tasks:\n  - name: t\n    workload: {kind: tchain}\n", 2, "cpus",
+		     "given twice");
+}
+
+static void buffer_and_build_limits(void **state)
+{
+	struct scenario *s;
+	char text[320], err[256];
+
+	(void)state;
+	snprintf(text, sizeof(text), "%sbuffer:\n  pages: 8192\n", base);
+	expect_error(text, 6, "buffer.pages", "power of two, 1..4096");
+	snprintf(text, sizeof(text), "%sevents:\n  - event: cycles\n    period: 10\n"
+		 "    hw_time: true\n", base);
+	if (!IS_ENABLED(CONFIG_PERF_HW_TIME)) {
+		expect_error(text, 8, "events.0.hw_time", "this build has no CONFIG_PERF_HW_TIME");
+		return;
+	}
+	write_file(text);
+	assert_int_equal(scenario_load(path, &s, err, sizeof(err)), 0);
+	unlink(path);
+	assert_true(s->events[0].hw_time);
+	scenario_free(s);
+}
+
+/* The checks again after the command line changed the scenario (perf record -C). */
+static void check_after_overrides(void **state)
+{
+	struct scenario *s;
+	char text[320], err[256], want[128];
+
+	(void)state;
+	snprintf(text, sizeof(text), "%smachine: {cpus: 2}\nevents:\n  - event: cycles\n"
+		 "    period: 10\n    scope: system\n", base);
+	write_file(text);
+	assert_int_equal(scenario_load(path, &s, err, sizeof(err)), 0);
+	unlink(path);
+	s->events[0].cpu_mask = 3;
+	assert_int_equal(scenario_check(s, err, sizeof(err)), 0);
+	s->events[0].cpu_mask = 1 << 2;
+	assert_int_equal(scenario_check(s, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "%s:7: events.0: a CPU of -C is not in the machine (cpus: 2)",
+		 path);
+	assert_string_equal(err, want);
+	/* an unknown event from the command line: quoted on one line, the newline escaped */
+	s->events[0].cpu_mask = 0;
+	free(s->events[0].event);
+	s->events[0].event = strdup("cyc\nles");
+	assert_non_null(s->events[0].event);
+	assert_int_equal(scenario_check(s, err, sizeof(err)), -1);
+	assert_null(strchr(err, '\n'));
+	assert_non_null(strstr(err, "events.0.event: unknown event 'cyc\\nles'"));
+	scenario_free(s);
+}
+
+/* What the key -> line index refuses: aliases anywhere, and nesting past its depth. */
+static void aliases_and_deep_nesting_are_refused(void **state)
+{
+	char text[400];
+	int n;
+
+	(void)state;
+	expect_error("duration: &d 1000\n*d : 5\ntasks:\n  - name: t\n"
+		     "    workload: {kind: tchain}\n", 2, "syntax", "an alias as a key");
+	expect_error("x: &c 0\nduration: 1000\ntasks:\n  - name: t\n    workload: {kind: tchain}\n"
+		     "    cpus: [*c]\n", 6, "tasks.0.cpus.0", "aliases (*c) are not supported");
+	n = snprintf(text, sizeof(text), "duration: 1000\nx: ");
+	for (int i = 0; i < 40; i++)
+		text[n++] = '[';
+	for (int i = 0; i < 40; i++)
+		text[n++] = ']';
+	snprintf(text + n, sizeof(text) - (size_t)n, "\n");
+	expect_error(text, 2, "syntax", "nested too deep");
+}
+
+/*
+ * Events of one scope share a buffer per task or CPU, which is written
+ * forward or backward: a mix is refused on the line of the event that
+ * differs (it was "pmusim: events.1: SET_OUTPUT: Invalid argument"
+ * with exit 1 up to fef5871). Events that share no buffer may differ.
+ */
+static void write_backward_mix_in_one_buffer_is_refused(void **state)
+{
+	struct scenario *s;
+	char text[400], err[256];
+
+	(void)state;
+	snprintf(text, sizeof(text), "%sevents:\n  - {event: cycles, period: 10}\n"
+		 "  - event: instructions\n    period: 10\n    write_backward: true\n", base);
+	expect_error(text, 9, "events.1.write_backward", "must be as events.0's (false): events "
+		     "of one scope share a buffer");
+	snprintf(text, sizeof(text), "%sevents:\n  - {event: cycles, period: 10, write_backward: true}\n"
+		 "  - {event: branches, period: 10, scope: system}\n"
+		 "  - {event: instructions, period: 10}\n", base);
+	expect_error(text, 8, "events.2.write_backward", "must be as events.0's (true)");
+	/* a task's and a CPU's buffers are not one */
+	snprintf(text, sizeof(text), "%smachine: {cpus: 2}\nevents:\n"
+		 "  - {event: cycles, period: 10, write_backward: true}\n"
+		 "  - {event: instructions, period: 10, scope: system}\n"
+		 "  - {event: branches, period: 10, scope: system}\n", base);
+	write_file(text);
+	assert_int_equal(scenario_load(path, &s, err, sizeof(err)), 0);
+	unlink(path);
+	/* system events on CPUs apart (perf record -C) share no buffer either */
+	s->events[2].write_backward = true;
+	assert_int_equal(scenario_check(s, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "events.2.write_backward: must be as events.1's (false)"));
+	s->events[1].cpu_mask = 1;
+	s->events[2].cpu_mask = 2;
+	assert_int_equal(scenario_check(s, err, sizeof(err)), 0);
+	s->events[2].cpu_mask = 3;
+	assert_int_equal(scenario_check(s, err, sizeof(err)), -1);
+	s->events[2].cpu_mask = 0;
+	assert_int_equal(scenario_check(s, err, sizeof(err)), -1);
+	scenario_free(s);
+}
+
+/* The key -> line index on its own: lookups that fall back to a parent, or to line 1. */
+static void key_index_lookups(void **state)
+{
+	struct yaml_lines yl;
+	const char *at = NULL;
+	unsigned int line;
+	char err[128];
+
+	(void)state;
+	write_file("duration: 1000\ntasks:\n  - name: t\n    workload: {kind: tchain}\n"
+		   "  - name: u\n    cpus: [0, 1]\n");
+	assert_int_equal(yaml_lines_index(&yl, path, &line, err, sizeof(err)), 0);
+	unlink(path);
+	assert_int_equal(yaml_lines_find(&yl, "tasks.1.cpus.1"), 6);
+	assert_int_equal(yaml_lines_find(&yl, "tasks.1.count"), 5);	/* its entry's line */
+	assert_int_equal(yaml_lines_find(&yl, "machine.cpus"), 1);	/* nothing of it */
+	assert_string_equal(yaml_lines_value(&yl, "tasks.1.cpus.1"), "1");
+	assert_string_equal(yaml_lines_value(&yl, "tasks.0.workload"), "");
+	assert_null(yaml_lines_value(&yl, "tasks.2"));
+	/* a key by its last component, from a line on */
+	assert_int_equal(yaml_lines_find_key(&yl, "name", 4, &at), 5);
+	assert_string_equal(at, "tasks.1.name");
+	assert_int_equal(yaml_lines_find_key(&yl, "name", 6, &at), 0);
+	assert_int_equal(yaml_lines_find_key(&yl, "ame", 0, NULL), 0);	/* not a component */
+	yaml_lines_free(&yl);
+	assert_null(yl.v);
+	assert_int_equal(yl.nr, 0);
+}
+
+/* A 0 written in the file is a value, refused where 0 is out of range; the upper bounds. */
+static void zeros_given_and_upper_bounds(void **state)
+{
+	char text[320];
+
+	(void)state;
+	snprintf(text, sizeof(text), "%sbuffer: {pages: 0}\n", base);
+	expect_error(text, 5, "buffer.pages", "must be a power of two, 1..4096");
+	snprintf(text, sizeof(text), "%smachine: {hz: 0}\n", base);
+	expect_error(text, 5, "machine.hz", "must be 100..10000");
+	snprintf(text, sizeof(text), "%smachine: {hz: 10001}\n", base);
+	expect_error(text, 5, "machine.hz", "must be 100..10000");
+	snprintf(text, sizeof(text), "%smachine: {quantum: 0}\n", base);
+	expect_error(text, 5, "machine.quantum", "must be 1..timeslice (4000000)");
+	snprintf(text, sizeof(text), "%s    count: 257\n", base);
+	expect_error(text, 5, "tasks.0.count", "must be 1..256");
+}
+
+/* A scenario made in code, with no file index: its errors are on line 1. */
+static void check_without_an_index_says_line_1(void **state)
+{
+	struct scenario *s;
+	char text[320], err[256], want[160];
+	void *lines;
+
+	(void)state;
+	snprintf(text, sizeof(text), "%sevents:\n  - {event: cycles, period: 10}\n", base);
+	write_file(text);
+	assert_int_equal(scenario_load(path, &s, err, sizeof(err)), 0);
+	unlink(path);
+	lines = s->lines;
+	s->lines = NULL;
+	s->events[0].period = 0;
+	assert_int_equal(scenario_check(s, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "%s:1: events.0.period: give a period or a freq", path);
+	assert_string_equal(err, want);
+	s->lines = lines;
+	scenario_free(s);
+	scenario_free(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -560,6 +816,16 @@ int main(void)
 		cmocka_unit_test(periods_and_signs_at_their_limits),
 		cmocka_unit_test(sample_bits_by_name),
 		cmocka_unit_test(empty_file_is_one_line),
+		cmocka_unit_test(event_names_resolve_or_are_refused),
+		cmocka_unit_test(too_many_entries_name_the_list),
+		cmocka_unit_test(nested_mapping_errors_name_their_line),
+		cmocka_unit_test(buffer_and_build_limits),
+		cmocka_unit_test(check_after_overrides),
+		cmocka_unit_test(aliases_and_deep_nesting_are_refused),
+		cmocka_unit_test(write_backward_mix_in_one_buffer_is_refused),
+		cmocka_unit_test(key_index_lookups),
+		cmocka_unit_test(zeros_given_and_upper_bounds),
+		cmocka_unit_test(check_without_an_index_says_line_1),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

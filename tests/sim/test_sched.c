@@ -258,6 +258,176 @@ static void bad_configs_are_einval(void **state)
 	assert_null(machine_create(&cfg));
 }
 
+/* The other fields machine_create() refuses: no CPU model, hz or quantum 0. */
+static void more_bad_configs_are_einval(void **state)
+{
+	struct machine_config cfg = {
+		.desc = model_cpu_desc_lookup("skylake"), .nr_cpus = 1, .hz = 1000,
+		.timeslice = SLICE, .quantum = 1000,
+	};
+	struct machine *m;
+
+	(void)state;
+	cfg.desc = NULL;
+	errno = 0;
+	assert_null(machine_create(&cfg));
+	assert_int_equal(errno, EINVAL);
+	cfg.desc = model_cpu_desc_lookup("skylake");
+	cfg.hz = 0;
+	assert_null(machine_create(&cfg));
+	cfg.hz = 1000;
+	cfg.quantum = 0;
+	assert_null(machine_create(&cfg));
+	/* the quantum may be the whole slice */
+	cfg.quantum = SLICE;
+	m = machine_create(&cfg);
+	assert_non_null(m);
+	machine_destroy(m);
+	machine_destroy(NULL);
+}
+
+/* TIDs rise from 1000: a TID below, between or past them is nobody. */
+static void find_task_by_tid(void **state)
+{
+	struct workload *wl = tchain();
+	struct log l = { .pinned_tid = -1 };
+	struct machine *m = make(1, 1, &l);
+
+	(void)state;
+	assert_null(machine_find_task(m, 1000));
+	for (int i = 0; i < 5; i++)
+		assert_non_null(machine_add_task(m, "t", wl, NULL, 0, 0));
+	for (int i = 0; i < 5; i++)
+		assert_ptr_equal(machine_find_task(m, 1000 + i), m->tasks[i]);
+	assert_null(machine_find_task(m, 999));
+	assert_null(machine_find_task(m, 1005));
+	machine_destroy(m);
+	workload_free(wl);
+}
+
+/* Tasks pinned to CPU 0 only: the idle CPU 1 finds none it may pull. */
+static void idle_cpu_pulls_no_pinned_task(void **state)
+{
+	struct workload *wl = tchain();
+	struct log l = { .pinned_tid = -1 };
+	struct machine *m = make(2, 1, &l);
+
+	(void)state;
+	for (int i = 0; i < 3; i++)
+		assert_non_null(machine_add_task(m, "pin", wl, NULL, 1, 0));
+	machine_run(m, 4 * SLICE);
+	assert_int_equal(l.bad, 0);
+	assert_int_equal(m->nr_migrations, 0);
+	assert_int_equal(m->cpus[1].busy, 0);
+	assert_int_equal(m->cpus[1].idle, 4 * SLICE);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(m->tasks[i]->cpu, 0);
+	machine_destroy(m);
+	workload_free(wl);
+}
+
+/* A mask naming no CPU of the machine (the scenario check refuses it): CPU 0 takes it. */
+static void affinity_outside_the_machine_falls_to_cpu0(void **state)
+{
+	struct workload *wl = tchain();
+	struct log l = { .pinned_tid = -1 };
+	struct machine *m = make(2, 1, &l);
+
+	(void)state;
+	assert_non_null(machine_add_task(m, "a", wl, NULL, 1u << 5, 0));
+	assert_non_null(machine_add_task(m, "b", wl, NULL, 1u << 5, 0));
+	assert_int_equal(m->tasks[0]->cpu, 0);
+	assert_int_equal(m->tasks[1]->cpu, 0);
+	machine_run(m, 3 * SLICE);
+	/* they take turns on CPU 0; a switched-out one stays where it was */
+	assert_int_equal(m->nr_migrations, 0);
+	assert_int_equal(m->cpus[1].busy, 0);
+	assert_true(m->tasks[0]->runtime > 0 && m->tasks[1]->runtime > 0);
+	machine_destroy(m);
+	workload_free(wl);
+}
+
+/*
+ * A task run by a source of its own that goes to sleep after each call:
+ * it leaves its CPU at once, even with nobody waiting, and runs again
+ * only when woken.
+ */
+static uint64_t napper_run(struct sim_task *t, uint64_t budget, const struct wl_sink *sink)
+{
+	unsigned int *calls = t->src.priv;
+	uint64_t n = budget < 1000 ? budget : 1000;
+
+	(void)sink;
+	model_retire_insns(sink->model, n, n, true);
+	(*calls)++;
+	machine_sleep_task(t);
+	return n;
+}
+
+static void sleeping_source_task_leaves_and_wakes(void **state)
+{
+	struct log l = { .pinned_tid = -1 };
+	struct machine *m = make(1, 1, &l);
+	unsigned int calls = 0;
+	struct sim_task_source src = { napper_run, &calls };
+	struct sim_task *t;
+
+	(void)state;
+	/* created asleep: nothing runs */
+	t = machine_add_source_task(m, "nap", &src, NULL, 0, 0, false);
+	assert_non_null(t);
+	assert_true(t->sleeping);
+	machine_run(m, SLICE);
+	assert_int_equal(calls, 0);
+	assert_int_equal(m->nr_switches, 0);
+	machine_wake_task(m, t);
+	assert_false(t->sleeping);
+	machine_wake_task(m, t);	/* awake already: no second enqueue */
+	assert_int_equal(m->cpus[0].nr_queued, 1);
+	machine_run(m, 2 * SLICE);
+	assert_int_equal(calls, 1);
+	assert_true(t->sleeping);
+	assert_null(m->cpus[0].curr);
+	assert_int_equal(t->runtime, 1000);
+	assert_int_equal(m->nr_switches, 1);
+	/* switched out twice: idle -> nap, then nap -> idle (hook_out's one "bad": no next) */
+	assert_int_equal(l.outs, 2);
+	assert_int_equal(l.ins, 1);
+	assert_int_equal(l.bad, 1);
+	machine_wake_task(m, t);
+	machine_run(m, 3 * SLICE);
+	assert_int_equal(calls, 2);
+	assert_int_equal(t->runtime, 2000);
+	machine_destroy(m);
+}
+
+/* The idle CPU takes the first waiting task it may run, from the middle of the queue. */
+static void idle_cpu_pulls_past_a_pinned_task(void **state)
+{
+	struct workload *wl = tchain();
+	struct log l = { .pinned_tid = -1 };
+	struct machine *m = make(2, 1, &l);
+
+	(void)state;
+	/* all three queued on CPU 0; the third is then free to go anywhere */
+	for (int i = 0; i < 3; i++)
+		assert_non_null(machine_add_task(m, "t", wl, NULL, 1, 0));
+	m->tasks[2]->affinity = 0;
+	machine_run(m, SLICE / 2);
+	assert_int_equal(m->tasks[0]->cpu, 0);
+	assert_int_equal(m->tasks[1]->cpu, 0);		/* pinned: it waits on CPU 0 */
+	assert_int_equal(m->tasks[1]->nr_migrations, 0);
+	assert_int_equal(m->tasks[2]->cpu, 1);
+	assert_int_equal(m->tasks[2]->nr_migrations, 1);
+	assert_ptr_equal(m->cpus[1].curr, m->tasks[2]);
+	/* CPU 0's queue holds the pinned one alone, head and tail */
+	assert_ptr_equal(m->cpus[0].rq_head, m->tasks[1]);
+	assert_ptr_equal(m->cpus[0].rq_tail, m->tasks[1]);
+	assert_int_equal(m->cpus[0].nr_queued, 1);
+	machine_destroy(m);
+	workload_free(wl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -268,6 +438,12 @@ int main(void)
 		cmocka_unit_test(idle_cpu_pulls_work),
 		cmocka_unit_test(schedule_is_a_function_of_the_seed),
 		cmocka_unit_test(bad_configs_are_einval),
+		cmocka_unit_test(more_bad_configs_are_einval),
+		cmocka_unit_test(find_task_by_tid),
+		cmocka_unit_test(idle_cpu_pulls_no_pinned_task),
+		cmocka_unit_test(affinity_outside_the_machine_falls_to_cpu0),
+		cmocka_unit_test(sleeping_source_task_leaves_and_wakes),
+		cmocka_unit_test(idle_cpu_pulls_past_a_pinned_task),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tests/test.h"
@@ -458,6 +459,157 @@ static void bad_parameters_are_einval(void **state)
 	workload_free(wl);
 }
 
+/* Every parameter out of its range is EINVAL, one at a time. */
+static void each_bad_parameter_is_einval(void **state)
+{
+	struct wl_params p;
+
+	(void)state;
+	for (int which = 0; which < 8; which++) {
+		wl_params_default(&p, WL_TCHAIN);
+		switch (which) {
+		case 0: p.leaf_loops = 0; break;
+		case 1: p.mid_loops = 0; break;
+		case 2: p.outer_loops = 0; break;
+		case 3: p.mispredict_permille = 1001; break;
+		case 4: p.mispredict_penalty = 1001; break;
+		case 5: p.kind = (enum wl_kind)(WL_PHASES + 1); break;
+		case 6: p.code_base = 1ULL << 47; break;
+		default: p.kind = WL_PHASES; p.depth = 17; p.leaf_loops = 1u << 20; break;
+		}
+		errno = 0;
+		if (workload_build(&p) || errno != EINVAL)
+			fail_msg("parameter set %d was taken", which);
+	}
+	/* the highest code address that still fits in user space */
+	wl_params_default(&p, WL_TCHAIN);
+	p.code_base = (1ULL << 47) - 4096;
+	p.depth = 2;
+	struct workload *wl = workload_build(&p);
+	assert_non_null(wl);
+	assert_true(wl->funcs[0].addr == p.code_base);
+	workload_free(wl);
+}
+
+/* Addresses outside every function, and a call stack asked into no room. */
+static void lookups_outside_the_program(void **state)
+{
+	struct workload *wl = small_tchain(0);
+	const struct wl_func *last;
+	struct wl_exec x;
+	uint64_t ip;
+
+	(void)state;
+	assert_non_null(wl);
+	last = &wl->funcs[wl->nr_funcs - 1];
+	assert_null(workload_func_at(wl, wl->funcs[0].addr - 1));
+	assert_null(workload_func_at(wl, last->addr + last->size));
+	assert_ptr_equal(workload_func_at(wl, last->addr + last->size - 1), last);
+	assert_int_equal(wl_exec_init(&x, wl, 1), 0);
+	assert_int_equal(wl_exec_callstack(&x, &ip, 0), 0);
+	assert_int_equal(wl_exec_callstack(&x, &ip, 1), 1);
+	assert_true(ip == wl->funcs[0].addr);
+	wl_exec_fini(&x);
+	workload_free(wl);
+}
+
+/* mispredict_permille 1000: every taken conditional mispredicts, drawing nothing. */
+static void every_taken_branch_mispredicts_at_1000(void **state)
+{
+	struct wl_params p;
+	struct workload *wl;
+	struct rec r = { 0 };
+	struct wl_sink sink = { rec_branch, rec_insns, &r };
+	struct wl_exec x;
+
+	(void)state;
+	wl_params_default(&p, WL_TCHAIN);
+	p.depth = 3;
+	p.leaf_loops = p.mid_loops = p.outer_loops = 2;
+	p.cond_permille = 1000;
+	p.mispredict_permille = 1000;
+	p.mispredict_penalty = 10;
+	wl = workload_build(&p);
+	assert_non_null(wl);
+	assert_int_equal(wl_exec_init(&x, wl, 1), 0);
+	/* the 74 instructions of tchain_taken_conditionals, 14 of them taken jcc at 11 cycles */
+	assert_int_equal(wl_exec_run(&x, 74 + 14 * 10, &sink), 74 + 14 * 10);
+	assert_int_equal(x.insns, 74);
+	assert_int_equal(r.jcc, 14);
+	assert_int_equal(x.mispredicts, 14);
+	assert_int_equal(r.mispred, 14);
+	assert_int_equal(x.nr_used, PRNG_BATCH);	/* no draw made */
+	wl_exec_fini(&x);
+	workload_free(wl);
+}
+
+/*
+ * The code bytes: a back-edge within a rel8 is "jne rel8"; one beyond it
+ * (phase_07's body is 63 instructions, 252 bytes) is ud2.
+ */
+static void text_writes_each_op_and_ud2_past_rel8(void **state)
+{
+	struct wl_params p;
+	struct workload *wl;
+	uint64_t start, size;
+	uint8_t *code;
+
+	(void)state;
+	wl_params_default(&p, WL_PHASES);
+	p.depth = 8;
+	wl = workload_build(&p);
+	assert_non_null(wl);
+	assert_int_equal(workload_text(wl, &code, &start, &size), 0);
+	assert_true(start == wl->funcs[0].addr);
+	for (uint32_t k = 1; k <= 8; k++) {
+		const struct wl_func *fn = &wl->funcs[k];
+		const struct wl_op *end = NULL;
+
+		for (uint32_t i = 0; i < fn->nr_ops; i++)
+			if (fn->ops[i].kind == WL_OP_END)
+				end = &fn->ops[i];
+		assert_non_null(end);
+		const uint8_t *at = code + (end->at - start);
+		int64_t rel = (int64_t)(end->to - (end->at + 2));
+
+		if (rel >= -128) {
+			assert_int_equal(at[0], 0x75);
+			assert_int_equal((int8_t)at[1], rel);
+		} else {
+			assert_int_equal(at[0], 0x0f);
+			assert_int_equal(at[1], 0x0b);
+		}
+		assert_true((k <= 6) == (rel >= -128));
+		/* the body: add $1,%rax, over and over; then ret */
+		if (fn->ops[1].kind == WL_OP_INSNS)
+			assert_memory_equal(code + (fn->ops[1].at - start), "\x48\x83\xc0\x01", 4);
+		assert_int_equal(code[fn->addr + fn->size - 1 - start], 0xc3);
+	}
+	/* main: call rel32 to phase_01 */
+	assert_int_equal(code[wl->funcs[0].ops[1].at - start], 0xe8);
+	free(code);
+	workload_free(wl);
+
+	/* recursion: jae over the call, then call rel32 back to itself */
+	wl_params_default(&p, WL_RECURSION);
+	wl = workload_build(&p);
+	assert_non_null(wl);
+	assert_int_equal(workload_text(wl, &code, &start, &size), 0);
+	for (uint32_t i = 0; i < wl->funcs[1].nr_ops; i++) {
+		const struct wl_op *op = &wl->funcs[1].ops[i];
+		const uint8_t *at = code + (op->at - start);
+		int32_t rel;
+
+		if (op->kind != WL_OP_RCALL)
+			continue;
+		assert_memory_equal(at, "\x73\x05\xe8", 3);
+		memcpy(&rel, at + 3, 4);
+		assert_true(op->at + 7 + (int64_t)rel == wl->funcs[1].addr);
+	}
+	free(code);
+	workload_free(wl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -469,6 +621,10 @@ int main(void)
 		cmocka_unit_test(phases_have_their_cpi),
 		cmocka_unit_test(slices_retire_what_one_run_does),
 		cmocka_unit_test(bad_parameters_are_einval),
+		cmocka_unit_test(each_bad_parameter_is_einval),
+		cmocka_unit_test(lookups_outside_the_program),
+		cmocka_unit_test(every_taken_branch_mispredicts_at_1000),
+		cmocka_unit_test(text_writes_each_op_and_ud2_past_rel8),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
