@@ -54,6 +54,9 @@ secs() { # FILE: "W s (cpu C s)" from timed's FILE
 overlap=false
 unshare -m "$srctree/scripts/private-tmp.sh" "$srctree" true 2>/dev/null && overlap=true
 pending=""	# the configuration whose tests run in the background
+# The first configuration that builds runs every test; the others run
+# only those they can change (scripts/run-tests.sh, REFERENCE).
+reference=""
 
 # A configuration whose runner died or never started (no tally line)
 # counts as failed, not as no tests.
@@ -79,7 +82,7 @@ finish_tests() {
 }
 
 run_config() { # LABEL TARGET [SEED]
-	local label=$1 target=$2 seed=${3:-} dir=$srctree/build/check-$1
+	local label=$1 target=$2 seed=${3:-} dir=$srctree/build/check-$1 ref=$reference
 	mkdir -p "$dir"
 	echo "== $label" >"$dir/head.log"
 	if ! KCONFIG_SEED=$seed make -s --no-print-directory -C "$srctree" O="$dir" "$target" >"$dir/config.log" 2>&1; then
@@ -97,17 +100,18 @@ run_config() { # LABEL TARGET [SEED]
 		echo "FAIL [$label] pmusim version does not match .config"; echo "0 1 0" >>"$tally"; status=1; return
 	fi
 	echo "# time: $label build $(secs "$dir/build.time")" >>"$dir/head.log"
+	[ -n "$reference" ] || reference=$dir
 	finish_tests
 	rm -f "$dir/tally"
 	if $overlap; then
 		cp "$dir/head.log" "$dir/tests.log"
-		timed "$dir/tests.time" env LABEL="$label" TALLY="$dir/tally" \
+		timed "$dir/tests.time" env LABEL="$label" TALLY="$dir/tally" REFERENCE="$ref" \
 			unshare -m "$srctree/scripts/private-tmp.sh" "$srctree" \
 			"$srctree/scripts/run-tests.sh" "$dir" >>"$dir/tests.log" 2>&1 &
 		tests_pid=$! pending=$label
 	else
 		cat "$dir/head.log"
-		timed "$dir/tests.time" env LABEL="$label" TALLY="$dir/tally" \
+		timed "$dir/tests.time" env LABEL="$label" TALLY="$dir/tally" REFERENCE="$ref" \
 			"$srctree/scripts/run-tests.sh" "$dir"
 		rc=$?
 		echo "# time: $label tests $(secs "$dir/tests.time")"
