@@ -15,8 +15,9 @@
 #   - a test program runs when its code or data differs from DIR's build
 #     of it (debug info and build ID aside): the same program gives the
 #     same result, since a test depends on neither timing nor host;
-#   - a shell test runs when it names a CONFIG_ symbol: it tests what an
-#     option changes (its skips and expectations follow the .config).
+#   - a shell test runs when it names a CONFIG_ symbol (it tests what an
+#     option changes: its skips and expectations follow the .config) or
+#     reads $LABEL (it chooses its configurations itself).
 # The others are listed on one "# once:" line and not counted again.
 set -u
 objtree=$(cd "${1:?usage: run-tests.sh OBJTREE}" && pwd) || exit 2
@@ -68,7 +69,7 @@ code() { # PROGRAM OUT: PROGRAM without its debug info and build ID
 config_dependent() { # NAME (tests/... under the object or the source tree)
 	[ -n "$reference" ] || return 0
 	case $1 in
-	*.sh) grep -qE '\<CONFIG_[A-Z0-9_]+' "$srctree/$1" ;;
+	*.sh) grep -qE '\<CONFIG_[A-Z0-9_]+|\$\{?LABEL\>' "$srctree/$1" ;;
 	*) [ -f "$reference/$1" ] && code "$objtree/$1" "$times.a" && code "$reference/$1" "$times.b" &&
 		cmp -s "$times.a" "$times.b" && return 1
 		return 0 ;;

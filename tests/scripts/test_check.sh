@@ -49,7 +49,8 @@ check "run-tests.sh on a build without test programs: a failure, not 0 tests (ex
 	 [ "$(cat "$dir/empty.tally")" = "0 1 0" ]'
 
 # ---- run-tests.sh: per-test times; with REFERENCE, what a configuration can change
-# A fake source tree: one shell test naming a CONFIG_ symbol, one not;
+# A fake source tree: one shell test naming a CONFIG_ symbol, one reading
+# $LABEL, one neither;
 # two builds of it whose test programs are compiled here: "same" alike
 # in both, "changed" different, "new" only in the second.
 fake=$dir/fake
@@ -57,6 +58,7 @@ mkdir -p "$fake/scripts" "$fake/tests/x" "$dir/ref/tests/x" "$dir/obj/tests/x"
 cp "$src/scripts/run-tests.sh" "$fake/scripts/"
 printf 'echo "ok 1 - sh"\n# the TSC rate follows CONFIG_MODEL_TSC_KHZ\n' >"$fake/tests/x/test_opt.sh"
 printf 'echo "ok 1 - sh"\n' >"$fake/tests/x/test_plain.sh"
+printf '[ "${LABEL:-}" = x ] || echo "ok 1 - sh"\n' >"$fake/tests/x/test_label.sh"
 prog() { # OUT TEXT [SRCDIR]: a test program printing one TAP line
 	local c=${3:-$dir}/prog_${2// /_}.c
 	printf '#include <stdio.h>\nint main(void) { puts("ok 1 - %s"); return 0; }\n' "$2" >"$c"
@@ -71,14 +73,14 @@ check "the fake builds' test programs compile; test_same's files differ, not its
 	'[ -x "$dir/obj/tests/x/test_new" ] && ! cmp -s "$dir/ref/tests/x/test_same" "$dir/obj/tests/x/test_same"'
 out=$(LABEL=all "$fake/scripts/run-tests.sh" "$dir/obj" 2>&1); rc=$?
 check "run-tests.sh without REFERENCE runs every test (exit $rc: $(tail -1 <<<"$out"))" \
-	'[ $rc = 0 ] && [ "$(tail -1 <<<"$out")" = "[all] 5 passed, 0 failed, 0 skipped" ] && ! grep -q "^# once:" <<<"$out"'
+	'[ $rc = 0 ] && [ "$(tail -1 <<<"$out")" = "[all] 6 passed, 0 failed, 0 skipped" ] && ! grep -q "^# once:" <<<"$out"'
 check "run-tests.sh prints the slowest tests and keeps every test's wall and CPU time in OBJTREE/test-times" \
-	'[ "$(grep -cE "^# slowest: [0-9.]+ s \(cpu [0-9.]+ s\) tests/x/test_" <<<"$out")" = 5 ] &&
-	 [ "$(grep -cE "^[0-9.]+ [0-9.]+ tests/x/test_[a-z]+(\.sh)?$" "$dir/obj/test-times")" = 5 ]'
+	'[ "$(grep -cE "^# slowest: [0-9.]+ s \(cpu [0-9.]+ s\) tests/x/test_" <<<"$out")" = 6 ] &&
+	 [ "$(grep -cE "^[0-9.]+ [0-9.]+ tests/x/test_[a-z]+(\.sh)?$" "$dir/obj/test-times")" = 6 ]'
 out=$(LABEL=other REFERENCE=$dir/ref "$fake/scripts/run-tests.sh" "$dir/obj" 2>&1); rc=$?
-check "with REFERENCE: the changed and new programs and the shell test naming a CONFIG_ symbol run, the rest are named once ($(tail -1 <<<"$out"))" \
-	'[ $rc = 0 ] && [ "$(tail -1 <<<"$out")" = "[other] 3 passed, 0 failed, 0 skipped" ] &&
-	 [ "$(cut -d" " -f3 "$dir/obj/test-times" | xargs)" = "tests/x/test_changed tests/x/test_new tests/x/test_opt.sh" ] &&
+check "with REFERENCE: the changed and new programs and the shell tests naming a CONFIG_ symbol or \$LABEL run, the rest are named once ($(tail -1 <<<"$out"))" \
+	'[ $rc = 0 ] && [ "$(tail -1 <<<"$out")" = "[other] 4 passed, 0 failed, 0 skipped" ] &&
+	 [ "$(cut -d" " -f3 "$dir/obj/test-times" | xargs)" = "tests/x/test_changed tests/x/test_new tests/x/test_label.sh tests/x/test_opt.sh" ] &&
 	 grep -qx "# once: 2 tests this configuration cannot change ran in $dir/ref only: tests/x/test_same tests/x/test_plain.sh" <<<"$out"'
 
 # ---- check.sh on a fake tree -------------------------------------------------
