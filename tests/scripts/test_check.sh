@@ -9,7 +9,8 @@
 #   a build whose pmusim features are not its .config's fails
 #   a source tree holding a configuration is refused, saying make mrproper
 #   every step prints its time; the extra checks (check.d/) run two at a
-#     time and are reported and counted in order
+#     time and are reported and counted in order; with private /tmps they
+#     start once the first configuration is built
 #   the first configuration runs every test, the others only those they
 #     can change (run-tests.sh with REFERENCE: a changed test program, a
 #     shell test naming a CONFIG_ symbol); run-tests.sh times each test
@@ -109,6 +110,11 @@ defconfig:
 v6.12_defconfig allnoconfig randconfig:
 	@cp rfcs-off $(O)/.config
 all:
+	@# WAIT_FOR_EXTRAS=FILE: the last configuration's build waits (at most a
+	@# minute) for the extra checks to have started, and says if they had
+	@if [ -n "$(WAIT_FOR_EXTRAS)" ] && [ "$(notdir $(O))" = check-randconfig-0x1 ]; then \
+		for i in $$(seq 600); do [ -e "$(WAIT_FOR_EXTRAS)" ] && break; sleep 0.1; done; \
+		if [ -e "$(WAIT_FOR_EXTRAS)" ]; then echo yes; else echo no; fi >$(CURDIR)/extras-seen; fi
 	@cp $(if $(filter $(notdir $(O)):%,$(COMPILED_AS)),$(lastword $(subst :, ,$(COMPILED_AS))),$(O)/.config) $(O)/compiled.config
 	@install -m 755 pmusim.in $(O)/pmusim
 MK
@@ -170,7 +176,7 @@ check "each configuration's build and tests and the whole print their wall and C
 	 grep -qE "^# time: randconfig-0x1 tests [0-9]+ s \(cpu [0-9]+ s\)$" <<<"$out" &&
 	 grep -qE "^# time: make check [0-9]+ s \(cpu [0-9]+ s\)$" <<<"$out"'
 mkdir -p "$tree/scripts/check.d"
-printf 'sleep 2; echo "ok 1 - a1"; echo "ok 2 - a2"\n' >"$tree/scripts/check.d/a.sh"
+printf '[ -z "${WAIT_FOR_EXTRAS:-}" ] || touch "$WAIT_FOR_EXTRAS"; sleep 2; echo "ok 1 - a1"; echo "ok 2 - a2"\n' >"$tree/scripts/check.d/a.sh"
 printf 'echo "ok 1 - b1"; echo "not ok 2 - b2"\n' >"$tree/scripts/check.d/b.sh"
 printf 'echo "c: dies without a TAP line"; exit 3\n' >"$tree/scripts/check.d/c.sh"
 printf 'echo "ok 1 - d1"\n' >"$tree/scripts/check.d/d.sh"
@@ -180,6 +186,14 @@ check "extra checks: counted, in order, a failure without a TAP line counted onc
 	 [ "$(grep -E "^== [a-d]$" <<<"$out" | xargs)" = "== a == b == c == d" ] &&
 	 grep -q "^not ok 2 - b2" <<<"$out" && grep -q "^c: dies without a TAP line" <<<"$out" &&
 	 [ "$(grep -cE "^# time: [a-d] [0-9]+ s \(cpu [0-9]+ s\)$" <<<"$out")" = 4 ]'
+if unshare -m true 2>/dev/null; then
+	rm -f "$tree/extras-seen"
+	run_check WAIT_FOR_EXTRAS="$tree/extras-started"
+	check "with private /tmps the extra checks start before the last configuration is built ($(cat "$tree/extras-seen" 2>/dev/null))" \
+		'[ "$(cat "$tree/extras-seen" 2>/dev/null)" = yes ] && [ "$(last)" = "12 passed, 2 failed, 0 skipped" ]'
+else
+	skip "the extra checks beside the configurations: no mount namespaces"
+fi
 rm -r "$tree/scripts/check.d"
 
 touch "$tree/.config"
