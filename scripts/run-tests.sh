@@ -30,6 +30,7 @@ export CMOCKA_MESSAGE_OUTPUT=TAP
 export PMUSIM="$objtree/pmusim" PMUSIM_OBJTREE="$objtree" PMUSIM_SRCTREE="$srctree"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 reference=${REFERENCE:+$(cd "$REFERENCE" && pwd)}
+unset REFERENCE	# (the tests' own runs of this script are not this one's)
 once=()
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 

@@ -22,7 +22,7 @@ obj=${PMUSIM_OBJTREE:-$src}
 # run by make test: the outer make's command line (O=..., exported to
 # us as well) must not reach ours: mrproper would clean that build
 unset MAKEFLAGS MFLAGS MAKELEVEL O SANITIZE COVERAGE
-unset TALLY LABEL
+unset TALLY LABEL REFERENCE
 
 # ---- check-build-config.sh on the real build ---------------------------------
 out=$("$src/scripts/check-build-config.sh" "$obj" 2>&1); rc=$?
