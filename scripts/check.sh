@@ -45,15 +45,20 @@ secs() { # FILE: "W s (cpu C s)" from timed's FILE
 }
 
 # A configuration's tests are mostly one process at a time, so while they
-# run the next configuration builds on the other core. Each test phase
-# gets a private /tmp (perf reads symbols only from /tmp/perf-PID.map and
-# pmusim's PIDs are fixed: two configurations' runs must not answer for
-# each other). Without mount namespaces (no CAP_SYS_ADMIN) the tests run
-# in the foreground, one configuration after the other, as before.
-# scripts/private-tmp.sh keeps a tree under /tmp visible there.
+# run the next configurations build, and the tests of two configurations
+# may run at once (the first one's, which run every test, take longest).
+# Each test phase gets a private /tmp (perf reads symbols only from
+# /tmp/perf-PID.map and pmusim's PIDs are fixed: two configurations' runs
+# must not answer for each other). Without mount namespaces (no
+# CAP_SYS_ADMIN) the tests run in the foreground, one configuration after
+# the other, as before. scripts/private-tmp.sh keeps a tree under /tmp
+# visible there.
 overlap=false
 unshare -m "$srctree/scripts/private-tmp.sh" "$srctree" true 2>/dev/null && overlap=true
-pending=""	# the configuration whose tests run in the background
+pending=() pending_pids=()	# the configurations whose tests run in the background, oldest first
+# The first configuration that builds runs every test; the others run
+# only those they can change (scripts/run-tests.sh, REFERENCE).
+reference=""
 
 # A configuration whose runner died or never started (no tally line)
 # counts as failed, not as no tests.
@@ -68,18 +73,21 @@ tally_tests() { # LABEL RC
 	[ "$2" = 0 ] || status=1
 }
 
-finish_tests() {
-	[ -n "$pending" ] || return 0
-	wait "$tests_pid"
-	local rc=$?
-	cat "$srctree/build/check-$pending/tests.log"
-	echo "# time: $pending tests $(secs "$srctree/build/check-$pending/tests.time")"
-	tally_tests "$pending" "$rc"
-	pending=""
+finish_oldest() { # the oldest background test run's report
+	local label=${pending[0]} rc
+	wait "${pending_pids[0]}"
+	rc=$?
+	pending=("${pending[@]:1}") pending_pids=("${pending_pids[@]:1}")
+	cat "$srctree/build/check-$label/tests.log"
+	echo "# time: $label tests $(secs "$srctree/build/check-$label/tests.time")"
+	tally_tests "$label" "$rc"
+}
+finish_tests() { # [N]: until at most N (default 0) test runs are pending
+	while [ ${#pending[@]} -gt "${1:-0}" ]; do finish_oldest; done
 }
 
 run_config() { # LABEL TARGET [SEED]
-	local label=$1 target=$2 seed=${3:-} dir=$srctree/build/check-$1
+	local label=$1 target=$2 seed=${3:-} dir=$srctree/build/check-$1 ref=$reference
 	mkdir -p "$dir"
 	echo "== $label" >"$dir/head.log"
 	if ! KCONFIG_SEED=$seed make -s --no-print-directory -C "$srctree" O="$dir" "$target" >"$dir/config.log" 2>&1; then
@@ -97,17 +105,18 @@ run_config() { # LABEL TARGET [SEED]
 		echo "FAIL [$label] pmusim version does not match .config"; echo "0 1 0" >>"$tally"; status=1; return
 	fi
 	echo "# time: $label build $(secs "$dir/build.time")" >>"$dir/head.log"
-	finish_tests
+	[ -n "$reference" ] || reference=$dir
+	finish_tests 1
 	rm -f "$dir/tally"
 	if $overlap; then
 		cp "$dir/head.log" "$dir/tests.log"
-		timed "$dir/tests.time" env LABEL="$label" TALLY="$dir/tally" \
+		timed "$dir/tests.time" env LABEL="$label" TALLY="$dir/tally" REFERENCE="$ref" \
 			unshare -m "$srctree/scripts/private-tmp.sh" "$srctree" \
 			"$srctree/scripts/run-tests.sh" "$dir" >>"$dir/tests.log" 2>&1 &
-		tests_pid=$! pending=$label
+		pending+=("$label") pending_pids+=($!)
 	else
 		cat "$dir/head.log"
-		timed "$dir/tests.time" env LABEL="$label" TALLY="$dir/tally" \
+		timed "$dir/tests.time" env LABEL="$label" TALLY="$dir/tally" REFERENCE="$ref" \
 			"$srctree/scripts/run-tests.sh" "$dir"
 		rc=$?
 		echo "# time: $label tests $(secs "$dir/tests.time")"
@@ -115,28 +124,40 @@ run_config() { # LABEL TARGET [SEED]
 	fi
 }
 
+# The extra checks, two at a time: most of them spend long stretches in
+# one process (a fuzzer, callgrind, a replay loop), which leaves a core
+# idle. Each has build directories of its own; their reports come in
+# order, after the configurations'. With private /tmps they start once the
+# first configuration is built, beside its tests and the other builds;
+# without, after the last configuration's tests.
+xdir=$srctree/build/check-extras
+run_extras() {
+	local started=0 xpids=() extra x pid
+	for extra in "$srctree"/scripts/check.d/*.sh; do
+		[ -e "$extra" ] || continue
+		# (each writes its .rc when done)
+		while [ $((started - $(find "$xdir" -name '*.rc' | wc -l))) -ge 2 ]; do sleep 1; done
+		x=$xdir/$(basename "$extra" .sh)
+		{ timed "$x.time" bash "$extra" >"$x.out" 2>&1; echo $? >"$x.rc"; } </dev/null &
+		xpids+=($!) started=$((started + 1))
+	done
+	for pid in "${xpids[@]}"; do wait "$pid"; done
+}
+rm -rf "$xdir" && mkdir -p "$xdir"
+
 run_config defconfig defconfig
+extras_pid=""
+if $overlap; then
+	run_extras &
+	extras_pid=$!
+fi
 run_config v6.12 v6.12_defconfig
 run_config allnoconfig allnoconfig
 for seed in "$@"; do
 	run_config "randconfig-$seed" randconfig "$seed"
 done
-# The extra checks build and run while the last configuration's tests
-# run, two at a time: most of them spend long stretches in one process
-# (a fuzzer, callgrind, a replay loop), which leaves a core idle. Each
-# has build directories of its own; their reports come in order.
-xdir=$srctree/build/check-extras
-rm -rf "$xdir" && mkdir -p "$xdir"
-started=0 xpids=()
-for extra in "$srctree"/scripts/check.d/*.sh; do
-	[ -e "$extra" ] || continue
-	# (each writes its .rc when done; a plain wait -n could take the tests' job)
-	while [ $((started - $(find "$xdir" -name '*.rc' | wc -l))) -ge 2 ]; do sleep 1; done
-	x=$xdir/$(basename "$extra" .sh)
-	{ timed "$x.time" bash "$extra" >"$x.out" 2>&1; echo $? >"$x.rc"; } </dev/null &
-	xpids+=($!) started=$((started + 1))
-done
-for pid in "${xpids[@]}"; do wait "$pid"; done
+finish_tests
+if [ -n "$extras_pid" ]; then wait "$extras_pid"; else run_extras; fi
 for extra in "$srctree"/scripts/check.d/*.sh; do
 	[ -e "$extra" ] || continue
 	name=$(basename "$extra" .sh) x=$xdir/$(basename "$extra" .sh)
@@ -148,7 +169,6 @@ for extra in "$srctree"/scripts/check.d/*.sh; do
 	[ "$rc" != 0 ] && [ "$f" = 0 ] && f=1
 	echo "$p $f 0" >>"$tally"; [ "$f" = 0 ] || status=1
 done
-finish_tests
 cat "$extras"
 
 times >"$tally.times"

@@ -9,7 +9,11 @@
 #   a build whose pmusim features are not its .config's fails
 #   a source tree holding a configuration is refused, saying make mrproper
 #   every step prints its time; the extra checks (check.d/) run two at a
-#     time and are reported and counted in order
+#     time and are reported and counted in order; with private /tmps they
+#     start once the first configuration is built
+#   the first configuration runs every test, the others only those they
+#     can change (run-tests.sh with REFERENCE: a changed test program, a
+#     shell test naming a CONFIG_ symbol); run-tests.sh times each test
 # and scripts/check-build-config.sh on this build's real pmusim and .config.
 set -u
 src=${PMUSIM_SRCTREE:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -18,7 +22,7 @@ obj=${PMUSIM_OBJTREE:-$src}
 # run by make test: the outer make's command line (O=..., exported to
 # us as well) must not reach ours: mrproper would clean that build
 unset MAKEFLAGS MFLAGS MAKELEVEL O SANITIZE COVERAGE
-unset TALLY LABEL
+unset TALLY LABEL REFERENCE
 
 # ---- check-build-config.sh on the real build ---------------------------------
 out=$("$src/scripts/check-build-config.sh" "$obj" 2>&1); rc=$?
@@ -44,6 +48,41 @@ out=$(LABEL=empty TALLY=$dir/empty.tally "$src/scripts/run-tests.sh" "$dir/empty
 check "run-tests.sh on a build without test programs: a failure, not 0 tests (exit $rc: $(tail -1 <<<"$out"))" \
 	'[ $rc != 0 ] && [ "$(tail -1 <<<"$out")" = "[empty] 0 passed, 1 failed, 0 skipped" ] &&
 	 [ "$(cat "$dir/empty.tally")" = "0 1 0" ]'
+
+# ---- run-tests.sh: per-test times; with REFERENCE, what a configuration can change
+# A fake source tree: one shell test naming a CONFIG_ symbol, one reading
+# $LABEL, one neither;
+# two builds of it whose test programs are compiled here: "same" alike
+# in both, "changed" different, "new" only in the second.
+fake=$dir/fake
+mkdir -p "$fake/scripts" "$fake/tests/x" "$dir/ref/tests/x" "$dir/obj/tests/x"
+cp "$src/scripts/run-tests.sh" "$fake/scripts/"
+printf 'echo "ok 1 - sh"\n# the TSC rate follows CONFIG_MODEL_TSC_KHZ\n' >"$fake/tests/x/test_opt.sh"
+printf 'echo "ok 1 - sh"\n' >"$fake/tests/x/test_plain.sh"
+printf '[ "${LABEL:-}" = x ] || echo "ok 1 - sh"\n' >"$fake/tests/x/test_label.sh"
+prog() { # OUT TEXT [SRCDIR]: a test program printing one TAP line
+	local c=${3:-$dir}/prog_${2// /_}.c
+	printf '#include <stdio.h>\nint main(void) { puts("ok 1 - %s"); return 0; }\n' "$2" >"$c"
+	${CC:-cc} -g -O2 -o "$1" "$c"
+}
+# (the same program from another path: other debug info and build ID)
+mkdir -p "$dir/elsewhere"
+prog "$dir/ref/tests/x/test_same" same && prog "$dir/obj/tests/x/test_same" same "$dir/elsewhere" &&
+	prog "$dir/ref/tests/x/test_changed" "as in the reference" &&
+	prog "$dir/obj/tests/x/test_changed" changed && prog "$dir/obj/tests/x/test_new" new
+check "the fake builds' test programs compile; test_same's files differ, not its code" \
+	'[ -x "$dir/obj/tests/x/test_new" ] && ! cmp -s "$dir/ref/tests/x/test_same" "$dir/obj/tests/x/test_same"'
+out=$(LABEL=all "$fake/scripts/run-tests.sh" "$dir/obj" 2>&1); rc=$?
+check "run-tests.sh without REFERENCE runs every test (exit $rc: $(tail -1 <<<"$out"))" \
+	'[ $rc = 0 ] && [ "$(tail -1 <<<"$out")" = "[all] 6 passed, 0 failed, 0 skipped" ] && ! grep -q "^# once:" <<<"$out"'
+check "run-tests.sh prints the slowest tests and keeps every test's wall and CPU time in OBJTREE/test-times" \
+	'[ "$(grep -cE "^# slowest: [0-9.]+ s \(cpu [0-9.]+ s\) tests/x/test_" <<<"$out")" = 6 ] &&
+	 [ "$(grep -cE "^[0-9.]+ [0-9.]+ tests/x/test_[a-z]+(\.sh)?$" "$dir/obj/test-times")" = 6 ]'
+out=$(LABEL=other REFERENCE=$dir/ref "$fake/scripts/run-tests.sh" "$dir/obj" 2>&1); rc=$?
+check "with REFERENCE: the changed and new programs and the shell tests naming a CONFIG_ symbol or \$LABEL run, the rest are named once ($(tail -1 <<<"$out"))" \
+	'[ $rc = 0 ] && [ "$(tail -1 <<<"$out")" = "[other] 4 passed, 0 failed, 0 skipped" ] &&
+	 [ "$(cut -d" " -f3 "$dir/obj/test-times" | xargs)" = "tests/x/test_changed tests/x/test_new tests/x/test_label.sh tests/x/test_opt.sh" ] &&
+	 grep -qx "# once: 2 tests this configuration cannot change ran in $dir/ref only: tests/x/test_same tests/x/test_plain.sh" <<<"$out"'
 
 # ---- check.sh on a fake tree -------------------------------------------------
 # The fake tree is under /tmp on purpose: check.sh mounts a tmpfs there.
@@ -71,11 +110,17 @@ defconfig:
 v6.12_defconfig allnoconfig randconfig:
 	@cp rfcs-off $(O)/.config
 all:
+	@# WAIT_FOR_EXTRAS=FILE: the last configuration's build waits (at most a
+	@# minute) for the extra checks to have started, and says if they had
+	@if [ -n "$(WAIT_FOR_EXTRAS)" ] && [ "$(notdir $(O))" = check-randconfig-0x1 ]; then \
+		for i in $$(seq 600); do [ -e "$(WAIT_FOR_EXTRAS)" ] && break; sleep 0.1; done; \
+		if [ -e "$(WAIT_FOR_EXTRAS)" ]; then echo yes; else echo no; fi >$(CURDIR)/extras-seen; fi
 	@cp $(if $(filter $(notdir $(O)):%,$(COMPILED_AS)),$(lastword $(subst :, ,$(COMPILED_AS))),$(O)/.config) $(O)/compiled.config
 	@install -m 755 pmusim.in $(O)/pmusim
 MK
 cat >"$tree/scripts/run-tests.sh" <<'SH'
 #!/bin/bash
+echo "$LABEL ${REFERENCE:-none}" >>"$(dirname "$0")/../references"
 echo "[$LABEL] 2 passed, 0 failed, 0 skipped"
 echo "2 0 0" >>"$TALLY"
 SH
@@ -101,9 +146,12 @@ else
 	skip "a tree under /tmp in a private /tmp: no mount namespaces"
 	skip "the private /tmp is still private: no mount namespaces"
 fi
+rm -f "$tree/references"
 run_check PATH="$dir/bin:$PATH"
 check "no mount namespaces: the tests run in the foreground ($(last))" \
 	'[ $rc = 0 ] && [ "$(last)" = "8 passed, 0 failed, 0 skipped" ]'
+check "the first configuration runs every test, the others with it as REFERENCE" \
+	'[ "$(sed "s|$tree/build/||" "$tree/references" | xargs)" = "defconfig none v6.12 check-defconfig allnoconfig check-defconfig randconfig-0x1 check-defconfig" ]'
 
 chmod -x "$tree/scripts/run-tests.sh"
 run_check
@@ -128,7 +176,7 @@ check "each configuration's build and tests and the whole print their wall and C
 	 grep -qE "^# time: randconfig-0x1 tests [0-9]+ s \(cpu [0-9]+ s\)$" <<<"$out" &&
 	 grep -qE "^# time: make check [0-9]+ s \(cpu [0-9]+ s\)$" <<<"$out"'
 mkdir -p "$tree/scripts/check.d"
-printf 'sleep 2; echo "ok 1 - a1"; echo "ok 2 - a2"\n' >"$tree/scripts/check.d/a.sh"
+printf '[ -z "${WAIT_FOR_EXTRAS:-}" ] || touch "$WAIT_FOR_EXTRAS"; sleep 2; echo "ok 1 - a1"; echo "ok 2 - a2"\n' >"$tree/scripts/check.d/a.sh"
 printf 'echo "ok 1 - b1"; echo "not ok 2 - b2"\n' >"$tree/scripts/check.d/b.sh"
 printf 'echo "c: dies without a TAP line"; exit 3\n' >"$tree/scripts/check.d/c.sh"
 printf 'echo "ok 1 - d1"\n' >"$tree/scripts/check.d/d.sh"
@@ -138,6 +186,14 @@ check "extra checks: counted, in order, a failure without a TAP line counted onc
 	 [ "$(grep -E "^== [a-d]$" <<<"$out" | xargs)" = "== a == b == c == d" ] &&
 	 grep -q "^not ok 2 - b2" <<<"$out" && grep -q "^c: dies without a TAP line" <<<"$out" &&
 	 [ "$(grep -cE "^# time: [a-d] [0-9]+ s \(cpu [0-9]+ s\)$" <<<"$out")" = 4 ]'
+if unshare -m true 2>/dev/null; then
+	rm -f "$tree/extras-seen"
+	run_check WAIT_FOR_EXTRAS="$tree/extras-started"
+	check "with private /tmps the extra checks start before the last configuration is built ($(cat "$tree/extras-seen" 2>/dev/null))" \
+		'[ "$(cat "$tree/extras-seen" 2>/dev/null)" = yes ] && [ "$(last)" = "12 passed, 2 failed, 0 skipped" ]'
+else
+	skip "the extra checks beside the configurations: no mount namespaces"
+fi
 rm -r "$tree/scripts/check.d"
 
 touch "$tree/.config"
