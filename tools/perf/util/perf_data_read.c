@@ -102,6 +102,7 @@ const char *perf_event__name(u32 type)
 struct feat_cursor {
 	const u8 *p;
 	u64 left;
+	bool nomem;			/* the parse failed for memory, not for the bytes */
 };
 
 static bool feat_u32(struct feat_cursor *c, u32 *v)
@@ -142,6 +143,7 @@ static bool feat_strdup(struct feat_cursor *c, char **out)
 		return false;
 	free(*out);
 	*out = strdup(s);
+	c->nomem = !*out;
 	return *out != NULL;
 }
 
@@ -172,8 +174,11 @@ static bool parse_event_desc(struct perf_data_file *f, struct feat_cursor *c)
 		if (!feat_skip(c, attr_size) || !feat_u32(c, &nr_ids) ||
 		    !feat_string(c, &name, &len) || !feat_skip(c, (u64)nr_ids * 8))
 			return false;
-		if (i < f->nr_attrs && !f->attrs[i].name)
-			f->attrs[i].name = strdup(name);
+		if (i < f->nr_attrs && !f->attrs[i].name &&
+		    !(f->attrs[i].name = strdup(name))) {
+			c->nomem = true;
+			return false;
+		}
 	}
 	return true;
 }
@@ -199,8 +204,10 @@ static bool parse_build_ids(struct perf_data_file *f, struct feat_cursor *c)
 		if (!memchr(name, '\0', size - 36u))
 			return false;
 		b = realloc(f->build_ids, (f->nr_build_ids + 1) * sizeof(*b));
-		if (!b)
+		if (!b) {
+			c->nomem = true;
 			return false;
+		}
 		f->build_ids = b;
 		b = &b[f->nr_build_ids];
 		memcpy(b->id, c->p + 12, 20);
@@ -208,8 +215,10 @@ static bool parse_build_ids(struct perf_data_file *f, struct feat_cursor *c)
 		if (b->size > 20)
 			return false;
 		b->filename = strdup(name);
-		if (!b->filename)
+		if (!b->filename) {
+			c->nomem = true;
 			return false;
+		}
 		f->nr_build_ids++;
 		feat_skip(c, size);
 	}
@@ -274,8 +283,10 @@ static int read_features(struct perf_data_file *f)
 					  (unsigned long long)sec.size, f->size);
 		c.p = f->buf + sec.offset;
 		c.left = sec.size;
+		c.nomem = false;
 		if (!parse_feature(f, feat, &c))
-			return file_error(f, "feature %s: corrupt contents", feat_name(feat));
+			return file_error(f, "feature %s: %s", feat_name(feat),
+					  c.nomem ? "out of memory" : "corrupt contents");
 	}
 	return 0;
 }
