@@ -1282,6 +1282,218 @@ static void writer_fills_in_what_the_env_leaves_out(void **state)
 	perf_data_file__close(&f);
 }
 
+/* ---- the reader, feature by feature ---------------------------------------- */
+
+/*
+ * A file of a header, no attr, no data and one feature FEAT holding LEN
+ * bytes of BODY, opened from memory; the error, or "" when it opened.
+ */
+static const char *open_feature(int feat, const void *body, size_t len, struct perf_data_file *f)
+{
+	static u8 buf[4096];
+	static char err[256];
+	struct perf_file_header *h = (struct perf_file_header *)buf;
+	struct perf_file_section sec = { PERF_FILE_HEADER_SIZE + 16, len };
+	int r;
+
+	assert_true(PERF_FILE_HEADER_SIZE + 16 + len <= sizeof(buf));
+	memset(buf, 0, sizeof(buf));
+	h->magic = PERF_MAGIC2;
+	h->size = PERF_FILE_HEADER_SIZE;
+	h->attr_size = PERF_DATA_ATTR_SIZE + sizeof(struct perf_file_section);
+	h->attrs.offset = PERF_FILE_HEADER_SIZE;
+	h->data.offset = PERF_FILE_HEADER_SIZE;
+	h->adds_features[feat / 64] |= 1ULL << (feat % 64);
+	memcpy(buf + PERF_FILE_HEADER_SIZE, &sec, sizeof(sec));
+	memcpy(buf + PERF_FILE_HEADER_SIZE + 16, body, len);
+	r = perf_data_file__open_mem(f, "f.data", buf, PERF_FILE_HEADER_SIZE + 16 + len);
+	snprintf(err, sizeof(err), "%s", r ? f->err : "");
+	return err;
+}
+
+/* A build-id entry as the writer puts it: SIZE bytes long, its id size in ID_SIZE. */
+static size_t build_id_entry(u8 *p, u16 size, u8 id_size, const char *name)
+{
+	struct perf_event_header h = { 0, PERF_RECORD_MISC_BUILD_ID_SIZE, size };
+
+	memset(p, 0, size);
+	memcpy(p, &h, 8);
+	p[32] = id_size;
+	memcpy(p + 36, name, strlen(name));
+	return size;
+}
+
+static void reader_refuses_each_corrupt_feature(void **state)
+{
+	struct perf_data_file f;
+	u8 b[512];
+	u32 v[8];
+
+	(void)state;
+	/* CPU_PMU_CAPS: no count; a pair cut short */
+	assert_string_equal(open_feature(HEADER_CPU_PMU_CAPS, b, 2, &f),
+			    "f.data: feature CPU_PMU_CAPS: corrupt contents");
+	perf_data_file__close(&f);
+	v[0] = 1;
+	v[1] = 4;
+	memcpy(b, v, 8);
+	memcpy(b + 8, "abc", 4);
+	assert_string_equal(open_feature(HEADER_CPU_PMU_CAPS, b, 12, &f),
+			    "f.data: feature CPU_PMU_CAPS: corrupt contents");
+	perf_data_file__close(&f);
+	/* a string without its NUL */
+	v[0] = 4;
+	memcpy(b, v, 4);
+	memcpy(b + 4, "abcd", 4);
+	assert_string_equal(open_feature(HEADER_HOSTNAME, b, 8, &f),
+			    "f.data: feature HOSTNAME: corrupt contents");
+	perf_data_file__close(&f);
+	/* EVENT_DESC: no attr size; NRCPUS: one of two numbers; SAMPLE_TIME: one of two */
+	assert_string_equal(open_feature(HEADER_EVENT_DESC, b, 4, &f),
+			    "f.data: feature EVENT_DESC: corrupt contents");
+	perf_data_file__close(&f);
+	assert_string_equal(open_feature(HEADER_NRCPUS, b, 4, &f),
+			    "f.data: feature NRCPUS: corrupt contents");
+	perf_data_file__close(&f);
+	assert_string_equal(open_feature(HEADER_SAMPLE_TIME, b, 8, &f),
+			    "f.data: feature SAMPLE_TIME: corrupt contents");
+	perf_data_file__close(&f);
+	/* BUILD_ID: shorter than an entry; an entry of 36 bytes (no name); a name without NUL; an id of 21 bytes */
+	assert_string_equal(open_feature(HEADER_BUILD_ID, b, 30, &f),
+			    "f.data: feature BUILD_ID: corrupt contents");
+	perf_data_file__close(&f);
+	build_id_entry(b, 36, 20, "");
+	assert_string_equal(open_feature(HEADER_BUILD_ID, b, 40, &f),
+			    "f.data: feature BUILD_ID: corrupt contents");
+	perf_data_file__close(&f);
+	build_id_entry(b, 40, 20, "abcd");
+	assert_string_equal(open_feature(HEADER_BUILD_ID, b, 40, &f),
+			    "f.data: feature BUILD_ID: corrupt contents");
+	perf_data_file__close(&f);
+	build_id_entry(b, 48, 21, "/bin/x");
+	assert_string_equal(open_feature(HEADER_BUILD_ID, b, 48, &f),
+			    "f.data: feature BUILD_ID: corrupt contents");
+	perf_data_file__close(&f);
+	/* ... and two good ones, the second with a 20-byte id not said (no MISC bit) */
+	{
+		size_t n = build_id_entry(b, 48, 16, "/bin/x");
+
+		build_id_entry(b + n, 48, 0, "/bin/y");
+		b[n + 4] = b[n + 5] = 0;	/* misc: no BUILD_ID_SIZE */
+		b[n + 12] = 0xab;
+		assert_string_equal(open_feature(HEADER_BUILD_ID, b, 96, &f), "");
+		assert_int_equal(f.nr_build_ids, 2);
+		assert_int_equal(perf_data_file__build_id(&f, "/bin/x")->size, 16);
+		assert_int_equal(perf_data_file__build_id(&f, "/bin/y")->size, 20);
+		assert_int_equal(perf_data_file__build_id(&f, "/bin/y")->id[0], 0xab);
+		assert_null(perf_data_file__build_id(&f, "/bin/z"));
+		perf_data_file__close(&f);
+	}
+	/* a feature the reader does not need is skipped whatever it holds */
+	assert_string_equal(open_feature(HEADER_CPU_TOPOLOGY, b, 3, &f), "");
+	assert_true(perf_data_file__has_feat(&f, HEADER_CPU_TOPOLOGY));
+	assert_false(perf_data_file__has_feat(&f, 0));
+	assert_false(perf_data_file__has_feat(&f, HEADER_FEAT_BITS));
+	perf_data_file__close(&f);
+	/* a feature past the ones named: by its number */
+	assert_string_equal(open_feature(HEADER_LAST_FEATURE + 3, b, 0, &f), "");
+	perf_data_file__close(&f);
+}
+
+static void reader_names_what_is_wrong_with_the_file(void **state)
+{
+	struct perf_data_file f;
+	char path[128], msg[256];
+	u8 buf[PERF_FILE_HEADER_SIZE];
+	FILE *fp;
+
+	(void)state;
+	file_path(path, sizeof(path), "no-such.data");
+	assert_int_equal(perf_data_file__open(&f, path), -1);
+	snprintf(msg, sizeof(msg), "%s: cannot open: No such file or directory", path);
+	assert_string_equal(f.err, msg);
+	perf_data_file__close(&f);
+	assert_int_equal(perf_data_file__open(&f, dir), -1);
+	snprintf(msg, sizeof(msg), "%s: not a regular file", dir);
+	assert_string_equal(f.err, msg);
+	perf_data_file__close(&f);
+	file_path(path, sizeof(path), "short.data");
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("PERFILE2", fp);
+	assert_int_equal(fclose(fp), 0);
+	assert_int_equal(perf_data_file__open(&f, path), -1);
+	snprintf(msg, sizeof(msg), "%s: too short for a perf.data header (8 bytes)", path);
+	assert_string_equal(f.err, msg);
+	perf_data_file__close(&f);
+
+	/* version 1, and an attr_size too large or not a multiple of 8 */
+	memset(buf, 0, sizeof(buf));
+	memcpy(buf, "PERFFILE", 8);
+	assert_int_equal(perf_data_file__open_mem(&f, NULL, buf, sizeof(buf)), -1);
+	assert_string_equal(f.err, "perf.data: version 1 perf.data (PERFFILE) is not supported");
+	{
+		struct perf_file_header *h = (struct perf_file_header *)buf;
+
+		h->magic = PERF_MAGIC2;
+		h->size = PERF_FILE_HEADER_SIZE;
+		h->attr_size = 8192;
+		assert_int_equal(perf_data_file__open_mem(&f, "h.data", buf, sizeof(buf)), -1);
+		assert_string_equal(f.err, "h.data: bad attr_size 8192");
+		h->attr_size = PERF_DATA_ATTR_SIZE + 16 + 4;
+		assert_int_equal(perf_data_file__open_mem(&f, "h.data", buf, sizeof(buf)), -1);
+		assert_string_equal(f.err, "h.data: bad attr_size 148");
+		/* no attr: opens; a sample then has no attr to be read by */
+		h->attr_size = PERF_DATA_ATTR_SIZE + 16;
+		assert_int_equal(perf_data_file__open_mem(&f, "h.data", buf, sizeof(buf)), 0);
+		assert_int_equal(f.nr_attrs, 0);
+		assert_int_equal(f.id_pos, -1);
+		{
+			u64 rec[2] = { PERF_RECORD_SAMPLE | (u64)16 << 48, 1 };
+			struct perf_data_iter it = { PERF_FILE_HEADER_SIZE, PERF_FILE_HEADER_SIZE };
+			const struct perf_data_attr *a;
+			struct perf_sample s;
+
+			it.pos += 16;
+			assert_int_equal(perf_data_file__sample(&f, &it, (const u8 *)rec, 16, &a, &s), -1);
+			assert_string_equal(f.err, "h.data: sample at offset 104: no attr has its id");
+		}
+		perf_data_file__close(&f);
+	}
+	/* record names: known, a gap, past the table */
+	assert_string_equal(perf_event__name(PERF_RECORD_SAMPLE), "SAMPLE");
+	assert_string_equal(perf_event__name(PERF_RECORD_FINISHED_ROUND), "FINISHED_ROUND");
+	assert_null(perf_event__name(PERF_RECORD_FINISHED_ROUND + 1000));
+}
+
+/* Data that ends inside a record header: truncated, not read past. */
+static void reader_refuses_a_record_header_cut_short(void **state)
+{
+	struct perf_data_file f;
+	struct perf_data_iter it;
+	char path[128];
+	u8 records[4096];
+	u32 records_size, n;
+	const u8 *ev;
+	size_t size;
+	u8 *good;
+	int r;
+
+	(void)state;
+	file_path(path, sizeof(path), "cut.data");
+	write_test_file(path, records, &records_size);
+	good = load(path, &size);
+	assert_int_equal(perf_data_file__open_mem(&f, "cut.data", good, size), 0);
+	f.header.data.size -= records_size - 4;		/* 4 bytes of the first record */
+	perf_data_file__iter_init(&f, &it);
+	r = perf_data_file__next(&f, &it, &ev, &n);
+	assert_int_equal(r, -1);
+	assert_non_null(strstr(f.err, "cut.data: record at offset "));
+	assert_non_null(strstr(f.err, ": truncated header"));
+	perf_data_file__close(&f);
+	free(good);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1308,6 +1520,9 @@ int main(void)
 		cmocka_unit_test(writer_fails_whole_at_every_file_size_limit),
 		cmocka_unit_test(writer_times_only_the_samples_it_can_place),
 		cmocka_unit_test(writer_fills_in_what_the_env_leaves_out),
+		cmocka_unit_test(reader_refuses_each_corrupt_feature),
+		cmocka_unit_test(reader_names_what_is_wrong_with_the_file),
+		cmocka_unit_test(reader_refuses_a_record_header_cut_short),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
