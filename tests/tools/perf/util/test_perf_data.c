@@ -1494,6 +1494,55 @@ static void reader_refuses_a_record_header_cut_short(void **state)
 	free(good);
 }
 
+/*
+ * The sample_id trailer in perf's order for every field (ID and
+ * STREAM_ID too), zeros when no sample id is given; names too long for a
+ * record are refused with EINVAL and nothing synthesized.
+ */
+static void synthesized_trailer_and_long_names(void **state)
+{
+	struct synth_sample_id sid = { .pid = 1, .tid = 2, .time = 3, .id = 4, .stream_id = 5,
+				       .cpu = 6 };
+	struct perf_event_attr a;
+	u8 buf[SYNTH_RECORD_MAX];
+	u64 v[6];
+	char name[4096 + 8];		/* past the 4096 bytes a name may take */
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.sample_id_all = 1;
+	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
+			PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER;
+	assert_int_equal(perf_event__synthesize_id_sample(buf, &a, &sid), 48);
+	memcpy(v, buf, sizeof(v));
+	assert_int_equal(v[0], 2ULL << 32 | 1);
+	assert_int_equal(v[1], 3);
+	assert_int_equal(v[2], 4);
+	assert_int_equal(v[3], 5);
+	assert_int_equal(v[4], 6);
+	assert_int_equal(v[5], 4);
+	memset(buf, 0xff, sizeof(buf));
+	assert_int_equal(perf_event__synthesize_id_sample(buf, &a, NULL), 48);
+	memcpy(v, buf, sizeof(v));
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(v[i], 0);
+	a.sample_id_all = 0;
+	assert_int_equal(perf_event__synthesize_id_sample(buf, &a, &sid), 0);
+
+	memset(name, 'n', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	errno = 0;
+	assert_int_equal(perf_event__synthesize_comm(buf, &a, 1, 1, name, &sid), 0);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(perf_event__synthesize_comm(buf, &a, 1, 1, NULL, &sid), 0);
+	errno = 0;
+	assert_int_equal(perf_event__synthesize_mmap2(buf, &a, 1, 1, 0x1000, 0x1000, 0, 5, 2,
+						      name, &sid), 0);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(perf_event__synthesize_mmap2(buf, &a, 1, 1, 0x1000, 0x1000, 0, 5, 2,
+						      NULL, &sid), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1523,6 +1572,7 @@ int main(void)
 		cmocka_unit_test(reader_refuses_each_corrupt_feature),
 		cmocka_unit_test(reader_names_what_is_wrong_with_the_file),
 		cmocka_unit_test(reader_refuses_a_record_header_cut_short),
+		cmocka_unit_test(synthesized_trailer_and_long_names),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
