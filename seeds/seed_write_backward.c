@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/testcase.h"
 #include "tools/lib/perf/mmap_read.h"
 #include "sim/run.h"
 #include "seeds/seeds.h"
@@ -177,6 +178,7 @@ struct wb_result {
 	uint64_t fell_behind, skipped;
 	bool start_is_record;		/* forward: data_head - size starts a taken sample */
 	uint64_t overwritten;
+	unsigned int nr_buffers;	/* the run's ring buffers, when not the one it reads */
 };
 
 /* Does the byte at POS of the ring start a record that is a taken sample? */
@@ -198,12 +200,19 @@ static bool starts_sample(struct wb_walk *w, struct perf_mmap_reader *rd, uint64
 static int at_end(struct run *r, void *arg)
 {
 	struct wb_result *res = arg;
-	struct perf_event_mmap_page *pg = run_buffer_page(r, 0);
+	struct perf_event_mmap_page *pg;
 	struct perf_mmap_reader rd;
 	uint64_t head;
-	int ret = -1;
+	int ret = -1, err;
 
-	if (run_nr_buffers(r) != 1 || perf_mmap_reader__init(&rd, pg))
+	if (run_nr_buffers(r) != 1) {
+		res->nr_buffers = run_nr_buffers(r);
+		return -1;
+	}
+	pg = run_buffer_page(r, 0);
+	err = perf_mmap_reader__init(&rd, pg);
+	/* buffer.pages is a power of two up to 4096 (scenario_load): a size the reader takes */
+	if (NEVER(err))
 		return -1;
 	if (walk_init(&res->a, r, rd.size, res->period) ||
 	    walk_init(&res->b, r, rd.size, res->period))
@@ -278,7 +287,12 @@ static int run_mode(struct scenario *s, const struct seed_opts *o, enum wb_mode 
 	res->period = s->events[0].period;
 	s->events[0].write_backward = mode != WB_FORWARD;
 	if (run_scenario_hooked(s, o->output, o->map_dir, NULL, &hook, &st, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
+		if (res->nr_buffers)
+			fprintf(stderr, "pmusim: seed write-backward: %s: the run has %u ring buffers "
+				"(one per task and CPU); the seed reads one: one task on one CPU\n",
+				s->file, res->nr_buffers);
+		else
+			fprintf(stderr, "%s\n", err);
 		ret = 1;
 	}
 	s->events[0].write_backward = true;
