@@ -1543,6 +1543,30 @@ static void synthesized_trailer_and_long_names(void **state)
 						      NULL, &sid), 0);
 }
 
+/* A READ value with its lost count; each cut short, and a record shorter than a header. */
+static void sample_read_lost_and_a_short_header_are_refused(void **state)
+{
+	struct perf_event_attr a = { .sample_type = PERF_SAMPLE_READ,
+				     .read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST };
+	u64 rec[4] = { PERF_RECORD_SAMPLE | (u64)32 << 48, 7, 0x1d, 3 };
+	struct perf_sample s;
+	const char *why = NULL;
+
+	(void)state;
+	assert_int_equal(perf_sample__parse(&a, (const u8 *)rec, 32, &s, &why), 0);
+	assert_int_equal(s.read_one.value, 7);
+	assert_int_equal(s.read_one.id, 0x1d);
+	assert_int_equal(s.read_one.lost, 3);
+	assert_int_equal(s.read_value_size, 24);
+	for (u32 cut = 8; cut < 32; cut += 8) {
+		why = NULL;
+		assert_int_equal(perf_sample__parse(&a, (const u8 *)rec, cut, &s, &why), -1);
+		assert_string_equal(why, "read values");
+	}
+	assert_int_equal(perf_sample__parse(&a, (const u8 *)rec, 4, &s, &why), -1);
+	assert_string_equal(why, "record header");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1573,6 +1597,7 @@ int main(void)
 		cmocka_unit_test(reader_names_what_is_wrong_with_the_file),
 		cmocka_unit_test(reader_refuses_a_record_header_cut_short),
 		cmocka_unit_test(synthesized_trailer_and_long_names),
+		cmocka_unit_test(sample_read_lost_and_a_short_header_are_refused),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
