@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/testcase.h"
 #include "tools/lib/perf/mmap_read.h"
 #include "sim/run.h"
 #include "seeds/seeds.h"
@@ -33,7 +34,9 @@ struct wb_walk {
 	size_t *order;			/* truth indices sorted by (tid, time) */
 	long long expect;		/* truth index the next record should be; -1: first */
 	uint64_t records, consistent, bytes;
-	uint32_t rec_size;		/* 0: not seen; UINT32_MAX: sizes differ */
+	uint32_t min_size, max_size;	/* of the records read; 0: none yet */
+	uint64_t step_size;		/* bytes a record takes, for the writer's half buffer
+					   before this walk has read one (0: unknown) */
 	uint64_t buf_size, period;
 	bool advance;			/* let the writer go on inside the walk, once */
 	bool advanced, failed;
@@ -79,11 +82,17 @@ static int walk_init(struct wb_walk *w, struct run *r, uint64_t buf_size, uint64
 	return walk_index(w);
 }
 
+/* Bytes a record takes: this walk's mean, or what it was told before it read one. */
+static uint64_t walk_record_size(const struct wb_walk *w)
+{
+	return w->records ? w->bytes / w->records : w->step_size;
+}
+
 /* Let the writer write about half a buffer while the reader is mid-walk. */
 static void writer_goes_on(struct wb_walk *w)
 {
 	w->advanced = true;
-	run_advance(w->r, (w->buf_size / 2 / w->rec_size + 1) * w->period);
+	run_advance(w->r, (w->buf_size / 2 / walk_record_size(w) + 1) * w->period);
 	if (walk_index(w))
 		w->failed = true;
 }
@@ -119,10 +128,10 @@ static int on_record(const struct perf_event_header *rec, size_t size, void *arg
 
 	w->records++;
 	w->bytes += size;
-	if (!w->rec_size)
-		w->rec_size = (uint32_t)size;
-	else if (w->rec_size != size)
-		w->rec_size = UINT32_MAX;
+	if (!w->min_size || size < w->min_size)
+		w->min_size = (uint32_t)size;
+	if (size > w->max_size)
+		w->max_size = (uint32_t)size;
 	if (!run_parse_sample(w->r, rec, size, &s))
 		idx = truth_index(w, &s);
 	/* consistent: a sample that was taken, the one after (or before) the last */
@@ -133,7 +142,7 @@ static int on_record(const struct perf_event_header *rec, size_t size, void *arg
 		w->expect = w->forward ? idx + 1 : idx - 1;
 	else if (w->expect >= 0)
 		w->expect = w->forward ? w->expect + 1 : w->expect - 1;
-	if (w->advance && !w->advanced && w->rec_size != UINT32_MAX)
+	if (w->advance && !w->advanced)
 		writer_goes_on(w);
 	return w->failed;
 }
@@ -146,11 +155,11 @@ static void on_verify_step(struct perf_mmap_reader *reader, enum perf_mmap_verif
 	/*
 	 * At its first chunk: between the copy and the check, where a writer
 	 * hurts the verifying reader most. The record size is the plain
-	 * walk's (at_end), as nothing is handed out yet.
+	 * walk's mean (at_end), as nothing is handed out yet.
 	 */
 	(void)reader;
 	if (step == PERF_MMAP_VERIFY_CHUNK_COPIED && w->advance && !w->advanced &&
-	    w->rec_size && w->rec_size != UINT32_MAX)
+	    walk_record_size(w))
 		writer_goes_on(w);
 }
 
@@ -161,13 +170,15 @@ struct wb_result {
 	uint64_t period;
 	uint64_t samples;		/* taken (the simulator's log) */
 	uint64_t written, size;		/* bytes written, buffer size */
-	uint32_t rec_size;
+	uint32_t min_size, max_size;	/* of the records read; 0: none read */
+	bool whole_known;		/* the records have one size to count them by */
 	uint64_t whole;			/* whole records the buffer holds (bytes / record) */
 	struct wb_walk a, b;		/* the readers' walks */
 	enum perf_mmap_read_status sa, sb;
 	uint64_t fell_behind, skipped;
 	bool start_is_record;		/* forward: data_head - size starts a taken sample */
 	uint64_t overwritten;
+	unsigned int nr_buffers;	/* the run's ring buffers, when not the one it reads */
 };
 
 /* Does the byte at POS of the ring start a record that is a taken sample? */
@@ -189,12 +200,19 @@ static bool starts_sample(struct wb_walk *w, struct perf_mmap_reader *rd, uint64
 static int at_end(struct run *r, void *arg)
 {
 	struct wb_result *res = arg;
-	struct perf_event_mmap_page *pg = run_buffer_page(r, 0);
+	struct perf_event_mmap_page *pg;
 	struct perf_mmap_reader rd;
 	uint64_t head;
-	int ret = -1;
+	int ret = -1, err;
 
-	if (run_nr_buffers(r) != 1 || perf_mmap_reader__init(&rd, pg))
+	if (run_nr_buffers(r) != 1) {
+		res->nr_buffers = run_nr_buffers(r);
+		return -1;
+	}
+	pg = run_buffer_page(r, 0);
+	err = perf_mmap_reader__init(&rd, pg);
+	/* buffer.pages is a power of two up to 4096 (scenario_load): a size the reader takes */
+	if (NEVER(err))
 		return -1;
 	if (walk_init(&res->a, r, rd.size, res->period) ||
 	    walk_init(&res->b, r, rd.size, res->period))
@@ -225,7 +243,7 @@ static int at_end(struct run *r, void *arg)
 		/* the machine ran on under the first reader: index what it sampled */
 		if (walk_index(&res->b))
 			goto out;
-		res->b.rec_size = res->a.rec_size;
+		res->b.step_size = walk_record_size(&res->a);
 		res->sb = perf_mmap_reader__read_backward_verify(&rd, on_record, &res->b);
 		res->overwritten = rd.stats.overwritten;
 		break;
@@ -234,11 +252,13 @@ static int at_end(struct run *r, void *arg)
 	if (res->a.failed || res->b.failed || res->sa == PERF_MMAP_READ_NOMEM ||
 	    res->sb == PERF_MMAP_READ_NOMEM)
 		goto out;
-	res->rec_size = res->a.rec_size ? res->a.rec_size : res->b.rec_size;
-	if (res->rec_size && res->rec_size != UINT32_MAX) {
+	res->min_size = res->a.records ? res->a.min_size : res->b.min_size;
+	res->max_size = res->a.records ? res->a.max_size : res->b.max_size;
+	res->whole_known = res->min_size && res->min_size == res->max_size;
+	if (res->whole_known) {
 		uint64_t window = res->written < res->size ? res->written : res->size;
 
-		res->whole = window / res->rec_size;
+		res->whole = window / res->min_size;
 		if (res->whole > res->samples)
 			res->whole = res->samples;
 	}
@@ -267,7 +287,12 @@ static int run_mode(struct scenario *s, const struct seed_opts *o, enum wb_mode 
 	res->period = s->events[0].period;
 	s->events[0].write_backward = mode != WB_FORWARD;
 	if (run_scenario_hooked(s, o->output, o->map_dir, NULL, &hook, &st, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
+		if (res->nr_buffers)
+			fprintf(stderr, "pmusim: seed write-backward: %s: the run has %u ring buffers "
+				"(one per task and CPU); the seed reads one: one task on one CPU\n",
+				s->file, res->nr_buffers);
+		else
+			fprintf(stderr, "%s\n", err);
 		ret = 1;
 	}
 	s->events[0].write_backward = true;
@@ -277,12 +302,30 @@ static int run_mode(struct scenario *s, const struct seed_opts *o, enum wb_mode 
 	return ret;
 }
 
-static void print_row(const char *name, uint64_t whole, const struct wb_walk *w,
+static void print_row(const char *name, const struct wb_result *res, const struct wb_walk *w,
 		      enum perf_mmap_read_status status)
 {
-	printf("  %-36s %7llu %7llu %10llu  %s\n", name, (unsigned long long)whole,
-	       (unsigned long long)w->records, (unsigned long long)w->consistent,
-	       perf_mmap_read_status_name(status));
+	char whole[24] = "-";
+
+	if (res->whole_known)
+		snprintf(whole, sizeof(whole), "%llu", (unsigned long long)res->whole);
+	printf("  %-36s %7s %7llu %10llu  %s\n", name, whole, (unsigned long long)w->records,
+	       (unsigned long long)w->consistent, perf_mmap_read_status_name(status));
+}
+
+/* The line under the title: the samples, their size, what the buffer holds whole. */
+static void print_sizes(const struct wb_result *bw)
+{
+	printf("  %llu samples ", (unsigned long long)bw->samples);
+	if (bw->whole_known)
+		printf("of %u bytes ", bw->min_size);
+	else
+		printf("of mixed sizes (%u to %u bytes) ", bw->min_size, bw->max_size);
+	printf("taken, %llu bytes written: ", (unsigned long long)bw->written);
+	if (bw->whole_known)
+		printf("%llu records are whole in the buffer\n", (unsigned long long)bw->whole);
+	else
+		printf("no one record size to count the whole records by\n");
 }
 
 int seed_write_backward(struct scenario *s, const struct seed_opts *o)
@@ -295,21 +338,28 @@ int seed_write_backward(struct scenario *s, const struct seed_opts *o)
 			"time in sample_type, and an overwrite buffer\n", s->file);
 		return 1;
 	}
-	if (run_mode(s, o, WB_BACKWARD, &bw) || run_mode(s, o, WB_FORWARD, &fw) ||
-	    run_mode(s, o, WB_UNPAUSED, &up))
+	if (run_mode(s, o, WB_BACKWARD, &bw))
 		return 1;
-	if (!fw.rec_size)
-		fw.whole = bw.whole;	/* the same records; the forward reader found none */
+	if (!bw.samples) {
+		fprintf(stderr, "pmusim: seed write-backward: %s: no sample was taken (the event "
+			"never counted while the tasks ran): nothing to read\n", s->file);
+		return 1;
+	}
+	if (run_mode(s, o, WB_FORWARD, &fw) || run_mode(s, o, WB_UNPAUSED, &up))
+		return 1;
+	if (!fw.min_size) {
+		/* the same records; the forward reader found none */
+		fw.whole = bw.whole;
+		fw.whole_known = bw.whole_known;
+	}
 	printf("seed write-backward: %s, a %llu-byte overwrite buffer read at the end\n",
 	       s->file, (unsigned long long)bw.size);
-	printf("  %llu samples of %u bytes taken, %llu bytes written: %llu records are whole "
-	       "in the buffer\n", (unsigned long long)bw.samples, bw.rec_size,
-	       (unsigned long long)bw.written, (unsigned long long)bw.whole);
+	print_sizes(&bw);
 	printf("  %-36s %7s %7s %10s  %s\n", "reader", "whole", "read", "consistent", "ends with");
-	print_row("backward, paused, from data_head", bw.whole, &bw.a, bw.sa);
-	print_row("forward overwrite, from its place", fw.whole, &fw.a, fw.sa);
-	print_row("backward, unpaused, plain", up.whole, &up.a, up.sa);
-	print_row("backward, unpaused, copy-then-verify", up.whole, &up.b, up.sb);
+	print_row("backward, paused, from data_head", &bw, &bw.a, bw.sa);
+	print_row("forward overwrite, from its place", &fw, &fw.a, fw.sa);
+	print_row("backward, unpaused, plain", &up, &up.a, up.sa);
+	print_row("backward, unpaused, copy-then-verify", &up, &up.b, up.sb);
 	printf("  forward: lost its place %llu time(s), skipped %llu bytes; data_head - size "
 	       "%s a record\n", (unsigned long long)fw.fell_behind,
 	       (unsigned long long)fw.skipped, fw.start_is_record ? "starts" : "does not start");

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -30,6 +31,12 @@
 #include "sim/run.h"
 #include "sim/scenario.h"
 #include "sim/workload.h"
+#include "tools/perf/util/build_id_cache.h"
+#include "tools/perf/util/genelf.h"
+#include "tools/perf/util/lbr_stitch.h"
+#include "tools/perf/util/perf_data.h"
+#include "tools/perf/util/perf_data_read.h"
+#include "tools/perf/util/perf_map.h"
 
 /* cmd/pmusim.c's, which holds main() and stays out of the library */
 const char *pmusim_program = "pmusim";
@@ -836,6 +843,277 @@ static void test_sim_run(void **state)
 	}
 }
 
+/* ---- tools/: every allocation of a library call refused in turn ---------- */
+
+/*
+ * The tools/ functions below run in a child with the first N allocations
+ * granted and every one after refused, for N = 0, 1, 2, ... until one
+ * run needs no more. (The sweep above tells places apart by malloc's
+ * caller, which is the C library's strdup, asprintf or fopen for most of
+ * these.) Each refused run must fail cleanly: an error return, nothing
+ * leaked, nothing left in the directory; a run refused nothing must give
+ * the right result. FN returns 0 when it succeeded with the right
+ * result, 1 when it failed as it should, 2 for a wrong result.
+ */
+static void count_sweep(const char *what, int (*fn)(const char *dir))
+{
+	char sub[160], cmd[400];
+	long k;
+
+	if (!failmalloc_works())
+		pmusim_skip("a sanitizer replaces malloc: no allocation can be refused");
+	snprintf(sub, sizeof(sub), "%s/%s", dir, what);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	for (k = 0;; k++) {
+		struct { int rc; long leaked; bool refused; } o = { -1, 0, false };
+		int pipefd[2], status;
+		char *left;
+		pid_t pid;
+
+		fflush(stdout);
+		assert_int_equal(pipe(pipefd), 0);
+		pid = fork();
+		assert_true(pid >= 0);
+		if (!pid) {
+			long live;
+
+			close(pipefd[0]);
+			alarm(60);
+			/* a crash is the child's end, not cmocka's to catch and go on from */
+			signal(SIGSEGV, SIG_DFL);
+			signal(SIGBUS, SIG_DFL);
+			signal(SIGABRT, SIG_DFL);
+			signal(SIGILL, SIG_DFL);
+			signal(SIGFPE, SIG_DFL);
+			live = failmalloc_live();
+			failmalloc_after(k);
+			o.rc = fn(sub);
+			o.refused = failmalloc_failed();
+			failmalloc_after(-1);
+			o.leaked = failmalloc_live() - live;
+			if (write(pipefd[1], &o, sizeof(o)) != sizeof(o))
+				exit(99);
+			exit(0);	/* exit(): gcov writes its counts */
+		}
+		close(pipefd[1]);
+		if (read(pipefd[0], &o, sizeof(o)) != sizeof(o))
+			o.rc = -1;
+		close(pipefd[0]);
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		if (!WIFEXITED(status) || WEXITSTATUS(status) || o.rc < 0)
+			fail_msg("%s, %ld allocations granted: crashed or hung", what, k);
+		if (o.rc == 2)
+			fail_msg("%s, %ld allocations granted: a wrong result", what, k);
+		if (o.leaked)
+			fail_msg("%s, %ld allocations granted: %ld blocks leaked", what, k, o.leaked);
+		if (!o.refused) {
+			if (o.rc)
+				fail_msg("%s: failed with nothing refused", what);
+			break;
+		}
+		if (o.rc == 1) {
+			/* a failed run leaves the directory as it found it: empty */
+			struct dirent **names;
+			int n = scandir(sub, &names, NULL, alphasort);
+
+			assert_true(n >= 2);
+			left = n > 2 ? names[2]->d_name : NULL;
+			if (left)
+				fail_msg("%s, %ld allocations granted: left %s", what, k, left);
+			for (int i = 0; i < n; i++)
+				free(names[i]);
+			free(names);
+		}
+		snprintf(cmd, sizeof(cmd), "rm -rf %s/* %s/.build-id", sub, sub);
+		assert_int_equal(system(cmd), 0);
+	}
+	print_message("%s: %ld runs refused memory\n", what, k);
+	assert_true(k > 0);
+}
+
+static const struct perf_map_sym nomem_syms[] = {
+	{ 0x7000, 0x40, "jitted_one" }, { 0x5000, 0x20, "jitted_two" },
+	{ 0x6000, 0x10, "jitted_three" },
+};
+
+/* perf-PID.map written and read back */
+static int nomem_perf_map(const char *sub)
+{
+	struct perf_map map;
+	char path[200], err[256];
+	int ok;
+
+	if (perf_map__write(sub, 42, nomem_syms, 3, err, sizeof(err))) {
+		if (errno == ENOMEM && strstr(err, "cannot"))
+			return 1;
+		return 2;
+	}
+	snprintf(path, sizeof(path), "%s/perf-42.map", sub);
+	if (perf_map__load(&map, path)) {
+		unlink(path);
+		return errno == ENOMEM ? 1 : 2;
+	}
+	unlink(path);
+	ok = map.nr == 3 && map.syms[0].start == 0x5000 &&
+	     !strcmp(perf_map__find(&map, 0x7010)->name, "jitted_one");
+	perf_map__exit(&map);
+	return ok ? 0 : 2;
+}
+
+static void test_tools_perf_map(void **state)
+{
+	(void)state;
+	count_sweep("perf_map", nomem_perf_map);
+}
+
+static u8 nomem_code[0x40];
+static const struct genelf_sym nomem_elf_syms[] = {
+	{ 0x401000, 0x20, "main" }, { 0x401020, 0x20, "leaf_function" },
+};
+
+/* an ELF image built, put in a build-id cache, its symbols read back */
+static int nomem_genelf(const char *sub)
+{
+	struct genelf_dso dso = {
+		.text_start = 0x401000, .code = nomem_code, .text_size = sizeof(nomem_code),
+		.syms = nomem_elf_syms, .nr_syms = 2,
+	};
+	char err[256], path[300], sbid[2 * GENELF_BUILD_ID_SIZE + 1];
+	struct perf_map map;
+	int ret;
+
+	if (genelf__build(&dso, err, sizeof(err)))
+		return strstr(err, "pmusim: ") == err ? 1 : 2;
+	if (build_id_cache__add(sub, "/usr/bin/prog", dso.build_id, dso.image, dso.image_size,
+				err, sizeof(err))) {
+		genelf__exit(&dso);
+		return 2;
+	}
+	genelf__build_id_hex(dso.build_id, sbid);
+	snprintf(path, sizeof(path), "%s/usr/bin/prog/%s/elf", sub, sbid);
+	ret = perf_map__load_elf(&map, path, dso.map_start, dso.map_pgoff);
+	genelf__exit(&dso);
+	if (ret)
+		return errno == ENOMEM ? 1 : 2;
+	ret = map.nr == 2 && perf_map__find(&map, 0x401030) &&
+	      !strcmp(perf_map__find(&map, 0x401030)->name, "leaf_function") ? 0 : 2;
+	perf_map__exit(&map);
+	return ret;
+}
+
+static int nomem_genelf_clean(const char *sub)
+{
+	int ret = nomem_genelf(sub);
+	char cmd[400];
+
+	/* the cache is written before the read that failed: not what this checks */
+	snprintf(cmd, sizeof(cmd), "rm -rf %s/usr %s/.build-id", sub, sub);
+	if (system(cmd))
+		return 2;
+	return ret;
+}
+
+static void test_tools_genelf(void **state)
+{
+	(void)state;
+	count_sweep("genelf", nomem_genelf_clean);
+}
+
+/* a perf.data with attrs, build-ids and samples, written and read back */
+static int nomem_perf_data(const char *sub)
+{
+	static const char *const argv[] = { "pmusim", "run" };
+	static const struct perf_data_env env = {
+		.hostname = "h", .os_release = "6.12", .arch = "x86_64", .nr_cpus_avail = 2,
+		.argc = 2, .argv = argv, .max_branches = 32,
+	};
+	struct perf_event_attr a = {
+		.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TIME,
+	};
+	u64 ids[2] = { 5, 6 }, rec[4] = { PERF_RECORD_SAMPLE | (u64)32 << 48, 6, 0x401000, 900 };
+	struct perf_data_writer *w;
+	struct perf_data_file f;
+	char path[200];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/nomem.data", sub);
+	w = perf_data_writer__open(path, &env);
+	if (!w)
+		return strstr(perf_data_writer__last_error(), "nomem.data") ? 1 : 2;
+	if (perf_data_writer__add_attr(w, &a, "cycles:u", &ids[0], 1) ||
+	    perf_data_writer__add_attr(w, &a, "instructions:u", &ids[1], 1) ||
+	    perf_data_writer__add_build_id(w, (const u8 *)"01234567890123456789", 20,
+					   "/usr/bin/prog") ||
+	    perf_data_writer__write(w, (struct perf_event_header *)rec)) {
+		perf_data_writer__abort(w);
+		return errno == ENOMEM || errno == EIO ? 1 : 2;
+	}
+	if (perf_data_writer__close(w))
+		return 1;
+	ret = perf_data_file__open(&f, path);
+	if (ret) {
+		ret = strstr(f.err, "out of memory") || strstr(f.err, "corrupt") ? 1 : 2;
+		perf_data_file__close(&f);
+		unlink(path);
+		return ret;
+	}
+	ret = f.nr_attrs == 2 && !strcmp(f.attrs[1].name, "instructions:u") &&
+	      f.nr_build_ids == 1 && !strcmp(f.hostname, "h") && f.first_sample_time == 900 &&
+	      perf_data_file__build_id(&f, "/usr/bin/prog") ? 0 : 2;
+	perf_data_file__close(&f);
+	unlink(path);
+	return ret;
+}
+
+static void test_tools_perf_data(void **state)
+{
+	(void)state;
+	count_sweep("perf_data", nomem_perf_data);
+}
+
+/* LBR call stacks of 100 threads, each stitched onto its previous sample */
+static int nomem_lbr_stitch(const char *sub)
+{
+	u64 chain[2] = { PERF_CONTEXT_USER, 0x4000 }, br[40][3];
+	struct lbr_stitcher st;
+	struct perf_sample s;
+	const u64 *frames;
+	int ret = 0, r;
+	u32 nr;
+
+	(void)sub;
+	lbr_stitcher__init(&st, 32, true);
+	memset(br, 0, sizeof(br));
+	for (int i = 0; i < 40; i++) {
+		br[i][0] = 0x1000 + 16 * (u64)i;
+		br[i][1] = 0x1008 + 16 * (u64)i;
+	}
+	for (u32 round = 0; round < 2 && !ret; round++) {
+		for (u32 tid = 1; tid <= 100 && !ret; tid++) {
+			memset(&s, 0, sizeof(s));
+			s.tid = s.pid = tid;
+			s.callchain_nr = 2;
+			s.callchain = (const u8 *)chain;
+			s.branch_nr = round ? 32 : 16;
+			s.hw_idx = round ? 31 : 15;
+			s.branch_entries = (const u8 *)br;
+			r = lbr_stitcher__resolve(&st, &s, &frames, &nr);
+			if (r < 0)
+				ret = errno == ENOMEM ? 1 : 2;
+			else if (r != 1 || nr < s.branch_nr + 1)
+				ret = 2;
+		}
+	}
+	lbr_stitcher__exit(&st);
+	return ret;
+}
+
+static void test_tools_lbr_stitch(void **state)
+{
+	(void)state;
+	count_sweep("lbr_stitch", nomem_lbr_stitch);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -856,6 +1134,10 @@ int main(void)
 		cmocka_unit_test(test_sim_machine),
 		cmocka_unit_test(test_sim_scenario),
 		cmocka_unit_test(test_sim_run),
+		cmocka_unit_test(test_tools_perf_map),
+		cmocka_unit_test(test_tools_genelf),
+		cmocka_unit_test(test_tools_perf_data),
+		cmocka_unit_test(test_tools_lbr_stitch),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

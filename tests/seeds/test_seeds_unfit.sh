@@ -40,6 +40,20 @@ sed 's/event: cycles:u/event: cycles:k/' "$scn/seed-lbr-stitch.yaml" >"$dir/ks.y
 rc=$?
 check "lbr-stitch with no sample: exit 1, says there was nothing to stitch" \
 	'[ $rc = 1 ] && [ ! -s "$dir/ks.out" ] && grep -q "no LBR call-stack sample" "$dir/ks.err"'
+sed 's/event: cycles:u/event: cycles:k/' "$scn/seed-write-backward.yaml" >"$dir/kw.yaml"
+"$PMUSIM" seed write-backward "$dir/kw.yaml" --duration 4200000 --map-dir "$dir" >"$dir/kw.out" 2>"$dir/kw.err"
+rc=$?
+check "write-backward with no sample: exit 1, one line saying there was nothing to read" \
+	'[ $rc = 1 ] && [ ! -s "$dir/kw.out" ] && [ "$(wc -l <"$dir/kw.err")" = 1 ] &&
+	 grep -qF "seed write-backward: $dir/kw.yaml: no sample was taken" "$dir/kw.err"'
+# two tasks: a ring buffer each, and the seed reads one
+awk '{ print } /^tasks:/ { print "  - name: second\n    workload:\n      kind: recursion\n      depth: 12" }' \
+	"$scn/seed-write-backward.yaml" >"$dir/two.yaml"
+"$PMUSIM" seed write-backward "$dir/two.yaml" --duration 4200000 --map-dir "$dir" >"$dir/two.out" 2>"$dir/two.err"
+rc=$?
+check "write-backward with two tasks: exit 1, one line saying the seed reads one buffer" \
+	'[ $rc = 1 ] && [ ! -s "$dir/two.out" ] && [ "$(wc -l <"$dir/two.err")" = 1 ] &&
+	 grep -qF "seed write-backward: $dir/two.yaml: the run has 2 ring buffers (one per task and CPU); the seed reads one" "$dir/two.err"'
 
 "$PMUSIM" seed lbr-stitch "$scn/seed-lbr-stitch.yaml" --seed abc >/dev/null 2>"$dir/seed.err"
 check "--seed abc names --seed" '[ $? = 2 ] && grep -q "^pmusim: seed: --seed: '"'abc'"' is not a number" "$dir/seed.err"'

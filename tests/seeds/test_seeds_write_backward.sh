@@ -6,6 +6,9 @@
 # record and only the samples taken; the forward overwrite reader loses
 # its place; read unpaused while the writer goes on, the plain reader ends
 # early without an error while copy-then-verify says what was overwritten.
+# Records of mixed sizes (LBR call stacks of a varying depth) have no one
+# record size to count the whole records by: the seed says so, and still
+# lets the writer go on inside each unpaused walk.
 set -u
 . "$PMUSIM_SRCTREE/tests/seeds/seeds_lib.sh"
 
@@ -37,6 +40,49 @@ if seed write-backward wb.txt --duration 40000000 -o "$dir/wb.data"; then
 		 [ "$(field "$t" "backward, unpaused, copy-then-verify" 3)" = "$v" ]'
 else
 	nok "write-backward runs: $(head -1 "$dir/wb.txt.err")"
+fi
+
+# ---- records of mixed sizes --------------------------------------------------
+# LBR call stacks of a random workload: as many branch entries as the stack
+# is deep at the sample, so the records differ in size
+cat >"$dir/mixed.yaml" <<EOF
+seed: 1
+duration: 100000000
+machine: { cpu: skylake, cpus: 1 }
+tasks:
+  - name: rnd
+    workload: { kind: random }
+events:
+  - event: cycles:u
+    period: 200003
+    sample_type: [ip, tid, time, cpu, period]
+    call_graph: lbr
+    write_backward: true
+buffer: { pages: 2, overwrite: true }
+consumer: { interval: 1000000000000, pause: true }
+EOF
+if "$PMUSIM" seed write-backward "$dir/mixed.yaml" --duration 40000000 --map-dir "$dir" \
+	-o "$dir/mixed.data" >"$dir/mixed.txt" 2>"$dir/mixed.err"; then
+	t=$dir/mixed.txt
+	read -r small large <<<"$(sed -n 's/.* samples of mixed sizes (\([0-9]*\) to \([0-9]*\) bytes) taken.*/\1 \2/p' "$t")"
+	check "write-backward, mixed sizes: says so with the smallest and largest record" \
+		'[ -n "$small" ] && [ "$small" -lt "$large" ] && [ "$large" -le 65535 ] &&
+		 ! grep -q 4294967295 "$t"'
+	check "write-backward, mixed sizes: the whole records are not counted from a size" \
+		'grep -q "no one record size to count the whole records by" "$t" &&
+		 [ "$(field "$t" "backward, paused, from data_head" 1)" = - ] &&
+		 [ "$(field "$t" "backward, unpaused, copy-then-verify" 1)" = - ]'
+	check "write-backward, mixed sizes: the paused backward reader reads only samples taken, to the end" \
+		'v=$(field "$t" "backward, paused, from data_head" 2); [ "$v" -gt 0 ] &&
+		 [ "$(field "$t" "backward, paused, from data_head" 3)" = "$v" ] &&
+		 [ "$(field "$t" "backward, paused, from data_head" 4)" = end ]'
+	check "write-backward, mixed sizes: the writer goes on inside the copy-then-verify walk too" \
+		'grep -q "copy-then-verify found [1-9][0-9]* record(s) overwritten" "$t" &&
+		 [ "$(field "$t" "backward, unpaused, copy-then-verify" 4)" != end ] &&
+		 [ "$(field "$t" "backward, unpaused, copy-then-verify" 2)" -lt \
+		   "$(field "$t" "backward, paused, from data_head" 2)" ]'
+else
+	nok "write-backward on records of mixed sizes runs: $(head -1 "$dir/mixed.err")"
 fi
 
 echo "1..$n"

@@ -69,14 +69,29 @@ static int elf_fail(char *err, size_t errlen, const char *what)
 	return -1;
 }
 
+/* NULL on failure, the reason in ERR when libelf will not say it again. */
 static Elf_Scn *add_section(Elf *e, unsigned int idx, u32 type, u64 flags, u64 off, u64 addr,
 			    void *buf, size_t size, size_t align, u32 link, u32 info,
-			    u64 entsize, Elf_Type dtype)
+			    u64 entsize, Elf_Type dtype, char *err, size_t errlen)
 {
-	Elf_Scn *scn = elf_newscn(e);
+	Elf_Scn *scn;
 	Elf_Data *d;
 	GElf_Shdr sh;
+	int eno;
 
+	/*
+	 * elf_newscn() that cannot allocate the section header still
+	 * returns the section (elfutils 0.188), half made: the null section
+	 * or one elf_newdata() crashes on. Its error number tells.
+	 */
+	elf_errno();
+	scn = elf_newscn(e);
+	eno = elf_errno();
+	if (eno) {
+		snprintf(err, errlen, "pmusim: cannot build an ELF image: a section: %s",
+			 elf_errmsg(eno));
+		return NULL;
+	}
 	if (!scn || !(d = elf_newdata(scn)))
 		return NULL;
 	d->d_buf = buf;
@@ -121,6 +136,7 @@ int genelf__build(struct genelf_dso *dso, char *err, size_t errlen)
 
 	dso->image = NULL;
 	dso->image_size = 0;
+	*err = '\0';
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return elf_fail(err, errlen, "elf_version");
 	compute_build_id(dso);
@@ -174,17 +190,18 @@ int genelf__build(struct genelf_dso *dso, char *err, size_t errlen)
 	/* the offsets are ours: .text where its address says */
 	elf_flagelf(e, ELF_C_SET, ELF_F_LAYOUT);
 	if (!add_section(e, SEC_NOTE, SHT_NOTE, SHF_ALLOC, NOTE_OFFSET, NOTE_OFFSET, note,
-			 sizeof(note), 4, 0, 0, 0, ELF_T_BYTE) ||
+			 sizeof(note), 4, 0, 0, 0, ELF_T_BYTE, err, errlen) ||
 	    !add_section(e, SEC_TEXT, SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, text_off, text_off,
-			 (void *)dso->code, dso->text_size, 16, 0, 0, 0, ELF_T_BYTE) ||
+			 (void *)dso->code, dso->text_size, 16, 0, 0, 0, ELF_T_BYTE, err, errlen) ||
 	    !add_section(e, SEC_SYMTAB, SHT_SYMTAB, 0, sym_off, 0, syms,
 			 (dso->nr_syms + 1) * sizeof(*syms), 8, SEC_STRTAB, 1, sizeof(*syms),
-			 ELF_T_SYM) ||
+			 ELF_T_SYM, err, errlen) ||
 	    !add_section(e, SEC_STRTAB, SHT_STRTAB, 0, str_off, 0, strtab, strsz, 1, 0, 0, 0,
-			 ELF_T_BYTE) ||
+			 ELF_T_BYTE, err, errlen) ||
 	    !add_section(e, SEC_SHSTRTAB, SHT_STRTAB, 0, shstr_pos, 0, (void *)shstrtab,
-			 sizeof(shstrtab), 1, 0, 0, 0, ELF_T_BYTE)) {
-		elf_fail(err, errlen, "a section");
+			 sizeof(shstrtab), 1, 0, 0, 0, ELF_T_BYTE, err, errlen)) {
+		if (!*err)
+			elf_fail(err, errlen, "a section");
 		goto out;
 	}
 	if (!gelf_getehdr(e, &eh)) {

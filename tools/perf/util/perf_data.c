@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/testcase.h"
 #include "tools/perf/util/perf_data.h"
 #include "tools/perf/util/perf_data_read.h"
 
@@ -93,6 +94,27 @@ static void do_write(struct perf_data_writer *w, const void *buf, size_t size)
 		return;
 	if (fwrite(buf, 1, size, w->fp) != size)
 		writer_fail(w, "write failed: %s", strerror(errno ? errno : EIO));
+}
+
+/*
+ * Back to OFFSET, to fill in a table written as zeros. What stdio holds
+ * is written first: a write that fails there (a full disk, a file-size
+ * limit) is a write failure, not a seek's.
+ */
+static void writer_seek(struct perf_data_writer *w, u64 offset)
+{
+	int ret;
+
+	if (w->failed)
+		return;
+	if (fflush(w->fp)) {
+		writer_fail(w, "write failed: %s", strerror(errno));
+		return;
+	}
+	ret = fseek(w->fp, (long)offset, SEEK_SET);
+	/* our own regular file, flushed, an offset below its end: nothing left to fail */
+	if (NEVER(ret))
+		writer_fail(w, "seek failed: %s", strerror(errno));
 }
 
 static u64 writer_pos(struct perf_data_writer *w)
@@ -603,10 +625,7 @@ static void write_features(struct perf_data_writer *w, struct perf_file_header *
 		sec[nr].size = writer_pos(w) - start;
 		nr++;
 	}
-	if (w->failed)
-		return;
-	if (fseek(w->fp, (long)table, SEEK_SET))
-		writer_fail(w, "seek failed: %s", strerror(errno));
+	writer_seek(w, table);
 	do_write(w, sec, nr * sizeof(sec[0]));
 }
 
@@ -644,8 +663,7 @@ int perf_data_writer__finish(struct perf_data_writer *w)
 	h.data.offset = w->data_offset;
 	h.data.size = w->data_size;
 	write_features(w, &h);
-	if (!w->failed && fseek(w->fp, 0, SEEK_SET))
-		writer_fail(w, "seek failed: %s", strerror(errno));
+	writer_seek(w, 0);
 	do_write(w, &h, sizeof(h));
 	if (!w->failed && fflush(w->fp))
 		writer_fail(w, "write failed: %s", strerror(errno));

@@ -102,7 +102,7 @@ const char *perf_event__name(u32 type)
 struct feat_cursor {
 	const u8 *p;
 	u64 left;
-	bool nomem;		/* a parser failed for want of memory, not a bad section */
+	bool nomem;			/* the parse failed for memory, not for the bytes */
 };
 
 static bool feat_u32(struct feat_cursor *c, u32 *v)
@@ -174,12 +174,10 @@ static bool parse_event_desc(struct perf_data_file *f, struct feat_cursor *c)
 		if (!feat_skip(c, attr_size) || !feat_u32(c, &nr_ids) ||
 		    !feat_string(c, &name, &len) || !feat_skip(c, (u64)nr_ids * 8))
 			return false;
-		if (i < f->nr_attrs && !f->attrs[i].name) {
-			f->attrs[i].name = strdup(name);
-			if (!f->attrs[i].name) {
-				c->nomem = true;
-				return false;
-			}
+		if (i < f->nr_attrs && !f->attrs[i].name &&
+		    !(f->attrs[i].name = strdup(name))) {
+			c->nomem = true;
+			return false;
 		}
 	}
 	return true;
@@ -287,8 +285,8 @@ static int read_features(struct perf_data_file *f)
 		c.left = sec.size;
 		c.nomem = false;
 		if (!parse_feature(f, feat, &c))
-			return c.nomem ? file_error(f, "out of memory") :
-			       file_error(f, "feature %s: corrupt contents", feat_name(feat));
+			return file_error(f, "feature %s: %s", feat_name(feat),
+					  c.nomem ? "out of memory" : "corrupt contents");
 	}
 	return 0;
 }
@@ -606,17 +604,22 @@ int perf_sample__parse(const struct perf_event_attr *attr, const u8 *event, u32 
 	c.p = event + sizeof(struct perf_event_header);
 	c.left = size - sizeof(struct perf_event_header);
 
-#define TAKE(bit, name, dst) do {					\
-		if ((type & (bit)) && !take_u64(&c, (dst))) {		\
+/* the next u64, NAME when the record ends before it; TAKE: if TYPE has BIT */
+#define TAKE_NEXT(name, dst) do {					\
+		if (!take_u64(&c, (dst))) {				\
 			*why = name;					\
 			return -1;					\
 		}							\
+	} while (0)
+#define TAKE(bit, name, dst) do {					\
+		if (type & (bit))					\
+			TAKE_NEXT(name, dst);				\
 	} while (0)
 
 	TAKE(PERF_SAMPLE_IDENTIFIER, "id", &s->id);
 	TAKE(PERF_SAMPLE_IP, "ip", &s->ip);
 	if (type & PERF_SAMPLE_TID) {
-		TAKE(PERF_SAMPLE_TID, "pid/tid", &v);
+		TAKE_NEXT("pid/tid", &v);
 		memcpy(&s->pid, &v, 4);
 		memcpy(&s->tid, (u8 *)&v + 4, 4);
 	}
@@ -625,7 +628,7 @@ int perf_sample__parse(const struct perf_event_attr *attr, const u8 *event, u32 
 	TAKE(PERF_SAMPLE_ID, "id", &s->id);
 	TAKE(PERF_SAMPLE_STREAM_ID, "stream_id", &s->stream_id);
 	if (type & PERF_SAMPLE_CPU) {
-		TAKE(PERF_SAMPLE_CPU, "cpu", &v);
+		TAKE_NEXT("cpu", &v);
 		memcpy(&s->cpu, &v, 4);
 	}
 	TAKE(PERF_SAMPLE_PERIOD, "period", &s->period);
@@ -634,7 +637,7 @@ int perf_sample__parse(const struct perf_event_attr *attr, const u8 *event, u32 
 		return -1;
 	}
 	if (type & PERF_SAMPLE_CALLCHAIN) {
-		TAKE(PERF_SAMPLE_CALLCHAIN, "callchain nr", &s->callchain_nr);
+		TAKE_NEXT("callchain nr", &s->callchain_nr);
 		if (!take_array(&c, s->callchain_nr, 8, &s->callchain)) {
 			*why = "callchain";
 			return -1;
@@ -655,10 +658,10 @@ int perf_sample__parse(const struct perf_event_attr *attr, const u8 *event, u32 
 		s->raw_size = raw;
 	}
 	if (type & PERF_SAMPLE_BRANCH_STACK) {
-		TAKE(PERF_SAMPLE_BRANCH_STACK, "branch nr", &s->branch_nr);
+		TAKE_NEXT("branch nr", &s->branch_nr);
 		if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) {
 			s->no_hw_idx = false;
-			TAKE(PERF_SAMPLE_BRANCH_STACK, "branch hw_idx", &s->hw_idx);
+			TAKE_NEXT("branch hw_idx", &s->hw_idx);
 		}
 		if (!take_array(&c, s->branch_nr, 24, &s->branch_entries)) {
 			*why = "branch entries";
@@ -671,5 +674,6 @@ int perf_sample__parse(const struct perf_event_attr *attr, const u8 *event, u32 
 		}
 	}
 #undef TAKE
+#undef TAKE_NEXT
 	return 0;
 }

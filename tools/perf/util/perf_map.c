@@ -131,6 +131,7 @@ int perf_map__load(struct perf_map *map, const char *path)
 	fp = fopen(path, "r");
 	if (!fp)
 		return -1;
+	/* getline() ends with -1 at the end of the file and when it cannot grow LINE */
 	while ((len = getline(&line, &linecap, fp)) > 0) {
 		if (line[len - 1] == '\n')
 			line[--len] = '\0';
@@ -150,6 +151,15 @@ int perf_map__load(struct perf_map *map, const char *path)
 		map->syms[n].start = start;
 		map->syms[n].size = size;
 		map->nr = ++n;
+	}
+	if (!feof(fp)) {
+		int e = errno;
+
+		free(line);
+		fclose(fp);
+		perf_map__exit(map);
+		errno = e ? e : EIO;
+		return -1;
 	}
 	free(line);
 	fclose(fp);
@@ -191,7 +201,15 @@ int perf_map__load_elf(struct perf_map *map, const char *path, u64 start, u64 pg
 		Elf_Data *d;
 		size_t nr;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+		errno = 0;	/* the section headers are read at the first look */
+		if (!gelf_getshdr(scn, &sh)) {
+			if (errno == ENOMEM) {
+				err = ENOMEM;
+				goto fail;
+			}
+			continue;
+		}
+		if (sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
 			continue;
 		errno = 0;
 		d = elf_getdata(scn, NULL);
@@ -212,9 +230,10 @@ int perf_map__load_elf(struct perf_map *map, const char *path, u64 start, u64 pg
 			if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
 			    sym.st_value < pgoff)
 				continue;
+			errno = 0;	/* the string table is read at the first name */
 			name = elf_strptr(e, sh.sh_link, sym.st_name);
 			if (!name || !(map->syms[n].name = strdup(name))) {
-				err = name ? ENOMEM : EINVAL;
+				err = name || errno == ENOMEM ? ENOMEM : EINVAL;
 				goto fail;
 			}
 			map->syms[n].start = start + (sym.st_value - pgoff);

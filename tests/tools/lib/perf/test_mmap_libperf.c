@@ -10,6 +10,7 @@
  */
 #include "tests/test.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,11 +129,74 @@ static void test_pmusim_reader_reads_every_record_on_that_schedule(void **state)
 	free(b.pg);
 }
 
+/* A data_size that is no power of two, too small or too large is refused by both readers. */
+static void test_both_readers_refuse_a_bad_data_size(void **state)
+{
+	static const uint64_t bad[] = { 0, 4, 12, 384, 1ull << 31 };
+	struct buf b = buf_new();
+	struct perf_mmap_libperf lp;
+	struct perf_mmap_reader reader;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		b.pg->data_size = bad[i];
+		if (bad[i] <= (1ull << 30))	/* pmusim's reader takes any power of two */
+			assert_int_equal(perf_mmap_reader__init(&reader, b.pg), -EINVAL);
+		if (perf_mmap_libperf__available())
+			assert_int_equal(perf_mmap_libperf__init(&lp, b.pg, false, false), -EINVAL);
+	}
+	assert_string_equal(perf_mmap_read_status_name((enum perf_mmap_read_status)1000), "unknown");
+	free(b.pg);
+}
+
+static int stop_after_two(const struct perf_event_header *rec, size_t size, void *arg)
+{
+	struct seen *s = arg;
+
+	record_seen(rec, size, arg);
+	return s->nr == 2;
+}
+
+/* A callback that says stop: the reader ends there, its place kept for the next read. */
+static void test_libperf_stops_where_the_callback_says(void **state)
+{
+	struct buf b = buf_new();
+	struct perf_mmap_libperf lp;
+	struct seen s = { 0 };
+
+	(void)state;
+	if (!perf_mmap_libperf__available()) {
+		free(b.pg);
+		pmusim_skip("no kernel tree (KSRC=DIR or linux-source-6.12)");
+	}
+	for (uint64_t pos = 0; pos < 64; pos += REC_SIZE)
+		publish(&b, pos);
+	assert_int_equal(perf_mmap_libperf__init(&lp, b.pg, false, false), 0);
+	assert_int_equal(perf_mmap_libperf__read_forward(&lp, 0, stop_after_two, &s),
+			 PERF_MMAP_READ_STOPPED);
+	assert_int_equal(s.nr, 2);
+	assert_int_equal(s.pos[1], 16);
+	assert_int_equal(perf_mmap_libperf__read_forward(&lp, 0, record_seen, &s), PERF_MMAP_READ_END);
+	assert_int_equal(s.nr, 4);
+	assert_int_equal(s.pos[3], 48);
+	assert_int_equal(b.pg->data_tail, 64);
+	/* prev set back: the last record is read again */
+	perf_mmap_libperf__set_prev(&lp, 48);
+	assert_int_equal(perf_mmap_libperf__prev(&lp), 48);
+	assert_int_equal(perf_mmap_libperf__read_forward(&lp, 0, record_seen, &s), PERF_MMAP_READ_END);
+	assert_int_equal(s.nr, 5);
+	assert_int_equal(s.pos[4], 48);
+	perf_mmap_libperf__exit(&lp);
+	free(b.pg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_libperf_read_done_skips_a_record_published_before_it),
 		cmocka_unit_test(test_pmusim_reader_reads_every_record_on_that_schedule),
+		cmocka_unit_test(test_both_readers_refuse_a_bad_data_size),
+		cmocka_unit_test(test_libperf_stops_where_the_callback_says),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -355,6 +355,84 @@ static void chain_of_43_with_32_lbr_entries_is_complete_only_stitched(void **sta
 	assert_int_equal(system(cmd), 0);
 }
 
+/*
+ * The markers perf's add_callchain_ip() knows (kernel, hypervisor, user)
+ * are skipped in the callchain and as the first branch's target; one it
+ * does not know (a guest's) means the sample is not an LBR call stack it
+ * reads: no frames.
+ */
+static void markers_in_the_callchain_and_the_first_target(void **state)
+{
+	u64 chain[4] = { PERF_CONTEXT_KERNEL, 0xffffffff81000000ULL, PERF_CONTEXT_USER, 0xdead };
+	const u64 high[][2] = { { FN2, FN3 }, { PERF_CONTEXT_KERNEL, FN2 }, { MAIN, FN1 } };
+	struct lbr_stitcher st;
+	struct fake a;
+	const u64 *fr;
+	u32 nr;
+
+	(void)state;
+	lbr_stitcher__init(&st, 4, true);
+	fake(&a, 1, 2, true, 3, s1);
+	a.s.callchain = (const u8 *)chain;
+	a.s.callchain_nr = 4;
+	assert_int_equal(resolve(&st, &a, &fr), 5);
+	assert_int_equal(fr[0], 0xffffffff81000000ULL);
+	assert_int_equal(fr[1], FN3);
+	assert_int_equal(fr[4], MAIN);
+	chain[0] = PERF_CONTEXT_HV;
+	assert_int_equal(resolve(&st, &a, &fr), 5);
+	chain[0] = PERF_CONTEXT_GUEST;
+	assert_int_equal(lbr_stitcher__resolve(&st, &a.s, &fr, &nr), 0);
+	chain[0] = PERF_CONTEXT_KERNEL;
+	a.br[0][1] = PERF_CONTEXT_USER;		/* the target: skipped */
+	assert_int_equal(resolve(&st, &a, &fr), 4);
+	assert_int_equal(fr[1], FN2);
+	a.br[0][1] = PERF_CONTEXT_GUEST;
+	assert_int_equal(lbr_stitcher__resolve(&st, &a.s, &fr, &nr), 0);
+	lbr_stitcher__exit(&st);
+
+	/* a marker among the froms of a sample without hw_idx: skipped, nothing noted */
+	lbr_stitcher__init(&st, 4, true);
+	fake(&a, 1, 2, false, 3, high);
+	assert_int_equal(resolve(&st, &a, &fr), 3);
+	assert_int_equal(fr[0], FN3);
+	assert_int_equal(fr[1], FN2);
+	assert_int_equal(fr[2], MAIN);
+	lbr_stitcher__exit(&st);
+}
+
+/* A sample of 40 entries on a 64-entry LBR: all its frames, again for the same sample. */
+static void forty_entries_grow_the_previous_sample(void **state)
+{
+	static u64 br[40][3];
+	u64 chain[2] = { PERF_CONTEXT_USER, 0xdead };
+	struct lbr_stitcher st;
+	struct perf_sample s;
+	const u64 *fr;
+	u32 nr;
+
+	(void)state;
+	for (int i = 0; i < 40; i++) {
+		br[i][0] = 0x10000 + 0x100 * (u64)(i + 1);	/* from: the caller */
+		br[i][1] = 0x10000 + 0x100 * (u64)i;		/* to: the callee */
+	}
+	memset(&s, 0, sizeof(s));
+	s.tid = s.pid = 9;
+	s.callchain_nr = 2;
+	s.callchain = (const u8 *)chain;
+	s.branch_nr = 40;
+	s.hw_idx = 39;
+	s.branch_entries = (const u8 *)br;
+	lbr_stitcher__init(&st, 64, true);
+	for (int round = 0; round < 2; round++) {
+		assert_int_equal(lbr_stitcher__resolve(&st, &s, &fr, &nr), 1);
+		assert_int_equal(nr, 41);
+		assert_int_equal(fr[0], 0x10000);
+		assert_int_equal(fr[40], 0x10000 + 0x100 * 40);
+	}
+	lbr_stitcher__exit(&st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -367,6 +445,8 @@ int main(void)
 		cmocka_unit_test(repeated_samples_give_the_frames_of_a_walk),
 		cmocka_unit_test(froms_near_the_context_markers),
 		cmocka_unit_test(chain_of_43_with_32_lbr_entries_is_complete_only_stitched),
+		cmocka_unit_test(markers_in_the_callchain_and_the_first_target),
+		cmocka_unit_test(forty_entries_grow_the_previous_sample),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

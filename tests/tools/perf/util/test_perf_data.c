@@ -6,10 +6,16 @@
  * every sample_type bit; perf-PID.map and the synthesized COMM/MMAP2.
  */
 #include <dirent.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
 
 #include "tests/test.h"
 #include "tools/perf/util/perf_data.h"
@@ -868,6 +874,699 @@ static void synthesized_comm_and_mmap2_have_the_abi_layout(void **state)
 	assert_int_equal(perf_event__synthesize_comm(rec, &a, 5, 6, "x", &sid), 8 + 8 + 8);
 }
 
+/* ---- the writer's failure paths ------------------------------------------ */
+
+static void writer_refuses_bad_arguments(void **state)
+{
+	static const struct perf_data_env env0;
+	struct perf_event_attr a;
+	struct perf_data_writer *w;
+	char path[128];
+	u8 id[20] = { 1 };
+	u64 ids[1] = { 1 };
+
+	(void)state;
+	errno = 0;
+	assert_null(perf_data_writer__open(NULL, &env0));
+	assert_int_equal(errno, EINVAL);
+	assert_string_equal(perf_data_writer__last_error(), "pmusim: no output file");
+	assert_null(perf_data_writer__open("", &env0));
+	file_path(path, sizeof(path), "args.data");
+	assert_null(perf_data_writer__open(path, NULL));
+	assert_string_equal(perf_data_writer__last_error(), "pmusim: no output file");
+
+	w = perf_data_writer__open(path, &env0);
+	assert_non_null(w);
+	test_attr(&a, 0);
+	errno = 0;
+	assert_int_equal(perf_data_writer__add_attr(w, NULL, "x", ids, 1), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(perf_data_writer__add_attr(w, &a, "x", NULL, 1), -1);	/* ids missing */
+	assert_int_equal(perf_data_writer__add_attr(w, &a, "x", ids, (1u << 20) + 1), -1);
+	assert_int_equal(perf_data_writer__add_build_id(w, id, 21, "/bin/x"), -1);
+	assert_int_equal(perf_data_writer__add_build_id(w, id, 20, NULL), -1);
+	assert_int_equal(perf_data_writer__write(w, NULL), -1);
+	assert_int_equal(errno, EINVAL);
+	/* no ids at all is an attr perf accepts */
+	assert_int_equal(perf_data_writer__add_attr(w, &a, NULL, NULL, 0), 0);
+	assert_int_equal(perf_data_writer__finish(w), 0);
+	assert_int_equal(perf_data_writer__finish(w), 0);		/* once is enough */
+	assert_int_equal(perf_data_writer__add_build_id(w, id, 20, "/bin/x"), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(perf_data_writer__close(w), 0);
+	/* an env with nothing in it: a file with no feature at all */
+	{
+		struct perf_data_file f;
+
+		assert_int_equal(perf_data_file__open(&f, path), 0);
+		assert_int_equal(f.nr_attrs, 1);
+		assert_int_equal(f.attrs[0].nr_ids, 0);
+		for (int feat = 1; feat < HEADER_FEAT_BITS; feat++)	/* the attr's, only */
+			assert_int_equal(perf_data_file__has_feat(&f, feat), feat == HEADER_BRANCH_STACK);
+		perf_data_file__close(&f);
+	}
+}
+
+/* A unix socket at PATH: a file open() refuses (ENXIO). */
+static bool make_socket(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	bool ok;
+
+	if (fd < 0 || strlen(path) >= sizeof(sa.sun_path))
+		return false;
+	strcpy(sa.sun_path, path);
+	ok = !bind(fd, (struct sockaddr *)&sa, sizeof(sa));
+	close(fd);
+	return ok;
+}
+
+static void writer_open_names_what_is_wrong_with_the_target(void **state)
+{
+	static const struct perf_data_env env0;
+	char path[200], other[160], msg[320];
+	struct perf_data_writer *w;
+
+	(void)state;
+	/* under a regular file: stat fails with ENOTDIR, not ENOENT */
+	file_path(other, sizeof(other), "plain");
+	assert_int_equal(write_small(other, 1), 0);
+	snprintf(path, sizeof(path), "%s/x.data", other);
+	assert_null(perf_data_writer__open(path, &env0));
+	snprintf(msg, sizeof(msg), "%s: cannot stat: Not a directory", path);
+	assert_string_equal(perf_data_writer__last_error(), msg);
+
+	/* a directory */
+	assert_null(perf_data_writer__open(dir, &env0));
+	assert_int_equal(errno, EISDIR);
+	snprintf(msg, sizeof(msg), "%s: is a directory", dir);
+	assert_string_equal(perf_data_writer__last_error(), msg);
+
+	/* a socket: in place, but open() refuses it */
+	file_path(path, sizeof(path), "sock");
+	if (make_socket(path)) {
+		assert_null(perf_data_writer__open(path, &env0));
+		snprintf(msg, sizeof(msg), "%s: cannot open: No such device or address", path);
+		assert_string_equal(perf_data_writer__last_error(), msg);
+	}
+
+	/* a loop of symlinks */
+	file_path(path, sizeof(path), "loop1");
+	file_path(other, sizeof(other), "loop2");
+	assert_int_equal(symlink("loop2", path), 0);
+	assert_int_equal(symlink("loop1", other), 0);
+	assert_null(perf_data_writer__open(path, &env0));
+	assert_int_equal(errno, ELOOP);
+	snprintf(msg, sizeof(msg), "%s: cannot follow: Too many levels of symbolic links", path);
+	assert_string_equal(perf_data_writer__last_error(), msg);
+
+	/* in place, with nowhere to build the file */
+	if (!access("/dev/null", W_OK)) {
+		setenv("TMPDIR", "/nonexistent-pmusim-dir", 1);
+		assert_null(perf_data_writer__open("/dev/null", &env0));
+		assert_string_equal(perf_data_writer__last_error(),
+				    "/dev/null: cannot create a temporary file in "
+				    "/nonexistent-pmusim-dir: No such file or directory");
+		/* an empty TMPDIR is /tmp, as unset; aborted, nothing is left */
+		setenv("TMPDIR", "", 1);
+		w = perf_data_writer__open("/dev/null", &env0);
+		assert_non_null(w);
+		assert_true(perf_data_writer__in_place(w));
+		perf_data_writer__abort(w);
+		/* in place and written through */
+		setenv("TMPDIR", dir, 1);
+		assert_int_equal(write_small("/dev/null", 5), 0);
+		assert_int_equal(count_temp_files("pmusim-perf.data"), 0);
+		w = perf_data_writer__open("/dev/null", &env0);
+		assert_non_null(w);
+		assert_int_equal(count_temp_files("pmusim-perf.data"), 1);
+		perf_data_writer__abort(w);
+		assert_int_equal(count_temp_files("pmusim-perf.data"), 0);
+		unsetenv("TMPDIR");
+	}
+}
+
+/* Symlinks by absolute path and by a name without a directory are followed too. */
+static void writer_follows_absolute_and_bare_symlinks(void **state)
+{
+	char path[128], link[128], cwd[4096];
+
+	(void)state;
+	file_path(path, sizeof(path), "abs-target.data");
+	file_path(link, sizeof(link), "abs-link.data");
+	assert_int_equal(symlink(path, link), 0);
+	assert_int_equal(write_small(link, 61), 0);
+	assert_int_equal(period_in(path), 61);
+
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_int_equal(chdir(dir), 0);
+	assert_int_equal(symlink("bare-target.data", "bare-link.data"), 0);
+	assert_int_equal(write_small("bare-link.data", 62), 0);
+	assert_int_equal(period_in("bare-target.data"), 62);
+	assert_int_equal(chdir(cwd), 0);
+}
+
+/* Whatever made the previous file impossible to keep, the run fails and leaves it. */
+static void writer_fails_when_the_old_file_cannot_be_kept(void **state)
+{
+	char path[128], old[140], inside[160];
+
+	(void)state;
+	file_path(path, sizeof(path), "kept.data");
+	snprintf(old, sizeof(old), "%s.old", path);
+	snprintf(inside, sizeof(inside), "%s/x", old);
+	assert_int_equal(write_small(path, 71), 0);
+	assert_int_equal(mkdir(old, 0700), 0);		/* .old is a directory, not empty */
+	assert_int_equal(write_small(inside, 1), 0);
+	assert_int_equal(write_small(path, 72), -1);
+	assert_non_null(strstr(perf_data_writer__last_error(), "kept.data: cannot keep the "
+			       "previous file as "));
+	assert_non_null(strstr(perf_data_writer__last_error(), "kept.data.old: Is a directory"));
+	assert_int_equal(period_in(path), 71);		/* the previous file, untouched */
+	assert_int_equal(count_temp_files("kept.data"), 0);
+}
+
+/* The target turned into a directory while the file was written: no rename over it. */
+static void writer_fails_when_the_target_became_a_directory(void **state)
+{
+	struct perf_event_attr a;
+	struct perf_data_writer *w;
+	char path[128], msg[300];
+	struct stat st;
+	u64 id = 1;
+
+	(void)state;
+	file_path(path, sizeof(path), "became-dir.data");
+	test_attr(&a, 0);
+	w = perf_data_writer__open(path, &test_env);
+	assert_non_null(w);
+	assert_int_equal(perf_data_writer__add_attr(w, &a, NULL, &id, 1), 0);
+	assert_int_equal(mkdir(path, 0700), 0);
+	assert_int_equal(perf_data_writer__close(w), -1);
+	snprintf(msg, sizeof(msg), "%s: cannot rename %s.tmp.", path, path);
+	assert_memory_equal(perf_data_writer__last_error(), msg, strlen(msg));
+	assert_non_null(strstr(perf_data_writer__last_error(), ": Is a directory"));
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(count_temp_files("became-dir.data"), 0);
+}
+
+/*
+ * A file-size limit (RLIMIT_FSIZE) stops the writing at every point in
+ * turn, in a child each: the records, the features, the header. Each
+ * failure is "write failed: File too large" naming the file, a previous
+ * file stays as it was, and no temporary file is left.
+ */
+static int write_big(const char *path, size_t *size)
+{
+	struct synth_sample_id sid = { .pid = 7, .tid = 7, .id = 11 };
+	struct perf_event_attr a1, a2;
+	u64 ids1[] = { 11, 12 }, ids2[] = { 21 };
+	struct perf_data_writer *w;
+	u8 rec[SYNTH_RECORD_MAX];
+	struct stat st;
+	int ret = 0;
+
+	test_attr(&a1, PERF_COUNT_HW_CPU_CYCLES);
+	test_attr(&a2, PERF_COUNT_HW_INSTRUCTIONS);
+	w = perf_data_writer__open(path, &test_env);
+	if (!w)
+		return -1;
+	if (perf_data_writer__add_attr(w, &a1, "cycles:u", ids1, 2) ||
+	    perf_data_writer__add_attr(w, &a2, "instructions:u", ids2, 1) ||
+	    perf_data_writer__add_build_id(w, (const u8 *)"0123456789abcdefghij", 20, "/bin/x"))
+		ret = -1;
+	perf_event__synthesize_comm(rec, &a1, 7, 7, "work", &sid);
+	for (u64 i = 0; i < 200 && !ret; i++) {
+		if (i)
+			build_sample(rec, i % 3 ? 12 : 21, 5000 + i);
+		if (perf_data_writer__write(w, (struct perf_event_header *)rec)) {
+			assert_int_equal(errno, EIO);
+			/* and every write after the first failure */
+			assert_int_equal(perf_data_writer__write(w, (struct perf_event_header *)rec), -1);
+			ret = -1;
+		}
+	}
+	if (perf_data_writer__close(w))
+		ret = -1;
+	if (!ret && size && !stat(path, &st))
+		*size = (size_t)st.st_size;
+	return ret;
+}
+
+static void writer_fails_whole_at_every_file_size_limit(void **state)
+{
+	char path[128], want[200];
+	size_t full = 0;
+	int failures = 0;
+
+	(void)state;
+	file_path(path, sizeof(path), "limit.data");
+	assert_int_equal(write_big(path, &full), 0);
+	assert_true(full > 20000);
+	assert_int_equal(write_small(path, 81), 0);	/* the file a failed run must leave */
+	snprintf(want, sizeof(want), "%s: write failed: File too large", path);
+	for (size_t limit = 0; limit < full + 1024; limit += limit < 512 ? 64 : 1021) {
+		int status, ret;
+		pid_t pid;
+
+		fflush(stdout);
+		pid = fork();
+		assert_true(pid >= 0);
+		if (!pid) {
+			struct rlimit rl = { limit, limit };
+
+			signal(SIGXFSZ, SIG_IGN);
+			if (setrlimit(RLIMIT_FSIZE, &rl))
+				exit(3);
+			ret = write_big(path, NULL);
+			if (ret && strcmp(perf_data_writer__last_error(), want)) {
+				fprintf(stderr, "%s\n", perf_data_writer__last_error());
+				exit(4);
+			}
+			exit(ret ? 1 : 0);
+		}
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFEXITED(status));
+		ret = WEXITSTATUS(status);
+		if (limit < full) {
+			if (ret != 1)
+				fail_msg("limit %zu: exit %d, not a write failure", limit, ret);
+			assert_int_equal(period_in(path), 81);
+			failures++;
+		} else {
+			assert_int_equal(ret, 0);
+		}
+		assert_int_equal(count_temp_files("limit.data"), 0);
+	}
+	assert_true(failures > 10);
+}
+
+/*
+ * SAMPLE_TIME comes from the samples the writer can place: by the id
+ * (PERF_SAMPLE_ID after ip, tid, time and addr, or IDENTIFIER first) when
+ * there are several attrs; a sample it cannot place or parse is left out.
+ */
+static void writer_times_only_the_samples_it_can_place(void **state)
+{
+	static const struct { u64 type; u64 times[3]; u64 first, last; bool have; } cases[] = {
+		/* ID after ip, tid, time: placed by its id (the third has none known) */
+		{ PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID,
+		  { 300, 100, 50 }, 100, 300, true },
+		/* neither ID nor IDENTIFIER: with two attrs no sample is placed */
+		{ PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME, { 300, 100, 50 }, 0, 0, false },
+	};
+	struct perf_data_file f;
+	char path[128];
+
+	(void)state;
+	file_path(path, sizeof(path), "times.data");
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct perf_event_attr a;
+		struct perf_data_writer *w;
+		u64 ids1[] = { 11 }, ids2[] = { 21 };
+		u64 rec_ids[3] = { 11, 21, 99 };
+
+		memset(&a, 0, sizeof(a));
+		a.sample_type = cases[c].type;
+		w = perf_data_writer__open(path, &test_env);
+		assert_non_null(w);
+		assert_int_equal(perf_data_writer__add_attr(w, &a, "a", ids1, 1), 0);
+		assert_int_equal(perf_data_writer__add_attr(w, &a, "b", ids2, 1), 0);
+		for (int i = 0; i < 3; i++) {
+			u64 v[5] = { PERF_RECORD_SAMPLE | (u64)40 << 48, 0x401000, 7ULL << 32 | 7,
+				     cases[c].times[i], rec_ids[i] };
+
+			assert_int_equal(perf_data_writer__write(w, (struct perf_event_header *)v), 0);
+		}
+		/* a sample too short to hold its id */
+		{
+			u64 v[2] = { PERF_RECORD_SAMPLE | (u64)16 << 48, 0x401000 };
+
+			assert_int_equal(perf_data_writer__write(w, (struct perf_event_header *)v), 0);
+		}
+		assert_int_equal(perf_data_writer__close(w), 0);
+		assert_int_equal(perf_data_file__open(&f, path), 0);
+		assert_int_equal(perf_data_file__has_feat(&f, HEADER_SAMPLE_TIME), cases[c].have);
+		assert_int_equal(f.first_sample_time, cases[c].first);
+		assert_int_equal(f.last_sample_time, cases[c].last);
+		perf_data_file__close(&f);
+	}
+	/* one attr: every sample is its; one cut short is not timed */
+	{
+		struct perf_event_attr a;
+		struct perf_data_writer *w;
+		u64 id = 1;
+		u64 v[4] = { PERF_RECORD_SAMPLE | (u64)32 << 48, 0x401000, 7ULL << 32 | 7, 700 };
+		u64 cut[3] = { PERF_RECORD_SAMPLE | (u64)24 << 48, 0x401000, 7ULL << 32 | 7 };
+
+		memset(&a, 0, sizeof(a));
+		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+		w = perf_data_writer__open(path, &test_env);
+		assert_non_null(w);
+		assert_int_equal(perf_data_writer__add_attr(w, &a, "a", &id, 1), 0);
+		assert_int_equal(perf_data_writer__write(w, (struct perf_event_header *)cut), 0);
+		assert_int_equal(perf_data_writer__write(w, (struct perf_event_header *)v), 0);
+		assert_int_equal(perf_data_writer__close(w), 0);
+		assert_int_equal(perf_data_file__open(&f, path), 0);
+		assert_int_equal(f.first_sample_time, 700);
+		assert_int_equal(f.last_sample_time, 700);
+		perf_data_file__close(&f);
+	}
+	/* no attr: a sample is written, not timed */
+	{
+		struct perf_data_writer *w;
+		u64 v[4] = { PERF_RECORD_SAMPLE | (u64)32 << 48, 0x401000, 7ULL << 32 | 7, 700 };
+
+		w = perf_data_writer__open(path, &test_env);
+		assert_non_null(w);
+		assert_int_equal(perf_data_writer__write(w, (struct perf_event_header *)v), 0);
+		assert_int_equal(perf_data_writer__close(w), 0);
+		assert_int_equal(perf_data_file__open(&f, path), 0);
+		assert_false(perf_data_file__has_feat(&f, HEADER_SAMPLE_TIME));
+		assert_int_equal(f.header.data.size, 32);
+		perf_data_file__close(&f);
+	}
+}
+
+/* What the env leaves out: online CPUs default to the available ones, a NULL argument is "". */
+static void writer_fills_in_what_the_env_leaves_out(void **state)
+{
+	static const char *const argv[] = { "pmusim", NULL };
+	struct perf_data_env env = {
+		.nr_cpus_avail = 4, .argc = 2, .argv = argv, .pmu_name = "skylake",
+	};
+	struct perf_data_file f;
+	char path[128];
+
+	(void)state;
+	file_path(path, sizeof(path), "env.data");
+	{
+		struct perf_event_attr a;
+		struct perf_data_writer *w = perf_data_writer__open(path, &env);
+		u64 id = 1;
+
+		assert_non_null(w);
+		test_attr(&a, 0);
+		assert_int_equal(perf_data_writer__add_attr(w, &a, NULL, &id, 1), 0);
+		assert_int_equal(perf_data_writer__close(w), 0);
+	}
+	assert_int_equal(perf_data_file__open(&f, path), 0);
+	assert_int_equal(f.nr_cpus_avail, 4);
+	assert_int_equal(f.nr_cpus_online, 4);
+	assert_int_equal(f.max_branches, 0);		/* pmu_name only */
+	assert_true(perf_data_file__has_feat(&f, HEADER_CMDLINE));
+	assert_true(perf_data_file__has_feat(&f, HEADER_CPU_PMU_CAPS));
+	assert_false(perf_data_file__has_feat(&f, HEADER_HOSTNAME));
+	perf_data_file__close(&f);
+}
+
+/* ---- the reader, feature by feature ---------------------------------------- */
+
+/*
+ * A file of a header, no attr, no data and one feature FEAT holding LEN
+ * bytes of BODY, opened from memory; the error, or "" when it opened.
+ */
+static const char *open_feature(int feat, const void *body, size_t len, struct perf_data_file *f)
+{
+	static u8 buf[4096];
+	static char err[256];
+	struct perf_file_header *h = (struct perf_file_header *)buf;
+	struct perf_file_section sec = { PERF_FILE_HEADER_SIZE + 16, len };
+	int r;
+
+	assert_true(PERF_FILE_HEADER_SIZE + 16 + len <= sizeof(buf));
+	memset(buf, 0, sizeof(buf));
+	h->magic = PERF_MAGIC2;
+	h->size = PERF_FILE_HEADER_SIZE;
+	h->attr_size = PERF_DATA_ATTR_SIZE + sizeof(struct perf_file_section);
+	h->attrs.offset = PERF_FILE_HEADER_SIZE;
+	h->data.offset = PERF_FILE_HEADER_SIZE;
+	h->adds_features[feat / 64] |= 1ULL << (feat % 64);
+	memcpy(buf + PERF_FILE_HEADER_SIZE, &sec, sizeof(sec));
+	memcpy(buf + PERF_FILE_HEADER_SIZE + 16, body, len);
+	r = perf_data_file__open_mem(f, "f.data", buf, PERF_FILE_HEADER_SIZE + 16 + len);
+	snprintf(err, sizeof(err), "%s", r ? f->err : "");
+	return err;
+}
+
+/* A build-id entry as the writer puts it: SIZE bytes long, its id size in ID_SIZE. */
+static size_t build_id_entry(u8 *p, u16 size, u8 id_size, const char *name)
+{
+	struct perf_event_header h = { 0, PERF_RECORD_MISC_BUILD_ID_SIZE, size };
+
+	memset(p, 0, size);
+	memcpy(p, &h, 8);
+	p[32] = id_size;
+	memcpy(p + 36, name, strlen(name));
+	return size;
+}
+
+static void reader_refuses_each_corrupt_feature(void **state)
+{
+	struct perf_data_file f;
+	u8 b[512];
+	u32 v[8];
+
+	(void)state;
+	/* CPU_PMU_CAPS: no count; a pair cut short */
+	assert_string_equal(open_feature(HEADER_CPU_PMU_CAPS, b, 2, &f),
+			    "f.data: feature CPU_PMU_CAPS: corrupt contents");
+	perf_data_file__close(&f);
+	v[0] = 1;
+	v[1] = 4;
+	memcpy(b, v, 8);
+	memcpy(b + 8, "abc", 4);
+	assert_string_equal(open_feature(HEADER_CPU_PMU_CAPS, b, 12, &f),
+			    "f.data: feature CPU_PMU_CAPS: corrupt contents");
+	perf_data_file__close(&f);
+	/* a string without its NUL */
+	v[0] = 4;
+	memcpy(b, v, 4);
+	memcpy(b + 4, "abcd", 4);
+	assert_string_equal(open_feature(HEADER_HOSTNAME, b, 8, &f),
+			    "f.data: feature HOSTNAME: corrupt contents");
+	perf_data_file__close(&f);
+	/* EVENT_DESC: no attr size; NRCPUS: one of two numbers; SAMPLE_TIME: one of two */
+	assert_string_equal(open_feature(HEADER_EVENT_DESC, b, 4, &f),
+			    "f.data: feature EVENT_DESC: corrupt contents");
+	perf_data_file__close(&f);
+	assert_string_equal(open_feature(HEADER_NRCPUS, b, 4, &f),
+			    "f.data: feature NRCPUS: corrupt contents");
+	perf_data_file__close(&f);
+	assert_string_equal(open_feature(HEADER_SAMPLE_TIME, b, 8, &f),
+			    "f.data: feature SAMPLE_TIME: corrupt contents");
+	perf_data_file__close(&f);
+	/* BUILD_ID: shorter than an entry; an entry of 36 bytes (no name); a name without NUL; an id of 21 bytes */
+	assert_string_equal(open_feature(HEADER_BUILD_ID, b, 30, &f),
+			    "f.data: feature BUILD_ID: corrupt contents");
+	perf_data_file__close(&f);
+	build_id_entry(b, 36, 20, "");
+	assert_string_equal(open_feature(HEADER_BUILD_ID, b, 40, &f),
+			    "f.data: feature BUILD_ID: corrupt contents");
+	perf_data_file__close(&f);
+	build_id_entry(b, 40, 20, "abcd");
+	assert_string_equal(open_feature(HEADER_BUILD_ID, b, 40, &f),
+			    "f.data: feature BUILD_ID: corrupt contents");
+	perf_data_file__close(&f);
+	build_id_entry(b, 48, 21, "/bin/x");
+	assert_string_equal(open_feature(HEADER_BUILD_ID, b, 48, &f),
+			    "f.data: feature BUILD_ID: corrupt contents");
+	perf_data_file__close(&f);
+	/* ... and two good ones, the second with a 20-byte id not said (no MISC bit) */
+	{
+		size_t n = build_id_entry(b, 48, 16, "/bin/x");
+
+		build_id_entry(b + n, 48, 0, "/bin/y");
+		b[n + 4] = b[n + 5] = 0;	/* misc: no BUILD_ID_SIZE */
+		b[n + 12] = 0xab;
+		assert_string_equal(open_feature(HEADER_BUILD_ID, b, 96, &f), "");
+		assert_int_equal(f.nr_build_ids, 2);
+		assert_int_equal(perf_data_file__build_id(&f, "/bin/x")->size, 16);
+		assert_int_equal(perf_data_file__build_id(&f, "/bin/y")->size, 20);
+		assert_int_equal(perf_data_file__build_id(&f, "/bin/y")->id[0], 0xab);
+		assert_null(perf_data_file__build_id(&f, "/bin/z"));
+		perf_data_file__close(&f);
+	}
+	/* a feature the reader does not need is skipped whatever it holds */
+	assert_string_equal(open_feature(HEADER_CPU_TOPOLOGY, b, 3, &f), "");
+	assert_true(perf_data_file__has_feat(&f, HEADER_CPU_TOPOLOGY));
+	assert_false(perf_data_file__has_feat(&f, 0));
+	assert_false(perf_data_file__has_feat(&f, HEADER_FEAT_BITS));
+	perf_data_file__close(&f);
+	/* a feature past the ones named: by its number */
+	assert_string_equal(open_feature(HEADER_LAST_FEATURE + 3, b, 0, &f), "");
+	perf_data_file__close(&f);
+}
+
+static void reader_names_what_is_wrong_with_the_file(void **state)
+{
+	struct perf_data_file f;
+	char path[128], msg[256];
+	u8 buf[PERF_FILE_HEADER_SIZE];
+	FILE *fp;
+
+	(void)state;
+	file_path(path, sizeof(path), "no-such.data");
+	assert_int_equal(perf_data_file__open(&f, path), -1);
+	snprintf(msg, sizeof(msg), "%s: cannot open: No such file or directory", path);
+	assert_string_equal(f.err, msg);
+	perf_data_file__close(&f);
+	assert_int_equal(perf_data_file__open(&f, dir), -1);
+	snprintf(msg, sizeof(msg), "%s: not a regular file", dir);
+	assert_string_equal(f.err, msg);
+	perf_data_file__close(&f);
+	file_path(path, sizeof(path), "short.data");
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("PERFILE2", fp);
+	assert_int_equal(fclose(fp), 0);
+	assert_int_equal(perf_data_file__open(&f, path), -1);
+	snprintf(msg, sizeof(msg), "%s: too short for a perf.data header (8 bytes)", path);
+	assert_string_equal(f.err, msg);
+	perf_data_file__close(&f);
+
+	/* version 1, and an attr_size too large or not a multiple of 8 */
+	memset(buf, 0, sizeof(buf));
+	memcpy(buf, "PERFFILE", 8);
+	assert_int_equal(perf_data_file__open_mem(&f, NULL, buf, sizeof(buf)), -1);
+	assert_string_equal(f.err, "perf.data: version 1 perf.data (PERFFILE) is not supported");
+	{
+		struct perf_file_header *h = (struct perf_file_header *)buf;
+
+		h->magic = PERF_MAGIC2;
+		h->size = PERF_FILE_HEADER_SIZE;
+		h->attr_size = 8192;
+		assert_int_equal(perf_data_file__open_mem(&f, "h.data", buf, sizeof(buf)), -1);
+		assert_string_equal(f.err, "h.data: bad attr_size 8192");
+		h->attr_size = PERF_DATA_ATTR_SIZE + 16 + 4;
+		assert_int_equal(perf_data_file__open_mem(&f, "h.data", buf, sizeof(buf)), -1);
+		assert_string_equal(f.err, "h.data: bad attr_size 148");
+		/* no attr: opens; a sample then has no attr to be read by */
+		h->attr_size = PERF_DATA_ATTR_SIZE + 16;
+		assert_int_equal(perf_data_file__open_mem(&f, "h.data", buf, sizeof(buf)), 0);
+		assert_int_equal(f.nr_attrs, 0);
+		assert_int_equal(f.id_pos, -1);
+		{
+			u64 rec[2] = { PERF_RECORD_SAMPLE | (u64)16 << 48, 1 };
+			struct perf_data_iter it = { PERF_FILE_HEADER_SIZE, PERF_FILE_HEADER_SIZE };
+			const struct perf_data_attr *a;
+			struct perf_sample s;
+
+			it.pos += 16;
+			assert_int_equal(perf_data_file__sample(&f, &it, (const u8 *)rec, 16, &a, &s), -1);
+			assert_string_equal(f.err, "h.data: sample at offset 104: no attr has its id");
+		}
+		perf_data_file__close(&f);
+	}
+	/* record names: known, a gap, past the table */
+	assert_string_equal(perf_event__name(PERF_RECORD_SAMPLE), "SAMPLE");
+	assert_string_equal(perf_event__name(PERF_RECORD_FINISHED_ROUND), "FINISHED_ROUND");
+	assert_null(perf_event__name(PERF_RECORD_FINISHED_ROUND + 1000));
+}
+
+/* Data that ends inside a record header: truncated, not read past. */
+static void reader_refuses_a_record_header_cut_short(void **state)
+{
+	struct perf_data_file f;
+	struct perf_data_iter it;
+	char path[128];
+	u8 records[4096];
+	u32 records_size, n;
+	const u8 *ev;
+	size_t size;
+	u8 *good;
+	int r;
+
+	(void)state;
+	file_path(path, sizeof(path), "cut.data");
+	write_test_file(path, records, &records_size);
+	good = load(path, &size);
+	assert_int_equal(perf_data_file__open_mem(&f, "cut.data", good, size), 0);
+	f.header.data.size -= records_size - 4;		/* 4 bytes of the first record */
+	perf_data_file__iter_init(&f, &it);
+	r = perf_data_file__next(&f, &it, &ev, &n);
+	assert_int_equal(r, -1);
+	assert_non_null(strstr(f.err, "cut.data: record at offset "));
+	assert_non_null(strstr(f.err, ": truncated header"));
+	perf_data_file__close(&f);
+	free(good);
+}
+
+/*
+ * The sample_id trailer in perf's order for every field (ID and
+ * STREAM_ID too), zeros when no sample id is given; names too long for a
+ * record are refused with EINVAL and nothing synthesized.
+ */
+static void synthesized_trailer_and_long_names(void **state)
+{
+	struct synth_sample_id sid = { .pid = 1, .tid = 2, .time = 3, .id = 4, .stream_id = 5,
+				       .cpu = 6 };
+	struct perf_event_attr a;
+	u8 buf[SYNTH_RECORD_MAX];
+	u64 v[6];
+	char name[4096 + 8];		/* past the 4096 bytes a name may take */
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.sample_id_all = 1;
+	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
+			PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER;
+	assert_int_equal(perf_event__synthesize_id_sample(buf, &a, &sid), 48);
+	memcpy(v, buf, sizeof(v));
+	assert_int_equal(v[0], 2ULL << 32 | 1);
+	assert_int_equal(v[1], 3);
+	assert_int_equal(v[2], 4);
+	assert_int_equal(v[3], 5);
+	assert_int_equal(v[4], 6);
+	assert_int_equal(v[5], 4);
+	memset(buf, 0xff, sizeof(buf));
+	assert_int_equal(perf_event__synthesize_id_sample(buf, &a, NULL), 48);
+	memcpy(v, buf, sizeof(v));
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(v[i], 0);
+	a.sample_id_all = 0;
+	assert_int_equal(perf_event__synthesize_id_sample(buf, &a, &sid), 0);
+
+	memset(name, 'n', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	errno = 0;
+	assert_int_equal(perf_event__synthesize_comm(buf, &a, 1, 1, name, &sid), 0);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(perf_event__synthesize_comm(buf, &a, 1, 1, NULL, &sid), 0);
+	errno = 0;
+	assert_int_equal(perf_event__synthesize_mmap2(buf, &a, 1, 1, 0x1000, 0x1000, 0, 5, 2,
+						      name, &sid), 0);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(perf_event__synthesize_mmap2(buf, &a, 1, 1, 0x1000, 0x1000, 0, 5, 2,
+						      NULL, &sid), 0);
+}
+
+/* A READ value with its lost count; each cut short, and a record shorter than a header. */
+static void sample_read_lost_and_a_short_header_are_refused(void **state)
+{
+	struct perf_event_attr a = { .sample_type = PERF_SAMPLE_READ,
+				     .read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST };
+	u64 rec[4] = { PERF_RECORD_SAMPLE | (u64)32 << 48, 7, 0x1d, 3 };
+	struct perf_sample s;
+	const char *why = NULL;
+
+	(void)state;
+	assert_int_equal(perf_sample__parse(&a, (const u8 *)rec, 32, &s, &why), 0);
+	assert_int_equal(s.read_one.value, 7);
+	assert_int_equal(s.read_one.id, 0x1d);
+	assert_int_equal(s.read_one.lost, 3);
+	assert_int_equal(s.read_value_size, 24);
+	for (u32 cut = 8; cut < 32; cut += 8) {
+		why = NULL;
+		assert_int_equal(perf_sample__parse(&a, (const u8 *)rec, cut, &s, &why), -1);
+		assert_string_equal(why, "read values");
+	}
+	assert_int_equal(perf_sample__parse(&a, (const u8 *)rec, 4, &s, &why), -1);
+	assert_string_equal(why, "record header");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -886,6 +1585,19 @@ int main(void)
 		cmocka_unit_test(sample_with_huge_counts_is_refused),
 		cmocka_unit_test(perf_map_round_trip_and_short_names_refused),
 		cmocka_unit_test(synthesized_comm_and_mmap2_have_the_abi_layout),
+		cmocka_unit_test(writer_refuses_bad_arguments),
+		cmocka_unit_test(writer_open_names_what_is_wrong_with_the_target),
+		cmocka_unit_test(writer_follows_absolute_and_bare_symlinks),
+		cmocka_unit_test(writer_fails_when_the_old_file_cannot_be_kept),
+		cmocka_unit_test(writer_fails_when_the_target_became_a_directory),
+		cmocka_unit_test(writer_fails_whole_at_every_file_size_limit),
+		cmocka_unit_test(writer_times_only_the_samples_it_can_place),
+		cmocka_unit_test(writer_fills_in_what_the_env_leaves_out),
+		cmocka_unit_test(reader_refuses_each_corrupt_feature),
+		cmocka_unit_test(reader_names_what_is_wrong_with_the_file),
+		cmocka_unit_test(reader_refuses_a_record_header_cut_short),
+		cmocka_unit_test(synthesized_trailer_and_long_names),
+		cmocka_unit_test(sample_read_lost_and_a_short_header_are_refused),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
