@@ -26,7 +26,7 @@ test_status=$?
 # The fuzz corpora, through the replay driver linked with this build's
 # instrumented library (the fuzz build itself uses clang and its own objects).
 coverage_replay_fuzz() {
-	local src name bin
+	local src name bin wrap
 	[ -f fuzz/replay_main.c ] && [ -x scripts/fuzz-replay.sh ] || {
 		echo "coverage: no fuzz replay driver in this tree; corpora not replayed"
 		return 0
@@ -36,9 +36,14 @@ coverage_replay_fuzz() {
 		[ -e "$src" ] || continue
 		name=$(basename "$src" .c)
 		bin=$obj/fuzz/$name
+		# with a kernel tree, fuzz_lbr's oracle sees the MSR writes through
+		# the linker, as fuzz/build.sh links it (ksrc/Makefile.ksrc)
+		wrap=
+		[ "$name" = fuzz_lbr ] && grep -q KSRC_VERSION "$obj/include/generated/ksrc.h" 2>/dev/null &&
+			wrap=-Wl,--wrap=model_wrmsr
 		gcc -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers \
 			-I"$srctree" -I"$srctree/include" -I"$obj/include" -g --coverage -O0 \
-			-o "$bin" "$src" fuzz/replay_main.c "$obj/libpmusim.a" \
+			-o "$bin" "$src" fuzz/replay_main.c "$obj/libpmusim.a" $wrap \
 			-lcyaml -lyaml -lelf -lnettle -lz -lm -lpthread || return 1
 	done
 	scripts/fuzz-replay.sh "$obj/fuzz" | tail -1
