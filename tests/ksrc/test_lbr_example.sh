@@ -58,10 +58,27 @@ departures() { # OBJTREE LOG: the runs showing the departure, or "fail"
 	fi
 }
 
+# the copy's kernel units are rebuilt with the flags its other objects
+# had, which the object tree does not record: read them off the binary
+build_flags() { # BINARY: SANITIZE=... and COVERAGE=1 as it was built with
+	local syms san=
+	syms=$(nm "$1" 2>/dev/null)
+	if grep -q ' __tsan_init$' <<<"$syms"; then
+		san=thread
+	else
+		grep -q ' __asan_init$' <<<"$syms" && san=address
+		grep -q ' __ubsan_handle_' <<<"$syms" && san=${san:+$san,}undefined
+	fi
+	[ -n "$san" ] && echo "SANITIZE=$san"
+	grep -q ' __gcov_init$' <<<"$syms" && echo COVERAGE=1
+	return 0
+}
 base=$(departures "$obj" "$tmp/base.log")
 cp -a "$obj" "$tmp/obj"
 rm -rf "$tmp/obj/ksrc"
+# shellcheck disable=SC2046
 if ! make -s --no-print-directory -C "$src" O="$tmp/obj" KSRC="$tmp/tree" -j2 \
+	$(build_flags "$obj/tests/ksrc/test_lbr_diff") \
 	"$tmp/obj/tests/ksrc/test_lbr_diff" >"$tmp/build.log" 2>&1; then
 	not_ok "the patched lbr.c builds" "$tmp/build.log"
 	echo "1..$n"
