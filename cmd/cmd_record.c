@@ -180,8 +180,10 @@ static int run_valgrind(const char *tool_dir, const char *dir, char **prog_argv,
 	argv[1] = "--tool=pmusim";
 	argv[2] = out;
 	argv[3] = "-q";
+	/* children and the images execve runs are recorded too (vg.PID.SEQ each) */
+	argv[4] = "--trace-children=yes";
 	for (int i = 0; i < nargs; i++)
-		argv[4 + i] = prog_argv[i];
+		argv[5 + i] = prog_argv[i];
 	fflush(NULL);
 	*pid = fork();
 	if (*pid < 0) {
@@ -217,7 +219,7 @@ static void describe_end(const struct vg_trace_stats *vs, int vg_status, char *b
 	else if (vs->exited && vs->status >= 0)
 		snprintf(buf, len, "exited with status %d", (vs->status >> 8) & 0xff);
 	else if (vs->exec)
-		snprintf(buf, len, "called execve (the new image is not followed)");
+		snprintf(buf, len, "called execve (the new image was not traced)");
 	else if (WIFEXITED(vg_status))
 		snprintf(buf, len, "ended without an exit (valgrind status %d)",
 			 WEXITSTATUS(vg_status));
@@ -236,8 +238,8 @@ static void print_summary(const char *prog, const struct scenario *s,
 {
 	FILE *f = stderr;
 
-	fprintf(f, "pmusim record %s: %s; %u thread%s on %u %s CPU%s\n", prog, how, vs->threads,
-		vs->threads == 1 ? "" : "s", s->machine->cpus, s->machine->cpu,
+	fprintf(f, "pmusim record %s: %s; %u thread%s on %u %s CPU%s\n", prog, how,
+		vs->threads, vs->threads == 1 ? "" : "s", s->machine->cpus, s->machine->cpu,
 		s->machine->cpus > 1 ? "s" : "");
 	fprintf(f, "  instructions %llu, taken branches %llu, cycles %llu (CPI 1), PMIs %llu\n",
 		(unsigned long long)st->insns, (unsigned long long)st->branches,
@@ -245,9 +247,14 @@ static void print_summary(const char *prog, const struct scenario *s,
 	fprintf(f, "  samples %llu, lost %llu, context switches %llu, migrations %llu\n",
 		(unsigned long long)st->samples, (unsigned long long)st->lost,
 		(unsigned long long)st->switches, (unsigned long long)st->migrations);
-	if (vs->forks)
-		fprintf(f, "  %u child process%s not recorded (only the first process is)\n",
-			vs->forks, vs->forks == 1 ? "" : "es");
+	if (vs->forks || vs->execs)
+		fprintf(f, "  %u child process%s, %u execve%s followed\n", vs->forks,
+			vs->forks == 1 ? "" : "es", vs->execs, vs->execs == 1 ? "" : "s");
+	if (vs->unfollowed)
+		fprintf(f, "  %u child process%s not traced\n", vs->unfollowed,
+			vs->unfollowed == 1 ? "" : "es");
+	if (vs->stalled)
+		fprintf(f, "  warning: threads left waiting for what their streams never say\n");
 	if (vs->truth_lost)
 		fprintf(f, "  warning: out of memory for a shadow stack: some true stacks are short\n");
 	if (st->cs_samples) {
@@ -456,6 +463,8 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	vg_trace_stats(trace, &vs);
+	if (st.stop_signal)
+		vs.stalled = false;	/* stopped, not stuck */
 	describe_end(&vs, vg_status, how, sizeof(how));
 	print_summary(prog, s, &vs, &st, how, out);
 	if (st.warning[0])

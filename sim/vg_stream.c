@@ -23,6 +23,7 @@ static const char *const type_names[VGS__NR] = {
 	[VGS_EXEC] = "exec",
 	[VGS_EXEC_FAILED] = "exec-failed",
 	[VGS_EXIT] = "exit",
+	[VGS_WAKE] = "wake",
 };
 
 const char *vg_rec_type_name(unsigned int type)
@@ -186,7 +187,8 @@ int vg_stream_next(struct vg_stream *s, struct vg_event *ev, char *err, size_t e
 	}
 	case VGS_FORK:
 	case VGS_EXEC:
-	case VGS_EXIT: {
+	case VGS_EXIT:
+	case VGS_WAKE: {
 		struct vgs_proc pr;
 
 		if (!(p = payload(s, sizeof(pr))))

@@ -33,8 +33,9 @@ struct vg_event {
 	uint32_t other_tid;		/* VGS_THREAD_NEW, VGS_THREAD_EXIT: the thread */
 	uint64_t addr, len, pgoff;	/* VGS_MMAP */
 	uint32_t prot;
-	uint32_t pid;			/* VGS_FORK: the child; VGS_EXEC, VGS_EXIT: this one */
-	int32_t status;			/* VGS_EXIT */
+	uint32_t pid;			/* VGS_FORK: the child; VGS_EXEC, VGS_EXIT: this one;
+					 * VGS_WAKE: the child reaped, or 0 */
+	int32_t status;			/* VGS_EXIT; VGS_WAKE: the syscall's number */
 	const char *name;		/* VGS_MMAP: file; VGS_EXEC: path (not NUL-terminated) */
 	uint32_t name_len;
 };

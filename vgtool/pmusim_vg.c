@@ -566,6 +566,30 @@ static void pre_syscall(ThreadId tid, UInt nr, UWord *args, UInt nargs)
 	out_flush();
 }
 
+/*
+ * The syscalls a thread may block in until another thread or process
+ * does something: a futex (locks, condition variables, joins), a pipe or
+ * socket read, a poll, a child's end, a signal.  Valgrind runs one
+ * thread at a time and lets others run while one blocks, so what the
+ * stream holds before such a syscall's return happened before it.
+ */
+static Bool may_wait(UInt nr)
+{
+	switch (nr) {
+	case __NR_futex: case __NR_read: case __NR_readv: case __NR_pread64:
+	case __NR_preadv: case __NR_preadv2: case __NR_recvfrom: case __NR_recvmsg:
+	case __NR_recvmmsg: case __NR_accept: case __NR_accept4: case __NR_poll:
+	case __NR_ppoll: case __NR_select: case __NR_pselect6: case __NR_epoll_wait:
+	case __NR_epoll_pwait: case __NR_wait4: case __NR_waitid: case __NR_rt_sigtimedwait:
+	case __NR_rt_sigsuspend: case __NR_pause: case __NR_semop: case __NR_semtimedop:
+	case __NR_msgrcv: case __NR_flock: case __NR_fcntl: case __NR_io_getevents:
+	case __NR_io_pgetevents: case __NR_mq_timedreceive:
+		return True;
+	default:
+		return False;
+	}
+}
+
 static void post_syscall(ThreadId tid, UInt nr, UWord *args, UInt nargs, SysRes res)
 {
 	struct vgs_proc *p;
@@ -574,6 +598,16 @@ static void post_syscall(ThreadId tid, UInt nr, UWord *args, UInt nargs, SysRes 
 	if (nr == __NR_execve) {
 		set_thread(tid);
 		rec(VGS_EXEC_FAILED, 0);
+		return;
+	}
+	if (may_wait(nr)) {
+		set_thread(tid);
+		p = (struct vgs_proc *)(rec(VGS_WAKE, sizeof(*p)) + 1);
+		/* wait4 returns the child it reaped (waitid says it in memory: not followed) */
+		p->pid = nr == __NR_wait4 && !sr_isError(res) ? (UInt)sr_Res(res) : 0;
+		p->status = (Int)nr;
+		p->path_len = 0;
+		p->pad = 0;
 		return;
 	}
 	/* a new process, not a thread (threads come through thread_create) */
@@ -594,12 +628,18 @@ static void atfork_child(ThreadId tid)
 {
 	UInt ppid = VG_(getppid)();
 
-	(void)tid;
 	VG_(close)(out_fd);
 	open_stream(0, ppid);
-	out_tid = tid;
+	/* the parent's other threads are not in the child: nothing of theirs is left to say */
+	for (ThreadId t = 0; t < VG_N_THREADS; t++) {
+		carry[t] = 0;
+		sig_waiting[t] = False;
+	}
+	sig_pending = 0;
 	count_tid = tid;
-	/* the child starts with what the fork instruction left counted */
+	/* the child starts with what the fork instruction left counted; thread 1 unless said */
+	out_tid = 1;
+	set_thread(tid);
 }
 
 /* ---- options and life cycle -------------------------------------------- */

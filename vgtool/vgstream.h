@@ -47,6 +47,11 @@ enum vgs_rec_type {
 	VGS_EXEC,		/* struct vgs_proc + path: execve; the image continues in SEQ + 1 */
 	VGS_EXEC_FAILED,	/* no payload: the last VGS_EXEC returned an error */
 	VGS_EXIT,		/* struct vgs_proc: the process ends; status as wait() has it */
+	VGS_WAKE,		/* struct vgs_proc: back from a syscall that may have waited for
+				 * another thread or process (futex, read, poll, wait4, ...):
+				 * what the stream holds before this record happened before
+				 * what the thread does after it. status: the syscall's
+				 * number; pid: the child wait4/waitid reaped, else 0 */
 	VGS__NR
 };
 
@@ -90,9 +95,11 @@ struct vgs_mmap {
 };
 
 struct vgs_proc {
-	uint32_t pid;		/* FORK: the child's real pid; EXEC, EXIT: this process */
+	uint32_t pid;		/* FORK: the child's real pid; EXEC, EXIT: this process;
+				 * WAKE: the child reaped, or 0 */
 	int32_t status;		/* EXIT: exit code << 8; -1 if it ended without an exit
-				 * syscall (killed by a signal); else 0 */
+				 * syscall (killed by a signal); WAKE: the syscall's
+				 * number; else 0 */
 	uint32_t path_len;	/* EXEC: bytes of the path that follows, padded to 8 */
 	uint32_t pad;
 };

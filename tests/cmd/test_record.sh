@@ -8,7 +8,8 @@
 # (record_check.py): every sample judged by perf's frames as pmusim
 # judged it, and the frames the guest is about (recursion deeper than
 # the LBR, longjmp, a signal handler, two threads, a tail call, a
-# dlopen'd library, a C++ exception) true to the program. Then the same
+# dlopen'd library, a C++ exception) true to the program; a child
+# process and the image its execve ran, a thread's wait for another. Then the same
 # bytes twice, every CPU model with each LBR mode, perf report, annotate
 # and brstackinsn against the real files, and bad input.
 set -u
@@ -74,6 +75,23 @@ if record dlopen --call-graph lbr -c 20011 -- "$dir/guest" dlopen "$dir/libguest
 else
 	nok "dlopen: pmusim record failed: $(head -1 "$dir/dlopen.err")"
 fi
+# processes: the child under its own pid, execve's image as the new comm and files
+cp "$dir/guest" "$dir/execd"
+if record fork --call-graph lbr -c 20011 -- "$dir/guest" fork "$dir/execd"; then
+	check "fork: the summary counts the child and its execve" \
+		"grep -q '1 child process, 1 execve followed' '$dir/fork.err'"
+	checks fork fork
+else
+	nok "fork: pmusim record failed: $(head -1 "$dir/fork.err")"
+fi
+record fork2 --call-graph lbr -c 20011 -- "$dir/guest" fork "$dir/execd"
+check "fork twice: the same perf.data bytes" "cmp -s '$dir/fork.data' '$dir/fork2.data'"
+# a thread waits for another: its code after the wait comes after what it waited for
+if record handoff --call-graph lbr -c 20011 -- "$dir/guest" handoff; then
+	checks handoff handoff
+else
+	nok "handoff: pmusim record failed: $(head -1 "$dir/handoff.err")"
+fi
 if record exc --call-graph lbr -c 20011 -- "$dir/exc"; then
 	checks exc exc
 else
@@ -90,7 +108,8 @@ check "deep: the summary counts the stitched stacks the truth file judged whole"
 record again --call-graph lbr -c 20011 -- "$dir/guest" deep
 check "deep twice: the same perf.data bytes" "cmp -s '$dir/deep.data' '$dir/again.data'"
 check "deep twice: the same truth" "cmp -s '$dir/deep.data.truth' '$dir/again.data.truth'"
-# (not threads: the host decides where Valgrind switches between them)
+# (not threads: the host decides where Valgrind switches between them and
+# which thread a lock goes to first, so their streams differ run to run)
 
 # every CPU model, each LBR mode it has: samples with branch stacks, judged alike
 for cpu in core2 atom nehalem haswell skylake icelake sapphirerapids; do

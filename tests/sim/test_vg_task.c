@@ -7,7 +7,9 @@
  * its return, a tail call, a call into a frame's own return-address slot;
  * a second thread asleep until its creator's
  * records create it, never starting before that on another CPU, and
- * the run's end when every thread has ended; a bad stream refused.
+ * the run's end when every thread has ended; a thread back from a wait
+ * (VGS_WAKE) going on only when the other thread has retired what the
+ * stream holds before it; a bad stream refused.
  *
  * Every record here has 1000 instructions (a branch's included) and the
  * machine's quantum is 1000 cycles, so each machine_run() step retires
@@ -63,6 +65,15 @@ static void w_thread(struct writer *w, unsigned int type, uint32_t tid)
 
 	fwrite(&h, sizeof(h), 1, w->f);
 	fwrite(&t, sizeof(t), 1, w->f);
+}
+
+static void w_wake(struct writer *w)
+{
+	struct vgs_rec_header h = { .type = VGS_WAKE };
+	struct vgs_proc p = { .status = 202 /* futex */ };
+
+	fwrite(&h, sizeof(h), 1, w->f);
+	fwrite(&p, sizeof(p), 1, w->f);
 }
 
 static void w_close(struct writer *w)
@@ -221,6 +232,49 @@ static void test_threads(void **state)
 	unlink(w.path);
 }
 
+static void test_wake_waits_for_the_stream_before_it(void **state)
+{
+	struct vg_trace *tr;
+	struct writer w;
+	struct machine *m;
+	char err[256];
+
+	(void)state;
+	w_open(&w);
+	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x100, 0x110, 0x7000, N);
+	w_thread(&w, VGS_THREAD_NEW, 2);	/* at 1000 */
+	w_branch(&w, VGS_BRANCH, VGK_SYSCALL, 0x110, 0x112, 0x7000, N);	/* futex wait */
+	w_thread(&w, VGS_THREAD, 2);
+	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x900, 0x910, 0x5000, 5 * N);	/* then the wake */
+	w_thread(&w, VGS_THREAD, 1);
+	w_wake(&w);				/* thread 1 back: after thread 2's 5000 */
+	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x120, 0x130, 0x7000, N);
+	w_thread(&w, VGS_THREAD, 2);
+	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x910, 0x920, 0x5000, N);
+	w_close(&w);
+
+	assert_int_equal(vg_trace_load(&tr, w.path, err, sizeof(err)), 0);
+	m = new_machine(2);
+	assert_int_equal(vg_trace_add_tasks(tr, m, "prog"), 0);
+	machine_run(m, 3 * N);
+	/* thread 1 is at its wake-up at 2000; thread 2 runs [1000, 6000) on CPU 1 */
+	assert_true(m->tasks[0]->sleeping);
+	assert_int_equal(m->tasks[0]->runtime, 2 * N);
+	machine_run(m, 6 * N);
+	assert_int_equal(m->tasks[0]->runtime, 2 * N);
+	assert_false(vg_trace_done(tr));
+	/* thread 2 retired its record at 6000: thread 1 goes on from then */
+	assert_false(m->tasks[0]->sleeping);
+	machine_run(m, 7 * N);
+	assert_int_equal(m->tasks[0]->runtime, 3 * N);
+	assert_int_equal(m->tasks[1]->runtime, 6 * N);
+	assert_true(vg_trace_done(tr));
+	machine_destroy(m);
+	vg_trace_free(tr);
+	x86_branch_text_reset();
+	unlink(w.path);
+}
+
 static void test_bad_stream(void **state)
 {
 	struct vg_trace *tr = (struct vg_trace *)&tr;
@@ -244,6 +298,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shadow_stack),
 		cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_wake_waits_for_the_stream_before_it),
 		cmocka_unit_test(test_bad_stream),
 	};
 

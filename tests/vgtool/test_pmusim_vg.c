@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -352,6 +353,7 @@ static void test_signal_handler_entry_and_return(void **state)
 struct thr {
 	uint64_t work;
 	unsigned int created, exited, work_calls_t2, work_calls_t1;
+	unsigned int futex_wakes_after_exit;	/* the join's return */
 };
 
 static void watch_threads(const struct vg_event *ev, void *ctx)
@@ -362,6 +364,8 @@ static void watch_threads(const struct vg_event *ev, void *ctx)
 		t->created++;
 	if (ev->type == VGS_THREAD_EXIT && ev->other_tid == 2)
 		t->exited++;
+	if (ev->type == VGS_WAKE && ev->tid == 1 && ev->status == __NR_futex && t->exited)
+		t->futex_wakes_after_exit++;
 	if (ev->type == VGS_BRANCH && ev->kind == VGK_CALL && ev->to == t->work) {
 		if (ev->tid == 2)
 			t->work_calls_t2++;
@@ -385,13 +389,15 @@ static void test_threads_are_numbered(void **state)
 	assert_int_equal(th.exited, 1);
 	assert_int_equal(th.work_calls_t2, 1000);
 	assert_int_equal(th.work_calls_t1, 0);
+	/* main waited in the join's futex: it comes back after thread 2's end */
+	assert_true(th.futex_wakes_after_exit >= 1);
 	assert_true(t.insns_by_tid[2] > 1000 * 4);
 }
 
 /* ---- processes ----------------------------------------------------------- */
 
 struct procs {
-	uint32_t fork_child;
+	uint32_t fork_child, reaped;
 	int execs, exec_path_ok;
 };
 
@@ -401,6 +407,8 @@ static void watch_procs(const struct vg_event *ev, void *ctx)
 
 	if (ev->type == VGS_FORK)
 		p->fork_child = ev->pid;
+	if (ev->type == VGS_WAKE && ev->status == __NR_wait4)
+		p->reaped = ev->pid;
 	if (ev->type == VGS_EXEC) {
 		p->execs++;
 		p->exec_path_ok += ev->name_len > 6 &&
@@ -438,6 +446,8 @@ static void test_fork_and_exec_are_reported(void **state)
 	read_stream(files[parent_i], &t, watch_procs, &parent, NULL);
 	assert_int_equal(t.exit_status, 5 << 8);
 	assert_int_equal(parent.fork_child, h[child_i].pid);
+	/* waitpid's wait4 came back with the child: its wake-up names it */
+	assert_int_equal(parent.reaped, h[child_i].pid);
 	assert_int_equal(h[child_i].ppid, h[parent_i].pid);
 	read_stream(files[child_i], &t, watch_procs, &child, NULL);
 	assert_int_equal(child.execs, 1);
