@@ -9,6 +9,7 @@
  *   tail     f_tail() jumps to g_tail() (a tail call), which works
  *   dlopen   argv[2]'s lib_work(), loaded with dlopen
  *   killed   works, then dies of SIGSEGV
+ *   status   works, then exits with status 7
  *   fork     works in parent_work(); its child works in child_work(), then
  *            runs argv[2] execd (execd_work()); the parent waits for it,
  *            then works in after_wait()
@@ -235,6 +236,9 @@ int main(int argc, char **argv)
 		pthread_mutex_unlock(&lock);
 		after_handoff();
 		pthread_join(t, NULL);
+	} else if (!strcmp(mode, "status")) {
+		spin(100000);
+		return 7;
 	} else if (!strcmp(mode, "killed")) {
 		spin(100000);
 		raise(SIGSEGV);
