@@ -606,11 +606,15 @@ int cmd_record(int argc, char **argv)
 	describe_end(&vs, vg_status, &end);
 	/* the recording is complete: the program's status, as perf record's */
 	ret = st.stop_signal ? 128 + st.stop_signal : exit_status_of(vg_status);
+	if (st.stop_signal)
+		fprintf(stderr, "pmusim: record: stopped by %s; %s holds what was recorded so far\n",
+			st.stop_signal == SIGINT ? "SIGINT" : "SIGTERM", out);
 	if (json) {
+		/* the last thing on stderr, or FILE whole */
 		print_json(json_fp, prog, s, trace, &vs, &st, &end, out, ret);
-		if (json_fp != stderr && fclose(json_fp)) {
-			json_fp = NULL;
-			fprintf(stderr, "pmusim: record: %s: %s\n", json_path, strerror(errno));
+		if (json_fp != stderr && (ferror(json_fp) | fclose(json_fp))) {
+			fprintf(stderr, "pmusim: record: %s: write error\n", json_path);
+			unlink(json_path);
 			ret = 1;
 		}
 		json_fp = NULL;
@@ -619,9 +623,6 @@ int cmd_record(int argc, char **argv)
 		if (st.warning[0])
 			fprintf(stderr, "%s\n", st.warning);
 	}
-	if (st.stop_signal)
-		fprintf(stderr, "pmusim: record: stopped by %s; %s holds what was recorded so far\n",
-			st.stop_signal == SIGINT ? "SIGINT" : "SIGTERM", out);
 	run_stats_free(&st);
 	goto out;
 nomem:

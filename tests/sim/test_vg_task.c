@@ -9,7 +9,8 @@
  * records create it, never starting before that on another CPU, and
  * the run's end when every thread has ended; a thread back from a wait
  * (VGS_WAKE) going on only when the other thread has retired what the
- * stream holds before it; a bad stream refused.
+ * stream holds before it; a child process and the image its execve
+ * ran, from files named as the tool names them; a bad stream refused.
  *
  * Every record here has 1000 instructions (a branch's included) and the
  * machine's quantum is 1000 cycles, so each machine_run() step retires
@@ -45,6 +46,37 @@ static void w_open(struct writer *w)
 	assert_non_null(w->f);
 	memcpy(h.magic, VGS_MAGIC, 8);
 	fwrite(&h, sizeof(h), 1, w->f);
+}
+
+/* DIR/vg.PID.SEQ, as the tool names its streams */
+static void w_open_at(struct writer *w, const char *dir, uint32_t pid, uint32_t seq,
+		      uint32_t ppid)
+{
+	struct vgs_file_header h = { .version = VGS_VERSION, .pid = pid, .seq = seq,
+				     .ppid = ppid };
+
+	snprintf(w->path, sizeof(w->path), "%s/vg.%u.%u", dir, pid, seq);
+	w->f = fopen(w->path, "wb");
+	assert_non_null(w->f);
+	memcpy(h.magic, VGS_MAGIC, 8);
+	fwrite(&h, sizeof(h), 1, w->f);
+}
+
+/* FORK, EXEC (with @path), EXIT or WAKE */
+static void w_proc(struct writer *w, unsigned int type, uint32_t pid, int32_t status,
+		   const char *path)
+{
+	struct vgs_rec_header h = { .type = (uint8_t)type };
+	uint32_t len = path ? (uint32_t)strlen(path) : 0;
+	struct vgs_proc p = { .pid = pid, .status = status, .path_len = len };
+	static const char zero[8];
+
+	fwrite(&h, sizeof(h), 1, w->f);
+	fwrite(&p, sizeof(p), 1, w->f);
+	if (len) {
+		fwrite(path, 1, len, w->f);
+		fwrite(zero, 1, (8 - len % 8) % 8, w->f);
+	}
 }
 
 static void w_branch(struct writer *w, unsigned int type, unsigned int kind, uint64_t from,
@@ -275,6 +307,75 @@ static void test_wake_waits_for_the_stream_before_it(void **state)
 	unlink(w.path);
 }
 
+static void test_fork_and_exec(void **state)
+{
+	char dir[] = "/tmp/test_vg_task.XXXXXX";
+	struct vg_trace_stats st;
+	struct vg_trace *tr;
+	struct writer w, child, image;
+	struct machine *m;
+	char err[256];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	/* the parent: forks 11 at 1000, waits for it from 2000, then works */
+	w_open_at(&w, dir, 10, 0, 0);
+	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x100, 0x110, 0x7000, N);
+	w_proc(&w, VGS_FORK, 11, 0, NULL);
+	w_branch(&w, VGS_BRANCH, VGK_SYSCALL, 0x110, 0x112, 0x7000, N);
+	w_proc(&w, VGS_WAKE, 11, 61 /* wait4 */, NULL);
+	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x120, 0x130, 0x7000, N);
+	w_proc(&w, VGS_EXIT, 10, 0, NULL);
+	w_close(&w);
+	/* the child: 2000 instructions, then execve; the new image 1000 more */
+	w_open_at(&child, dir, 11, 0, 10);
+	w_branch(&child, VGS_BRANCH, VGK_JMP, 0x200, 0x210, 0x7000, 2 * N);
+	w_proc(&child, VGS_EXEC, 11, 0, "/usr/bin/newprog");
+	w_close(&child);
+	w_open_at(&image, dir, 11, 1, 0);
+	w_branch(&image, VGS_BRANCH, VGK_JMP, 0x300, 0x310, 0x6000, N);
+	w_proc(&image, VGS_EXIT, 11, 3 << 8, NULL);
+	w_close(&image);
+
+	assert_int_equal(vg_trace_load(&tr, w.path, err, sizeof(err)), 0);
+	m = new_machine(2);
+	assert_int_equal(vg_trace_add_tasks(tr, m, "prog"), 0);
+	/* two processes, two tasks: the exec'd image runs on the child's */
+	assert_int_equal(m->nr_tasks, 2);
+	assert_int_equal(m->tasks[1]->task.pid, m->tasks[1]->task.tid);
+	assert_true(m->tasks[1]->task.pid != m->tasks[0]->task.pid);
+	assert_true(m->tasks[1]->sleeping);
+	machine_run(m, 3 * N);
+	/* the child from the fork at 1000; the parent asleep in wait4 since 2000 */
+	assert_ptr_equal(m->tasks[1]->task.real_parent, &m->tasks[0]->task);
+	assert_int_equal(m->tasks[1]->runtime, 2 * N);
+	assert_int_equal(m->tasks[0]->runtime, 2 * N);
+	assert_true(m->tasks[0]->sleeping);
+	machine_run(m, 4 * N);
+	/* the new image's 1000 on the same task, under the new name */
+	assert_int_equal(m->tasks[1]->runtime, 3 * N);
+	assert_string_equal(m->tasks[1]->task.comm, "newprog");
+	assert_int_equal(m->tasks[0]->runtime, 2 * N);
+	machine_run(m, 5 * N);
+	/* the child ended at 4000: the parent's work after the wait */
+	assert_int_equal(m->tasks[0]->runtime, 3 * N);
+	machine_run(m, 6 * N);		/* its EXIT record, at the next quantum */
+	assert_true(vg_trace_done(tr));
+	vg_trace_stats(tr, &st);
+	assert_int_equal(st.processes, 2);
+	assert_int_equal(st.threads, 2);
+	assert_int_equal(st.execs, 1);
+	assert_int_equal(st.insns, 6 * N);
+	assert_true(st.exited && st.status == 0 && !st.stalled);
+	machine_destroy(m);
+	vg_trace_free(tr);
+	x86_branch_text_reset();
+	unlink(w.path);
+	unlink(child.path);
+	unlink(image.path);
+	rmdir(dir);
+}
+
 static void test_bad_stream(void **state)
 {
 	struct vg_trace *tr = (struct vg_trace *)&tr;
@@ -299,6 +400,7 @@ int main(void)
 		cmocka_unit_test(test_shadow_stack),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_wake_waits_for_the_stream_before_it),
+		cmocka_unit_test(test_fork_and_exec),
 		cmocka_unit_test(test_bad_stream),
 	};
 
