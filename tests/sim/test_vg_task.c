@@ -29,6 +29,7 @@
 struct writer {
 	FILE *f;
 	char path[64];
+	struct vgs_coder coder;
 };
 
 static void w_open(struct writer *w)
@@ -41,28 +42,28 @@ static void w_open(struct writer *w)
 	assert_true(fd >= 0);
 	w->f = fdopen(fd, "wb");
 	assert_non_null(w->f);
+	memset(&w->coder, 0, sizeof(w->coder));
 	memcpy(h.magic, VGS_MAGIC, 8);
 	fwrite(&h, sizeof(h), 1, w->f);
 }
 
+/* A branch record; @type says which (VGS_SIGNAL, VGS_SIGRETURN by their kinds). */
 static void w_branch(struct writer *w, unsigned int type, unsigned int kind, uint64_t from,
 		     uint64_t to, uint64_t sp, uint32_t insns)
 {
-	struct vgs_rec_header h = { .type = (uint8_t)type, .kind = (uint8_t)kind, .insn_len = 5,
-				    .insns = insns };
-	struct vgs_branch b = { from, to, sp };
+	uint8_t buf[VGS_REC_MAX], *end;
 
-	fwrite(&h, sizeof(h), 1, w->f);
-	fwrite(&b, sizeof(b), 1, w->f);
+	assert_true(type == VGS_BRANCH || (type == VGS_SIGNAL) == (kind == VGK_SIGNAL));
+	end = vgs_put_branch(buf, &w->coder, kind, 5, insns, from, to, sp);
+	fwrite(buf, 1, (size_t)(end - buf), w->f);
 }
 
 static void w_thread(struct writer *w, unsigned int type, uint32_t tid)
 {
-	struct vgs_rec_header h = { .type = (uint8_t)type };
-	struct vgs_thread t = { tid, 0 };
+	uint8_t buf[VGS_REC_MAX], *end;
 
-	fwrite(&h, sizeof(h), 1, w->f);
-	fwrite(&t, sizeof(t), 1, w->f);
+	end = vgs_put_num(vgs_put_rec(buf, type, 0), tid);
+	fwrite(buf, 1, (size_t)(end - buf), w->f);
 }
 
 static void w_close(struct writer *w)
