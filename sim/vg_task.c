@@ -269,7 +269,7 @@ static uint32_t seg_base(const struct vg_thread *th)
 }
 
 /* Frames whose return address is below @sp (strictly, or also at it) are gone. */
-static void pop_below(struct vg_thread *th, uint64_t sp, bool inclusive)
+static inline void pop_below(struct vg_thread *th, uint64_t sp, bool inclusive)
 {
 	uint32_t base = seg_base(th);
 
@@ -428,9 +428,19 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 		}
 		th->started = true;
 	}
+	/* each record: its instructions before the branch, then the branch or the note */
 	while (done < budget && !th->ended) {
 		struct vg_event *ev = &th->ev;
 
+		if (!th->have_ev) {
+			if (!next_own(th)) {
+				thread_end(th);
+				break;
+			}
+			th->have_ev = true;
+			/* a branch record's count holds the branch; signals are no instruction */
+			th->left = ev->insns - (ev->type == VGS_BRANCH && ev->insns ? 1 : 0);
+		}
 		if (th->left) {
 			uint64_t n = th->left < budget - done ? th->left : budget - done;
 
@@ -442,36 +452,26 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 			th->left -= n;
 			th->tr->insns += n;
 			done += n;
-			continue;
+			if (done >= budget || th->ended)
+				break;		/* the rest of the block, or the record, next time */
 		}
-		if (th->have_ev) {
-			th->have_ev = false;
-			if (ev->type == VGS_BRANCH || ev->type == VGS_SIGNAL ||
-			    ev->type == VGS_SIGRETURN) {
-				if (shadow_branch(th, ev))
-					th->tr->truth_lost = true;	/* out of memory */
-				th->ip = ev->to;
-				*sink->ip = th->ip;
-			}
-			if (ev->type == VGS_BRANCH) {
-				/* CPI 1: the branch is one cycle; the model never mispredicts */
-				model_retire_branch(model, ev->from, ev->to, model_type[ev->kind],
-						    true, false, 1);
-				th->tr->insns++;
-				th->tr->branches++;
-				done++;
-			} else {
-				thread_note(th, ev, model);
-			}
-			continue;
+		th->have_ev = false;
+		if (ev->type == VGS_BRANCH || ev->type == VGS_SIGNAL || ev->type == VGS_SIGRETURN) {
+			if (shadow_branch(th, ev))
+				th->tr->truth_lost = true;	/* out of memory */
+			th->ip = ev->to;
+			*sink->ip = th->ip;
 		}
-		if (!next_own(th)) {
-			thread_end(th);
-			break;
+		if (ev->type == VGS_BRANCH) {
+			/* CPI 1: the branch is one cycle; the model never mispredicts */
+			model_retire_branch(model, ev->from, ev->to, model_type[ev->kind], true, false,
+					    1);
+			th->tr->insns++;
+			th->tr->branches++;
+			done++;
+		} else {
+			thread_note(th, ev, model);
 		}
-		th->have_ev = true;
-		/* a branch record's count holds the branch; signals are no instruction */
-		th->left = ev->insns - (ev->type == VGS_BRANCH && ev->insns ? 1 : 0);
 	}
 	return done;
 }
