@@ -233,12 +233,13 @@ static int get_name(struct vg_stream *s, const unsigned char **rec, const unsign
 		snprintf(msg, sizeof(msg), "%s over %u bytes", what, VGS_NAME_MAX);
 		return bad(s, at, err, errlen, msg);
 	}
-	if (len > s->file_size - at - fixed) {
+	if (fill(s, fixed + len))
+		return read_error(s, at, err, errlen);
+	/* what is in hand reaches the file's end, even one that shrank while read */
+	if (len > s->size - (at - s->base) - fixed) {
 		snprintf(msg, sizeof(msg), "%s cut short", what);
 		return bad(s, at, err, errlen, msg);
 	}
-	if (fill(s, fixed + len))
-		return read_error(s, at, err, errlen);
 	*rec = s->data + (at - s->base);
 	*p = *rec + fixed;
 	return 0;

@@ -560,6 +560,44 @@ static void test_file_through_window(void **state)
 }
 
 /*
+ * A file cut after it was opened: a name past the new end is cut short,
+ * not read from what the buffer held before.  The record's numbers are in
+ * the first window, its name runs past it.
+ */
+static void test_file_shrinks_while_read(void **state)
+{
+	static struct enc e;
+	static char name[1000];
+	char path[] = "/tmp/test_vg_stream.XXXXXX", err[300], want[300];
+	struct vg_stream f;
+	struct vg_event ev;
+	size_t at;
+	int fd, r;
+
+	(void)state;
+	enc_init(&e);
+	while (e.len < VG_STREAM_BUF - 100)
+		put_branch(&e, VGK_COND, 2, 3, e.coder.to + 16, e.coder.to, 0x7000);
+	memset(name, 'n', sizeof(name));
+	name[0] = '/';
+	at = e.len;
+	put_mmap(&e, 0, 0x1000, 0x1000, 0, 5, name, sizeof(name));
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	write_file(path, e.buf, e.len);
+	assert_int_equal(vg_stream_open(&f, path, err, sizeof(err)), 0);
+	assert_int_equal(truncate(path, (off_t)(e.len - 10)), 0);
+	while ((r = vg_stream_next(&f, &ev, err, sizeof(err))) == 1)
+		;
+	vg_stream_close(&f);
+	unlink(path);
+	assert_int_equal(r, -1);
+	snprintf(want, sizeof(want), "%s: byte %zu: mmap name cut short", path, at);
+	assert_string_equal(err, want);
+}
+
+/*
  * Random corruption: a stream of random records, then thousands of
  * copies with a few bytes changed, or cut, read to the end. Each read
  * ends cleanly or in one line naming a byte inside the stream.
@@ -605,6 +643,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_file),
 		cmocka_unit_test(test_file_through_window),
+		cmocka_unit_test(test_file_shrinks_while_read),
 		cmocka_unit_test(test_random_corruption),
 	};
 
