@@ -522,7 +522,7 @@ static uint32_t seg_base(const struct vg_thread *th)
 }
 
 /* Frames whose return address is below @sp (strictly, or also at it) are gone. */
-static void pop_below(struct vg_thread *th, uint64_t sp, bool inclusive)
+static inline void pop_below(struct vg_thread *th, uint64_t sp, bool inclusive)
 {
 	uint32_t base = seg_base(th);
 
@@ -842,6 +842,24 @@ static int next_own(struct vg_thread *th, uint64_t tsc)
 	return 0;
 }
 
+/*
+ * Take this thread's next record, with the instructions before it to
+ * retire; at the end of its records the thread ends.  False then.
+ */
+static bool take_next(struct vg_thread *th, struct model_cpu *model)
+{
+	struct vg_event *ev = &th->ev;
+
+	if (!next_own(th, model_cpu_tsc(model))) {
+		thread_end(th, model_cpu_tsc(model));
+		return false;
+	}
+	th->have_ev = true;
+	/* a branch record's count holds the branch; signals are no instruction */
+	th->left = ev->insns - (ev->type == VGS_BRANCH && ev->insns ? 1 : 0);
+	return true;
+}
+
 static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_sink *sink)
 {
 	struct vg_thread *th = t->src.priv;
@@ -869,9 +887,12 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 			perf_event_comm(&t->task, true);
 		}
 	}
+	/* each record: its instructions before the branch, then the branch or the note */
 	while (done < budget && !th->ended) {
 		struct vg_event *ev = &th->ev;
 
+		if (!th->have_ev && !take_next(th, model))
+			break;
 		if (th->left) {
 			uint64_t n = th->left < budget - done ? th->left : budget - done;
 
@@ -883,36 +904,29 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 			th->left -= n;
 			tr->insns += n;
 			done += n;
-			continue;
+			if (done >= budget || th->ended)
+				break;		/* the rest of the block, or the record, next time */
 		}
-		if (th->have_ev) {
-			th->have_ev = false;
-			if (ev->type == VGS_BRANCH || ev->type == VGS_SIGNAL ||
-			    ev->type == VGS_SIGRETURN) {
-				if (shadow_branch(th, ev))
-					tr->truth_lost = true;	/* out of memory */
-				th->ip = ev->to;
-				*sink->ip = th->ip;
-			}
-			if (ev->type == VGS_BRANCH) {
-				/* CPI 1: the branch is one cycle; the model never mispredicts */
-				model_retire_branch(model, ev->from, ev->to, model_type[ev->kind],
-						    true, false, 1);
-				tr->insns++;
-				tr->branches++;
-				done++;
-			} else if (thread_note(th, ev, model)) {
-				break;
-			}
-			/* on to the next record at once: the wake-ups it passes learn when */
+		th->have_ev = false;
+		if (ev->type == VGS_BRANCH || ev->type == VGS_SIGNAL || ev->type == VGS_SIGRETURN) {
+			if (shadow_branch(th, ev))
+				tr->truth_lost = true;	/* out of memory */
+			th->ip = ev->to;
+			*sink->ip = th->ip;
 		}
-		if (!next_own(th, model_cpu_tsc(model))) {
-			thread_end(th, model_cpu_tsc(model));
+		if (ev->type == VGS_BRANCH) {
+			/* CPI 1: the branch is one cycle; the model never mispredicts */
+			model_retire_branch(model, ev->from, ev->to, model_type[ev->kind], true, false,
+					    1);
+			tr->insns++;
+			tr->branches++;
+			done++;
+		} else if (thread_note(th, ev, model)) {
 			break;
 		}
-		th->have_ev = true;
-		/* a branch record's count holds the branch; signals are no instruction */
-		th->left = ev->insns - (ev->type == VGS_BRANCH && ev->insns ? 1 : 0);
+		/* on to the next record at once: the wake-ups it passes learn when */
+		if (!take_next(th, model))
+			break;
 	}
 	return done;
 }

@@ -32,6 +32,7 @@
 struct writer {
 	FILE *f;
 	char path[64];
+	struct vgs_coder coder;
 };
 
 static void w_open(struct writer *w)
@@ -44,6 +45,7 @@ static void w_open(struct writer *w)
 	assert_true(fd >= 0);
 	w->f = fdopen(fd, "wb");
 	assert_non_null(w->f);
+	memset(&w->coder, 0, sizeof(w->coder));
 	memcpy(h.magic, VGS_MAGIC, 8);
 	fwrite(&h, sizeof(h), 1, w->f);
 }
@@ -58,6 +60,7 @@ static void w_open_at(struct writer *w, const char *dir, uint32_t pid, uint32_t 
 	snprintf(w->path, sizeof(w->path), "%s/vg.%u.%u", dir, pid, seq);
 	w->f = fopen(w->path, "wb");
 	assert_non_null(w->f);
+	memset(&w->coder, 0, sizeof(w->coder));
 	memcpy(h.magic, VGS_MAGIC, 8);
 	fwrite(&h, sizeof(h), 1, w->f);
 }
@@ -66,46 +69,39 @@ static void w_open_at(struct writer *w, const char *dir, uint32_t pid, uint32_t 
 static void w_proc(struct writer *w, unsigned int type, uint32_t pid, int32_t status,
 		   const char *path)
 {
-	struct vgs_rec_header h = { .type = (uint8_t)type };
+	uint8_t buf[VGS_REC_MAX], *end;
 	uint32_t len = path ? (uint32_t)strlen(path) : 0;
-	struct vgs_proc p = { .pid = pid, .status = status, .path_len = len };
-	static const char zero[8];
 
-	fwrite(&h, sizeof(h), 1, w->f);
-	fwrite(&p, sizeof(p), 1, w->f);
-	if (len) {
-		fwrite(path, 1, len, w->f);
-		fwrite(zero, 1, (8 - len % 8) % 8, w->f);
-	}
+	end = vgs_put_rec(buf, type, 0);
+	end = vgs_put_num(end, pid);
+	end = vgs_put_num(end, vgs_zigzag((uint64_t)(int64_t)status));
+	end = vgs_put_num(end, len);
+	fwrite(buf, 1, (size_t)(end - buf), w->f);
+	fwrite(path ? path : "", 1, len, w->f);
 }
 
+/* A branch record; @type says which (VGS_SIGNAL, VGS_SIGRETURN by their kinds). */
 static void w_branch(struct writer *w, unsigned int type, unsigned int kind, uint64_t from,
 		     uint64_t to, uint64_t sp, uint32_t insns)
 {
-	struct vgs_rec_header h = { .type = (uint8_t)type, .kind = (uint8_t)kind, .insn_len = 5,
-				    .insns = insns };
-	struct vgs_branch b = { from, to, sp };
+	uint8_t buf[VGS_REC_MAX], *end;
 
-	fwrite(&h, sizeof(h), 1, w->f);
-	fwrite(&b, sizeof(b), 1, w->f);
+	assert_true(type == VGS_BRANCH || (type == VGS_SIGNAL) == (kind == VGK_SIGNAL));
+	end = vgs_put_branch(buf, &w->coder, kind, 5, insns, from, to, sp);
+	fwrite(buf, 1, (size_t)(end - buf), w->f);
 }
 
 static void w_thread(struct writer *w, unsigned int type, uint32_t tid)
 {
-	struct vgs_rec_header h = { .type = (uint8_t)type };
-	struct vgs_thread t = { tid, 0 };
+	uint8_t buf[VGS_REC_MAX], *end;
 
-	fwrite(&h, sizeof(h), 1, w->f);
-	fwrite(&t, sizeof(t), 1, w->f);
+	end = vgs_put_num(vgs_put_rec(buf, type, 0), tid);
+	fwrite(buf, 1, (size_t)(end - buf), w->f);
 }
 
 static void w_wake(struct writer *w)
 {
-	struct vgs_rec_header h = { .type = VGS_WAKE };
-	struct vgs_proc p = { .status = 202 /* futex */ };
-
-	fwrite(&h, sizeof(h), 1, w->f);
-	fwrite(&p, sizeof(p), 1, w->f);
+	w_proc(w, VGS_WAKE, 0, 202 /* futex */, NULL);
 }
 
 static void w_close(struct writer *w)
