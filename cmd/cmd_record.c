@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cmd/commands.h"
+#include "cmd/json.h"
 #include "cmd/perf_options.h"
 #include "model/model.h"
 #include "sim/run.h"
@@ -35,6 +36,7 @@ static void usage(FILE *f)
 	      "                         --cpu CPUS (digits) is -C\n"
 	      "      --cpus N           simulated CPUs (default 2)\n"
 	      "  -N, --no-buildid-cache (accepted: the program's files stay where they are)\n"
+	      "      --json[=FILE]      the summary as JSON, on stderr or into FILE\n"
 	      "perf record's options (as pmusim run takes them):\n"
 	      "  -e, --event EVENT      record EVENT (default cycles:u; :u :k, rHEX, A,B)\n"
 	      "  -c, --count PERIOD     sample period (default 100003)\n"
@@ -47,7 +49,9 @@ static void usage(FILE *f)
 	      "  -j, --branch-filter F  branch filter words (any,u,call_stack,...)\n"
 	      "      --call-graph lbr   LBR call stacks\n"
 	      "      --seed N           the scheduler's seed (default 1)\n"
-	      "Timing: one cycle per instruction; instructions and branches are exact.\n", f);
+	      "Timing: one cycle per instruction; instructions and branches are exact.\n"
+	      "Exit status: the program's (128 + N if signal N killed it), as perf record;\n"
+	      "  1 if the recording failed, 2 for bad input.\n", f);
 }
 
 /* The scenario record runs on: the machine, one event, the buffer, the consumer. */
@@ -180,8 +184,10 @@ static int run_valgrind(const char *tool_dir, const char *dir, char **prog_argv,
 	argv[1] = "--tool=pmusim";
 	argv[2] = out;
 	argv[3] = "-q";
+	/* children and the images execve runs are recorded too (vg.PID.SEQ each) */
+	argv[4] = "--trace-children=yes";
 	for (int i = 0; i < nargs; i++)
-		argv[4 + i] = prog_argv[i];
+		argv[5 + i] = prog_argv[i];
 	fflush(NULL);
 	*pid = fork();
 	if (*pid < 0) {
@@ -209,20 +215,45 @@ static bool have_valgrind(void)
 }
 
 /* How the program ended, from its stream and valgrind's status. */
-static void describe_end(const struct vg_trace_stats *vs, int vg_status, char *buf, size_t len)
+struct record_end {
+	const char *how;		/* exited, killed, exec, no_exit */
+	int code;			/* exited: its status; killed: the signal */
+	char text[128];			/* the summary's words */
+};
+
+static void describe_end(const struct vg_trace_stats *vs, int vg_status, struct record_end *e)
+{
+	e->code = 0;
+	if (WIFSIGNALED(vg_status)) {
+		e->how = "killed";
+		e->code = WTERMSIG(vg_status);
+		snprintf(e->text, sizeof(e->text), "killed by signal %d (%s)", e->code,
+			 strsignal(e->code));
+	} else if (vs->exited && vs->status >= 0) {
+		e->how = "exited";
+		e->code = (vs->status >> 8) & 0xff;
+		snprintf(e->text, sizeof(e->text), "exited with status %d", e->code);
+	} else if (vs->exec) {
+		e->how = "exec";
+		snprintf(e->text, sizeof(e->text), "called execve (the new image was not traced)");
+	} else {
+		e->how = "no_exit";
+		e->code = WIFEXITED(vg_status) ? WEXITSTATUS(vg_status) : 0;
+		snprintf(e->text, sizeof(e->text), "ended without an exit (valgrind status %d)",
+			 e->code);
+	}
+}
+
+/*
+ * record's exit status, as perf record's: the program's exit status, 128
+ * + N if signal N killed it (perf raises N on itself; a status says the
+ * same without a core dump); valgrind's when the stream has no exit.
+ */
+static int exit_status_of(int vg_status)
 {
 	if (WIFSIGNALED(vg_status))
-		snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(vg_status),
-			 strsignal(WTERMSIG(vg_status)));
-	else if (vs->exited && vs->status >= 0)
-		snprintf(buf, len, "exited with status %d", (vs->status >> 8) & 0xff);
-	else if (vs->exec)
-		snprintf(buf, len, "called execve (the new image is not followed)");
-	else if (WIFEXITED(vg_status))
-		snprintf(buf, len, "ended without an exit (valgrind status %d)",
-			 WEXITSTATUS(vg_status));
-	else
-		snprintf(buf, len, "ended");
+		return 128 + WTERMSIG(vg_status);
+	return WIFEXITED(vg_status) ? WEXITSTATUS(vg_status) : 1;
 }
 
 static double avg(uint64_t sum, uint64_t n)
@@ -236,8 +267,8 @@ static void print_summary(const char *prog, const struct scenario *s,
 {
 	FILE *f = stderr;
 
-	fprintf(f, "pmusim record %s: %s; %u thread%s on %u %s CPU%s\n", prog, how, vs->threads,
-		vs->threads == 1 ? "" : "s", s->machine->cpus, s->machine->cpu,
+	fprintf(f, "pmusim record %s: %s; %u thread%s on %u %s CPU%s\n", prog, how,
+		vs->threads, vs->threads == 1 ? "" : "s", s->machine->cpus, s->machine->cpu,
 		s->machine->cpus > 1 ? "s" : "");
 	fprintf(f, "  instructions %llu, taken branches %llu, cycles %llu (CPI 1), PMIs %llu\n",
 		(unsigned long long)st->insns, (unsigned long long)st->branches,
@@ -245,9 +276,14 @@ static void print_summary(const char *prog, const struct scenario *s,
 	fprintf(f, "  samples %llu, lost %llu, context switches %llu, migrations %llu\n",
 		(unsigned long long)st->samples, (unsigned long long)st->lost,
 		(unsigned long long)st->switches, (unsigned long long)st->migrations);
-	if (vs->forks)
-		fprintf(f, "  %u child process%s not recorded (only the first process is)\n",
-			vs->forks, vs->forks == 1 ? "" : "es");
+	if (vs->forks || vs->execs)
+		fprintf(f, "  %u child process%s, %u execve%s followed\n", vs->forks,
+			vs->forks == 1 ? "" : "es", vs->execs, vs->execs == 1 ? "" : "s");
+	if (vs->unfollowed)
+		fprintf(f, "  %u child process%s not traced\n", vs->unfollowed,
+			vs->unfollowed == 1 ? "" : "es");
+	if (vs->stalled)
+		fprintf(f, "  warning: threads left waiting for what their streams never say\n");
 	if (vs->truth_lost)
 		fprintf(f, "  warning: out of memory for a shadow stack: some true stacks are short\n");
 	if (st->cs_samples) {
@@ -274,11 +310,101 @@ static void print_summary(const char *prog, const struct scenario *s,
 	fprintf(f, "  %s, the true stacks in %s.truth\n", out, out);
 }
 
+/* The summary as JSON: pmusim run --json's keys where they apply, and how the program ended. */
+static void print_json(FILE *f, const char *prog, const struct scenario *s,
+		       const struct vg_trace *trace, const struct vg_trace_stats *vs,
+		       const struct run_stats *st, const struct record_end *e, const char *out,
+		       int status)
+{
+	char truth[PATH_MAX + 8];
+	struct json j;
+
+	snprintf(truth, sizeof(truth), "%s.truth", out);
+	json_init(&j, f);
+	json_object_begin(&j, NULL);
+	json_string(&j, "program", prog);
+	json_u64(&j, "seed", s->seed);
+	json_string(&j, "cpu", s->machine->cpu);
+	json_u64(&j, "cpus", s->machine->cpus);
+	json_string(&j, "output", out);
+	json_string(&j, "truth", truth);
+	json_object_begin(&j, "end");
+	json_string(&j, "how", e->how);
+	if (!strcmp(e->how, "killed"))
+		json_u64(&j, "signal", (uint64_t)e->code);
+	else if (!strcmp(e->how, "exited"))
+		json_u64(&j, "status", (uint64_t)e->code);
+	json_string(&j, "text", e->text);
+	json_u64(&j, "exit_status", (uint64_t)status);
+	if (st->stop_signal)
+		json_u64(&j, "stopped_by", (uint64_t)st->stop_signal);
+	json_object_end(&j);
+	json_u64(&j, "processes", vs->processes);
+	json_u64(&j, "threads", vs->threads);
+	json_u64(&j, "execs", vs->execs);
+	json_u64(&j, "children_not_traced", vs->unfollowed);
+	json_bool(&j, "stalled", vs->stalled);
+	json_bool(&j, "truth_lost", vs->truth_lost);
+	json_u64(&j, "instructions", st->insns);
+	json_u64(&j, "branches", st->branches);
+	json_u64(&j, "cycles", st->cycles);
+	json_u64(&j, "mispredicts", st->mispredicts);
+	json_u64(&j, "pmis", st->pmis);
+	json_u64(&j, "samples", st->samples);
+	json_u64(&j, "lost", st->lost);
+	json_u64(&j, "lost_records", st->lost_records);
+	json_u64(&j, "overwritten_bytes", st->overwritten);
+	json_u64(&j, "throttles", st->throttles);
+	json_u64(&j, "unthrottles", st->unthrottles);
+	json_u64(&j, "wakeups", st->wakeups);
+	json_u64(&j, "reads", st->reads);
+	json_u64(&j, "context_switches", st->switches);
+	json_u64(&j, "migrations", st->migrations);
+	json_u64(&j, "ticks", st->ticks);
+	json_object_begin(&j, "call_stack_depth");
+	json_u64(&j, "true_max", st->true_depth_max);
+	json_u64(&j, "samples", st->cs_samples);
+	json_double(&j, "lbr_avg", avg(st->depth_sum, st->cs_samples));
+	json_u64(&j, "lbr_max", st->depth_max);
+	json_double(&j, "stitched_avg", avg(st->stitched_sum, st->cs_samples));
+	json_u64(&j, "stitched_max", st->stitched_max);
+	json_array_begin(&j, "tasks");
+	for (unsigned int i = 0; i < st->nr_tasks; i++) {
+		const struct run_task_depth *d = &st->tasks[i];
+		const char *comm = "";
+		uint32_t pid = 0;
+
+		vg_trace_thread(trace, d->tid, &pid, &comm);
+		json_object_begin(&j, NULL);
+		json_u64(&j, "tid", d->tid);
+		json_u64(&j, "pid", pid);
+		json_string(&j, "task", comm);
+		json_u64(&j, "samples", d->samples);
+		json_u64(&j, "true_max", d->true_max);
+		json_double(&j, "lbr_avg", avg(d->lbr_sum, d->samples));
+		json_u64(&j, "lbr_max", d->lbr_max);
+		json_u64(&j, "lbr_whole", d->lbr_whole);
+		json_double(&j, "stitched_avg", avg(d->stitched_sum, d->samples));
+		json_u64(&j, "stitched_max", d->stitched_max);
+		json_u64(&j, "stitched_whole", d->stitched_whole);
+		json_u64(&j, "stitched_short", d->stitched_short);
+		json_u64(&j, "stitched_wrong", d->stitched_wrong);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+	if (st->warning[0])
+		json_string(&j, "warning", st->warning);
+	json_object_end(&j);
+	fputc('\n', f);
+}
+
 int cmd_record(int argc, char **argv)
 {
-	enum { OPT_CPUS = OVR_OPT__END, OPT_CPU };
+	enum { OPT_CPUS = OVR_OPT__END, OPT_CPU, OPT_JSON };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "json", optional_argument, NULL, OPT_JSON },
 		{ "cpus", required_argument, NULL, OPT_CPUS },
 		{ "no-buildid-cache", no_argument, NULL, 'N' },
 		OVR_LONGOPTS,
@@ -287,10 +413,13 @@ int cmd_record(int argc, char **argv)
 	};
 	struct option opts[sizeof(longopts) / sizeof(longopts[0])];
 	struct overrides o = { .cmd = "record" };
-	const char *out = "perf.data", *model = NULL, *prog;
+	const char *out = "perf.data", *model = NULL, *prog, *json_path = NULL;
+	bool json = false;
+	FILE *json_fp = NULL;
 	const char **cmdline = NULL;
 	char err[600], dir[PATH_MAX], tool_dir[PATH_MAX], path[PATH_MAX], stream[PATH_MAX + 64];
-	char scn_path[PATH_MAX + 32], comm[16], how[128];
+	char scn_path[PATH_MAX + 32], comm[16];
+	struct record_end end;
 	struct vg_trace *trace = NULL;
 	struct vg_trace_stats vs;
 	struct scenario *s = NULL;
@@ -312,6 +441,10 @@ int cmd_record(int argc, char **argv)
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'N': break;
+		case OPT_JSON:
+			json = true;
+			json_path = optarg;
+			break;
 		case OPT_CPUS:
 			if (overrides_uint(&o, "--cpus", optarg, 1, CONFIG_MODEL_MAX_CPUS, &cpus))
 				goto bad;
@@ -389,6 +522,10 @@ int cmd_record(int argc, char **argv)
 		if (i < optind && (!strncmp(argv[i], "--output=", 9) ||
 				   (!strncmp(argv[i], "-o", 2) && argv[i][2])))
 			continue;
+		/* nor where the summary goes: same recording, same bytes */
+		if (i < optind && !strncmp(argv[i], "--json", 6) &&
+		    (!argv[i][6] || argv[i][6] == '='))
+			continue;
 		cmdline[nr_cmdline++] = argv[i];
 	}
 
@@ -425,6 +562,14 @@ int cmd_record(int argc, char **argv)
 	}
 	s->duration = UINT64_MAX / 2;	/* the program's end ends the run */
 
+	if (json) {
+		json_fp = json_path ? fopen(json_path, "w") : stderr;
+		if (!json_fp) {
+			fprintf(stderr, "pmusim: record: --json=%s: %s\n", json_path, strerror(errno));
+			ret = 2;
+			goto out;
+		}
+	}
 	if (run_valgrind(tool_dir, dir, argv + optind, &vg_status, &pid)) {
 		fprintf(stderr, "pmusim: record: cannot run valgrind: %s\n", strerror(errno));
 		goto out;
@@ -456,15 +601,27 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	vg_trace_stats(trace, &vs);
-	describe_end(&vs, vg_status, how, sizeof(how));
-	print_summary(prog, s, &vs, &st, how, out);
-	if (st.warning[0])
-		fprintf(stderr, "%s\n", st.warning);
-	ret = 0;
-	if (st.stop_signal) {
+	if (st.stop_signal)
+		vs.stalled = false;	/* stopped, not stuck */
+	describe_end(&vs, vg_status, &end);
+	/* the recording is complete: the program's status, as perf record's */
+	ret = st.stop_signal ? 128 + st.stop_signal : exit_status_of(vg_status);
+	if (st.stop_signal)
 		fprintf(stderr, "pmusim: record: stopped by %s; %s holds what was recorded so far\n",
 			st.stop_signal == SIGINT ? "SIGINT" : "SIGTERM", out);
-		ret = 128 + st.stop_signal;
+	if (json) {
+		/* the last thing on stderr, or FILE whole */
+		print_json(json_fp, prog, s, trace, &vs, &st, &end, out, ret);
+		if (json_fp != stderr && (ferror(json_fp) | fclose(json_fp))) {
+			fprintf(stderr, "pmusim: record: %s: write error\n", json_path);
+			unlink(json_path);
+			ret = 1;
+		}
+		json_fp = NULL;
+	} else {
+		print_summary(prog, s, &vs, &st, end.text, out);
+		if (st.warning[0])
+			fprintf(stderr, "%s\n", st.warning);
 	}
 	run_stats_free(&st);
 	goto out;
@@ -472,6 +629,11 @@ nomem:
 	fprintf(stderr, "pmusim: record: out of memory or no room in %s\n",
 		dir[0] ? dir : "TMPDIR");
 out:
+	if (json_fp && json_fp != stderr) {
+		/* no summary: no file */
+		fclose(json_fp);
+		unlink(json_path);
+	}
 	vg_trace_free(trace);
 	if (s)
 		scenario_free(s);

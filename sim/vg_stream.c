@@ -2,9 +2,10 @@
 /* The reader of the Valgrind tool's stream; see vg_stream.h. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,6 +24,7 @@ static const char *const type_names[VGS__NR] = {
 	[VGS_EXEC] = "exec",
 	[VGS_EXEC_FAILED] = "exec-failed",
 	[VGS_EXIT] = "exit",
+	[VGS_WAKE] = "wake",
 };
 
 const char *vg_rec_type_name(unsigned int type)
@@ -30,43 +32,60 @@ const char *vg_rec_type_name(unsigned int type)
 	return type < VGS__NR ? type_names[type] : NULL;
 }
 
-int vg_stream_open(struct vg_stream *s, const char *path, char *err, size_t errlen)
-{
-	struct stat st;
-	void *p;
-	int fd;
+_Static_assert(VG_STREAM_BUF >= VGS_REC_MAX + VGS_NAME_MAX, "a record with its name fits the window");
 
-	memset(s, 0, sizeof(*s));
-	s->path = path;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+/*
+ * Have the @need bytes from s->off in hand, or all that is left of the
+ * file; more is read from the file when the window runs short (what is
+ * left of it moves to the buffer's start).  0, or -1 with errno.
+ */
+static int fill(struct vg_stream *s, size_t need)
+{
+	size_t have = s->size - (s->off - s->base);
+
+	if (have >= need || s->base + s->size == s->file_size)
+		return 0;
+	memmove(s->buf, s->data + (s->off - s->base), have);
+	s->base = s->off;
+	while (have < VG_STREAM_BUF && s->base + have < s->file_size) {
+		ssize_t n = read(s->fd, s->buf + have, VG_STREAM_BUF - have);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0) {
+			s->file_size = s->base + have;	/* it shrank */
+			break;
+		}
+		have += (size_t)n;
+	}
+	s->data = s->buf;
+	s->size = have;
+	return 0;
+}
+
+/* The stream's header: 0, or -1 with the reason (the stream closed). */
+static int check_header(struct vg_stream *s, char *err, size_t errlen)
+{
+	if (fill(s, sizeof(s->header))) {
+		snprintf(err, errlen, "%s: %s", s->path, strerror(errno));
+		vg_stream_close(s);
 		return -1;
 	}
-	if ((size_t)st.st_size < sizeof(s->header)) {
-		close(fd);
-		snprintf(err, errlen, "%s: not a pmusim stream (%lld bytes)", path,
-			 (long long)st.st_size);
+	if (s->size < sizeof(s->header)) {
+		snprintf(err, errlen, "%s: not a pmusim stream (%zu bytes)", s->path, s->size);
+		vg_stream_close(s);
 		return -1;
 	}
-	p = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (p == MAP_FAILED) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	s->data = p;
-	s->size = st.st_size;
 	memcpy(&s->header, s->data, sizeof(s->header));
 	if (memcmp(s->header.magic, VGS_MAGIC, sizeof(s->header.magic)) != 0) {
-		snprintf(err, errlen, "%s: not a pmusim stream (bad magic)", path);
+		snprintf(err, errlen, "%s: not a pmusim stream (bad magic)", s->path);
 		vg_stream_close(s);
 		return -1;
 	}
 	if (s->header.version != VGS_VERSION) {
-		snprintf(err, errlen, "%s: stream version %u, this pmusim reads %u", path,
+		snprintf(err, errlen, "%s: stream version %u, this pmusim reads %u", s->path,
 			 s->header.version, VGS_VERSION);
 		vg_stream_close(s);
 		return -1;
@@ -76,11 +95,49 @@ int vg_stream_open(struct vg_stream *s, const char *path, char *err, size_t errl
 	return 0;
 }
 
+int vg_stream_open(struct vg_stream *s, const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd;
+
+	memset(s, 0, sizeof(*s));
+	s->path = path;
+	s->fd = -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0 || !(s->buf = malloc(VG_STREAM_BUF))) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	s->fd = fd;
+	s->data = s->buf;
+	s->file_size = (uint64_t)st.st_size;
+	return check_header(s, err, errlen);
+}
+
+int vg_stream_open_mem(struct vg_stream *s, const char *name, const void *data, size_t size,
+		       char *err, size_t errlen)
+{
+	memset(s, 0, sizeof(*s));
+	s->path = name;
+	s->fd = -1;
+	s->data = data;
+	s->size = size;
+	s->file_size = size;
+	return check_header(s, err, errlen);
+}
+
 void vg_stream_close(struct vg_stream *s)
 {
-	if (s->data)
-		munmap(s->data, s->size);
+	if (s->buf) {
+		close(s->fd);
+		free(s->buf);
+	}
+	s->buf = NULL;
+	s->fd = -1;
 	s->data = NULL;
+	s->size = 0;
 }
 
 static int bad(const struct vg_stream *s, size_t at, char *err, size_t errlen, const char *what)
@@ -89,123 +146,297 @@ static int bad(const struct vg_stream *s, size_t at, char *err, size_t errlen, c
 	return -1;
 }
 
-/* The payload of the record at s->off: @size bytes, else NULL. */
-static const void *payload(const struct vg_stream *s, size_t size)
-{
-	size_t at = s->off + sizeof(struct vgs_rec_header);
+enum { NUM_OK, NUM_CUT, NUM_LONG };
 
-	if (size > s->size || at > s->size - size)
-		return NULL;
-	return s->data + at;
+/* A number longer than a byte at *@pp; see get_num(). */
+static int get_long_num(const unsigned char **pp, const unsigned char *end, uint64_t *v)
+{
+	const unsigned char *p = *pp;
+	uint64_t x = 0;
+	unsigned int shift = 0, b;
+
+	do {
+		if (p == end)
+			return NUM_CUT;
+		b = *p++;
+		if (shift == 63 && b > 1)
+			return NUM_LONG;	/* an 11th byte, or bits past 64 */
+		x |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+	} while (b & 0x80);
+	*v = x;
+	*pp = p;
+	return NUM_OK;
 }
 
-static size_t padded(size_t n)
+/*
+ * The number at *@pp (not reaching @end) into *@v, *@pp past it; NUM_CUT
+ * if the record ends first, NUM_LONG for one over 64 bits.  Most are a
+ * byte.
+ */
+static inline int get_num(const unsigned char **pp, const unsigned char *end, uint64_t *v)
 {
-	return (n + 7) & ~(size_t)7;
-}
-
-int vg_stream_next(struct vg_stream *s, struct vg_event *ev, char *err, size_t errlen)
-{
-	struct vgs_rec_header h;
-	size_t at = s->off, size = sizeof(h);
-	const unsigned char *p;
-
-	if (s->off == s->size)
-		return 0;
-	if (s->size - s->off < sizeof(h))
-		return bad(s, at, err, errlen, "record header cut short");
-	memcpy(&h, s->data + s->off, sizeof(h));
-	memset(ev, 0, sizeof(*ev));
-	ev->type = h.type;
-	ev->insns = h.insns;
-	ev->tid = s->tid;
-
-	switch (h.type) {
-	case VGS_BRANCH:
-	case VGS_SIGNAL:
-	case VGS_SIGRETURN: {
-		struct vgs_branch b;
-
-		if (!(p = payload(s, sizeof(b))))
-			return bad(s, at, err, errlen, "branch record cut short");
-		if (h.kind == 0 || h.kind >= VGK__NR)
-			return bad(s, at, err, errlen, "unknown branch kind");
-		if ((h.type == VGS_SIGNAL) != (h.kind == VGK_SIGNAL) ||
-		    (h.type == VGS_SIGRETURN) != (h.kind == VGK_SIGRETURN))
-			return bad(s, at, err, errlen, "branch kind does not match the record type");
-		memcpy(&b, p, sizeof(b));
-		ev->kind = h.kind;
-		ev->insn_len = h.insn_len;
-		ev->from = b.from;
-		ev->to = b.to;
-		ev->sp = b.sp;
-		size += sizeof(b);
-		break;
+	if (*pp != end && **pp < 0x80) {
+		*v = *(*pp)++;
+		return NUM_OK;
 	}
+	return get_long_num(pp, end, v);
+}
+
+/* @n numbers into @v[]: as get_num(). */
+static int get_nums(const unsigned char **pp, const unsigned char *end, uint64_t *v,
+		    unsigned int n)
+{
+	int why = NUM_OK;
+
+	for (unsigned int i = 0; i < n && !why; i++)
+		why = get_num(pp, end, &v[i]);
+	return why;
+}
+
+static int num_error(const struct vg_stream *s, size_t at, char *err, size_t errlen, int why,
+		     const char *what)
+{
+	char msg[64];
+
+	if (why == NUM_LONG)
+		return bad(s, at, err, errlen, "number over 64 bits");
+	snprintf(msg, sizeof(msg), "%s cut short", what);
+	return bad(s, at, err, errlen, msg);
+}
+
+/* The type a lead byte's low nibble names, as a branch kind. */
+static enum vgs_rec_type branch_rec_type(unsigned int kind)
+{
+	return kind == VGK_SIGNAL ? VGS_SIGNAL : kind == VGK_SIGRETURN ? VGS_SIGRETURN : VGS_BRANCH;
+}
+
+static int read_error(const struct vg_stream *s, size_t at, char *err, size_t errlen)
+{
+	char msg[128];
+
+	snprintf(msg, sizeof(msg), "read error: %s", strerror(errno));
+	return bad(s, at, err, errlen, msg);
+}
+
+/*
+ * A name of @len bytes at @p, after the @fixed bytes of the record at
+ * s->off: in hand, where *@rec and *@p are then (the window may have
+ * moved).  0, or -1 with the error.
+ */
+static int get_name(struct vg_stream *s, const unsigned char **rec, const unsigned char **p,
+		    uint64_t len, const char *what, char *err, size_t errlen)
+{
+	size_t at = s->off, fixed = (size_t)(*p - *rec);
+	char msg[64];
+
+	if (len > VGS_NAME_MAX) {
+		snprintf(msg, sizeof(msg), "%s over %u bytes", what, VGS_NAME_MAX);
+		return bad(s, at, err, errlen, msg);
+	}
+	if (fill(s, fixed + len))
+		return read_error(s, at, err, errlen);
+	/* what is in hand reaches the file's end, even one that shrank while read */
+	if (len > s->size - (at - s->base) - fixed) {
+		snprintf(msg, sizeof(msg), "%s cut short", what);
+		return bad(s, at, err, errlen, msg);
+	}
+	*rec = s->data + (at - s->base);
+	*p = *rec + fixed;
+	return 0;
+}
+
+/*
+ * Any record, every byte checked against the end of what is in hand,
+ * which holds the largest record but for its name, or reaches the file's
+ * end; the fast path's fallback.
+ */
+static int next_checked(struct vg_stream *s, struct vg_event *ev, char *err, size_t errlen)
+{
+	size_t at = s->off;
+	const unsigned char *rec, *p, *end;
+	unsigned int lead, type;
+	uint64_t v[6];
+	int why;
+
+	if (fill(s, VGS_REC_MAX))
+		return read_error(s, at, err, errlen);
+	rec = p = s->data + (at - s->base);
+	end = s->data + s->size;
+	if (p == end)
+		return 0;
+	lead = *p++;
+	*ev = (struct vg_event){ .tid = s->tid };
+
+	if (lead & 15) {
+		unsigned int kind = lead & 15;
+
+		if (kind >= VGK__NR)
+			return bad(s, at, err, errlen, "unknown branch kind");
+		if ((why = get_num(&p, end, &v[0])) || (why = get_num(&p, end, &v[1])) ||
+		    (why = get_num(&p, end, &v[2])) || (why = get_num(&p, end, &v[3])))
+			return num_error(s, at, err, errlen, why, "branch record");
+		if (v[0] > UINT32_MAX)
+			return bad(s, at, err, errlen, "instruction count over 32 bits");
+		ev->type = branch_rec_type(kind);
+		ev->kind = kind;
+		ev->insn_len = lead >> 4;
+		ev->insns = (uint32_t)v[0];
+		ev->from = s->coder.to + v[1];
+		ev->to = ev->from + vgs_unzigzag(v[2]);
+		ev->sp = s->coder.sp + vgs_unzigzag(v[3]);
+		s->coder.to = ev->to;
+		s->coder.sp = ev->sp;
+		s->off = at + (size_t)(p - rec);
+		return 1;
+	}
+
+	type = lead >> 4;
+	if (type == 0 || type == VGS_BRANCH || type == VGS_SIGNAL || type == VGS_SIGRETURN ||
+	    type >= VGS__NR)
+		return bad(s, at, err, errlen, "unknown record type");
+	if ((why = get_nums(&p, end, v, 1)))
+		return num_error(s, at, err, errlen, why, "record header");
+	if (v[0] > UINT32_MAX)
+		return bad(s, at, err, errlen, "instruction count over 32 bits");
+	ev->type = type;
+	ev->insns = (uint32_t)v[0];
+
+	switch (type) {
 	case VGS_INSNS:
 	case VGS_EXEC_FAILED:
 		break;
 	case VGS_THREAD:
 	case VGS_THREAD_NEW:
-	case VGS_THREAD_EXIT: {
-		struct vgs_thread t;
-
-		if (!(p = payload(s, sizeof(t))))
-			return bad(s, at, err, errlen, "thread record cut short");
-		memcpy(&t, p, sizeof(t));
-		if (t.tid == 0)
+	case VGS_THREAD_EXIT:
+		if ((why = get_nums(&p, end, v, 1)))
+			return num_error(s, at, err, errlen, why, "thread record");
+		if (v[0] == 0)
 			return bad(s, at, err, errlen, "thread 0");
-		if (h.type == VGS_THREAD) {
-			if (h.insns)
+		if (v[0] > UINT32_MAX)
+			return bad(s, at, err, errlen, "thread number over 32 bits");
+		if (type == VGS_THREAD) {
+			if (ev->insns)
 				return bad(s, at, err, errlen, "instructions counted before a thread switch");
-			s->tid = ev->tid = t.tid;
+			s->tid = ev->tid = (uint32_t)v[0];
 		} else {
-			ev->other_tid = t.tid;
+			ev->other_tid = (uint32_t)v[0];
 		}
-		size += sizeof(t);
 		break;
-	}
-	case VGS_MMAP: {
-		struct vgs_mmap m;
-
-		if (!(p = payload(s, sizeof(m))))
-			return bad(s, at, err, errlen, "mmap record cut short");
-		memcpy(&m, p, sizeof(m));
-		if (!payload(s, sizeof(m) + padded(m.name_len)))
-			return bad(s, at, err, errlen, "mmap name cut short");
-		ev->addr = m.addr;
-		ev->len = m.len;
-		ev->pgoff = m.pgoff;
-		ev->prot = m.prot;
-		ev->name = (const char *)p + sizeof(m);
-		ev->name_len = m.name_len;
+	case VGS_MMAP:
+		if ((why = get_nums(&p, end, v, 5)))
+			return num_error(s, at, err, errlen, why, "mmap record");
+		if (v[3] > UINT32_MAX)
+			return bad(s, at, err, errlen, "mmap protection over 32 bits");
+		if (get_name(s, &rec, &p, v[4], "mmap name", err, errlen))
+			return -1;
+		ev->addr = v[0];
+		ev->len = v[1];
+		ev->pgoff = v[2];
+		ev->prot = (uint32_t)v[3];
+		ev->name = (const char *)p;
+		ev->name_len = (uint32_t)v[4];
 		if (memchr(ev->name, 0, ev->name_len))
 			return bad(s, at, err, errlen, "NUL inside a mapping's name");
-		size += sizeof(m) + padded(m.name_len);
+		p += ev->name_len;
 		break;
-	}
 	case VGS_FORK:
 	case VGS_EXEC:
-	case VGS_EXIT: {
-		struct vgs_proc pr;
+	case VGS_EXIT:
+	case VGS_WAKE: {
+		int64_t status;
 
-		if (!(p = payload(s, sizeof(pr))))
-			return bad(s, at, err, errlen, "process record cut short");
-		memcpy(&pr, p, sizeof(pr));
-		if (h.type != VGS_EXEC && pr.path_len)
+		if ((why = get_nums(&p, end, v, 3)))
+			return num_error(s, at, err, errlen, why, "process record");
+		status = (int64_t)vgs_unzigzag(v[1]);
+		if (v[0] > UINT32_MAX || status < INT32_MIN || status > INT32_MAX)
+			return bad(s, at, err, errlen, "process id or status over 32 bits");
+		if (type != VGS_EXEC && v[2])
 			return bad(s, at, err, errlen, "a path on a record that has none");
-		if (!payload(s, sizeof(pr) + padded(pr.path_len)))
-			return bad(s, at, err, errlen, "exec path cut short");
-		ev->pid = pr.pid;
-		ev->status = pr.status;
-		ev->name = (const char *)p + sizeof(pr);
-		ev->name_len = pr.path_len;
-		size += sizeof(pr) + padded(pr.path_len);
+		if (get_name(s, &rec, &p, v[2], "exec path", err, errlen))
+			return -1;
+		ev->pid = (uint32_t)v[0];
+		ev->status = (int32_t)status;
+		ev->name = (const char *)p;
+		ev->name_len = (uint32_t)v[2];
+		p += ev->name_len;
 		break;
 	}
-	default:
-		return bad(s, at, err, errlen, "unknown record type");
 	}
-	s->off += size;
+	s->off = at + (size_t)(p - rec);
+	return 1;
+}
+
+/* get_num_here() for numbers of three bytes or more; NULL for one over 64 bits. */
+static __attribute__((noinline)) const unsigned char *get_long_num_here(const unsigned char *p,
+									 uint64_t *v)
+{
+	const unsigned char *end = p + VGS_NUM_MAX;
+
+	return get_long_num(&p, end, v) == NUM_OK ? p : NULL;
+}
+
+/*
+ * The number at @p, with at least VGS_NUM_MAX bytes there: as get_num(),
+ * but the end is not in reach.  Where it ends, or NULL for one over 64
+ * bits.
+ */
+static inline const unsigned char *get_num_here(const unsigned char *p, uint64_t *v)
+{
+	if (p[0] < 0x80) {
+		*v = p[0];
+		return p + 1;
+	}
+	if (p[1] < 0x80) {
+		*v = (p[0] & 0x7fu) | (uint64_t)p[1] << 7;
+		return p + 2;
+	}
+	return get_long_num_here(p, v);
+}
+
+/*
+ * Most records are branches far from the end of what is in hand: those
+ * are read here with no check of the end per byte (a branch record is at
+ * most 41 bytes), and every field of @ev written without clearing it
+ * first.
+ * Anything else, or anything wrong, goes to next_checked(), which says
+ * what is wrong.
+ */
+int vg_stream_next(struct vg_stream *s, struct vg_event *ev, char *err, size_t errlen)
+{
+	const unsigned char *rec = s->data + (s->off - s->base), *p = rec;
+	unsigned int lead, kind;
+	uint64_t insns, from, to, sp;
+
+	if (s->size - (s->off - s->base) < VGS_REC_MAX)
+		return next_checked(s, ev, err, errlen);
+	lead = *p++;
+	kind = lead & 15;
+	if (kind == 0 || kind >= VGK__NR || !(p = get_num_here(p, &insns)) || insns > UINT32_MAX ||
+	    !(p = get_num_here(p, &from)) || !(p = get_num_here(p, &to)) ||
+	    !(p = get_num_here(p, &sp)))
+		return next_checked(s, ev, err, errlen);
+	from += s->coder.to;
+	to = from + vgs_unzigzag(to);
+	sp = s->coder.sp + vgs_unzigzag(sp);
+	s->coder.to = to;
+	s->coder.sp = sp;
+	s->off += (size_t)(p - rec);
+
+	ev->type = branch_rec_type(kind);
+	ev->kind = kind;
+	ev->tid = s->tid;
+	ev->insns = (uint32_t)insns;
+	ev->insn_len = lead >> 4;
+	ev->from = from;
+	ev->to = to;
+	ev->sp = sp;
+	ev->other_tid = 0;
+	ev->addr = ev->len = ev->pgoff = 0;
+	ev->prot = 0;
+	ev->pid = 0;
+	ev->status = 0;
+	ev->name = NULL;
+	ev->name_len = 0;
 	return 1;
 }

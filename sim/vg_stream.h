@@ -3,8 +3,9 @@
  * Reading the stream of pmusim's Valgrind tool (format: vgtool/vgstream.h):
  * one file per process image, walked record by record.  The reader checks
  * every record against the file's size and the format, so a truncated or
- * corrupted file is an error naming the file and the byte offset, never a
- * read out of bounds.
+ * corrupted file is an error naming the file and the record's byte offset,
+ * never a read out of bounds.  (A corrupted number that still decodes is
+ * read as what it says: the format has no checksum.)
  */
 #ifndef PMUSIM_SIM_VG_STREAM_H
 #define PMUSIM_SIM_VG_STREAM_H
@@ -14,12 +15,21 @@
 
 #include "vgtool/vgstream.h"
 
+/* What a file's reader has in hand: enough for a record and its name. */
+#define VG_STREAM_BUF	(64 * 1024)
+
 struct vg_stream {
 	const char *path;
-	unsigned char *data;		/* the whole file */
-	size_t size, off;
+	size_t off;			/* the next record's first byte in the file */
+	/* the window: the file's bytes [base, base + size) are at data */
+	const unsigned char *data;
+	size_t base, size;
+	uint64_t file_size;
+	int fd;				/* where more comes from; -1: a stream in memory */
+	unsigned char *buf;		/* the window's storage, VG_STREAM_BUF bytes */
 	struct vgs_file_header header;
 	uint32_t tid;			/* thread of the records being read */
+	struct vgs_coder coder;		/* the last branch record's to and sp */
 };
 
 /* One record, decoded. */
@@ -33,18 +43,26 @@ struct vg_event {
 	uint32_t other_tid;		/* VGS_THREAD_NEW, VGS_THREAD_EXIT: the thread */
 	uint64_t addr, len, pgoff;	/* VGS_MMAP */
 	uint32_t prot;
-	uint32_t pid;			/* VGS_FORK: the child; VGS_EXEC, VGS_EXIT: this one */
-	int32_t status;			/* VGS_EXIT */
-	const char *name;		/* VGS_MMAP: file; VGS_EXEC: path (not NUL-terminated) */
+	uint32_t pid;			/* VGS_FORK: the child; VGS_EXEC, VGS_EXIT: this one;
+					 * VGS_WAKE: the child reaped, or 0 */
+	int32_t status;			/* VGS_EXIT; VGS_WAKE: the syscall's number */
+	const char *name;		/* VGS_MMAP: file; VGS_EXEC: path (not NUL-terminated;
+					 * valid until the next vg_stream_next()) */
 	uint32_t name_len;
 };
 
 /*
  * Open and check the header. 0, or -1 with a one-line message in @err
  * ("PATH: not a pmusim stream", "PATH: stream version 7, this pmusim
- * reads 1", the system's reason for an unreadable file).
+ * reads 2", the system's reason for an unreadable file).
  */
 int vg_stream_open(struct vg_stream *s, const char *path, char *err, size_t errlen);
+/*
+ * The same for a stream already in memory: @size bytes at @data, neither
+ * copied nor freed; @name stands for the file in errors.
+ */
+int vg_stream_open_mem(struct vg_stream *s, const char *name, const void *data, size_t size,
+		       char *err, size_t errlen);
 /*
  * The next record: 1, or 0 at the end of the file, or -1 with "PATH: byte
  * N: what is wrong" in @err.

@@ -20,8 +20,10 @@ struct vg_frame {
 	uint64_t sp;			/* where its return address is */
 };
 
+struct vg_image;
+
 struct vg_thread {
-	struct vg_trace *tr;
+	struct vg_image *img;
 	uint32_t vtid;			/* Valgrind's number */
 	struct sim_task *task;
 	struct vg_stream cur;		/* its own walk over the file */
@@ -29,8 +31,21 @@ struct vg_thread {
 	bool have_ev;
 	uint64_t left;			/* its instructions before the branch not yet retired */
 	uint64_t ip;			/* where a PMI now would interrupt */
-	uint64_t start_tsc;		/* not before its creator created it */
-	bool started, ended;
+	/*
+	 * Held: it does nothing before its CPU's TSC reaches hold_tsc (the
+	 * time it was created, woken or its image began), idling the CPU.
+	 */
+	uint64_t hold_tsc;
+	bool held, ended;
+	bool begun;			/* created, forked or its image begun */
+	bool created;			/* a THREAD_NEW of its image starts it */
+	bool comm_exec;			/* an image after execve: COMM (exec) when it starts */
+	/* where it is in the file: records walked, and its next record not retired */
+	uint64_t walked;
+	uint64_t pos;			/* record index; UINT64_MAX when it ended */
+	uint32_t wi;			/* img->wakes[]: the first at or after pos */
+	struct vg_wake *waiting;	/* asleep at this wake-up until its condition holds */
+	uint32_t sim_pid, sim_tid;	/* its task's numbers (the task goes with the machine) */
 	/* the shadow call stack; segs[] are where signal handlers' frames begin */
 	struct vg_frame *frames;
 	uint32_t depth, cap;
@@ -38,47 +53,85 @@ struct vg_thread {
 	uint32_t nr_segs, segs_cap;
 };
 
-struct vg_trace {
+/* A VGS_WAKE record: a thread back from a syscall that may have waited. */
+struct vg_wake {
+	uint64_t pos;			/* its record index */
+	uint64_t tsc;			/* the latest time another thread retired up to it */
+	uint32_t child;			/* the real pid it reaped (wait4), or 0 */
+	struct vg_thread *waiter;	/* its thread, while asleep at it */
+};
+
+struct vg_proc;
+
+/* One stream file: a process from its start or an execve to its end or next execve. */
+struct vg_image {
+	struct vg_trace *tr;
+	struct vg_proc *proc;
 	char *path;
-	struct vg_thread *threads;	/* by first appearance; [0] the main thread */
-	unsigned int nr_threads;
+	char comm[16];			/* what the kernel's comm is while it runs */
+	struct vg_thread *threads;	/* by first appearance; [0] the one it starts with */
+	unsigned int nr_threads, live;
+	struct vg_wake *wakes;		/* in file order */
+	uint32_t nr_wakes;
+	uint32_t *forks;		/* the real pids of its FORK records, in order */
+	unsigned int nr_forks;
+	bool exited, exec;		/* ends with EXIT; with an execve that worked */
+	int32_t status;
+	char *exec_path;
+	struct vg_image *next;		/* the image the execve ran, if it was recorded */
+};
+
+struct vg_proc {
+	uint32_t pid;			/* real */
+	struct vg_image *first;
+	struct vg_image *forker;	/* the parent's image that forked it; NULL: the program */
+	struct sim_task *leader;
+	bool forked;			/* its parent's FORK record was retired */
+	bool ended;
+	uint64_t end_tsc;
+};
+
+struct vg_trace {
+	char *dir;
+	struct vg_proc **procs;		/* [0] the program, then children depth first */
+	unsigned int nr_procs;
 	struct vg_dso *dsos;
 	unsigned int nr_dsos;
 	struct machine *m;
 	unsigned int live;		/* threads not ended */
 	uint64_t insns, branches, records;
+	unsigned int threads;
 	uint32_t max_depth;
-	bool exited, exec;
 	bool truth_lost;		/* a shadow stack could not grow */
-	int32_t status;
-	unsigned int forks;
 };
 
 /* ---- loading ------------------------------------------------------------------ */
 
-static struct vg_thread *thread_of(struct vg_trace *tr, uint32_t vtid)
+static struct vg_thread *thread_of(struct vg_image *img, uint32_t vtid)
 {
-	for (unsigned int i = 0; i < tr->nr_threads; i++)
-		if (tr->threads[i].vtid == vtid)
-			return &tr->threads[i];
+	for (unsigned int i = 0; i < img->nr_threads; i++)
+		if (img->threads[i].vtid == vtid)
+			return &img->threads[i];
 	return NULL;
 }
 
-static int add_thread(struct vg_trace *tr, uint32_t vtid)
+/* The thread @vtid, added at its first appearance (record @idx) if it is new. */
+static struct vg_thread *add_thread(struct vg_image *img, uint32_t vtid, uint64_t idx)
 {
-	struct vg_thread *v;
+	struct vg_thread *v = thread_of(img, vtid);
 
-	if (thread_of(tr, vtid))
-		return 0;
-	v = realloc(tr->threads, (tr->nr_threads + 1) * sizeof(*v));
+	if (v)
+		return v;
+	v = realloc(img->threads, (img->nr_threads + 1) * sizeof(*v));
 	if (!v)
-		return -1;
-	tr->threads = v;
-	memset(&v[tr->nr_threads], 0, sizeof(*v));
-	v[tr->nr_threads].vtid = vtid;
-	v[tr->nr_threads].tr = tr;
-	tr->nr_threads++;
-	return 0;
+		return NULL;
+	img->threads = v;
+	v = &v[img->nr_threads++];
+	memset(v, 0, sizeof(*v));
+	v->vtid = vtid;
+	v->img = img;
+	v->pos = idx;
+	return v;
 }
 
 /* The GNU build-id note of the ELF file @path, if it has one. */
@@ -154,26 +207,63 @@ static const enum model_branch_type model_type[VGK__NR] = {
 	[VGK_SIGRETURN] = MODEL_BR_FAR,
 };
 
-int vg_trace_load(struct vg_trace **out, const char *path, char *err, size_t errlen)
+static int load_proc(struct vg_trace *tr, struct vg_image *forker, uint32_t pid,
+		     const char *first, char *err, size_t errlen);
+
+/* The kernel's comm of a program: its file name, 15 bytes of it. */
+static void comm_of(char comm[16], const char *path)
 {
-	struct vg_trace *tr = calloc(1, sizeof(*tr));
+	const char *base = strrchr(path, '/');
+
+	snprintf(comm, 16, "%.15s", base ? base + 1 : path);
+}
+
+static void free_image(struct vg_image *img)
+{
+	if (!img)
+		return;
+	for (unsigned int i = 0; i < img->nr_threads; i++) {
+		vg_stream_close(&img->threads[i].cur);
+		free(img->threads[i].frames);
+		free(img->threads[i].segs);
+	}
+	free(img->threads);
+	free(img->wakes);
+	free(img->forks);
+	free(img->exec_path);
+	free(img->path);
+	free(img);
+}
+
+/*
+ * Read and check the image @path of @proc: its threads, wake-ups, forks,
+ * mappings and end; register its branch sites with the driver's LBR filter.
+ */
+static struct vg_image *load_image(struct vg_trace *tr, struct vg_proc *proc, const char *path,
+				   const char *comm, char *err, size_t errlen)
+{
+	struct vg_image *img = calloc(1, sizeof(*img));
 	struct vg_stream s;
 	struct vg_event ev;
-	uint64_t last_site = 0;
+	uint64_t last_site = 0, idx = 0;
 	int ret;
 
-	*out = NULL;
-	if (!tr || !(tr->path = strdup(path)))
+	if (!img || !(img->path = strdup(path))) {
+		free(img);
 		goto nomem;
-	tr->status = -1;
-	if (vg_stream_open(&s, path, err, errlen)) {
-		vg_trace_free(tr);
-		return -1;
 	}
-	if (add_thread(tr, 1))
-		goto nomem_stream;
-	while ((ret = vg_stream_next(&s, &ev, err, errlen)) > 0) {
+	img->tr = tr;
+	img->proc = proc;
+	img->status = -1;
+	snprintf(img->comm, sizeof(img->comm), "%s", comm);
+	if (vg_stream_open(&s, path, err, errlen))
+		goto fail;
+	for (; (ret = vg_stream_next(&s, &ev, err, errlen)) > 0; idx++) {
+		struct vg_thread *th = NULL;
+
 		tr->records++;
+		if (ev.type != VGS_THREAD && !(th = add_thread(img, ev.tid, idx)))
+			goto nomem_stream;
 		switch (ev.type) {
 		case VGS_BRANCH:
 			/* the driver's LBR filter decodes the branch at each site */
@@ -182,61 +272,183 @@ int vg_trace_load(struct vg_trace **out, const char *path, char *err, size_t err
 				goto nomem_stream;
 			last_site = ev.from;
 			break;
-		case VGS_THREAD:
-		case VGS_THREAD_NEW:
-			if (add_thread(tr, ev.type == VGS_THREAD ? ev.tid : ev.other_tid))
+		case VGS_THREAD_NEW: {
+			struct vg_thread *child = add_thread(img, ev.other_tid, UINT64_MAX);
+
+			if (!child)
 				goto nomem_stream;
+			child->created = true;
 			break;
+		}
 		case VGS_MMAP:
 			if (add_dso(tr, ev.name, ev.name_len))
 				goto nomem_stream;
 			break;
 		case VGS_EXIT:
-			tr->exited = true;
-			tr->status = ev.status;
+			img->exited = true;
+			img->status = ev.status;
 			break;
 		case VGS_EXEC:
-			tr->exec = true;
+			free(img->exec_path);
+			img->exec = true;
+			if (!(img->exec_path = strndup(ev.name, ev.name_len)))
+				goto nomem_stream;
 			break;
 		case VGS_EXEC_FAILED:
-			tr->exec = false;
+			img->exec = false;
 			break;
-		case VGS_FORK:
-			tr->forks++;
+		case VGS_FORK: {
+			uint32_t *v = realloc(img->forks, (img->nr_forks + 1) * sizeof(*v));
+
+			if (!v)
+				goto nomem_stream;
+			img->forks = v;
+			v[img->nr_forks++] = ev.pid;
 			break;
+		}
+		case VGS_WAKE: {
+			struct vg_wake *v = realloc(img->wakes, (img->nr_wakes + 1) * sizeof(*v));
+
+			if (!v)
+				goto nomem_stream;
+			img->wakes = v;
+			v[img->nr_wakes++] = (struct vg_wake){ .pos = idx, .child = ev.pid };
+			break;
+		}
 		default:
 			break;
 		}
+		/* a thread created before its first record: that record is where it is */
+		if (th && (th = thread_of(img, ev.tid))->pos == UINT64_MAX)
+			th->pos = idx;	/* (looked up again: a THREAD_NEW may have moved it) */
 	}
 	vg_stream_close(&s);
-	if (ret < 0) {
+	if (ret < 0)
+		goto fail;
+	return img;
+nomem_stream:
+	vg_stream_close(&s);
+nomem:
+	snprintf(err, errlen, "pmusim: out of memory reading %s", path);
+fail:
+	free_image(img);
+	return NULL;
+}
+
+/*
+ * The process @pid (its streams DIR/vg.PID.SEQ, SEQ from 0 while execve
+ * worked and its image was recorded), then its children in the order it
+ * forked them. A child whose stream is not there is not followed.
+ */
+static int load_proc(struct vg_trace *tr, struct vg_image *forker, uint32_t pid,
+		     const char *first, char *err, size_t errlen)
+{
+	struct vg_proc *proc = calloc(1, sizeof(*proc)), **v;
+	struct vg_image **link;
+	char path[4200], comm[16] = "";
+
+	if (!proc)
+		goto nomem;
+	v = realloc(tr->procs, (tr->nr_procs + 1) * sizeof(*v));
+	if (!v) {
+		free(proc);
+		goto nomem;
+	}
+	tr->procs = v;
+	v[tr->nr_procs++] = proc;
+	proc->pid = pid;
+	proc->forker = forker;
+	link = &proc->first;
+	for (uint32_t seq = 0;; seq++) {
+		if (seq || !first)
+			snprintf(path, sizeof(path), "%s/vg.%u.%u", tr->dir, pid, seq);
+		else
+			snprintf(path, sizeof(path), "%s", first);
+		*link = load_image(tr, proc, path, comm, err, errlen);
+		if (!*link)
+			return -1;
+		if (!(*link)->nr_threads && (seq || forker)) {
+			/* nothing ran in it (killed at once): nothing to replay */
+			free_image(*link);
+			*link = NULL;
+			if (!seq) {
+				tr->nr_procs--;
+				free(proc);
+				return 0;
+			}
+			break;
+		}
+		if (!(*link)->exec)
+			break;
+		snprintf(path, sizeof(path), "%s/vg.%u.%u", tr->dir, pid, seq + 1);
+		if (access(path, F_OK))
+			break;		/* the new image was not traced */
+		/* the new image's comm is the file it ran */
+		comm_of(comm, (*link)->exec_path);
+		link = &(*link)->next;
+	}
+	for (struct vg_image *img = proc->first; img; img = img->next) {
+		for (unsigned int i = 0; i < img->nr_forks; i++) {
+			snprintf(path, sizeof(path), "%s/vg.%u.0", tr->dir, img->forks[i]);
+			if (access(path, F_OK))
+				continue;	/* not traced */
+			if (load_proc(tr, img, img->forks[i], NULL, err, errlen))
+				return -1;
+		}
+	}
+	return 0;
+nomem:
+	snprintf(err, errlen, "pmusim: out of memory reading %s", tr->dir);
+	return -1;
+}
+
+int vg_trace_load(struct vg_trace **out, const char *path, char *err, size_t errlen)
+{
+	struct vg_trace *tr = calloc(1, sizeof(*tr));
+	struct vg_stream s;
+	const char *slash = strrchr(path, '/');
+	uint32_t pid;
+
+	*out = NULL;
+	if (!tr || !(tr->dir = slash ? strndup(path, (size_t)(slash - path)) : strdup("."))) {
+		free(tr);
+		snprintf(err, errlen, "pmusim: out of memory reading %s", path);
+		return -1;
+	}
+	/* the program's pid is its first stream's */
+	if (vg_stream_open(&s, path, err, errlen)) {
+		vg_trace_free(tr);
+		return -1;
+	}
+	pid = s.header.pid;
+	vg_stream_close(&s);
+	/* the program's first image is @path, whatever its name; the rest are found by pid */
+	if (load_proc(tr, NULL, pid, path, err, errlen)) {
 		vg_trace_free(tr);
 		return -1;
 	}
 	*out = tr;
 	return 0;
-nomem_stream:
-	vg_stream_close(&s);
-nomem:
-	snprintf(err, errlen, "pmusim: out of memory reading %s", path);
-	vg_trace_free(tr);
-	return -1;
 }
 
 void vg_trace_free(struct vg_trace *tr)
 {
 	if (!tr)
 		return;
-	for (unsigned int i = 0; i < tr->nr_threads; i++) {
-		vg_stream_close(&tr->threads[i].cur);
-		free(tr->threads[i].frames);
-		free(tr->threads[i].segs);
+	for (unsigned int p = 0; p < tr->nr_procs; p++) {
+		struct vg_image *img = tr->procs[p]->first, *next;
+
+		for (; img; img = next) {
+			next = img->next;
+			free_image(img);
+		}
+		free(tr->procs[p]);
 	}
 	for (unsigned int i = 0; i < tr->nr_dsos; i++)
 		free(tr->dsos[i].path);
 	free(tr->dsos);
-	free(tr->threads);
-	free(tr->path);
+	free(tr->procs);
+	free(tr->dir);
 	free(tr);
 }
 
@@ -246,19 +458,60 @@ const struct vg_dso *vg_trace_dsos(const struct vg_trace *tr, unsigned int *nr)
 	return tr->dsos;
 }
 
+/* Every thread ended, or none of those left can run (nothing will wake them). */
 bool vg_trace_done(const struct vg_trace *tr)
 {
-	return tr->live == 0;
+	if (tr->live == 0)
+		return true;
+	for (unsigned int p = 0; p < tr->nr_procs; p++)
+		for (struct vg_image *img = tr->procs[p]->first; img; img = img->next)
+			for (unsigned int i = 0; i < img->nr_threads; i++) {
+				const struct vg_thread *th = &img->threads[i];
+
+				if (!th->ended && th->task && th->task->src.priv == th &&
+				    !th->task->sleeping)
+					return false;
+			}
+	return true;
+}
+
+bool vg_trace_thread(const struct vg_trace *tr, uint32_t tid, uint32_t *pid, const char **comm)
+{
+	bool found = false;
+
+	for (unsigned int p = 0; p < tr->nr_procs; p++)
+		for (const struct vg_image *img = tr->procs[p]->first; img; img = img->next)
+			for (unsigned int i = 0; i < img->nr_threads; i++) {
+				if (img->threads[i].sim_tid != tid || !img->threads[i].task)
+					continue;
+				/* the last image it ran in names it */
+				*pid = img->threads[i].sim_pid;
+				*comm = img->comm;
+				found = true;
+			}
+	return found;
 }
 
 void vg_trace_stats(const struct vg_trace *tr, struct vg_trace_stats *st)
 {
+	const struct vg_image *last = tr->procs[0]->first;
+
+	while (last->next)
+		last = last->next;
 	*st = (struct vg_trace_stats){
 		.insns = tr->insns, .branches = tr->branches, .records = tr->records,
-		.threads = tr->nr_threads, .max_depth = tr->max_depth, .exited = tr->exited,
-		.status = tr->status, .exec = tr->exec, .forks = tr->forks,
-		.truth_lost = tr->truth_lost,
+		.threads = tr->threads, .processes = tr->nr_procs, .max_depth = tr->max_depth,
+		.exited = last->exited, .status = last->status, .exec = last->exec,
+		.forks = tr->nr_procs - 1, .truth_lost = tr->truth_lost,
+		.stalled = tr->live != 0,
 	};
+	for (unsigned int p = 0; p < tr->nr_procs; p++) {
+		for (const struct vg_image *img = tr->procs[p]->first; img; img = img->next) {
+			st->execs += img->next != NULL;
+			st->unfollowed += img->nr_forks;
+		}
+	}
+	st->unfollowed -= st->forks;
 }
 
 /* ---- the shadow call stack ----------------------------------------------------- */
@@ -269,7 +522,7 @@ static uint32_t seg_base(const struct vg_thread *th)
 }
 
 /* Frames whose return address is below @sp (strictly, or also at it) are gone. */
-static void pop_below(struct vg_thread *th, uint64_t sp, bool inclusive)
+static inline void pop_below(struct vg_thread *th, uint64_t sp, bool inclusive)
 {
 	uint32_t base = seg_base(th);
 
@@ -290,8 +543,8 @@ static int push_frame(struct vg_thread *th, uint64_t site, uint64_t target, uint
 		th->cap = n;
 	}
 	th->frames[th->depth++] = (struct vg_frame){ site, target, sp };
-	if (th->depth > th->tr->max_depth)
-		th->tr->max_depth = th->depth;
+	if (th->depth > th->img->tr->max_depth)
+		th->img->tr->max_depth = th->depth;
 	return 0;
 }
 
@@ -346,38 +599,213 @@ unsigned int vg_trace_callstack(const struct sim_task *t, uint64_t *ips, unsigne
 	return n;
 }
 
-/* ---- retiring a thread's records ------------------------------------------------ */
+/* ---- processes, threads and what they wait for ------------------------------------ */
 
-static void thread_end(struct vg_thread *th)
+/* @th does nothing before @tsc; its task, if asleep, goes back on a runqueue. */
+static void start_at(struct vg_thread *th, uint64_t tsc)
 {
+	th->held = true;
+	th->hold_tsc = tsc;
+	th->begun = true;
+	machine_wake_task(th->img->tr->m, th->task);
+}
+
+/*
+ * May @th go on past its wake-up @w: has every other thread of its image
+ * retired all its records before it, and has the child it reaped ended?
+ * If so, *@at is when the last of them did.
+ */
+static bool wake_ready(const struct vg_thread *th, const struct vg_wake *w, uint64_t *at)
+{
+	const struct vg_image *img = th->img;
+
+	for (unsigned int i = 0; i < img->nr_threads; i++)
+		if (&img->threads[i] != th && img->threads[i].pos < w->pos)
+			return false;
+	*at = w->tsc;
+	if (!w->child)
+		return true;
+	for (unsigned int p = 0; p < img->tr->nr_procs; p++) {
+		const struct vg_proc *c = img->tr->procs[p];
+
+		if (c->pid != w->child || !c->forker || c->forker->proc != img->proc || !c->forked)
+			continue;
+		if (!c->ended)
+			return false;
+		if (c->end_tsc > *at)
+			*at = c->end_tsc;
+	}
+	return true;
+}
+
+/* The thread asleep at @w, if any, goes on when it may. */
+static void wake_recheck(struct vg_wake *w)
+{
+	struct vg_thread *th = w->waiter;
+	uint64_t at;
+
+	if (!th || !wake_ready(th, w, &at))
+		return;
+	w->waiter = NULL;
+	th->waiting = NULL;
+	start_at(th, at);
+}
+
+/* @th's next record not retired is now @pos (at @tsc): the wake-ups it passed learn it. */
+static void advance(struct vg_thread *th, uint64_t pos, uint64_t tsc)
+{
+	struct vg_image *img = th->img;
+
+	th->pos = pos;
+	while (th->wi < img->nr_wakes && img->wakes[th->wi].pos < pos) {
+		struct vg_wake *w = &img->wakes[th->wi++];
+
+		if (w->tsc < tsc)
+			w->tsc = tsc;
+		wake_recheck(w);
+	}
+}
+
+static void proc_end(struct vg_proc *proc, uint64_t tsc)
+{
+	proc->ended = true;
+	proc->end_tsc = tsc;
+	if (!proc->forker)
+		return;
+	/* a parent asleep in wait4 for it */
+	for (struct vg_image *img = proc->forker->proc->first; img; img = img->next)
+		for (uint32_t i = 0; i < img->nr_wakes; i++)
+			if (img->wakes[i].child == proc->pid)
+				wake_recheck(&img->wakes[i]);
+}
+
+/*
+ * Every thread of @img ended at @tsc: the process ends, or the image its
+ * execve ran begins, on the process's leader task (its tid is the pid
+ * after an execve, whichever thread made it).
+ */
+static void image_end(struct vg_image *img, uint64_t tsc)
+{
+	struct vg_image *next = img->next;
+
+	if (!next) {
+		proc_end(img->proc, tsc);
+		return;
+	}
+	next->threads[0].comm_exec = true;
+	img->proc->leader->src.priv = &next->threads[0];
+	for (unsigned int i = 0; i < next->nr_threads; i++)
+		if (i == 0 || !next->threads[i].created)
+			start_at(&next->threads[i], tsc);
+}
+
+static void thread_end(struct vg_thread *th, uint64_t tsc)
+{
+	struct vg_image *img = th->img;
+
 	if (th->ended)
 		return;
 	th->ended = true;
-	th->tr->live--;
-	perf_event_task(&th->task->task, 0);	/* EXIT, as current */
-	machine_sleep_task(th->task);
+	advance(th, UINT64_MAX, tsc);
+	img->live--;
+	img->tr->live--;
+	/* the leader goes on in the image execve ran: no EXIT for it */
+	if (!img->next || th->task != img->proc->leader)
+		perf_event_task(&th->task->task, 0);	/* EXIT, as current */
+	if (!img->live)
+		image_end(img, tsc);
+	if (th->task->src.priv == th)
+		machine_sleep_task(th->task);
 }
 
-/* Side effects of a record without instructions to retire: threads, mappings. */
-static void thread_note(struct vg_thread *th, const struct vg_event *ev, struct model_cpu *model)
+/* @to's shadow stack becomes a copy of @from's. 0, or -1 out of memory. */
+static int inherit_stack(struct vg_thread *to, const struct vg_thread *from)
 {
-	struct vg_trace *tr = th->tr;
+	to->depth = to->nr_segs = 0;
+	for (uint32_t i = 0; i < from->depth; i++)
+		if (push_frame(to, from->frames[i].site, from->frames[i].target, from->frames[i].sp))
+			return -1;
+	for (uint32_t i = 0; i < from->nr_segs; i++) {
+		to->depth = from->segs[i];
+		if (push_segment(to))
+			return -1;
+	}
+	to->depth = from->depth;
+	return 0;
+}
+
+/* The child process @pid that @th's FORK record made starts now. */
+static void proc_fork(struct vg_thread *th, uint32_t pid, uint64_t tsc)
+{
+	struct vg_trace *tr = th->img->tr;
+
+	for (unsigned int p = 0; p < tr->nr_procs; p++) {
+		struct vg_proc *c = tr->procs[p];
+
+		if (c->pid != pid || c->forker != th->img || c->forked)
+			continue;
+		c->forked = true;
+		for (struct vg_image *img = c->first; img; img = img->next)
+			for (unsigned int i = 0; i < img->nr_threads; i++)
+				img->threads[i].task->task.real_parent = &th->task->task;
+		perf_event_task(&c->leader->task, 1);	/* FORK, current the parent */
+		/* the child is where the parent was: in the same calls */
+		if (inherit_stack(&c->first->threads[0], th))
+			tr->truth_lost = true;
+		for (unsigned int i = 0; i < c->first->nr_threads; i++)
+			if (i == 0 || !c->first->threads[i].created)
+				start_at(&c->first->threads[i], tsc);
+		return;
+	}
+}
+
+/*
+ * Side effects of a record without instructions to retire: threads,
+ * processes, mappings, wake-ups. True if the thread may not go on now
+ * (it ended, sleeps, or is held until later).
+ */
+static bool thread_note(struct vg_thread *th, const struct vg_event *ev, struct model_cpu *model)
+{
+	struct vg_image *img = th->img;
+	uint64_t now = model_cpu_tsc(model), at;
 
 	switch (ev->type) {
 	case VGS_THREAD_NEW: {
-		struct vg_thread *child = thread_of(tr, ev->other_tid);
+		struct vg_thread *child = thread_of(img, ev->other_tid);
 
-		if (child && child->task && child->task->sleeping && !child->ended) {
+		if (child && child->task && !child->begun) {
 			perf_event_task(&child->task->task, 1);	/* FORK, current the parent */
-			child->start_tsc = model_cpu_tsc(model);
-			machine_wake_task(tr->m, child->task);
+			start_at(child, now);
 		}
 		break;
 	}
 	case VGS_THREAD_EXIT:
-		if (ev->other_tid == th->vtid)
-			thread_end(th);
+		if (ev->other_tid == th->vtid) {
+			thread_end(th, now);
+			return true;
+		}
 		break;
+	case VGS_FORK:
+		proc_fork(th, ev->pid, now);
+		break;
+	case VGS_WAKE: {
+		struct vg_wake *w = th->wi < img->nr_wakes ? &img->wakes[th->wi] : NULL;
+
+		if (!w || w->pos != th->pos)
+			break;
+		if (!wake_ready(th, w, &at)) {
+			th->waiting = w;
+			w->waiter = th;
+			machine_sleep_task(th->task);
+			return true;
+		}
+		if (at > now) {
+			th->held = true;
+			th->hold_tsc = at;
+			return true;
+		}
+		break;
+	}
 	case VGS_MMAP: {
 		char name[4096];
 		struct perf_mmap_info info = {
@@ -394,43 +822,77 @@ static void thread_note(struct vg_thread *th, const struct vg_event *ev, struct 
 	default:
 		break;
 	}
+	return false;
 }
 
 /* The next record of this thread: 1, or 0 at the end (or a bad record: checked at load). */
-static int next_own(struct vg_thread *th)
+static int next_own(struct vg_thread *th, uint64_t tsc)
 {
 	char err[256];
 	int ret;
 
-	while ((ret = vg_stream_next(&th->cur, &th->ev, err, sizeof(err))) > 0)
-		if (th->ev.type != VGS_THREAD && th->ev.tid == th->vtid)
+	while ((ret = vg_stream_next(&th->cur, &th->ev, err, sizeof(err))) > 0) {
+		uint64_t idx = th->walked++;
+
+		if (th->ev.type != VGS_THREAD && th->ev.tid == th->vtid) {
+			advance(th, idx, tsc);
 			return 1;
+		}
+	}
 	return 0;
+}
+
+/*
+ * Take this thread's next record, with the instructions before it to
+ * retire; at the end of its records the thread ends.  False then.
+ */
+static bool take_next(struct vg_thread *th, struct model_cpu *model)
+{
+	struct vg_event *ev = &th->ev;
+
+	if (!next_own(th, model_cpu_tsc(model))) {
+		thread_end(th, model_cpu_tsc(model));
+		return false;
+	}
+	th->have_ev = true;
+	/* a branch record's count holds the branch; signals are no instruction */
+	th->left = ev->insns - (ev->type == VGS_BRANCH && ev->insns ? 1 : 0);
+	return true;
 }
 
 static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_sink *sink)
 {
 	struct vg_thread *th = t->src.priv;
+	struct vg_trace *tr = th->img->tr;
 	struct model_cpu *model = sink->model;
 	uint64_t done = 0;
 
-	if (!th->started) {
+	if (th->held) {
 		/*
-		 * Another CPU may be behind the creator's in its quantum: the
-		 * thread waits (the CPU idles) until it was created, so that
-		 * nothing of it comes before its FORK.
+		 * Another CPU may be behind in its quantum the one that created
+		 * or woke the thread: it waits (the CPU idles) until then, so
+		 * that nothing of it comes before what it waited for.
 		 */
 		uint64_t now = model_cpu_tsc(model);
 
-		if (now < th->start_tsc) {
-			model_cpu_idle(model, th->start_tsc - now < budget ? th->start_tsc - now : budget);
+		if (now < th->hold_tsc) {
+			model_cpu_idle(model, th->hold_tsc - now < budget ? th->hold_tsc - now : budget);
 			return 0;
 		}
-		th->started = true;
+		th->held = false;
+		if (th->comm_exec) {
+			/* execve: the new image's name, then its mappings as it maps them */
+			th->comm_exec = false;
+			snprintf(t->task.comm, sizeof(t->task.comm), "%s", th->img->comm);
+			perf_event_comm(&t->task, true);
+		}
 	}
+	/* each record: its instructions before the branch, then the branch or the note */
 	while (done < budget && !th->ended) {
 		struct vg_event *ev = &th->ev;
 
+		if (!th->have_ev && !take_next(th, model))
+			break;
 		if (th->left) {
 			uint64_t n = th->left < budget - done ? th->left : budget - done;
 
@@ -440,60 +902,87 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 			*sink->ip = th->ip;
 			model_retire_insns(model, n, n, true);
 			th->left -= n;
-			th->tr->insns += n;
+			tr->insns += n;
 			done += n;
-			continue;
+			if (done >= budget || th->ended)
+				break;		/* the rest of the block, or the record, next time */
 		}
-		if (th->have_ev) {
-			th->have_ev = false;
-			if (ev->type == VGS_BRANCH || ev->type == VGS_SIGNAL ||
-			    ev->type == VGS_SIGRETURN) {
-				if (shadow_branch(th, ev))
-					th->tr->truth_lost = true;	/* out of memory */
-				th->ip = ev->to;
-				*sink->ip = th->ip;
-			}
-			if (ev->type == VGS_BRANCH) {
-				/* CPI 1: the branch is one cycle; the model never mispredicts */
-				model_retire_branch(model, ev->from, ev->to, model_type[ev->kind],
-						    true, false, 1);
-				th->tr->insns++;
-				th->tr->branches++;
-				done++;
-			} else {
-				thread_note(th, ev, model);
-			}
-			continue;
+		th->have_ev = false;
+		if (ev->type == VGS_BRANCH || ev->type == VGS_SIGNAL || ev->type == VGS_SIGRETURN) {
+			if (shadow_branch(th, ev))
+				tr->truth_lost = true;	/* out of memory */
+			th->ip = ev->to;
+			*sink->ip = th->ip;
 		}
-		if (!next_own(th)) {
-			thread_end(th);
+		if (ev->type == VGS_BRANCH) {
+			/* CPI 1: the branch is one cycle; the model never mispredicts */
+			model_retire_branch(model, ev->from, ev->to, model_type[ev->kind], true, false,
+					    1);
+			tr->insns++;
+			tr->branches++;
+			done++;
+		} else if (thread_note(th, ev, model)) {
 			break;
 		}
-		th->have_ev = true;
-		/* a branch record's count holds the branch; signals are no instruction */
-		th->left = ev->insns - (ev->type == VGS_BRANCH && ev->insns ? 1 : 0);
+		/* on to the next record at once: the wake-ups it passes learn when */
+		if (!take_next(th, model))
+			break;
 	}
 	return done;
 }
 
+/* The wake-up of @img at or after record @pos. */
+static uint32_t wake_at(const struct vg_image *img, uint64_t pos)
+{
+	uint32_t i = 0;
+
+	while (i < img->nr_wakes && img->wakes[i].pos < pos)
+		i++;
+	return i;
+}
+
 int vg_trace_add_tasks(struct vg_trace *tr, struct machine *m, const char *comm)
 {
-	struct sim_task *leader = NULL;
 	char err[256];
 
 	tr->m = m;
-	for (unsigned int i = 0; i < tr->nr_threads; i++) {
-		struct vg_thread *th = &tr->threads[i];
-		struct sim_task_source src = { thread_run, th };
+	/* parents come before their children: a child's comm is its forker's */
+	for (unsigned int p = 0; p < tr->nr_procs; p++) {
+		struct vg_proc *proc = tr->procs[p];
 
-		if (vg_stream_open(&th->cur, tr->path, err, sizeof(err)))
-			return -1;
-		th->task = machine_add_source_task(m, comm, &src, leader, 0, 0, i == 0);
-		if (!th->task)
-			return -1;
-		if (!leader)
-			leader = th->task;
-		tr->live++;
+		snprintf(proc->first->comm, sizeof(proc->first->comm), "%s",
+			 proc->forker ? proc->forker->comm : comm);
+		for (struct vg_image *img = proc->first; img; img = img->next) {
+			for (unsigned int i = 0; i < img->nr_threads; i++) {
+				struct vg_thread *th = &img->threads[i];
+				struct sim_task_source src = { thread_run, th };
+				bool first = img == proc->first && i == 0;
+				/* the program's threads that no THREAD_NEW creates run from the start */
+				bool runnable = p == 0 && img == proc->first && (i == 0 || !th->created);
+
+				if (vg_stream_open(&th->cur, img->path, err, sizeof(err)))
+					return -1;
+				th->wi = wake_at(img, th->pos);
+				tr->live++;
+				img->live++;
+				if (img != proc->first && i == 0) {
+					th->task = proc->leader;	/* execve keeps the process */
+					th->sim_pid = th->sim_tid = (uint32_t)proc->leader->task.tid;
+					continue;
+				}
+				th->task = machine_add_source_task(m, img->comm, &src,
+								   first ? NULL : proc->leader, 0, 0,
+								   runnable);
+				if (!th->task)
+					return -1;
+				th->begun = runnable;
+				th->sim_pid = (uint32_t)th->task->task.pid;
+				th->sim_tid = (uint32_t)th->task->task.tid;
+				tr->threads++;
+				if (first)
+					proc->leader = th->task;
+			}
+		}
 	}
 	return 0;
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * A real program's threads as simulator tasks: the recorded control flow
- * of one process (the Valgrind tool's stream, sim/vg_stream.h) retired on
- * the model CPUs, one task per guest thread, instead of a synthetic
- * workload.
+ * A real program's processes and threads as simulator tasks: the recorded
+ * control flow (the Valgrind tool's streams, sim/vg_stream.h, one file
+ * per process image) retired on the model CPUs, one task per guest
+ * thread, instead of a synthetic workload.
  *
  * Timing model: one core cycle per instruction (CPI 1), a taken branch
  * included; no branch mispredicts. Instructions and taken branches are
@@ -11,10 +11,29 @@
  *
  * Threads: a thread's task sleeps until its creator's records reach the
  * creation (FORK goes out then), and ends at its last record (EXIT). Each
- * thread retires its own records in order; what the threads waited for
- * on each other (locks, joins) is not replayed, so on the simulated CPUs
- * they interleave as the simulator's scheduler runs them, not as the host
- * ran them.
+ * thread retires its own records in order.
+ *
+ * Processes: a child (the stream vg.PID.0 of a pid a FORK record names)
+ * is a new process whose first thread starts when its parent's records
+ * reach the fork (FORK, current the parent); it inherits the parent's
+ * mappings (perf copies them at the FORK) and its true stack. An execve
+ * that worked and whose image was traced (vg.PID.SEQ+1) begins that image
+ * when every thread of the old one has ended, on the process's leader
+ * task (tid = pid): COMM with PERF_RECORD_MISC_COMM_EXEC, then the new
+ * image's MMAP2s as it maps them; the old leader gets no EXIT.
+ *
+ * Waits: Valgrind runs one guest thread at a time, so a stream's order is
+ * one real interleaving of its threads. A VGS_WAKE record (the return of
+ * a syscall that may have waited: futex, read, poll, wait4, ...) is a
+ * point the thread may not pass before every other thread of its image
+ * has retired all its records that come before it in the file; it then
+ * goes on at the simulated time the last of them did (its CPU idles until
+ * then). A wait4 that reaped a recorded child waits for that process's
+ * end as well. This replays joins, mutex and condition-variable handoffs,
+ * pipes and waitpid in the order the host ran them, and more: a thread
+ * also waits for what the others did after waking it until Valgrind
+ * switched to it. Waits through memory alone (spin locks, lock-free
+ * flags) are not seen: those threads interleave as the scheduler runs them.
  *
  * Ground truth: each thread keeps a shadow call stack: a call pushes its
  * site with the stack pointer after it, and a frame goes when the stack
@@ -46,35 +65,48 @@ struct vg_dso {
 };
 
 /*
- * Read and check the stream file @path (every record), register its
- * branch sites with the driver's LBR filter, and read the build-ids of
- * the files it mapped. 0, or -1 with a one-line error.
+ * Read and check the program's first stream file @path (every record),
+ * then the streams of its later images and child processes beside it
+ * (DIR/vg.PID.SEQ); register their branch sites with the driver's LBR
+ * filter, and read the build-ids of the files they mapped. 0, or -1 with
+ * a one-line error.
  */
 int vg_trace_load(struct vg_trace **out, const char *path, char *err, size_t errlen);
 void vg_trace_free(struct vg_trace *tr);
 
 /*
- * Add a task per guest thread to @m (pid = the main thread's tid), named
- * @comm; the main thread runnable, the others asleep until created.
+ * Add a task per guest thread of every process to @m (pid = the first
+ * thread's tid), the program's named @comm, a child as its parent's image;
+ * the program's first thread runnable, the others asleep until created.
  */
 int vg_trace_add_tasks(struct vg_trace *tr, struct machine *m, const char *comm);
-/* Every thread has retired its last record. */
+/* Every thread has retired its last record, or those left wait for nothing that will come. */
 bool vg_trace_done(const struct vg_trace *tr);
 /* @t's true stack now (see above), innermost first; the number written. */
 unsigned int vg_trace_callstack(const struct sim_task *t, uint64_t *ips, unsigned int max);
+
+/*
+ * The process and the last comm of the task that was thread @tid, after
+ * the run too (the task goes with the machine): false if there was none.
+ */
+bool vg_trace_thread(const struct vg_trace *tr, uint32_t tid, uint32_t *pid, const char **comm);
 
 /* Mapped files, in the order first mapped. */
 const struct vg_dso *vg_trace_dsos(const struct vg_trace *tr, unsigned int *nr);
 
 struct vg_trace_stats {
 	uint64_t insns, branches;	/* retired so far, all threads */
-	uint64_t records;		/* in the file */
-	unsigned int threads;
+	uint64_t records;		/* in the files */
+	unsigned int threads;		/* tasks: every thread of every process */
+	unsigned int processes;		/* the program and the children it forked */
 	uint32_t max_depth;		/* deepest shadow stack of any thread */
-	bool exited;			/* the stream ends with the process's exit */
+	bool exited;			/* the program's last image ends with its exit */
 	int32_t status;			/* then: wait() status, -1: no exit syscall */
-	bool exec;			/* the process called execve (not followed) */
-	unsigned int forks;		/* child processes (not followed) */
+	bool exec;			/* it ends in an execve whose image was not traced */
+	unsigned int execs;		/* execve calls followed, every process */
+	unsigned int forks;		/* child processes recorded (processes - 1) */
+	unsigned int unfollowed;	/* child processes forked but not traced */
+	bool stalled;			/* threads left that nothing would wake */
 	bool truth_lost;		/* out of memory for a shadow stack: truth unsure */
 };
 void vg_trace_stats(const struct vg_trace *tr, struct vg_trace_stats *st);

@@ -45,9 +45,10 @@ static const HChar *clo_out;		/* --pmusim-out=DIR */
 /* ---- output ---------------------------------------------------------- */
 
 static Int out_fd = -1;
-static UChar out_buf[1 << 20] __attribute__((aligned(8)));
+static UChar out_buf[1 << 20] __attribute__((aligned(64)));
 static UInt out_len;
 static UInt out_tid = 1;		/* thread the last records belong to */
+static struct vgs_coder coder;		/* the branch records' deltas */
 static ULong nr_branches;
 
 static void out_flush(void)
@@ -66,16 +67,17 @@ static void out_flush(void)
 	out_len = 0;
 }
 
-/* Room for one record of @size bytes (a multiple of 8). */
-static void *out_reserve(UInt size)
+/* Room for one record of at most @size bytes; out_commit() says where it ended. */
+static UChar *out_reserve(UInt size)
 {
-	void *p;
-
 	if (out_len + size > sizeof(out_buf))
 		out_flush();
-	p = out_buf + out_len;
-	out_len += size;
-	return p;
+	return out_buf + out_len;
+}
+
+static void out_commit(const UChar *end)
+{
+	out_len = (UInt)(end - out_buf);
 }
 
 static void open_stream(UInt seq, UInt ppid)
@@ -96,7 +98,9 @@ static void open_stream(UInt seq, UInt ppid)
 	}
 	out_fd = sr_Res(r);
 	out_len = 0;
-	h = out_reserve(sizeof(*h));
+	VG_(memset)(&coder, 0, sizeof(coder));
+	h = (struct vgs_file_header *)out_reserve(sizeof(*h));
+	out_commit((UChar *)(h + 1));
 	VG_(memset)(h, 0, sizeof(*h));
 	VG_(memcpy)(h->magic, VGS_MAGIC, 8);
 	h->version = VGS_VERSION;
@@ -115,26 +119,28 @@ static ULong insn_count;
 static ULong *carry;			/* [VG_N_THREADS], made at start */
 static ThreadId count_tid = 1;
 
-static struct vgs_rec_header *rec_counted(UInt type, UInt payload, UInt insns)
-{
-	struct vgs_rec_header *h = out_reserve(sizeof(*h) + ((payload + 7) & ~7u));
-
-	h->type = type;
-	h->kind = 0;
-	h->insn_len = 0;
-	h->pad = 0;
-	h->insns = insns;
-	return h;
-}
-
-/* A record of the current thread, carrying the instructions it retired since its last. */
-static struct vgs_rec_header *rec(UInt type, UInt payload)
+/*
+ * A record of the current thread, carrying the instructions it retired
+ * since its last, with room for @name_len bytes of a name after its
+ * numbers; where its fields go.
+ */
+static UChar *rec(UInt type, UInt name_len)
 {
 	/* a thread runs for at most a time slice between records: fits 32 bits */
 	UInt insns = (UInt)insn_count;
 
 	insn_count = 0;
-	return rec_counted(type, payload, insns);
+	return vgs_put_rec(out_reserve(VGS_REC_MAX + name_len), type, insns);
+}
+
+/* A branch record of the current thread (kind VGK_SIGNAL, VGK_SIGRETURN too). */
+static void rec_branch(UInt kind, UInt insn_len, ULong from, ULong to, ULong sp)
+{
+	UInt insns = (UInt)insn_count;
+
+	insn_count = 0;
+	out_commit(vgs_put_branch(out_reserve(VGS_REC_MAX), &coder, kind, insn_len, insns, from,
+				  to, sp));
 }
 
 static void switch_count(ThreadId tid)
@@ -149,15 +155,11 @@ static void switch_count(ThreadId tid)
 /* The records that follow belong to @tid. */
 static void set_thread(ThreadId tid)
 {
-	struct vgs_thread *t;
-
 	switch_count(tid);
 	if (tid == out_tid)
 		return;
 	/* not the thread's own record: its count stays for its next one */
-	t = (struct vgs_thread *)(rec_counted(VGS_THREAD, sizeof(*t), 0) + 1);
-	t->tid = tid;
-	t->pad = 0;
+	out_commit(vgs_put_num(vgs_put_rec(out_reserve(VGS_REC_MAX), VGS_THREAD, 0), tid));
 	out_tid = tid;
 }
 
@@ -170,17 +172,8 @@ static void set_thread(ThreadId tid)
  */
 static VG_REGPARM(3) void on_branch(ULong from, ULong to, ULong sp, ULong info)
 {
-	struct vgs_rec_header *h;
-	struct vgs_branch *b;
-
 	insn_count += info >> 16;
-	h = rec(VGS_BRANCH, sizeof(*b));
-	h->kind = info & 0xff;
-	h->insn_len = (info >> 8) & 0xff;
-	b = (struct vgs_branch *)(h + 1);
-	b->from = from;
-	b->to = to;
-	b->sp = sp;
+	rec_branch(info & 0xff, (info >> 8) & 0xff, from, to, sp);
 	nr_branches++;
 }
 
@@ -197,20 +190,13 @@ static Bool *sig_waiting;		/* [VG_N_THREADS] */
 static VG_REGPARM(2) void on_sb_entry(ULong addr, ULong sp)
 {
 	ThreadId tid = VG_(get_running_tid)();
-	struct vgs_rec_header *h;
-	struct vgs_branch *b;
 
 	if (tid >= VG_N_THREADS || !sig_waiting[tid])
 		return;
 	sig_waiting[tid] = False;
 	sig_pending--;
 	set_thread(tid);
-	h = rec(VGS_SIGNAL, sizeof(*b));
-	h->kind = VGK_SIGNAL;
-	b = (struct vgs_branch *)(h + 1);
-	b->from = sig_from[tid];
-	b->to = addr;
-	b->sp = sp;
+	rec_branch(VGK_SIGNAL, 0, sig_from[tid], addr, sp);
 }
 
 static void pre_deliver_signal(ThreadId tid, Int sig, Bool alt_stack)
@@ -227,17 +213,9 @@ static void pre_deliver_signal(ThreadId tid, Int sig, Bool alt_stack)
 
 static void post_deliver_signal(ThreadId tid, Int sig)
 {
-	struct vgs_rec_header *h;
-	struct vgs_branch *b;
-
 	(void)sig;
 	set_thread(tid);
-	h = rec(VGS_SIGRETURN, sizeof(*b));
-	h->kind = VGK_SIGRETURN;
-	b = (struct vgs_branch *)(h + 1);
-	b->from = 0;
-	b->to = VG_(get_IP)(tid);
-	b->sp = VG_(get_SP)(tid);
+	rec_branch(VGK_SIGRETURN, 0, 0, VG_(get_IP)(tid), VG_(get_SP)(tid));
 }
 
 /* ---- instrumentation ------------------------------------------------- */
@@ -464,26 +442,18 @@ static void start_client_code(ThreadId tid, ULong blocks)
 
 static void thread_create(ThreadId parent, ThreadId child)
 {
-	struct vgs_thread *t;
-
 	if (parent == VG_INVALID_THREADID)
 		return;		/* the main thread, before anything runs */
 	set_thread(parent);
-	t = (struct vgs_thread *)(rec(VGS_THREAD_NEW, sizeof(*t)) + 1);
-	t->tid = child;
-	t->pad = 0;
+	out_commit(vgs_put_num(rec(VGS_THREAD_NEW, 0), child));
 	if (child < VG_N_THREADS)
 		carry[child] = 0;
 }
 
 static void thread_exit(ThreadId tid)
 {
-	struct vgs_thread *t;
-
 	set_thread(tid);
-	t = (struct vgs_thread *)(rec(VGS_THREAD_EXIT, sizeof(*t)) + 1);
-	t->tid = tid;
-	t->pad = 0;
+	out_commit(vgs_put_num(rec(VGS_THREAD_EXIT, 0), tid));
 }
 
 static void new_mapping(Addr a, SizeT len, Bool rr, Bool ww, Bool xx)
@@ -491,8 +461,7 @@ static void new_mapping(Addr a, SizeT len, Bool rr, Bool ww, Bool xx)
 	NSegment const *seg;
 	const HChar *name = "//anon";
 	ULong pgoff = 0;
-	struct vgs_rec_header *h;
-	struct vgs_mmap *m;
+	UChar *p;
 	UInt name_len;
 
 	if (!xx)
@@ -507,15 +476,17 @@ static void new_mapping(Addr a, SizeT len, Bool rr, Bool ww, Bool xx)
 		}
 	}
 	name_len = VG_(strlen)(name);
-	h = rec(VGS_MMAP, sizeof(*m) + name_len);
-	m = (struct vgs_mmap *)(h + 1);
-	m->addr = a;
-	m->len = len;
-	m->pgoff = pgoff;
-	m->prot = (rr ? VKI_PROT_READ : 0) | (ww ? VKI_PROT_WRITE : 0) | (xx ? VKI_PROT_EXEC : 0);
-	m->name_len = name_len;
-	VG_(memset)(m + 1, 0, (name_len + 7) & ~7u);
-	VG_(memcpy)(m + 1, name, name_len);
+	if (name_len > VGS_NAME_MAX)
+		name_len = VGS_NAME_MAX;
+	p = rec(VGS_MMAP, name_len);
+	p = vgs_put_num(p, a);
+	p = vgs_put_num(p, len);
+	p = vgs_put_num(p, pgoff);
+	p = vgs_put_num(p, (rr ? VKI_PROT_READ : 0) | (ww ? VKI_PROT_WRITE : 0) |
+			(xx ? VKI_PROT_EXEC : 0));
+	p = vgs_put_num(p, name_len);
+	VG_(memcpy)(p, name, name_len);
+	out_commit(p + name_len);
 }
 
 static void new_mem_startup(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di)
@@ -533,10 +504,21 @@ static void new_mem_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di)
 /* As wait() reports it; -1 until an exit syscall (a killing signal leaves it so). */
 static Int exit_status = -1;
 
+/* A VGS_FORK, VGS_EXEC, VGS_EXIT or VGS_WAKE record (a path only on VGS_EXEC). */
+static void rec_proc(UInt type, UInt pid, Int status, const HChar *path, UInt path_len)
+{
+	UChar *p = rec(type, path_len);
+
+	p = vgs_put_num(p, pid);
+	p = vgs_put_num(p, vgs_zigzag((ULong)(Long)status));
+	p = vgs_put_num(p, path_len);
+	if (path_len)
+		VG_(memcpy)(p, path, path_len);
+	out_commit(p + path_len);
+}
+
 static void pre_syscall(ThreadId tid, UInt nr, UWord *args, UInt nargs)
 {
-	struct vgs_rec_header *h;
-	struct vgs_proc *p;
 	const HChar *path;
 	UInt path_len;
 
@@ -554,26 +536,47 @@ static void pre_syscall(ThreadId tid, UInt nr, UWord *args, UInt nargs)
 	path_len = path ? VG_(strlen)(path) : 0;
 	if (path_len > 4000)
 		path_len = 4000;
-	h = rec(VGS_EXEC, sizeof(*p) + path_len);
-	p = (struct vgs_proc *)(h + 1);
-	p->pid = VG_(getpid)();
-	p->status = 0;
-	p->path_len = path_len;
-	p->pad = 0;
-	VG_(memset)(p + 1, 0, (path_len + 7) & ~7u);
-	if (path_len)
-		VG_(memcpy)(p + 1, path, path_len);
+	rec_proc(VGS_EXEC, VG_(getpid)(), 0, path, path_len);
 	out_flush();
+}
+
+/*
+ * The syscalls a thread may block in until another thread or process
+ * does something: a futex (locks, condition variables, joins), a pipe or
+ * socket read, a poll, a child's end, a signal.  Valgrind runs one
+ * thread at a time and lets others run while one blocks, so what the
+ * stream holds before such a syscall's return happened before it.
+ */
+static Bool may_wait(UInt nr)
+{
+	switch (nr) {
+	case __NR_futex: case __NR_read: case __NR_readv: case __NR_pread64:
+	case __NR_preadv: case __NR_preadv2: case __NR_recvfrom: case __NR_recvmsg:
+	case __NR_recvmmsg: case __NR_accept: case __NR_accept4: case __NR_poll:
+	case __NR_ppoll: case __NR_select: case __NR_pselect6: case __NR_epoll_wait:
+	case __NR_epoll_pwait: case __NR_wait4: case __NR_waitid: case __NR_rt_sigtimedwait:
+	case __NR_rt_sigsuspend: case __NR_pause: case __NR_semop: case __NR_semtimedop:
+	case __NR_msgrcv: case __NR_flock: case __NR_fcntl: case __NR_io_getevents:
+	case __NR_io_pgetevents: case __NR_mq_timedreceive:
+		return True;
+	default:
+		return False;
+	}
 }
 
 static void post_syscall(ThreadId tid, UInt nr, UWord *args, UInt nargs, SysRes res)
 {
-	struct vgs_proc *p;
-
 	(void)nargs;
 	if (nr == __NR_execve) {
 		set_thread(tid);
-		rec(VGS_EXEC_FAILED, 0);
+		out_commit(rec(VGS_EXEC_FAILED, 0));
+		return;
+	}
+	if (may_wait(nr)) {
+		set_thread(tid);
+		/* wait4 returns the child it reaped (waitid says it in memory: not followed) */
+		rec_proc(VGS_WAKE, nr == __NR_wait4 && !sr_isError(res) ? (UInt)sr_Res(res) : 0,
+			 (Int)nr, NULL, 0);
 		return;
 	}
 	/* a new process, not a thread (threads come through thread_create) */
@@ -581,11 +584,7 @@ static void post_syscall(ThreadId tid, UInt nr, UWord *args, UInt nargs, SysRes 
 	     (nr == __NR_clone && !(args[0] & VKI_CLONE_THREAD))) &&
 	    !sr_isError(res) && sr_Res(res) > 0) {
 		set_thread(tid);
-		p = (struct vgs_proc *)(rec(VGS_FORK, sizeof(*p)) + 1);
-		p->pid = sr_Res(res);
-		p->status = 0;
-		p->path_len = 0;
-		p->pad = 0;
+		rec_proc(VGS_FORK, sr_Res(res), 0, NULL, 0);
 	}
 }
 
@@ -594,12 +593,18 @@ static void atfork_child(ThreadId tid)
 {
 	UInt ppid = VG_(getppid)();
 
-	(void)tid;
 	VG_(close)(out_fd);
 	open_stream(0, ppid);
-	out_tid = tid;
+	/* the parent's other threads are not in the child: nothing of theirs is left to say */
+	for (ThreadId t = 0; t < VG_N_THREADS; t++) {
+		carry[t] = 0;
+		sig_waiting[t] = False;
+	}
+	sig_pending = 0;
 	count_tid = tid;
-	/* the child starts with what the fork instruction left counted */
+	/* the child starts with what the fork instruction left counted; thread 1 unless said */
+	out_tid = 1;
+	set_thread(tid);
 }
 
 /* ---- options and life cycle -------------------------------------------- */
@@ -642,7 +647,6 @@ static void pv_fini(Int exitcode)
 {
 	/* Valgrind's exitcode is 0 for exit_group(5): the syscall's argument is kept instead */
 	(void)exitcode;
-	struct vgs_proc *p;
 	ThreadId tid;
 
 	/* the instructions no branch followed, per thread */
@@ -651,13 +655,9 @@ static void pv_fini(Int exitcode)
 			continue;
 		set_thread(tid);
 		if (insn_count)
-			rec(VGS_INSNS, 0);
+			out_commit(rec(VGS_INSNS, 0));
 	}
-	p = (struct vgs_proc *)(rec(VGS_EXIT, sizeof(*p)) + 1);
-	p->pid = VG_(getpid)();
-	p->status = exit_status;
-	p->path_len = 0;
-	p->pad = 0;
+	rec_proc(VGS_EXIT, VG_(getpid)(), exit_status, NULL, 0);
 	out_flush();
 	VG_(close)(out_fd);
 	if (VG_(clo_verbosity) > 1)

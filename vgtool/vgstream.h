@@ -2,21 +2,46 @@
 /*
  * The stream pmusim's Valgrind tool (vgtool/pmusim_vg.c) writes: a real
  * program's retired control flow, one file per process image, read by
- * pmusim (vgtool/vgstream_read.c).  Shared by both sides, so it includes
- * nothing but fixed-width types.
+ * pmusim (sim/vg_stream.c).  Shared by both sides, so it includes nothing
+ * but fixed-width types; the encoder is here, so that the tool and the
+ * tests write records alike.
  *
  * A file is DIR/vg.PID.SEQ: PID the real process id, SEQ the image of that
  * process (0 at start or after fork, +1 after each execve).  It starts with
- * struct vgs_file_header; then records, each a struct vgs_rec_header
- * followed by its payload, all little-endian and 8-byte aligned; a record's
- * size follows from its type (and, for VGS_MMAP and VGS_EXEC, the name
- * length it carries), so the reader can map the file and walk it.  Records belong to the thread named
- * by the last VGS_THREAD record (thread 1 before any).
+ * struct vgs_file_header; then records, packed bytes, no alignment.
+ * Records belong to the thread named by the last VGS_THREAD record (thread
+ * 1 before any).
  *
- * Instruction counts: every record's header carries the instructions the
- * current thread retired since its previous record, the branch
- * instruction itself included, so the sum over a thread's records is
- * exactly what it retired (a REP-prefixed string instruction counts once).
+ * A record starts with a lead byte:
+ *   - low nibble a branch kind (1 .. VGK__NR - 1): a branch record,
+ *     VGS_SIGNAL for VGK_SIGNAL, VGS_SIGRETURN for VGK_SIGRETURN, else
+ *     VGS_BRANCH; the high nibble is the branch instruction's length;
+ *   - low nibble 0: the high nibble is the record type (not VGS_BRANCH);
+ *   - any other low nibble: not a record.
+ * Then the instruction count (below), then the type's fields, in order.
+ * Numbers are unsigned LEB128 (7 bits a byte, low first, the top bit says
+ * more follow; at most 10 bytes), signed ones zigzagged first (0, -1, 1,
+ * -2, ... as 0, 1, 2, 3, ...):
+ *
+ *   branch kinds    from - the last branch record's to (wrapping, unsigned),
+ *                   to - from (signed), sp - the last branch record's sp
+ *                   (signed); "last" in file order, 0 before the first
+ *   VGS_THREAD, VGS_THREAD_NEW, VGS_THREAD_EXIT    tid
+ *   VGS_MMAP        addr, len, pgoff, prot, name_len, then the name's bytes
+ *   VGS_FORK, VGS_EXEC, VGS_EXIT, VGS_WAKE    pid, status (signed),
+ *                   path_len, then the path's bytes (VGS_EXEC only; 0 for
+ *                   the others)
+ *                   (names and paths: no NUL, at most VGS_NAME_MAX bytes)
+ *   VGS_INSNS, VGS_EXEC_FAILED      nothing
+ *
+ * A taken branch in a loop is some 5 bytes: lead, count, the straight
+ * code since the last branch's target, a short displacement, a stack
+ * pointer that did not move.
+ *
+ * Instruction counts: every record carries the instructions the current
+ * thread retired since its previous record, the branch instruction itself
+ * included, so the sum over a thread's records is exactly what it retired
+ * (a REP-prefixed string instruction counts once).  It fits 32 bits.
  */
 #ifndef PMUSIM_VGTOOL_VGSTREAM_H
 #define PMUSIM_VGTOOL_VGSTREAM_H
@@ -24,7 +49,7 @@
 #include <stdint.h>
 
 #define VGS_MAGIC	"PMUSIMVG"
-#define VGS_VERSION	1
+#define VGS_VERSION	2
 
 struct vgs_file_header {
 	char magic[8];		/* VGS_MAGIC, not NUL-terminated */
@@ -35,18 +60,24 @@ struct vgs_file_header {
 };
 
 enum vgs_rec_type {
-	VGS_BRANCH = 1,		/* struct vgs_branch: a taken branch */
-	VGS_INSNS,		/* no payload: instructions with no branch after them yet */
-	VGS_THREAD,		/* struct vgs_thread: the records that follow are thread tid's */
-	VGS_THREAD_NEW,		/* struct vgs_thread: tid created by the current thread */
-	VGS_THREAD_EXIT,	/* struct vgs_thread: tid ended */
-	VGS_MMAP,		/* struct vgs_mmap + name: an executable mapping */
-	VGS_SIGNAL,		/* struct vgs_branch: a signal handler entered (kind VGK_SIGNAL) */
-	VGS_SIGRETURN,		/* struct vgs_branch: back from a handler (kind VGK_SIGRETURN) */
-	VGS_FORK,		/* struct vgs_proc: a child process (its own file) */
-	VGS_EXEC,		/* struct vgs_proc + path: execve; the image continues in SEQ + 1 */
-	VGS_EXEC_FAILED,	/* no payload: the last VGS_EXEC returned an error */
-	VGS_EXIT,		/* struct vgs_proc: the process ends; status as wait() has it */
+	VGS_BRANCH = 1,		/* a taken branch */
+	VGS_INSNS,		/* instructions with no branch after them yet */
+	VGS_THREAD,		/* the records that follow are thread tid's */
+	VGS_THREAD_NEW,		/* tid created by the current thread */
+	VGS_THREAD_EXIT,	/* tid ended */
+	VGS_MMAP,		/* an executable mapping */
+	VGS_SIGNAL,		/* a signal handler entered (kind VGK_SIGNAL) */
+	VGS_SIGRETURN,		/* back from a handler (kind VGK_SIGRETURN) */
+	VGS_FORK,		/* a child process (its own file) */
+	VGS_EXEC,		/* execve; the image continues in SEQ + 1 */
+	VGS_EXEC_FAILED,	/* the last VGS_EXEC returned an error */
+	VGS_EXIT,		/* the process ends; status as wait() has it, -1 if it
+				 * ended without an exit syscall (killed by a signal) */
+	VGS_WAKE,		/* back from a syscall that may have waited for another
+				 * thread or process (futex, read, poll, wait4, ...): what
+				 * the stream holds before this record happened before
+				 * what the thread does after it. status: the syscall's
+				 * number; pid: the child wait4/waitid reaped, else 0 */
 	VGS__NR
 };
 
@@ -60,41 +91,60 @@ enum vgs_branch_kind {
 	VGK_RET,		/* near return */
 	VGK_SYSCALL,		/* syscall: from the instruction to where it resumes */
 	VGK_SIGNAL,		/* signal delivery: from the interrupted ip to the handler */
-	VGK_SIGRETURN,		/* rt_sigreturn: to the interrupted ip */
+	VGK_SIGRETURN,		/* rt_sigreturn: to the interrupted ip (from is 0) */
 	VGK__NR
 };
 
-struct vgs_rec_header {
-	uint8_t type;		/* enum vgs_rec_type */
-	uint8_t kind;		/* VGS_BRANCH, VGS_SIGNAL, VGS_SIGRETURN: enum vgs_branch_kind */
-	uint8_t insn_len;	/* VGS_BRANCH: length of the branch instruction */
-	uint8_t pad;
-	uint32_t insns;		/* instructions retired since the thread's last record */
+#define VGS_NUM_MAX	10	/* bytes of a 64-bit number */
+#define VGS_NAME_MAX	16384	/* the longest name or path a record carries */
+/* The most bytes a record takes, but for a name or path (VGS_MMAP's six numbers). */
+#define VGS_REC_MAX	(1 + 6 * VGS_NUM_MAX)
+
+/* What the branch records' deltas are taken from; zero at the file's start. */
+struct vgs_coder {
+	uint64_t to, sp;
 };
 
-struct vgs_branch {
-	uint64_t from;		/* the branch instruction */
-	uint64_t to;		/* where control went */
-	uint64_t sp;		/* the stack pointer after it (the shadow stack's key) */
-};
+static inline uint8_t *vgs_put_num(uint8_t *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
 
-struct vgs_thread {
-	uint32_t tid;		/* Valgrind's thread number: 1 is the main thread */
-	uint32_t pad;
-};
+static inline uint64_t vgs_zigzag(uint64_t v)
+{
+	return (v << 1) ^ (0 - (v >> 63));
+}
 
-struct vgs_mmap {
-	uint64_t addr, len, pgoff;
-	uint32_t prot;		/* PROT_* bits */
-	uint32_t name_len;	/* bytes of the name that follows, without NUL; padded to 8 */
-};
+static inline uint64_t vgs_unzigzag(uint64_t v)
+{
+	return (v >> 1) ^ (0 - (v & 1));
+}
 
-struct vgs_proc {
-	uint32_t pid;		/* FORK: the child's real pid; EXEC, EXIT: this process */
-	int32_t status;		/* EXIT: exit code << 8; -1 if it ended without an exit
-				 * syscall (killed by a signal); else 0 */
-	uint32_t path_len;	/* EXEC: bytes of the path that follows, padded to 8 */
-	uint32_t pad;
-};
+/* A record of @type (not a branch kind's) and its instruction count. */
+static inline uint8_t *vgs_put_rec(uint8_t *p, unsigned int type, uint32_t insns)
+{
+	*p++ = (uint8_t)(type << 4);
+	return vgs_put_num(p, insns);
+}
+
+/* A branch record (VGS_BRANCH, VGS_SIGNAL, VGS_SIGRETURN by @kind). */
+static inline uint8_t *vgs_put_branch(uint8_t *p, struct vgs_coder *c, unsigned int kind,
+				      unsigned int insn_len, uint32_t insns, uint64_t from,
+				      uint64_t to, uint64_t sp)
+{
+	*p++ = (uint8_t)(kind | (insn_len & 15) << 4);
+	p = vgs_put_num(p, insns);
+	p = vgs_put_num(p, from - c->to);
+	p = vgs_put_num(p, vgs_zigzag(to - from));
+	p = vgs_put_num(p, vgs_zigzag(sp - c->sp));
+	c->to = to;
+	c->sp = sp;
+	return p;
+}
 
 #endif /* PMUSIM_VGTOOL_VGSTREAM_H */

@@ -17,26 +17,58 @@ import sys
 
 data, mode = sys.argv[1], sys.argv[2]
 
-out = subprocess.run(["perf", "script", "-i", data, "--ns", "-F", "tid,time,ip,sym,dso",
-                      "--show-mmap-events"], capture_output=True, text=True)
+out = subprocess.run(["perf", "script", "-i", data, "--ns", "-F", "comm,pid,tid,time,ip,sym,dso",
+                      "--show-mmap-events", "--show-task-events"], capture_output=True, text=True)
 if out.returncode:
     print("not ok perf script: " + out.stderr.strip().splitlines()[-1])
     sys.exit(0)
 
-maps = []       # (start, end, pgoff, path)
-samples = []    # (tid, time_ns, [(addr, sym, dso)])
-mmap_re = re.compile(r"PERF_RECORD_MMAP2 \d+/\d+: \[(0x[0-9a-f]+)\((0x[0-9a-f]+)\) @ (0x[0-9a-f]+|0) .*\]: \S+ (.*)$")
-head_re = re.compile(r"^\s*(\d+)\s+(\d+)\.(\d{9}):\s*$")
+maps = {}       # pid: [(start, end, pgoff, path)]; a child starts with its parent's
+samples = []    # (tid, time_ns, [(addr, sym, dso)], pid, comm)
+forks = []      # (time_ns, child pid, parent pid)
+execs = []      # (time_ns, pid, comm)
+exits = {}      # tid: time_ns
+mmap_re = re.compile(r"PERF_RECORD_MMAP2 (\d+)/\d+: \[(0x[0-9a-f]+)\((0x[0-9a-f]+)\) @ (0x[0-9a-f]+|0) .*\]: \S+ (.*)$")
+time_re = r"^\s*(\S+)\s+(\d+)/(\d+)\s+(\d+)\.(\d{9}):"
+head_re = re.compile(time_re + r"\s*$")
+fork_re = re.compile(time_re + r".*PERF_RECORD_FORK\((\d+):\d+\):\((\d+):\d+\)")
+exec_re = re.compile(time_re + r".*PERF_RECORD_COMM exec: (\S+):(\d+)/")
+exit_re = re.compile(time_re + r".*PERF_RECORD_EXIT")
 frame_re = re.compile(r"^\s+([0-9a-f]+) (.*) \((.*)\)$")
+
+
+def ns(m):
+    return int(m.group(4)) * 10**9 + int(m.group(5))
+
+
 for line in out.stdout.splitlines():
     m = mmap_re.search(line)
     if m:
-        start, length = int(m.group(1), 16), int(m.group(2), 16)
-        maps.append((start, start + length, int(m.group(3), 16), m.group(4).strip()))
+        start, length = int(m.group(2), 16), int(m.group(3), 16)
+        maps.setdefault(int(m.group(1)), []).append(
+            (start, start + length, int(m.group(4), 16), m.group(5).strip()))
+        continue
+    m = fork_re.match(line)
+    if m:
+        child, parent = int(m.group(6)), int(m.group(7))
+        forks.append((ns(m), child, parent))
+        if child != parent:
+            maps[child] = list(maps.get(parent, []))
+        continue
+    m = exec_re.match(line)
+    if m:
+        execs.append((ns(m), int(m.group(7)), m.group(6)))
+        maps[int(m.group(7))] = []      # the new image maps its own
+        continue
+    m = exit_re.match(line)
+    if m:
+        exits[int(m.group(3))] = ns(m)
         continue
     m = head_re.match(line)
     if m:
-        samples.append((int(m.group(1)), int(m.group(2)) * 10**9 + int(m.group(3)), []))
+        # a sample's mappings are its process's as they were then
+        samples.append((int(m.group(3)), ns(m), [], int(m.group(2)), m.group(1),
+                        list(maps.get(int(m.group(2)), []))))
         continue
     m = frame_re.match(line)
     if m and samples:
@@ -51,8 +83,11 @@ with open(data + ".truth") as f:
         truth[(int(w[0]), int(w[1]))] = (w[2], w[3], int(w[4], 16), [int(x, 16) for x in w[6:]])
 
 
+cur_maps = []   # the mappings of the sample being looked at
+
+
 def mapping(addr):
-    for start, end, pgoff, path in reversed(maps):
+    for start, end, pgoff, path in reversed(cur_maps):
         if start <= addr < end:
             return start, pgoff, path
     return None
@@ -123,7 +158,7 @@ agree = n = whole_equal = 0
 counts = {"whole": 0, "short": 0, "wrong": 0}
 st_counts = {"whole": 0, "short": 0, "wrong": 0}
 judged = []     # (tid, ip symbol, truth symbols, perf frames' symbols, lbr verdict)
-for tid, t, frames in samples:
+for tid, t, frames, pid, comm, cur_maps in samples:
     tr = truth.get((tid, t))
     if tr is None:
         failures.append("sample %d/%d has no truth" % (tid, t))
@@ -140,7 +175,7 @@ for tid, t, frames in samples:
     if stitched in st_counts:
         st_counts[stitched] += 1
     judged.append((tid, symbol(ip), [symbol(a) for a in true], [s for _, s, _ in frames],
-                   [d for _, _, d in frames], lbr, len(true)))
+                   [d for _, _, d in frames], lbr, len(true), pid, comm, t))
 
 print("# counts samples=%d whole=%d short=%d wrong=%d stitched_whole=%d" %
       (n, counts["whole"], counts["short"], counts["wrong"], st_counts["whole"]))
@@ -210,5 +245,46 @@ elif mode == "exc":
     check("exception: samples in after_catch() (%d) have no frame the exception unwound" % len(after),
           after and all("thrower" not in j[2] and in_order(j[2], ["after_catch", "main"]) for j in after),
           str(ex(after)))
+elif mode == "fork":
+    parent = samples[0][3] if samples else 0
+    child_forks = [f for f in forks if f[2] == parent and f[1] != parent]
+    check("fork: a FORK of a new process by the program", len(child_forks) == 1, str(forks))
+    child = child_forks[0][1] if child_forks else -1
+    before = [j for j in judged if j[7] == child and j[8] == "guest" and "child_work" in j[2][:2]]
+    after = [j for j in judged if j[7] == child and j[8] == "execd" and "execd_work" in j[2][:2]]
+    check("fork: the child's samples (%d) under its own pid, comm guest, in child_work()" % len(before),
+          before and all(j[3][0].split(".")[0] in ("spin", "child_work") for j in before), str(ex(before)))
+    check("exec: the child's COMM (exec) names execd", [e[2] for e in execs if e[1] == child] == ["execd"],
+          str(execs))
+    check("exec: its samples (%d) in execd_work(), from the file execd" % len(after),
+          after and all(j[4][0].endswith("/execd") for j in after), str([j[4][:1] for j in after[:2]]))
+    # a new task's LBR starts empty: the calls the parent made before the fork are not in it
+    check("fork: the child's raw LBR stacks are short of the parent's frames",
+          before and all(j[5] == "short" and "main" in j[2] for j in before), str(ex(before)))
+    # execve leaves the LBR as it was: the old image's calls are under the new ones
+    check("exec: the new image's raw LBR stacks hold the old image's calls: wrong",
+          after and all(j[5] == "wrong" for j in after), str([j[5] for j in after[:5]]))
+    fork_t = child_forks[0][0] if child_forks else 0
+    check("fork: nothing of the child before its FORK",
+          all(j[9] >= fork_t for j in judged if j[7] == child))
+    ex_t = [e[0] for e in execs if e[1] == child]
+    check("exec: nothing of the old image after the COMM, nothing of the new one before",
+          ex_t and all((j[8] == "execd") == (j[9] >= ex_t[0]) for j in judged if j[7] == child))
+    waited = [j for j in judged if j[7] == parent and "after_wait" in j[2][:2]]
+    check("wait: the parent's samples after waitpid (%d) come after the child's EXIT" % len(waited),
+          waited and child in exits and all(j[9] > exits[child] for j in waited),
+          "exit %s, first %s" % (exits.get(child), min([j[9] for j in waited] or [0])))
+    check("every process's samples judged, thread by thread", len({j[0] for j in judged}) == 2 and
+          all(j[5] in ("whole", "short", "wrong") for j in judged))
+elif mode == "handoff":
+    main = [j for j in judged if j[0] == j[7]]
+    other = [j for j in judged if j[0] != j[7]]
+    pre = [j[9] for j in other if "before_handoff" in j[2][:2]]
+    post = [j[9] for j in main if "after_handoff" in j[2][:2]]
+    check("handoff: samples in before_handoff() (%d) and after_handoff() (%d)" % (len(pre), len(post)),
+          len(pre) > 3 and len(post) > 3)
+    check("handoff: the main thread's code after the wait retires after all the other's before it",
+          pre and post and min(post) > max(pre),
+          "first after %s, last before %s" % (min(post or [0]), max(pre or [0])))
 elif mode == "any":
     check("samples have call stacks", any(j[3] for j in judged))

@@ -8,7 +8,8 @@
 # (record_check.py): every sample judged by perf's frames as pmusim
 # judged it, and the frames the guest is about (recursion deeper than
 # the LBR, longjmp, a signal handler, two threads, a tail call, a
-# dlopen'd library, a C++ exception) true to the program. Then the same
+# dlopen'd library, a C++ exception) true to the program; a child
+# process and the image its execve ran, a thread's wait for another. Then the same
 # bytes twice, every CPU model with each LBR mode, perf report, annotate
 # and brstackinsn against the real files, and bad input.
 set -u
@@ -74,6 +75,23 @@ if record dlopen --call-graph lbr -c 20011 -- "$dir/guest" dlopen "$dir/libguest
 else
 	nok "dlopen: pmusim record failed: $(head -1 "$dir/dlopen.err")"
 fi
+# processes: the child under its own pid, execve's image as the new comm and files
+cp "$dir/guest" "$dir/execd"
+if record fork --call-graph lbr -c 20011 -- "$dir/guest" fork "$dir/execd"; then
+	check "fork: the summary counts the child and its execve" \
+		"grep -q '1 child process, 1 execve followed' '$dir/fork.err'"
+	checks fork fork
+else
+	nok "fork: pmusim record failed: $(head -1 "$dir/fork.err")"
+fi
+record fork2 --call-graph lbr -c 20011 -- "$dir/guest" fork "$dir/execd"
+check "fork twice: the same perf.data bytes" "cmp -s '$dir/fork.data' '$dir/fork2.data'"
+# a thread waits for another: its code after the wait comes after what it waited for
+if record handoff --call-graph lbr -c 20011 -- "$dir/guest" handoff; then
+	checks handoff handoff
+else
+	nok "handoff: pmusim record failed: $(head -1 "$dir/handoff.err")"
+fi
 if record exc --call-graph lbr -c 20011 -- "$dir/exc"; then
 	checks exc exc
 else
@@ -87,10 +105,11 @@ check "deep: the summary counts the stitched stacks the truth file judged whole"
 	"[ \$(awk '/^ +1000 /{print \$8}' '$dir/deep.err') -eq \$(awk '\$4==\"whole\"' '$dir/deep.data.truth' | wc -l) ]"
 
 # the same program, input and options: the same bytes
-record again --call-graph lbr -c 20011 -- "$dir/guest" deep
-check "deep twice: the same perf.data bytes" "cmp -s '$dir/deep.data' '$dir/again.data'"
+record again --json="$dir/again.json" --call-graph lbr -c 20011 -- "$dir/guest" deep
+check "deep twice (once with --json): the same perf.data bytes" "cmp -s '$dir/deep.data' '$dir/again.data'"
 check "deep twice: the same truth" "cmp -s '$dir/deep.data.truth' '$dir/again.data.truth'"
-# (not threads: the host decides where Valgrind switches between them)
+# (not threads: the host decides where Valgrind switches between them and
+# which thread a lock goes to first, so their streams differ run to run)
 
 # every CPU model, each LBR mode it has: samples with branch stacks, judged alike
 for cpu in core2 atom nehalem haswell skylake icelake sapphirerapids; do
@@ -152,16 +171,39 @@ else
 	nok "gzip: pmusim record failed: $(head -1 "$dir/gzip.err")"
 fi
 
+# --json: run's keys where they apply, how the program ended, each task's process
+# json_check FILE PYTHON-EXPR: the expression holds for the summary j, the
+# last thing in FILE (after what the program wrote, on stderr)
+json_check() {
+	python3 -c "import json,sys; t=open(sys.argv[1]).read(); j=json.loads(t[t.rfind('\n{') + 1:]); sys.exit(0 if ($2) else 1)" "$1" 2>/dev/null
+}
+check "--json=FILE: deep's summary, in run's keys, and how it ended" \
+	"json_check '$dir/again.json' 'j[\"end\"][\"how\"] == \"exited\" and j[\"end\"][\"status\"] == 0 and j[\"processes\"] == 1 and j[\"samples\"] > 0 and j[\"call_stack_depth\"][\"tasks\"][0][\"task\"] == \"guest\"'"
+record forkjson --json="$dir/fork.json" --call-graph lbr -c 20011 -- "$dir/guest" fork "$dir/execd"
+check "--json: a child and its execve, each task with its pid and last comm" \
+	"json_check '$dir/fork.json' 'j[\"processes\"] == 2 and j[\"execs\"] == 1 and j[\"threads\"] == 2 and sorted(t[\"task\"] for t in j[\"call_stack_depth\"][\"tasks\"]) == [\"execd\", \"guest\"] and len({t[\"pid\"] for t in j[\"call_stack_depth\"][\"tasks\"]}) == 2'"
+check "--json=FILE: nothing on stderr but what the program wrote" "[ ! -s '$dir/forkjson.err' ]"
+
+# exit status: the program's, as perf record's, with the recording complete
+record status --call-graph lbr -c 20011 -- "$dir/guest" status
+rc=$?
+check "status: record exits with the program's status 7 (got $rc)" "[ $rc -eq 7 ]"
+check "status: the summary says so, the perf.data is whole" \
+	"grep -q 'exited with status 7' '$dir/status.err' && $PMUSIM dump '$dir/status.data' >/dev/null"
+
 # a guest killed by a signal: the file up to there, and the summary says so
-if record killed --call-graph lbr -c 20011 -- "$dir/guest" killed; then
-	check "killed: the summary says signal 11 ended it" \
-		"grep -q 'killed by signal 11' '$dir/killed.err'"
-	check "killed: perf.data is whole (perf script reads every sample)" \
-		"[ \$(perf script -i '$dir/killed.data' -F ip 2>/dev/null | grep -c .) -gt 0 ] && $PMUSIM dump '$dir/killed.data' >/dev/null"
-	checks killed any
-else
-	nok "killed: pmusim record failed: $(head -1 "$dir/killed.err")"
-fi
+record killed --call-graph lbr -c 20011 -- "$dir/guest" killed
+rc=$?
+check "killed: record exits 128 + 11, as a shell shows a SIGSEGV (got $rc)" "[ $rc -eq 139 ]"
+check "killed: the summary says signal 11 ended it" \
+	"grep -q 'killed by signal 11' '$dir/killed.err'"
+check "killed: perf.data is whole (perf script reads every sample)" \
+	"[ \$(perf script -i '$dir/killed.data' -F ip 2>/dev/null | grep -c .) -gt 0 ] && $PMUSIM dump '$dir/killed.data' >/dev/null"
+checks killed any
+record killedjson --json --call-graph lbr -c 20011 -- "$dir/guest" killed
+check "killed --json: the JSON on stderr says signal 11 and exit status 139" \
+	"json_check '$dir/killedjson.err' 'j[\"end\"] == dict(how=\"killed\", signal=11, text=j[\"end\"][\"text\"], exit_status=139)'"
+
 
 # bad input: one line, exit 2, no output file
 bad() {
@@ -185,6 +227,7 @@ bad "a file that cannot run" -- "$dir/text"
 bad "no program" --call-graph lbr
 bad "--call-graph fp" --call-graph fp -- "$dir/guest" tail
 bad "an unknown CPU model" --cpu pentium -- "$dir/guest" tail
+bad "--json=FILE in a directory that is not there" --json="$dir/no/such/dir.json" -- "$dir/guest" tail
 mkdir "$dir/bin"
 ln -s "$(command -v rm)" "$dir/bin/rm"
 (cd "$dir" && PATH=$dir/bin "$PMUSIM" record -o "$dir/bad.data" -- "$dir/guest" tail >/dev/null 2>"$dir/bad.err")

@@ -7,7 +7,10 @@
  * its return, a tail call, a call into a frame's own return-address slot;
  * a second thread asleep until its creator's
  * records create it, never starting before that on another CPU, and
- * the run's end when every thread has ended; a bad stream refused.
+ * the run's end when every thread has ended; a thread back from a wait
+ * (VGS_WAKE) going on only when the other thread has retired what the
+ * stream holds before it; a child process and the image its execve
+ * ran, from files named as the tool names them; a bad stream refused.
  *
  * Every record here has 1000 instructions (a branch's included) and the
  * machine's quantum is 1000 cycles, so each machine_run() step retires
@@ -29,6 +32,7 @@
 struct writer {
 	FILE *f;
 	char path[64];
+	struct vgs_coder coder;
 };
 
 static void w_open(struct writer *w)
@@ -41,28 +45,63 @@ static void w_open(struct writer *w)
 	assert_true(fd >= 0);
 	w->f = fdopen(fd, "wb");
 	assert_non_null(w->f);
+	memset(&w->coder, 0, sizeof(w->coder));
 	memcpy(h.magic, VGS_MAGIC, 8);
 	fwrite(&h, sizeof(h), 1, w->f);
 }
 
+/* DIR/vg.PID.SEQ, as the tool names its streams */
+static void w_open_at(struct writer *w, const char *dir, uint32_t pid, uint32_t seq,
+		      uint32_t ppid)
+{
+	struct vgs_file_header h = { .version = VGS_VERSION, .pid = pid, .seq = seq,
+				     .ppid = ppid };
+
+	snprintf(w->path, sizeof(w->path), "%s/vg.%u.%u", dir, pid, seq);
+	w->f = fopen(w->path, "wb");
+	assert_non_null(w->f);
+	memset(&w->coder, 0, sizeof(w->coder));
+	memcpy(h.magic, VGS_MAGIC, 8);
+	fwrite(&h, sizeof(h), 1, w->f);
+}
+
+/* FORK, EXEC (with @path), EXIT or WAKE */
+static void w_proc(struct writer *w, unsigned int type, uint32_t pid, int32_t status,
+		   const char *path)
+{
+	uint8_t buf[VGS_REC_MAX], *end;
+	uint32_t len = path ? (uint32_t)strlen(path) : 0;
+
+	end = vgs_put_rec(buf, type, 0);
+	end = vgs_put_num(end, pid);
+	end = vgs_put_num(end, vgs_zigzag((uint64_t)(int64_t)status));
+	end = vgs_put_num(end, len);
+	fwrite(buf, 1, (size_t)(end - buf), w->f);
+	fwrite(path ? path : "", 1, len, w->f);
+}
+
+/* A branch record; @type says which (VGS_SIGNAL, VGS_SIGRETURN by their kinds). */
 static void w_branch(struct writer *w, unsigned int type, unsigned int kind, uint64_t from,
 		     uint64_t to, uint64_t sp, uint32_t insns)
 {
-	struct vgs_rec_header h = { .type = (uint8_t)type, .kind = (uint8_t)kind, .insn_len = 5,
-				    .insns = insns };
-	struct vgs_branch b = { from, to, sp };
+	uint8_t buf[VGS_REC_MAX], *end;
 
-	fwrite(&h, sizeof(h), 1, w->f);
-	fwrite(&b, sizeof(b), 1, w->f);
+	assert_true(type == VGS_BRANCH || (type == VGS_SIGNAL) == (kind == VGK_SIGNAL));
+	end = vgs_put_branch(buf, &w->coder, kind, 5, insns, from, to, sp);
+	fwrite(buf, 1, (size_t)(end - buf), w->f);
 }
 
 static void w_thread(struct writer *w, unsigned int type, uint32_t tid)
 {
-	struct vgs_rec_header h = { .type = (uint8_t)type };
-	struct vgs_thread t = { tid, 0 };
+	uint8_t buf[VGS_REC_MAX], *end;
 
-	fwrite(&h, sizeof(h), 1, w->f);
-	fwrite(&t, sizeof(t), 1, w->f);
+	end = vgs_put_num(vgs_put_rec(buf, type, 0), tid);
+	fwrite(buf, 1, (size_t)(end - buf), w->f);
+}
+
+static void w_wake(struct writer *w)
+{
+	w_proc(w, VGS_WAKE, 0, 202 /* futex */, NULL);
 }
 
 static void w_close(struct writer *w)
@@ -221,6 +260,118 @@ static void test_threads(void **state)
 	unlink(w.path);
 }
 
+static void test_wake_waits_for_the_stream_before_it(void **state)
+{
+	struct vg_trace *tr;
+	struct writer w;
+	struct machine *m;
+	char err[256];
+
+	(void)state;
+	w_open(&w);
+	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x100, 0x110, 0x7000, N);
+	w_thread(&w, VGS_THREAD_NEW, 2);	/* at 1000 */
+	w_branch(&w, VGS_BRANCH, VGK_SYSCALL, 0x110, 0x112, 0x7000, N);	/* futex wait */
+	w_thread(&w, VGS_THREAD, 2);
+	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x900, 0x910, 0x5000, 5 * N);	/* then the wake */
+	w_thread(&w, VGS_THREAD, 1);
+	w_wake(&w);				/* thread 1 back: after thread 2's 5000 */
+	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x120, 0x130, 0x7000, N);
+	w_thread(&w, VGS_THREAD, 2);
+	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x910, 0x920, 0x5000, N);
+	w_close(&w);
+
+	assert_int_equal(vg_trace_load(&tr, w.path, err, sizeof(err)), 0);
+	m = new_machine(2);
+	assert_int_equal(vg_trace_add_tasks(tr, m, "prog"), 0);
+	machine_run(m, 3 * N);
+	/* thread 1 is at its wake-up at 2000; thread 2 runs [1000, 6000) on CPU 1 */
+	assert_true(m->tasks[0]->sleeping);
+	assert_int_equal(m->tasks[0]->runtime, 2 * N);
+	machine_run(m, 6 * N);
+	assert_int_equal(m->tasks[0]->runtime, 2 * N);
+	assert_false(vg_trace_done(tr));
+	/* thread 2 retired its record at 6000: thread 1 goes on from then */
+	assert_false(m->tasks[0]->sleeping);
+	machine_run(m, 7 * N);
+	assert_int_equal(m->tasks[0]->runtime, 3 * N);
+	assert_int_equal(m->tasks[1]->runtime, 6 * N);
+	assert_true(vg_trace_done(tr));
+	machine_destroy(m);
+	vg_trace_free(tr);
+	x86_branch_text_reset();
+	unlink(w.path);
+}
+
+static void test_fork_and_exec(void **state)
+{
+	char dir[] = "/tmp/test_vg_task.XXXXXX";
+	struct vg_trace_stats st;
+	struct vg_trace *tr;
+	struct writer w, child, image;
+	struct machine *m;
+	char err[256];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	/* the parent: forks 11 at 1000, waits for it from 2000, then works */
+	w_open_at(&w, dir, 10, 0, 0);
+	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x100, 0x110, 0x7000, N);
+	w_proc(&w, VGS_FORK, 11, 0, NULL);
+	w_branch(&w, VGS_BRANCH, VGK_SYSCALL, 0x110, 0x112, 0x7000, N);
+	w_proc(&w, VGS_WAKE, 11, 61 /* wait4 */, NULL);
+	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x120, 0x130, 0x7000, N);
+	w_proc(&w, VGS_EXIT, 10, 0, NULL);
+	w_close(&w);
+	/* the child: 2000 instructions, then execve; the new image 1000 more */
+	w_open_at(&child, dir, 11, 0, 10);
+	w_branch(&child, VGS_BRANCH, VGK_JMP, 0x200, 0x210, 0x7000, 2 * N);
+	w_proc(&child, VGS_EXEC, 11, 0, "/usr/bin/newprog");
+	w_close(&child);
+	w_open_at(&image, dir, 11, 1, 0);
+	w_branch(&image, VGS_BRANCH, VGK_JMP, 0x300, 0x310, 0x6000, N);
+	w_proc(&image, VGS_EXIT, 11, 3 << 8, NULL);
+	w_close(&image);
+
+	assert_int_equal(vg_trace_load(&tr, w.path, err, sizeof(err)), 0);
+	m = new_machine(2);
+	assert_int_equal(vg_trace_add_tasks(tr, m, "prog"), 0);
+	/* two processes, two tasks: the exec'd image runs on the child's */
+	assert_int_equal(m->nr_tasks, 2);
+	assert_int_equal(m->tasks[1]->task.pid, m->tasks[1]->task.tid);
+	assert_true(m->tasks[1]->task.pid != m->tasks[0]->task.pid);
+	assert_true(m->tasks[1]->sleeping);
+	machine_run(m, 3 * N);
+	/* the child from the fork at 1000; the parent asleep in wait4 since 2000 */
+	assert_ptr_equal(m->tasks[1]->task.real_parent, &m->tasks[0]->task);
+	assert_int_equal(m->tasks[1]->runtime, 2 * N);
+	assert_int_equal(m->tasks[0]->runtime, 2 * N);
+	assert_true(m->tasks[0]->sleeping);
+	machine_run(m, 4 * N);
+	/* the new image's 1000 on the same task, under the new name */
+	assert_int_equal(m->tasks[1]->runtime, 3 * N);
+	assert_string_equal(m->tasks[1]->task.comm, "newprog");
+	assert_int_equal(m->tasks[0]->runtime, 2 * N);
+	machine_run(m, 5 * N);
+	/* the child ended at 4000: the parent's work after the wait */
+	assert_int_equal(m->tasks[0]->runtime, 3 * N);
+	machine_run(m, 6 * N);		/* its EXIT record, at the next quantum */
+	assert_true(vg_trace_done(tr));
+	vg_trace_stats(tr, &st);
+	assert_int_equal(st.processes, 2);
+	assert_int_equal(st.threads, 2);
+	assert_int_equal(st.execs, 1);
+	assert_int_equal(st.insns, 6 * N);
+	assert_true(st.exited && st.status == 0 && !st.stalled);
+	machine_destroy(m);
+	vg_trace_free(tr);
+	x86_branch_text_reset();
+	unlink(w.path);
+	unlink(child.path);
+	unlink(image.path);
+	rmdir(dir);
+}
+
 static void test_bad_stream(void **state)
 {
 	struct vg_trace *tr = (struct vg_trace *)&tr;
@@ -244,6 +395,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shadow_stack),
 		cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_wake_waits_for_the_stream_before_it),
+		cmocka_unit_test(test_fork_and_exec),
 		cmocka_unit_test(test_bad_stream),
 	};
 

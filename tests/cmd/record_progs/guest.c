@@ -9,6 +9,13 @@
  *   tail     f_tail() jumps to g_tail() (a tail call), which works
  *   dlopen   argv[2]'s lib_work(), loaded with dlopen
  *   killed   works, then dies of SIGSEGV
+ *   status   works, then exits with status 7
+ *   fork     works in parent_work(); its child works in child_work(), then
+ *            runs argv[2] execd (execd_work()); the parent waits for it,
+ *            then works in after_wait()
+ *   handoff  a thread works in before_handoff(), then hands a flag to the
+ *            main thread under a mutex and condition variable; main, which
+ *            waited for it, works in after_handoff(), then joins it
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -16,6 +23,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static volatile long sink;
 
@@ -110,6 +119,76 @@ __attribute__((noinline)) int f_tail(int x)
 	return g_tail(x * 2);
 }
 
+__attribute__((noinline)) void parent_work(void)
+{
+	spin(100000);
+	NO_TAIL_CALL();
+}
+
+__attribute__((noinline)) void child_work(void)
+{
+	spin(150000);
+	NO_TAIL_CALL();
+}
+
+__attribute__((noinline)) void execd_work(void)
+{
+	spin(150000);
+	NO_TAIL_CALL();
+}
+
+__attribute__((noinline)) void after_wait(void)
+{
+	spin(100000);
+	NO_TAIL_CALL();
+}
+
+__attribute__((noinline)) void before_handoff(void)
+{
+	spin(300000);
+	NO_TAIL_CALL();
+}
+
+__attribute__((noinline)) void after_handoff(void)
+{
+	spin(300000);
+	NO_TAIL_CALL();
+}
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
+static int handed;
+
+static void *handoff_main(void *arg)
+{
+	(void)arg;
+	before_handoff();
+	pthread_mutex_lock(&lock);
+	handed = 1;
+	pthread_cond_signal(&cond);
+	pthread_mutex_unlock(&lock);
+	return NULL;
+}
+
+static int fork_exec(const char *prog)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		child_work();
+		execl(prog, prog, "execd", (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0)
+		return 1;
+	parent_work();
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+		return 1;
+	after_wait();
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -142,6 +221,24 @@ int main(int argc, char **argv)
 		if (!fn)
 			return 1;
 		return fn(3) < 0;
+	} else if (!strcmp(mode, "fork")) {
+		return argc > 2 ? fork_exec(argv[2]) : 2;
+	} else if (!strcmp(mode, "execd")) {
+		execd_work();
+	} else if (!strcmp(mode, "handoff")) {
+		pthread_t t;
+
+		if (pthread_create(&t, NULL, handoff_main, NULL))
+			return 1;
+		pthread_mutex_lock(&lock);
+		while (!handed)
+			pthread_cond_wait(&cond, &lock);
+		pthread_mutex_unlock(&lock);
+		after_handoff();
+		pthread_join(t, NULL);
+	} else if (!strcmp(mode, "status")) {
+		spin(100000);
+		return 7;
 	} else if (!strcmp(mode, "killed")) {
 		spin(100000);
 		raise(SIGSEGV);

@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* A second thread calling a function 1000 times; prints its address. */
+/*
+ * A second thread calling a function 1000 times; prints its address.  It
+ * sleeps before it ends, so that main is in the join's futex by then
+ * (else whether main waits there is up to the host's scheduling).
+ */
 #include <pthread.h>
 #include <stdio.h>
+#include <time.h>
 
 __attribute__((noinline)) int work(int i)
 {
@@ -15,6 +20,7 @@ static void *thread_main(void *arg)
 
 	for (int i = 0; i < 1000; i++)
 		sum += work(i);
+	nanosleep(&(struct timespec){ .tv_nsec = 200 * 1000 * 1000 }, NULL);
 	return (void *)sum;
 }
 
