@@ -117,6 +117,12 @@ static void open_stream(UInt seq, UInt ppid)
  */
 static ULong insn_count;
 static ULong *carry;			/* [VG_N_THREADS], made at start */
+/*
+ * The stream's number of the thread in each Valgrind slot: a slot is
+ * reused once its thread has ended, a stream number never is (vgstream.h).
+ */
+static UInt *thread_no;			/* [VG_N_THREADS] */
+static UInt last_thread_no = 1;		/* the main thread's */
 static ThreadId count_tid = 1;
 
 /*
@@ -156,11 +162,12 @@ static void switch_count(ThreadId tid)
 static void set_thread(ThreadId tid)
 {
 	switch_count(tid);
-	if (tid == out_tid)
+	if (thread_no[tid] == out_tid)
 		return;
 	/* not the thread's own record: its count stays for its next one */
-	out_commit(vgs_put_num(vgs_put_rec(out_reserve(VGS_REC_MAX), VGS_THREAD, 0), tid));
-	out_tid = tid;
+	out_commit(vgs_put_num(vgs_put_rec(out_reserve(VGS_REC_MAX), VGS_THREAD, 0),
+			       thread_no[tid]));
+	out_tid = thread_no[tid];
 }
 
 /* ---- helpers called from the translated code ---------------------------- */
@@ -445,15 +452,17 @@ static void thread_create(ThreadId parent, ThreadId child)
 	if (parent == VG_INVALID_THREADID)
 		return;		/* the main thread, before anything runs */
 	set_thread(parent);
-	out_commit(vgs_put_num(rec(VGS_THREAD_NEW, 0), child));
-	if (child < VG_N_THREADS)
-		carry[child] = 0;
+	if (child >= VG_N_THREADS)
+		return;
+	thread_no[child] = ++last_thread_no;
+	out_commit(vgs_put_num(rec(VGS_THREAD_NEW, 0), thread_no[child]));
+	carry[child] = 0;
 }
 
 static void thread_exit(ThreadId tid)
 {
 	set_thread(tid);
-	out_commit(vgs_put_num(rec(VGS_THREAD_EXIT, 0), tid));
+	out_commit(vgs_put_num(rec(VGS_THREAD_EXIT, 0), thread_no[tid]));
 }
 
 static void new_mapping(Addr a, SizeT len, Bool rr, Bool ww, Bool xx)
@@ -638,6 +647,8 @@ static void pv_post_clo_init(void)
 	VG_(clo_vex_control).guest_chase = False;
 	VG_(clo_vex_control).iropt_unroll_thresh = 0;
 	carry = VG_(calloc)("pmusim.carry", VG_N_THREADS, sizeof(*carry));
+	thread_no = VG_(calloc)("pmusim.thread_no", VG_N_THREADS, sizeof(*thread_no));
+	thread_no[1] = 1;
 	sig_from = VG_(calloc)("pmusim.sig_from", VG_N_THREADS, sizeof(*sig_from));
 	sig_waiting = VG_(calloc)("pmusim.sig_waiting", VG_N_THREADS, sizeof(*sig_waiting));
 	open_stream(0, 0);

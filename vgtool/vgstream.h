@@ -10,7 +10,10 @@
  * process (0 at start or after fork, +1 after each execve).  It starts with
  * struct vgs_file_header; then records, packed bytes, no alignment.
  * Records belong to the thread named by the last VGS_THREAD record (thread
- * 1 before any).
+ * 1 before any).  A thread's number is the stream's, not Valgrind's slot:
+ * Valgrind gives an ended thread's slot to the next one it creates, and
+ * the stream numbers every thread of the process anew (1 the main thread,
+ * then 2, 3, ... in creation order), so no two threads share one.
  *
  * A record starts with a lead byte:
  *   - low nibble a branch kind (1 .. VGK__NR - 1): a branch record,

@@ -224,11 +224,11 @@ elif mode == "signal":
     seq = "".join(j[5][0:2] for j in inh)
     check("signal: the first handler's stacks whole, later ones wrong (its return popped a record)",
           re.fullmatch(r"(wh)+(wr)+", seq) is not None, seq)
-elif mode == "threads":
+elif mode in ("threads", "serial"):
     tids = {j[0] for j in judged if in_order(j[2], ["thread_work", "thread_work"]) and "thread_main" in j[2]}
-    check("threads: two threads sampled in thread_work() under thread_main()", len(tids) == 2,
+    check("%s: two threads sampled in thread_work() under thread_main()" % mode, len(tids) == 2,
           str(tids))
-    check("threads: their stacks are whole", all(j[5] == "whole" for j in judged if j[0] in tids))
+    check("%s: their stacks are whole" % mode, all(j[5] == "whole" for j in judged if j[0] in tids))
 elif mode == "tail":
     tail = [j for j in judged if in_order(j[2], ["g_tail", "main"])]
     check("tail: samples under g_tail() (%d), which f_tail() jumped to, have no f_tail() frame" % len(tail),

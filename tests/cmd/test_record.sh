@@ -62,7 +62,7 @@ checks() {
 	done < <(python3 "$check_py" "$dir/$1.data" "$2" 2>&1)
 }
 
-for mode in deep longjmp signal threads tail; do
+for mode in deep longjmp signal threads serial tail; do
 	if record $mode --call-graph lbr -c 20011 -- "$dir/guest" $mode; then
 		ok "$mode: recorded ($(sed -n 1p "$dir/$mode.err"))"
 		checks $mode $mode
@@ -101,6 +101,13 @@ fi
 # the summary's judgement is the truth file's, thread by thread
 check "threads: the summary has a line per thread that was sampled" \
 	"[ \$(grep -cE '^ +100[0-9] ' '$dir/threads.err') -eq 3 ]"
+# The second thread gets the first one's Valgrind slot: still a thread of
+# its own, its instructions counted (the same work as the threads guest's,
+# give or take the waits: within 5%)
+insns() { awk '/^  instructions /{sub(/,$/, "", $2); print $2}' "$1"; }
+within5() { [ "${1:-0}" -gt 0 ] && [ "${2:-0}" -gt 0 ] && [ $(($1 * 100)) -gt $(($2 * 95)) ] && [ $(($1 * 100)) -lt $(($2 * 105)) ]; }
+check "serial: three threads, and every instruction of the second one counted ($(insns "$dir/serial.err") against $(insns "$dir/threads.err"))" \
+	"grep -q '3 threads on' '$dir/serial.err' && within5 \$(insns '$dir/serial.err') \$(insns '$dir/threads.err')"
 check "deep: the summary counts the stitched stacks the truth file judged whole" \
 	"[ \$(awk '/^ +1000 /{print \$8}' '$dir/deep.err') -eq \$(awk '\$4==\"whole\"' '$dir/deep.data.truth' | wc -l) ]"
 

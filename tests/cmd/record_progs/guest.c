@@ -6,6 +6,8 @@
  *   longjmp  longjmp out of 20 frames, then work in after_jump()
  *   signal   a handler calling handler_work(), raised from 3 frames down
  *   threads  two threads working in thread_work() 12 frames down
+ *   serial   the same two threads, the second created after the first was
+ *            joined (Valgrind gives it the first one's thread slot)
  *   tail     f_tail() jumps to g_tail() (a tail call), which works
  *   dlopen   argv[2]'s lib_work(), loaded with dlopen
  *   killed   works, then dies of SIGSEGV
@@ -212,6 +214,14 @@ int main(int argc, char **argv)
 				return 1;
 		for (int i = 0; i < 2; i++)
 			pthread_join(t[i], NULL);
+	} else if (!strcmp(mode, "serial")) {
+		for (int i = 0; i < 2; i++) {
+			pthread_t t;
+
+			if (pthread_create(&t, NULL, thread_main, NULL))
+				return 1;
+			pthread_join(t, NULL);
+		}
 	} else if (!strcmp(mode, "tail")) {
 		return f_tail(argc) == 1;
 	} else if (!strcmp(mode, "dlopen")) {
