@@ -19,6 +19,7 @@
 
 #include "cmd/commands.h"
 #include "cmd/json.h"
+#include "cmd/run_stats_json.h"
 #include "cmd/perf_options.h"
 #include "model/model.h"
 #include "sim/run.h"
@@ -345,30 +346,9 @@ static void print_json(FILE *f, const char *prog, const struct scenario *s,
 	json_u64(&j, "children_not_traced", vs->unfollowed);
 	json_bool(&j, "stalled", vs->stalled);
 	json_bool(&j, "truth_lost", vs->truth_lost);
-	json_u64(&j, "instructions", st->insns);
-	json_u64(&j, "branches", st->branches);
 	json_u64(&j, "cycles", st->cycles);
-	json_u64(&j, "mispredicts", st->mispredicts);
-	json_u64(&j, "pmis", st->pmis);
-	json_u64(&j, "samples", st->samples);
-	json_u64(&j, "lost", st->lost);
-	json_u64(&j, "lost_records", st->lost_records);
-	json_u64(&j, "overwritten_bytes", st->overwritten);
-	json_u64(&j, "throttles", st->throttles);
-	json_u64(&j, "unthrottles", st->unthrottles);
-	json_u64(&j, "wakeups", st->wakeups);
-	json_u64(&j, "reads", st->reads);
-	json_u64(&j, "context_switches", st->switches);
-	json_u64(&j, "migrations", st->migrations);
-	json_u64(&j, "ticks", st->ticks);
-	json_object_begin(&j, "call_stack_depth");
-	json_u64(&j, "true_max", st->true_depth_max);
-	json_u64(&j, "samples", st->cs_samples);
-	json_double(&j, "lbr_avg", avg(st->depth_sum, st->cs_samples));
-	json_u64(&j, "lbr_max", st->depth_max);
-	json_double(&j, "stitched_avg", avg(st->stitched_sum, st->cs_samples));
-	json_u64(&j, "stitched_max", st->stitched_max);
-	json_array_begin(&j, "tasks");
+	run_stats_json_counts(&j, st);
+	run_stats_json_depth_begin(&j, st);
 	for (unsigned int i = 0; i < st->nr_tasks; i++) {
 		const struct run_task_depth *d = &st->tasks[i];
 		const char *comm = "";
@@ -379,16 +359,7 @@ static void print_json(FILE *f, const char *prog, const struct scenario *s,
 		json_u64(&j, "tid", d->tid);
 		json_u64(&j, "pid", pid);
 		json_string(&j, "task", comm);
-		json_u64(&j, "samples", d->samples);
-		json_u64(&j, "true_max", d->true_max);
-		json_double(&j, "lbr_avg", avg(d->lbr_sum, d->samples));
-		json_u64(&j, "lbr_max", d->lbr_max);
-		json_u64(&j, "lbr_whole", d->lbr_whole);
-		json_double(&j, "stitched_avg", avg(d->stitched_sum, d->samples));
-		json_u64(&j, "stitched_max", d->stitched_max);
-		json_u64(&j, "stitched_whole", d->stitched_whole);
-		json_u64(&j, "stitched_short", d->stitched_short);
-		json_u64(&j, "stitched_wrong", d->stitched_wrong);
+		run_task_depth_json(&j, d);
 		json_object_end(&j);
 	}
 	json_array_end(&j);
