@@ -345,11 +345,11 @@ static int sample_id_pos(u64 type)
 	       !!(type & PERF_SAMPLE_TIME) + !!(type & PERF_SAMPLE_ADDR);
 }
 
-int perf_data_file__open_mem(struct perf_data_file *f, const char *name,
-			     const void *buf, size_t size)
+/* Open BUF; MAPPED: it is perf_data_file__open()'s mapping, for close to unmap. */
+static int open_buf(struct perf_data_file *f, const char *name, const void *buf, size_t size,
+		    bool mapped)
 {
 	struct perf_file_header *h = &f->header;
-	bool mapped = f->mapped;
 
 	memset(f, 0, sizeof(*f));
 	f->path = name;
@@ -414,9 +414,14 @@ int perf_data_file__open(struct perf_data_file *f, const char *path)
 	close(fd);
 	if (buf == MAP_FAILED)
 		return file_error(f, "cannot map: %s", strerror(errno));
-	f->mapped = true;
-	ret = perf_data_file__open_mem(f, path, buf, (size_t)st.st_size);
+	ret = open_buf(f, path, buf, (size_t)st.st_size, true);
 	return ret;
+}
+
+int perf_data_file__open_mem(struct perf_data_file *f, const char *name,
+			     const void *buf, size_t size)
+{
+	return open_buf(f, name, buf, size, false);
 }
 
 void perf_data_file__close(struct perf_data_file *f)
