@@ -33,7 +33,9 @@
  * pipes and waitpid in the order the host ran them, and more: a thread
  * also waits for what the others did after waking it until Valgrind
  * switched to it. Waits through memory alone (spin locks, lock-free
- * flags) are not seen: those threads interleave as the scheduler runs them.
+ * flags, a condition variable whose predicate the host had already made
+ * true, so no futex call) are not seen: those threads interleave as the
+ * scheduler runs them.
  *
  * Ground truth: each thread keeps a shadow call stack: a call pushes its
  * site with the stack pointer after it, and a frame goes when the stack

@@ -15,9 +15,13 @@
  *   fork     works in parent_work(); its child works in child_work(), then
  *            runs argv[2] execd (execd_work()); the parent waits for it,
  *            then works in after_wait()
- *   handoff  a thread works in before_handoff(), then hands a flag to the
- *            main thread under a mutex and condition variable; main, which
- *            waited for it, works in after_handoff(), then joins it
+ *   handoff  a thread works in before_handoff(), then writes a byte to a
+ *            pipe; main, which reads it, works in after_handoff(), then
+ *            joins it.  Not a condition variable: when the host happens to
+ *            run the thread to its end before main checks the flag, main
+ *            makes no syscall, and a wait through memory alone is not
+ *            replayed (the man page says so).  read() is a syscall either
+ *            way, so the wait is replayed on every host.
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -157,18 +161,14 @@ __attribute__((noinline)) void after_handoff(void)
 	NO_TAIL_CALL();
 }
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
-static int handed;
+static int handoff_pipe[2];
 
 static void *handoff_main(void *arg)
 {
 	(void)arg;
 	before_handoff();
-	pthread_mutex_lock(&lock);
-	handed = 1;
-	pthread_cond_signal(&cond);
-	pthread_mutex_unlock(&lock);
+	if (write(handoff_pipe[1], "h", 1) != 1)
+		_exit(3);
 	return NULL;
 }
 
@@ -237,13 +237,12 @@ int main(int argc, char **argv)
 		execd_work();
 	} else if (!strcmp(mode, "handoff")) {
 		pthread_t t;
+		char byte;
 
-		if (pthread_create(&t, NULL, handoff_main, NULL))
+		if (pipe(handoff_pipe) || pthread_create(&t, NULL, handoff_main, NULL))
 			return 1;
-		pthread_mutex_lock(&lock);
-		while (!handed)
-			pthread_cond_wait(&cond, &lock);
-		pthread_mutex_unlock(&lock);
+		if (read(handoff_pipe[0], &byte, 1) != 1)
+			return 1;
 		after_handoff();
 		pthread_join(t, NULL);
 	} else if (!strcmp(mode, "status")) {
