@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "tests/test.h"
+#include "tests/lib/capture.h"
+#include "tests/lib/scratch.h"
 #include "cmd/commands.h"
 #include "tools/perf/util/perf_data.h"
 #include "tools/perf/util/perf_data_read.h"
@@ -141,8 +143,7 @@ static void make_file(void)
 static int setup(void **state)
 {
 	(void)state;
-	strcpy(dir, "/tmp/pmusim-dump-XXXXXX");
-	if (!mkdtemp(dir))
+	if (scratch_dir_make(dir, sizeof(dir), "dump"))
 		return -1;
 	snprintf(data, sizeof(data), "%s/perf.data", dir);
 	snprintf(outpath, sizeof(outpath), "%s/stdout", dir);
@@ -152,45 +153,15 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *s = calloc(1, 1 << 16);
-
-	assert_non_null(f);
-	assert_non_null(s);
-	assert_true(fread(s, 1, (1 << 16) - 1, f) < (1 << 16) - 1);
-	fclose(f);
-	return s;
+	return scratch_dir_remove(dir);
 }
 
 static int dump(int argc, const char *a1)
 {
 	char *argv[] = { "dump", (char *)a1, NULL };
-	int save1 = dup(1), save2 = dup(2), fd1, fd2, rc;
 
-	fflush(stdout);
-	fd1 = open(outpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	fd2 = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	assert_true(save1 >= 0 && save2 >= 0 && fd1 >= 0 && fd2 >= 0);
-	dup2(fd1, 1);
-	dup2(fd2, 2);
-	close(fd1);
-	close(fd2);
-	rc = cmd_dump(argc, argv);
-	fflush(stdout);
-	dup2(save1, 1);
-	dup2(save2, 2);
-	close(save1);
-	close(save2);
-	return rc;
+	return capture_call(cmd_dump, argc, argv, outpath, errpath);
 }
 
 /* The line of OUT that starts with PREFIX, up to its newline, must be WANT. */
@@ -220,7 +191,7 @@ static void test_records(void **state)
 	(void)state;
 	make_file();
 	assert_int_equal(dump(2, data), 0);
-	out = slurp(outpath);
+	out = scratch_read(outpath);
 	/*
 	 * attr B as written (PERF_ATTR_SIZE_VER7): IDENTIFIER|ID|READ|RAW|BRANCH_STACK,
 	 * GROUP|ID, sample_id_all (flags bit 18), branch ANY|COUNTERS at +72
@@ -261,11 +232,11 @@ static void test_usage(void **state)
 
 	(void)state;
 	assert_int_equal(dump(1, NULL), 2);
-	err = slurp(errpath);
+	err = scratch_read(errpath);
 	assert_string_equal(err, "usage: pmusim dump FILE\n");
 	free(err);
 	assert_int_equal(dump(2, "--help"), 0);
-	err = slurp(outpath);
+	err = scratch_read(outpath);
 	assert_non_null(strstr(err, "usage: pmusim dump FILE\n\nPrint FILE (perf.data) as text"));
 	free(err);
 }
@@ -434,8 +405,8 @@ static void test_short_records(void **state)
 	snprintf(path, sizeof(path), "%s/short.data", dir);
 	make_short_file(path);
 	if (dump(2, path))
-		fail_msg("exit status not 0: %s", slurp(errpath));
-	out = slurp(outpath);
+		fail_msg("exit status not 0: %s", scratch_read(errpath));
+	out = scratch_read(outpath);
 	p = out;
 	for (unsigned int i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		p = strstr(p, want[i]);
@@ -445,7 +416,7 @@ static void test_short_records(void **state)
 	}
 	assert_int_equal(strlen(p), strlen(want[sizeof(want) / sizeof(want[0]) - 1]));
 	free(out);
-	out = slurp(errpath);
+	out = scratch_read(errpath);
 	assert_string_equal(out, "");
 	free(out);
 }
@@ -466,7 +437,7 @@ static void test_no_attrs(void **state)
 	emit(w, PERF_RECORD_COMM, 0, body, 2);
 	assert_int_equal(perf_data_writer__close(w), 0);
 	assert_int_equal(dump(2, path), 0);
-	out = slurp(outpath);
+	out = scratch_read(outpath);
 	assert_non_null(strstr(out, "header\tattrs=0\t"));
 	assert_non_null(strstr(out, "\n0\tCOMM\tmisc=0\tsize=24\tpid=3\ttid=4\tcomm=\"ab\"\n"));
 	free(out);
@@ -483,7 +454,7 @@ static void test_no_attrs(void **state)
 		assert_int_equal(perf_data_writer__close(w), 0);
 	}
 	assert_int_equal(dump(2, path), 0);
-	out = slurp(outpath);
+	out = scratch_read(outpath);
 	assert_non_null(strstr(out, "header\tattrs=1\t"));
 	assert_non_null(strstr(out, "\n0\tCOMM\tmisc=0\tsize=24\tpid=3\ttid=4\tcomm=\"ab\"\n"));
 	free(out);
@@ -495,7 +466,7 @@ static void test_usage_h(void **state)
 
 	(void)state;
 	assert_int_equal(dump(2, "-h"), 0);
-	out = slurp(outpath);
+	out = scratch_read(outpath);
 	assert_true(!strncmp(out, "usage: pmusim dump FILE\n\nPrint FILE", 35));
 	free(out);
 }

@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 
 #include "tests/test.h"
+#include "tests/lib/scratch.h"
 #include "tests/cmd/nomem_failmalloc.h"
 #include "cmd/commands.h"
 #include "core/kernel.h"
@@ -122,9 +123,8 @@ static int setup(void **state)
 	char home[96];
 
 	(void)state;
-	strcpy(dir, "/tmp/pmusim-nomem-XXXXXX");
 	/* the runs without -o (run --json) write ./perf.data: here, not where the test started */
-	if (!mkdtemp(dir) || chdir(dir))
+	if (scratch_dir_make(dir, sizeof(dir), "nomem") || chdir(dir))
 		return -1;
 	snprintf(scn, sizeof(scn), "%s/s.yaml", dir);
 	snprintf(ovw, sizeof(ovw), "%s/ovw.yaml", dir);
@@ -145,11 +145,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
+	return scratch_dir_remove(dir);
 }
 
 /* The names in OUTDIR, sorted, one per line: what a run left there. */
@@ -177,24 +174,6 @@ static char *listing(void)
 		free(names[i]);
 	}
 	free(names);
-	return s;
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *s;
-	long n;
-
-	assert_non_null(f);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	n = ftell(f);
-	rewind(f);
-	s = malloc((size_t)n + 1);
-	assert_non_null(s);
-	assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
-	s[n] = 0;
-	fclose(f);
 	return s;
 }
 
@@ -294,15 +273,15 @@ static void sweep(int (*cmd)(int, char **), const char *const *args, int nargs)
 	assert_int_equal(o.leaked, 0);
 	clean();
 	snprintf(path, sizeof(path), "%s/stdout", dir);
-	want_out = slurp(path);
+	want_out = scratch_read(path);
 	before = listing();
 	failmalloc_forget();
 	for (long n = 0;; n++) {
 		o = call(cmd, args, nargs, true);
 		snprintf(path, sizeof(path), "%s/stdout", dir);
-		out = slurp(path);
+		out = scratch_read(path);
 		snprintf(path, sizeof(path), "%s/stderr", dir);
-		err = slurp(path);
+		err = scratch_read(path);
 		if (o.rc < 0)
 			fail_msg("%s, refusal %ld: crashed or hung (stderr '%s')", args[0], n, err);
 		if (!o.refused) {
@@ -510,14 +489,14 @@ static void sweep_after(int (*cmd)(int, char **), const char *const *args, int n
 	assert_int_equal(o.rc, 0);
 	clean();
 	snprintf(path, sizeof(path), "%s/stdout", dir);
-	want_out = slurp(path);
+	want_out = scratch_read(path);
 	before = listing();
 	for (n = 0; n < max; n++) {
 		o = call_after(cmd, args, nargs, n, &failed);
 		snprintf(path, sizeof(path), "%s/stdout", dir);
-		out = slurp(path);
+		out = scratch_read(path);
 		snprintf(path, sizeof(path), "%s/stderr", dir);
-		err = slurp(path);
+		err = scratch_read(path);
 		if (o.rc < 0)
 			fail_msg("%s, refused from %ld on: crashed or hung (stderr '%s')", args[0], n, err);
 		if (o.rc == 0 && strcmp(out, want_out))

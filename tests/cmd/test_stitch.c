@@ -25,6 +25,8 @@
 #include <sys/wait.h>
 
 #include "tests/test.h"
+#include "tests/lib/capture.h"
+#include "tests/lib/scratch.h"
 #include "cmd/commands.h"
 #include "tools/perf/util/perf_data.h"
 
@@ -180,8 +182,7 @@ static int setup(void **state)
 	char map100[128];
 
 	(void)state;
-	strcpy(dir, "/tmp/pmusim-stitch-XXXXXX");
-	if (!mkdtemp(dir))
+	if (scratch_dir_make(dir, sizeof(dir), "stitch"))
 		return -1;
 	snprintf(data, sizeof(data), "%s/perf.data", dir);
 	snprintf(big, sizeof(big), "%s/big.data", dir);
@@ -206,58 +207,20 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *s;
-	long n;
-
-	assert_non_null(f);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	n = ftell(f);
-	rewind(f);
-	s = malloc((size_t)n + 1);
-	assert_non_null(s);
-	assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
-	s[n] = 0;
-	fclose(f);
-	return s;
+	return scratch_dir_remove(dir);
 }
 
 /* cmd_stitch(ARGS) with stdout and stderr in files; its exit status */
 static int stitch(const char *const *args, int nargs)
 {
 	char *argv[8];
-	int save1 = dup(1), save2 = dup(2), fd1, fd2, rc;
 
 	assert_true(nargs < 8);
 	for (int i = 0; i < nargs; i++)
 		argv[i] = (char *)args[i];
 	argv[nargs] = NULL;
-	fflush(stdout);
-	fflush(stderr);
-	fd1 = open(outpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	fd2 = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	assert_true(save1 >= 0 && save2 >= 0 && fd1 >= 0 && fd2 >= 0);
-	dup2(fd1, 1);
-	dup2(fd2, 2);
-	close(fd1);
-	close(fd2);
-	rc = cmd_stitch(nargs, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(save1, 1);
-	dup2(save2, 2);
-	close(save1);
-	close(save2);
-	return rc;
+	return capture_call(cmd_stitch, nargs, argv, outpath, errpath);
 }
 
 static void expect_output(const char *const *args, int nargs, const char *want)
@@ -265,8 +228,8 @@ static void expect_output(const char *const *args, int nargs, const char *want)
 	char *out, *err;
 	int rc = stitch(args, nargs);
 
-	out = slurp(outpath);
-	err = slurp(errpath);
+	out = scratch_read(outpath);
+	err = scratch_read(errpath);
 	if (rc || strcmp(out, want) || *err)
 		fail_msg("exit %d, stderr '%s', stdout\n%s\nnot\n%s", rc, err, out, want);
 	free(out);
@@ -347,7 +310,7 @@ static void test_no_home(void **state)
 	assert_int_equal(stitch(args, 4), 0);
 	assert_int_equal(setenv("HOME", home, 1), 0);
 	free(home);
-	out = slurp(outpath);
+	out = scratch_read(outpath);
 	assert_non_null(strstr(out, "\t            1020 [unknown]\n"));
 	free(out);
 }
@@ -359,7 +322,7 @@ static void test_help(void **state)
 
 	(void)state;
 	assert_int_equal(stitch(args, 2), 0);
-	out = slurp(outpath);
+	out = scratch_read(outpath);
 	assert_true(!strncmp(out, "usage: pmusim stitch ", 21));
 	free(out);
 }

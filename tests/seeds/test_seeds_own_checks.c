@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "tests/test.h"
+#include "tests/lib/scratch.h"
 #include "core/kernel.h"
 #include "seeds/seeds.h"
 
@@ -18,17 +19,13 @@ static char dir[64];
 static int setup(void **state)
 {
 	(void)state;
-	strcpy(dir, "/tmp/pmusim-seedchk-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return scratch_dir_make(dir, sizeof(dir), "seedchk");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
+	return scratch_dir_remove(dir);
 }
 
 static const char two_events[] =

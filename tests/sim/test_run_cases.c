@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 
 #include "tests/test.h"
+#include "tests/lib/scratch.h"
 #include "core/sched.h"
 #include "include/pmusim/perf_event.h"
 #include "sim/run.h"
@@ -25,8 +26,7 @@ static char dir[64];
 static int setup(void **state)
 {
 	(void)state;
-	strcpy(dir, "/tmp/pmusim-runcases-XXXXXX");
-	if (!mkdtemp(dir))
+	if (scratch_dir_make(dir, sizeof(dir), "runcases"))
 		return -1;
 	run_set_buildid_dirs(NULL, true);	/* not the user's ~/.debug */
 	return 0;
@@ -34,11 +34,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
+	return scratch_dir_remove(dir);
 }
 
 static struct scenario *load(const char *text)

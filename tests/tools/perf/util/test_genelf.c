@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 
 #include "tests/test.h"
+#include "tests/lib/scratch.h"
 #include "tools/perf/util/build_id_cache.h"
 #include "tools/perf/util/genelf.h"
 #include "tools/perf/util/perf_data.h"
@@ -30,17 +31,13 @@ static char dir[64];
 static int setup(void **state)
 {
 	(void)state;
-	strcpy(dir, "/tmp/pmusim-genelf-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return scratch_dir_make(dir, sizeof(dir), "genelf");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
+	return scratch_dir_remove(dir);
 }
 
 static u8 code[0x60];

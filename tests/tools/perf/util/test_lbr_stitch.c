@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "tests/test.h"
+#include "tests/lib/scratch.h"
 #include "tests/lib/lbr_chain.h"
 #include "tools/perf/util/lbr_stitch.h"
 
@@ -302,14 +303,14 @@ static void froms_near_the_context_markers(void **state)
 /* Read the synthetic chain back and resolve every sample. */
 static void chain_of_43_with_32_lbr_entries_is_complete_only_stitched(void **state)
 {
-	char dir[] = "/tmp/pmusim-stitch-XXXXXX", path[128], err[256], cmd[160];
+	char dir[64], path[128], err[256];
 	struct lbr_chain c = { .path = path, .map_dir = dir, .pid = 4242, .nr_threads = 2,
 			       .depth = 43, .lbr_nr = 32, .nr_samples = 3000,
 			       .hw_index = true, .pmu_caps = true };
 	u32 max_frames[2] = { 0, 0 }, full = 0;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
+	assert_int_equal(scratch_dir_make(dir, sizeof(dir), "stitch"), 0);
 	snprintf(path, sizeof(path), "%s/chain.data", dir);
 	if (lbr_chain__write(&c, err, sizeof(err)))
 		fail_msg("%s", err);
@@ -351,8 +352,7 @@ static void chain_of_43_with_32_lbr_entries_is_complete_only_stitched(void **sta
 	assert_int_equal(max_frames[0], 33);
 	assert_int_equal(max_frames[1], 43);
 	assert_true(full > 100);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(scratch_dir_remove(dir), 0);
 }
 
 /*

@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 
 #include "tests/test.h"
+#include "tests/lib/scratch.h"
 #include "tests/lib/lbr_chain.h"
 
 static char dir[64], data[128], map[64];
@@ -35,8 +36,7 @@ static int setup(void **state)
 			       .hw_index = true, .pmu_caps = true };
 
 	(void)state;
-	strcpy(dir, "/tmp/pmusim-compat-XXXXXX");
-	if (!mkdtemp(dir))
+	if (scratch_dir_make(dir, sizeof(dir), "compat"))
 		return -1;
 	c.pid = (uint32_t)getpid();
 	snprintf(data, sizeof(data), "%s/chain.data", dir);
@@ -52,12 +52,9 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
 	unlink(map);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
+	return scratch_dir_remove(dir);
 }
 
 /* Run CMD with stdout to DIR/NAME.out, stderr to DIR/NAME.err; the exit status. */

@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 
 #include "tests/test.h"
+#include "tests/lib/scratch.h"
 #include "tools/perf/util/perf_data.h"
 #include "tools/perf/util/perf_data_read.h"
 #include "tools/perf/util/perf_map.h"
@@ -28,17 +29,13 @@ static char dir[64];
 static int setup(void **state)
 {
 	(void)state;
-	strcpy(dir, "/tmp/pmusim-perfdata-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return scratch_dir_make(dir, sizeof(dir), "perfdata");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
+	return scratch_dir_remove(dir);
 }
 
 static const char *const test_argv[] = { "pmusim", "run", "x.yaml" };

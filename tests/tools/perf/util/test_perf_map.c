@@ -10,36 +10,21 @@
 #include <unistd.h>
 
 #include "tests/test.h"
+#include "tests/lib/scratch.h"
 #include "tools/perf/util/perf_map.h"
 
-static char dir[] = "/tmp/pmusim-perfmap-XXXXXX";
+static char dir[64];
 
 static int make_dir(void **state)
 {
 	(void)state;
-	return mkdtemp(dir) ? 0 : -1;
+	return scratch_dir_make(dir, sizeof(dir), "perfmap");
 }
 
 static int remove_dir(void **state)
 {
-	char cmd[64];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
-}
-
-static char *slurp(const char *path)
-{
-	FILE *fp = fopen(path, "r");
-	static char buf[4096];
-	size_t n;
-
-	assert_non_null(fp);
-	n = fread(buf, 1, sizeof(buf) - 1, fp);
-	fclose(fp);
-	buf[n] = '\0';
-	return buf;
+	return scratch_dir_remove(dir);
 }
 
 static void lines_are_hex_start_size_name(void **state)
@@ -64,7 +49,7 @@ static void lines_are_hex_start_size_name(void **state)
 		strcat(want, line);
 	}
 	snprintf(path, sizeof(path), "%s/perf-4242.map", dir);
-	assert_string_equal(slurp(path), want);
+	assert_string_equal(scratch_read(path), want);
 }
 
 static void read_back_sorted_and_found(void **state)
