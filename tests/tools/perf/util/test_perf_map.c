@@ -36,7 +36,7 @@ static void lines_are_hex_start_size_name(void **state)
 		{ ~0ULL - 0xfff, 0xfff, "at_the_top" },
 		{ 0xfedcba9876543210ULL, ~0ULL, "all_digits" },
 	};
-	char path[128], want[1024] = "";
+	char path[128], want[1024] = "", *got;
 	size_t i;
 
 	(void)state;
@@ -49,7 +49,9 @@ static void lines_are_hex_start_size_name(void **state)
 		strcat(want, line);
 	}
 	snprintf(path, sizeof(path), "%s/perf-4242.map", dir);
-	assert_string_equal(scratch_read(path), want);
+	got = scratch_read(path);
+	assert_string_equal(got, want);
+	free(got);
 }
 
 static void read_back_sorted_and_found(void **state)
