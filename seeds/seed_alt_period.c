@@ -33,9 +33,15 @@ static uint64_t total(const struct run_stats *st, bool short_only)
 	return n;
 }
 
+/*
+ * Of a run's instructions or samples: none is 0 once the alternating run
+ * has a short sample (seed_alt_period() checks), as each run then
+ * retired instructions and the one-period run, sampling at about twice
+ * the short samples' rate, took samples too.
+ */
 static double share(uint64_t n, uint64_t of)
 {
-	return of ? 100.0 * (double)n / (double)of : 0.0;
+	return NEVER(!of) ? 0.0 : 100.0 * (double)n / (double)of;
 }
 
 static double ratio(uint64_t a, uint64_t b)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "core/kernel.h"
+#include "core/testcase.h"
 #include "sim/run.h"
 #include "seeds/seeds.h"
 
@@ -22,6 +23,15 @@ static const char *const where_off = IS_ENABLED(CONFIG_PERF_TASK_CTX_DATA) ? "" 
 struct depth_row {
 	uint64_t samples, sum, max, whole;
 };
+
+/*
+ * Per sample of a run: each has samples, the per-process run checked in
+ * seed_task_ctx_data() and the system-wide one sampling the same tasks.
+ */
+static double per_sample(double n, uint64_t samples)
+{
+	return NEVER(!samples) ? 0.0 : n / (double)samples;
+}
 
 static void sum_tasks(const struct run_stats *st, struct depth_row *row)
 {
@@ -77,9 +87,9 @@ int seed_task_ctx_data(struct scenario *s, const struct seed_opts *o)
 		sum_tasks(&st[m], &row);
 		printf("  %-12s %-8s %8llu %8.1f %8llu %8.1f %9llu %10llu %12llu\n", names[m],
 		       feature, (unsigned long long)row.samples,
-		       row.samples ? (double)row.sum / (double)row.samples : 0.0,
+		       per_sample((double)row.sum, row.samples),
 		       (unsigned long long)row.max,
-		       row.samples ? 100.0 * (double)row.whole / (double)row.samples : 0.0,
+		       per_sample(100.0 * (double)row.whole, row.samples),
 		       (unsigned long long)st[m].switches,
 		       (unsigned long long)st[m].ctx_data_task_bytes,
 		       (unsigned long long)st[m].ctx_data_task_bytes * 10000);

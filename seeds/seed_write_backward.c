@@ -131,6 +131,12 @@ static int on_record(const struct perf_event_header *rec, size_t size, void *arg
 		w->min_size = (uint32_t)size;
 	if (size > w->max_size)
 		w->max_size = (uint32_t)size;
+	/*
+	 * Only a sample record takes a sample's place: another record (a
+	 * context switch, say) is read but neither judged nor expected.
+	 */
+	if (rec->type != PERF_RECORD_SAMPLE)
+		goto next;
 	if (!run_parse_sample(w->r, rec, size, &s))
 		idx = truth_index(w, &s);
 	/* consistent: a sample that was taken, the one after (or before) the last */
@@ -141,6 +147,7 @@ static int on_record(const struct perf_event_header *rec, size_t size, void *arg
 		w->expect = w->forward ? idx + 1 : idx - 1;
 	else if (w->expect >= 0)
 		w->expect = w->forward ? w->expect + 1 : w->expect - 1;
+next:
 	if (w->advance && !w->advanced)
 		writer_goes_on(w);
 	return w->failed;

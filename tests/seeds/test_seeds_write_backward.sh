@@ -151,4 +151,24 @@ else
 	nok "write-backward on two tasks' buffer runs: $(head -1 "$dir/sys.err")"
 fi
 
+# ---- context switches between the samples -----------------------------------
+# SWITCH_CPU_WIDE records as large as the samples (40 bytes) in the same
+# buffer: they are read, but only the samples are judged, each in its order
+sed 's/sample_type: \[ip, tid, time, cpu, period\]/sample_type: [ip, tid, time, cpu]\n    context_switch: true/' \
+	"$dir/sys.yaml" >"$dir/csw.yaml"
+if "$PMUSIM" seed write-backward "$dir/csw.yaml" --duration 40000000 --map-dir "$dir" \
+	>"$dir/csw.txt" 2>"$dir/csw.err"; then
+	t=$dir/csw.txt
+	taken=$(awk '/samples of/ { print $1 }' "$t")
+	# ROW read more records than samples, judged every sample taken consistent, to the end
+	all_samples() { [ "$(field "$t" "$1" 2)" -gt "$taken" ] && [ "$(field "$t" "$1" 3)" = "$taken" ] &&
+		[ "$(field "$t" "$1" 4)" = end ]; }
+	check "write-backward, switch records between the samples: the paused and the forward reader read them all, each sample consistent" \
+		'all_samples "backward, paused, from data_head" && all_samples "forward overwrite, from its place"'
+	check "write-backward, switch records between the samples: no more whole records counted than samples taken" \
+		'[ "$(field "$t" "backward, paused, from data_head" 1)" = "$taken" ]'
+else
+	nok "write-backward with switch records runs: $(head -1 "$dir/csw.err")"
+fi
+
 echo "1..$n"
