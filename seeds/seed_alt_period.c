@@ -180,8 +180,11 @@ int seed_alt_period(struct scenario *s, const struct seed_opts *o)
 		goto out;
 	}
 	/* the same scenario twice: one workload, one function table, in one order */
-	if (NEVER(alt.nr_funcs != one.nr_funcs))
+	if (NEVER(alt.nr_funcs != one.nr_funcs)) {
+		fprintf(stderr, "pmusim: seed alt-period: %s: the two runs have %u and %u "
+			"functions\n", s->file, one.nr_funcs, alt.nr_funcs);
 		goto out;
+	}
 	printf("seed alt-period: %s; periods %llu/%llu (short kept) against one period %llu\n",
 	       s->file, (unsigned long long)period, (unsigned long long)alt_period,
 	       (unsigned long long)one_period);
