@@ -20,6 +20,7 @@
 #include <stdlib.h>
 
 #include "core/kernel.h"
+#include "core/testcase.h"
 #include "sim/run.h"
 #include "seeds/seeds.h"
 
@@ -32,9 +33,15 @@ static uint64_t total(const struct run_stats *st, bool short_only)
 	return n;
 }
 
+/*
+ * Of a run's instructions or samples: none is 0 once the alternating run
+ * has a short sample (seed_alt_period() checks), as each run then
+ * retired instructions and the one-period run, sampling at about twice
+ * the short samples' rate, took samples too.
+ */
 static double share(uint64_t n, uint64_t of)
 {
-	return of ? 100.0 * (double)n / (double)of : 0.0;
+	return NEVER(!of) ? 0.0 : 100.0 * (double)n / (double)of;
 }
 
 static double ratio(uint64_t a, uint64_t b)
@@ -59,7 +66,7 @@ static void print_cpi(const struct run_stats *alt, const struct run_stats *one)
 	printf("  per-function CPI of the windows against the workload's own:\n");
 	printf("  %-12s %8s %9s %8s %7s %9s %8s %7s\n", "function", "true CPI", "short CPI",
 	       "|err|%", "windows", "one CPI", "|err|%", "windows");
-	for (unsigned int i = 0; i < alt->nr_funcs && i < one->nr_funcs; i++) {
+	for (unsigned int i = 0; i < alt->nr_funcs; i++) {
 		const struct run_func *a = &alt->funcs[i], *b = &one->funcs[i];
 		double truth = ratio(a->cycles, a->insns);
 		double sh = ratio(a->win_cycles, a->win_insns), on = ratio(b->win_cycles, b->win_insns);
@@ -111,7 +118,7 @@ static void print_share(const struct run_stats *alt, const struct run_stats *one
 	printf("  per-function share of the samples against the share of instructions:\n");
 	printf("  %-12s %8s %9s %8s %7s %9s %8s\n", "function", "truth%", "short%", "|err|", "",
 	       "one%", "|err|");
-	for (unsigned int i = 0; i < alt->nr_funcs && i < one->nr_funcs; i++) {
+	for (unsigned int i = 0; i < alt->nr_funcs; i++) {
 		const struct run_func *a = &alt->funcs[i], *b = &one->funcs[i];
 		/* each run against its own truth (the same program, the same seed) */
 		double truth = share(a->insns, alt->insns), truth_one = share(b->insns, one->insns);
@@ -145,7 +152,8 @@ int seed_alt_period(struct scenario *s, const struct seed_opts *o)
 		printf("seed alt-period: skipped: this build has no CONFIG_PERF_ALT_SAMPLE_PERIOD\n");
 		return 0;
 	}
-	if (s->events_count != 1 || !e->alternative_period || e->freq) {
+	/* (scenario_load() refuses alternative_period with freq: the event has a period) */
+	if (s->events_count != 1 || !e->alternative_period) {
 		fprintf(stderr, "%s: the alt-period seed wants one event with period and "
 			"alternative_period\n", s->file);
 		return 1;
@@ -164,6 +172,17 @@ int seed_alt_period(struct scenario *s, const struct seed_opts *o)
 	e->alternative_period = alt_period;
 	if (run_scenario(s, o->output, o->map_dir, NULL, &alt, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
+		goto out;
+	}
+	if (!total(&alt, true)) {
+		fprintf(stderr, "pmusim: seed alt-period: %s: no sample closed a short period (the "
+			"event never counted while the tasks ran): nothing to compare\n", s->file);
+		goto out;
+	}
+	/* the same scenario twice: one workload, one function table, in one order */
+	if (NEVER(alt.nr_funcs != one.nr_funcs)) {
+		fprintf(stderr, "pmusim: seed alt-period: %s: the two runs have %u and %u "
+			"functions\n", s->file, one.nr_funcs, alt.nr_funcs);
 		goto out;
 	}
 	printf("seed alt-period: %s; periods %llu/%llu (short kept) against one period %llu\n",

@@ -10,6 +10,7 @@
  */
 #include <stdio.h>
 
+#include "core/testcase.h"
 #include "model/model.h"
 #include "sim/run.h"
 #include "seeds/seeds.h"
@@ -38,12 +39,19 @@ int seed_lbr_stitch(struct scenario *s, const struct seed_opts *o)
 	for (unsigned int i = 0; i < st.nr_tasks; i++) {
 		const struct run_task_depth *d = &st.tasks[i];
 
+		/*
+		 * A task has a row from its first LBR call-stack sample on
+		 * (sim/run.h), and each of its samples has a user context
+		 * to resolve, the tasks running in user mode only.
+		 */
+		if (NEVER(!d->samples))
+			continue;
 		printf("  %-8u %-15s %8llu %6u %8llu %8.1f %9llu %9.1f %7llu %7llu\n", d->tid,
 		       s->tasks[d->group].name, (unsigned long long)d->samples, d->true_max,
 		       (unsigned long long)d->lbr_max,
-		       d->samples ? (double)d->lbr_sum / (double)d->samples : 0.0,
+		       (double)d->lbr_sum / (double)d->samples,
 		       (unsigned long long)d->stitched_max,
-		       d->samples ? (double)d->stitched_sum / (double)d->samples : 0.0,
+		       (double)d->stitched_sum / (double)d->samples,
 		       (unsigned long long)d->stitched_whole, (unsigned long long)d->stitched_wrong);
 	}
 	printf("  (true: deepest true stack at a sample; whole: samples whose stitched stack is\n"

@@ -52,9 +52,8 @@ static int order_cmp(const void *a, const void *b)
 
 	if (x->tid != y->tid)
 		return x->tid < y->tid ? -1 : 1;
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return 0;
+	/* one tid's samples: each at a time of its own (qsort compares no element with itself) */
+	return (x->time > y->time) - (x->time < y->time);
 }
 
 /* Index the simulator's log as it is now (again after the machine ran on). */
@@ -132,6 +131,12 @@ static int on_record(const struct perf_event_header *rec, size_t size, void *arg
 		w->min_size = (uint32_t)size;
 	if (size > w->max_size)
 		w->max_size = (uint32_t)size;
+	/*
+	 * Only a sample record takes a sample's place: another record (a
+	 * context switch, say) is read but neither judged nor expected.
+	 */
+	if (rec->type != PERF_RECORD_SAMPLE)
+		goto next;
 	if (!run_parse_sample(w->r, rec, size, &s))
 		idx = truth_index(w, &s);
 	/* consistent: a sample that was taken, the one after (or before) the last */
@@ -142,6 +147,7 @@ static int on_record(const struct perf_event_header *rec, size_t size, void *arg
 		w->expect = w->forward ? idx + 1 : idx - 1;
 	else if (w->expect >= 0)
 		w->expect = w->forward ? w->expect + 1 : w->expect - 1;
+next:
 	if (w->advance && !w->advanced)
 		writer_goes_on(w);
 	return w->failed;
@@ -155,11 +161,15 @@ static void on_verify_step(struct perf_mmap_reader *reader, enum perf_mmap_verif
 	/*
 	 * At its first chunk: between the copy and the check, where a writer
 	 * hurts the verifying reader most. The record size is the plain
-	 * walk's mean (at_end), as nothing is handed out yet.
+	 * walk's mean (at_end), as nothing is handed out yet. Only the
+	 * unpaused walk has this step; its plain walk, before it, read at
+	 * least the record at which it let the writer go on, so the size is
+	 * known; and the reader has no step but CHUNK_COPIED.
 	 */
 	(void)reader;
-	if (step == PERF_MMAP_VERIFY_CHUNK_COPIED && w->advance && !w->advanced &&
-	    walk_record_size(w))
+	if (!ALWAYS(step == PERF_MMAP_VERIFY_CHUNK_COPIED) || NEVER(!walk_record_size(w)))
+		return;
+	if (!w->advanced)
 		writer_goes_on(w);
 }
 
@@ -190,7 +200,8 @@ static bool starts_sample(struct wb_walk *w, struct perf_mmap_reader *rd, uint64
 
 	for (size_t i = 0; i < sizeof(h); i++)
 		((unsigned char *)&h)[i] = rd->data[(pos + i) & rd->mask];
-	if (h.size < sizeof(h) || (h.size & 7) || h.size > rd->size)
+	/* a size the readers would take, which also keeps the copy inside buf */
+	if (!perf_mmap_reader__size_valid(h.size, rd->size))
 		return false;
 	for (size_t i = 0; i < h.size; i++)
 		buf[i] = rd->data[(pos + i) & rd->mask];
@@ -221,21 +232,18 @@ static int at_end(struct run *r, void *arg)
 	res->size = rd.size;
 	head = perf_mmap__read_head(pg);
 	res->written = res->mode == WB_FORWARD ? head : -head;
-	switch (res->mode) {
-	case WB_BACKWARD:
+	if (res->mode == WB_BACKWARD) {
 		run_buffer_pause(r, 0, true);
 		res->sa = perf_mmap_reader__read_backward(&rd, on_record, &res->a);
 		run_buffer_pause(r, 0, false);
-		break;
-	case WB_FORWARD:
+	} else if (res->mode == WB_FORWARD) {
 		res->a.forward = res->b.forward = true;
 		res->sa = perf_mmap_reader__read_overwrite_forward(&rd, on_record, &res->a);
 		res->fell_behind = rd.stats.fell_behind;
 		res->skipped = rd.stats.skipped_bytes;
 		res->start_is_record = res->written > rd.size &&
 				       starts_sample(&res->b, &rd, head - rd.size);
-		break;
-	case WB_UNPAUSED:
+	} else {	/* WB_UNPAUSED */
 		res->a.advance = res->b.advance = true;
 		res->sa = perf_mmap_reader__read_backward(&rd, on_record, &res->a);
 		rd.step = on_verify_step;
@@ -246,7 +254,6 @@ static int at_end(struct run *r, void *arg)
 		res->b.step_size = walk_record_size(&res->a);
 		res->sb = perf_mmap_reader__read_backward_verify(&rd, on_record, &res->b);
 		res->overwritten = rd.stats.overwritten;
-		break;
 	}
 	/* a reader that could not grow its copy buffer read nothing worth a row */
 	if (res->a.failed || res->b.failed || res->sa == PERF_MMAP_READ_NOMEM ||
@@ -332,7 +339,8 @@ int seed_write_backward(struct scenario *s, const struct seed_opts *o)
 {
 	struct wb_result bw, fw, up;
 
-	if (s->events_count != 1 || s->tasks_count < 1 || !s->buffer->overwrite ||
+	/* (scenario_load() wants one task at least) */
+	if (s->events_count != 1 || !s->buffer->overwrite ||
 	    !s->events[0].period || !(s->events[0].sample_type & PERF_SAMPLE_TIME)) {
 		fprintf(stderr, "%s: the write-backward seed wants one event with a period and "
 			"time in sample_type, and an overwrite buffer\n", s->file);

@@ -54,4 +54,36 @@ elif seed alt-period ap.txt --duration 60000000 -o "$dir/ap.data"; then
 else
 	nok "alt-period runs: $(head -1 "$dir/ap.txt.err")"
 fi
+# ---- too short to sample every function; an event that is not instructions ----
+if has alternative_sample_period; then
+	# 600k cycles: one short window and three one-period ones among four phases
+	if seed alt-period short.txt --duration 600000; then
+		t=$dir/short.txt
+		awk '/^  function .*true CPI/ { on = 1; next } /mean \|err\|/ { on = 0 } on && !/^  \(/' \
+			"$t" >"$dir/short.cpi"
+		awk '/share of the samples/ { on = 1; next } /^  sum/ { on = 0 } on && /^  phase_/' \
+			"$t" >"$dir/short.share"
+		check "alt-period, short run: a function with no short window has no CPI, its windows still counted" \
+			'awk "\$3 == \"-\" && \$4 == \"-\" && \$5 == 0 && \$6 == \"-\" { n++ } END { exit !(n >= 1) }" "$dir/short.cpi" &&
+			 awk "\$3 != \"-\" { n++ } END { exit !(n >= 1) }" "$dir/short.cpi"'
+		check "alt-period, short run: every phase function in the share table, sampled or not" \
+			'[ "$(wc -l <"$dir/short.share")" = 4 ] &&
+			 awk "\$3 == 0 && \$5 == 0 { z = 1 } \$3 == 0 && \$5 > 0 { o = 1 } END { exit !(z && o) }" "$dir/short.share"'
+	else
+		nok "alt-period short run: $(head -1 "$dir/short.txt.err")"
+	fi
+	# cycles: no window has instructions to divide by
+	sed 's/event: instructions:u/event: cycles:u/' "$scn/seed-alt-period.yaml" >"$dir/cyc.yaml"
+	if "$PMUSIM" seed alt-period "$dir/cyc.yaml" --duration 20000000 --map-dir "$dir" >"$dir/cyc.txt" \
+		2>"$dir/cyc.err"; then
+		t=$dir/cyc.txt
+		check "alt-period on cycles: no CPI, says why, no error line; the share table still there" \
+			'grep -q "^  (no CPI: the event does not count instructions" "$t" && ! grep -q "mean |err|" "$t" &&
+			 [ "$(grep -c "^  phase_.* - .* - " "$t")" = 4 ] && grep -q "^  sum |err|" "$t" && [ ! -s "$dir/cyc.err" ]'
+	else
+		nok "alt-period on cycles runs: $(head -1 "$dir/cyc.err")"
+	fi
+else
+	skip "alt-period: this build has no CONFIG_PERF_ALT_SAMPLE_PERIOD"
+fi
 echo "1..$n"

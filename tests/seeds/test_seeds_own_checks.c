@@ -56,6 +56,34 @@ static const char no_overwrite[] =
 	"    period: 20011\n"
 	"    sample_type: [ip, tid, time, period]\n";
 
+/* an overwrite buffer, but an event with a frequency, not a period */
+static const char with_freq[] =
+	"seed: 1\n"
+	"duration: 1000000\n"
+	"machine: { cpu: skylake, cpus: 1 }\n"
+	"tasks:\n"
+	"  - name: chain\n"
+	"    workload: { kind: tchain, depth: 8 }\n"
+	"events:\n"
+	"  - event: cycles:u\n"
+	"    freq: 1000\n"
+	"    sample_type: [ip, tid, time, period]\n"
+	"buffer: { pages: 2, overwrite: true }\n";
+
+/* an overwrite buffer and a period, but no time in the samples */
+static const char no_time[] =
+	"seed: 1\n"
+	"duration: 1000000\n"
+	"machine: { cpu: skylake, cpus: 1 }\n"
+	"tasks:\n"
+	"  - name: chain\n"
+	"    workload: { kind: tchain, depth: 8 }\n"
+	"events:\n"
+	"  - event: cycles:u\n"
+	"    period: 20011\n"
+	"    sample_type: [ip, tid, period]\n"
+	"buffer: { pages: 2, overwrite: true }\n";
+
 /* Run SEED on TEXT with stdout and stderr in files; its return, stderr in ERR. */
 static int run_seed(int (*seed)(struct scenario *, const struct seed_opts *), const char *text,
 		    char *path, size_t pathlen, char *err, size_t errlen, long *out_len)
@@ -116,22 +144,25 @@ static void alt_period_wants_one_event_with_two_periods(void **state)
 		assert_true(out_len > 0);
 		return;
 	}
-	assert_int_equal(run_seed(seed_alt_period, two_events, path, sizeof(path), err,
-				  sizeof(err), &out_len), 1);
-	snprintf(want, sizeof(want), "%s: the alt-period seed wants one event with period and "
-		 "alternative_period\n", path);
-	assert_string_equal(err, want);
-	assert_int_equal(out_len, 0);
+	/* two events; one event without an alternative_period */
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(run_seed(seed_alt_period, i ? no_time : two_events, path,
+					  sizeof(path), err, sizeof(err), &out_len), 1);
+		snprintf(want, sizeof(want), "%s: the alt-period seed wants one event with period "
+			 "and alternative_period\n", path);
+		assert_string_equal(err, want);
+		assert_int_equal(out_len, 0);
+	}
 }
 
 static void write_backward_wants_one_event_and_an_overwrite_buffer(void **state)
 {
-	const char *texts[] = { two_events, no_overwrite };
+	const char *texts[] = { two_events, no_overwrite, with_freq, no_time };
 	char path[128], err[512], want[256];
 	long out_len;
 
 	(void)state;
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 4; i++) {
 		assert_int_equal(run_seed(seed_write_backward, texts[i], path, sizeof(path), err,
 					  sizeof(err), &out_len), 1);
 		snprintf(want, sizeof(want), "%s: the write-backward seed wants one event with a "

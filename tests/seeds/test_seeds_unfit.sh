@@ -40,6 +40,22 @@ sed 's/event: cycles:u/event: cycles:k/' "$scn/seed-lbr-stitch.yaml" >"$dir/ks.y
 rc=$?
 check "lbr-stitch with no sample: exit 1, says there was nothing to stitch" \
 	'[ $rc = 1 ] && [ ! -s "$dir/ks.out" ] && grep -q "no LBR call-stack sample" "$dir/ks.err"'
+sed 's/event: cycles:u/event: cycles:k/' "$scn/seed-task-ctx-data.yaml" >"$dir/kt.yaml"
+"$PMUSIM" seed task-ctx-data "$dir/kt.yaml" --duration 4200000 --map-dir "$dir" >"$dir/kt.out" 2>"$dir/kt.err"
+rc=$?
+check "task-ctx-data with no sample: exit 1, one line saying there was nothing to compare" \
+	'[ $rc = 1 ] && [ ! -s "$dir/kt.out" ] && [ "$(wc -l <"$dir/kt.err")" = 1 ] &&
+	 grep -qF "seed task-ctx-data: $dir/kt.yaml: no LBR call-stack sample" "$dir/kt.err"'
+if has alternative_sample_period; then
+	sed 's/event: instructions:u/event: instructions:k/' "$scn/seed-alt-period.yaml" >"$dir/ka.yaml"
+	"$PMUSIM" seed alt-period "$dir/ka.yaml" --duration 4200000 --map-dir "$dir" >"$dir/ka.out" 2>"$dir/ka.err"
+	rc=$?
+	check "alt-period with no sample: exit 1, one line saying there was nothing to compare" \
+		'[ $rc = 1 ] && [ ! -s "$dir/ka.out" ] && [ "$(wc -l <"$dir/ka.err")" = 1 ] &&
+		 grep -qF "seed alt-period: $dir/ka.yaml: no sample closed a short period" "$dir/ka.err"'
+else
+	skip "this build has no CONFIG_PERF_ALT_SAMPLE_PERIOD"
+fi
 sed 's/event: cycles:u/event: cycles:k/' "$scn/seed-write-backward.yaml" >"$dir/kw.yaml"
 "$PMUSIM" seed write-backward "$dir/kw.yaml" --duration 4200000 --map-dir "$dir" >"$dir/kw.out" 2>"$dir/kw.err"
 rc=$?
