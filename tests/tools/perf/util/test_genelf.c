@@ -176,12 +176,50 @@ static void build_id_feature_round_trips(void **state)
 	perf_data_file__close(&f);
 }
 
+/* No file descriptor left for the memory file: one line saying so, no image. */
+static void no_descriptor_left_fails_with_one_line(void **state)
+{
+	pid_t pid;
+	int status;
+
+	(void)state;
+	fflush(stdout);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		struct genelf_dso dso;
+		struct rlimit old, rl;
+		char err[256];
+		int fd = dup(0), ret;	/* the lowest free descriptor: every one below is open */
+
+		if (fd < 0 || close(fd) || getrlimit(RLIMIT_NOFILE, &old))
+			_exit(3);
+		rl = old;
+		rl.rlim_cur = (rlim_t)fd;
+		if (setrlimit(RLIMIT_NOFILE, &rl))
+			_exit(3);
+		program(&dso);
+		ret = genelf__build(&dso, err, sizeof(err));
+		/* back before exit(): a coverage build opens its count files then */
+		if (setrlimit(RLIMIT_NOFILE, &old))
+			_exit(3);
+		if (ret != -1 || dso.image || dso.image_size ||
+		    strcmp(err, "pmusim: cannot build an ELF image: memfd_create: Too many open files"))
+			exit(4);
+		exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(same_program_same_bytes_other_program_other_id),
 		cmocka_unit_test(symbols_read_back_at_run_time_addresses),
 		cmocka_unit_test(build_id_feature_round_trips),
+		cmocka_unit_test(no_descriptor_left_fails_with_one_line),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
