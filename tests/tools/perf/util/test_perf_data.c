@@ -124,7 +124,7 @@ static void write_test_file(const char *path, u8 *records, u32 *records_size)
 /* Files in the test directory whose name starts with NAME.tmp (or NAME for pmusim-perf.data). */
 static int count_temp_files(const char *name)
 {
-	char prefix[64];
+	char prefix[300];
 	struct dirent *de;
 	DIR *d = opendir(dir);
 	int n = 0;
@@ -1047,6 +1047,41 @@ static void writer_fails_when_the_old_file_cannot_be_kept(void **state)
 	assert_int_equal(count_temp_files("kept.data"), 0);
 }
 
+/*
+ * A name of 242 bytes: its temporary file's name (+ ".tmp.XXXXXX") fits
+ * in NAME_MAX, the hard link's (+ ".old" more) does not, so the previous
+ * file is kept by a rename instead; and where TARGET.old is a directory,
+ * that rename fails and says so.
+ */
+static void writer_keeps_the_old_file_by_rename_when_it_cannot_link(void **state)
+{
+	char name[243], path[400], old[410], inside[420];
+	struct stat st;
+
+	(void)state;
+	memset(name, 'n', 242);
+	name[242] = '\0';
+	file_path(path, sizeof(path), name);
+	snprintf(old, sizeof(old), "%s.old", path);
+	assert_int_equal(write_small(path, 91), 0);
+	assert_int_equal(write_small(path, 92), 0);
+	assert_int_equal(period_in(path), 92);
+	assert_int_equal(period_in(old), 91);
+	assert_int_equal(count_temp_files(name), 0);
+
+	assert_int_equal(unlink(old), 0);
+	assert_int_equal(mkdir(old, 0700), 0);		/* .old is a directory, not empty */
+	snprintf(inside, sizeof(inside), "%s/x", old);
+	assert_int_equal(write_small(inside, 1), 0);
+	assert_int_equal(write_small(path, 93), -1);
+	assert_non_null(strstr(perf_data_writer__last_error(), ": cannot keep the previous file as "));
+	assert_non_null(strstr(perf_data_writer__last_error(), ".old: Is a directory"));
+	assert_int_equal(period_in(path), 92);		/* the previous file, untouched */
+	assert_int_equal(stat(old, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(count_temp_files(name), 0);
+}
+
 /* The target turned into a directory while the file was written: no rename over it. */
 static void writer_fails_when_the_target_became_a_directory(void **state)
 {
@@ -1135,12 +1170,19 @@ static void writer_fails_whole_at_every_file_size_limit(void **state)
 		pid = fork();
 		assert_true(pid >= 0);
 		if (!pid) {
-			struct rlimit rl = { limit, limit };
+			struct rlimit old, rl;
 
 			signal(SIGXFSZ, SIG_IGN);
+			if (getrlimit(RLIMIT_FSIZE, &old))
+				exit(3);
+			rl = old;
+			rl.rlim_cur = limit;
 			if (setrlimit(RLIMIT_FSIZE, &rl))
 				exit(3);
 			ret = write_big(path, NULL);
+			/* back before exit(): a coverage build writes its counts then */
+			if (setrlimit(RLIMIT_FSIZE, &old))
+				exit(3);
 			if (ret && strcmp(perf_data_writer__last_error(), want)) {
 				fprintf(stderr, "%s\n", perf_data_writer__last_error());
 				exit(4);
@@ -1589,6 +1631,7 @@ int main(void)
 		cmocka_unit_test(writer_open_names_what_is_wrong_with_the_target),
 		cmocka_unit_test(writer_follows_absolute_and_bare_symlinks),
 		cmocka_unit_test(writer_fails_when_the_old_file_cannot_be_kept),
+		cmocka_unit_test(writer_keeps_the_old_file_by_rename_when_it_cannot_link),
 		cmocka_unit_test(writer_fails_when_the_target_became_a_directory),
 		cmocka_unit_test(writer_fails_whole_at_every_file_size_limit),
 		cmocka_unit_test(writer_times_only_the_samples_it_can_place),
