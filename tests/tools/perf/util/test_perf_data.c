@@ -410,7 +410,7 @@ static u8 *load(const char *path, size_t *size)
 static const char *open_copy(const u8 *good, size_t size, struct perf_data_file *f,
 			     void (*mutate)(u8 *buf, size_t *size))
 {
-	static char err[256];
+	static char err[sizeof(((struct perf_data_file *)0)->err)];
 	u8 *buf = malloc(size);
 	struct perf_data_iter it;
 	const u8 *ev;
@@ -1333,7 +1333,7 @@ static void writer_fills_in_what_the_env_leaves_out(void **state)
 static const char *open_feature(int feat, const void *body, size_t len, struct perf_data_file *f)
 {
 	static u8 buf[4096];
-	static char err[256];
+	static char err[sizeof(((struct perf_data_file *)0)->err)];
 	struct perf_file_header *h = (struct perf_file_header *)buf;
 	struct perf_file_section sec = { PERF_FILE_HEADER_SIZE + 16, len };
 	int r;
@@ -1506,6 +1506,24 @@ static void reader_names_what_is_wrong_with_the_file(void **state)
 	assert_string_equal(perf_event__name(PERF_RECORD_SAMPLE), "SAMPLE");
 	assert_string_equal(perf_event__name(PERF_RECORD_FINISHED_ROUND), "FINISHED_ROUND");
 	assert_null(perf_event__name(PERF_RECORD_FINISHED_ROUND + 1000));
+
+	/* a long name is given whole with the problem; one past any path is cut before it */
+	{
+		static char longpath[5000], want[5100];
+
+		snprintf(longpath, sizeof(longpath), "%s/", dir);
+		memset(longpath + strlen(longpath), 'l', 300);
+		assert_int_equal(perf_data_file__open(&f, longpath), -1);
+		snprintf(want, sizeof(want), "%s: cannot open: %s", longpath, strerror(ENAMETOOLONG));
+		assert_string_equal(f.err, want);
+		perf_data_file__close(&f);
+		memset(longpath, 'm', sizeof(longpath) - 1);
+		assert_int_equal(perf_data_file__open(&f, longpath), -1);
+		snprintf(want, sizeof(want), "%.4096s: cannot open: %s", longpath,
+			 strerror(ENAMETOOLONG));
+		assert_string_equal(f.err, want);
+		perf_data_file__close(&f);
+	}
 }
 
 /* Data that ends inside a record header: truncated, not read past. */
