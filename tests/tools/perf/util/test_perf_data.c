@@ -1304,24 +1304,27 @@ static void writer_fills_in_what_the_env_leaves_out(void **state)
 
 	(void)state;
 	file_path(path, sizeof(path), "env.data");
-	{
+	/* and an argument count without the arguments: no command line */
+	for (int no_argv = 0; no_argv < 2; no_argv++) {
 		struct perf_event_attr a;
-		struct perf_data_writer *w = perf_data_writer__open(path, &env);
+		struct perf_data_writer *w;
 		u64 id = 1;
 
+		env.argv = no_argv ? NULL : argv;
+		w = perf_data_writer__open(path, &env);
 		assert_non_null(w);
 		test_attr(&a, 0);
 		assert_int_equal(perf_data_writer__add_attr(w, &a, NULL, &id, 1), 0);
 		assert_int_equal(perf_data_writer__close(w), 0);
+		assert_int_equal(perf_data_file__open(&f, path), 0);
+		assert_int_equal(f.nr_cpus_avail, 4);
+		assert_int_equal(f.nr_cpus_online, 4);
+		assert_int_equal(f.max_branches, 0);		/* pmu_name only */
+		assert_int_equal(perf_data_file__has_feat(&f, HEADER_CMDLINE), !no_argv);
+		assert_true(perf_data_file__has_feat(&f, HEADER_CPU_PMU_CAPS));
+		assert_false(perf_data_file__has_feat(&f, HEADER_HOSTNAME));
+		perf_data_file__close(&f);
 	}
-	assert_int_equal(perf_data_file__open(&f, path), 0);
-	assert_int_equal(f.nr_cpus_avail, 4);
-	assert_int_equal(f.nr_cpus_online, 4);
-	assert_int_equal(f.max_branches, 0);		/* pmu_name only */
-	assert_true(perf_data_file__has_feat(&f, HEADER_CMDLINE));
-	assert_true(perf_data_file__has_feat(&f, HEADER_CPU_PMU_CAPS));
-	assert_false(perf_data_file__has_feat(&f, HEADER_HOSTNAME));
-	perf_data_file__close(&f);
 }
 
 /* ---- the reader, feature by feature ---------------------------------------- */
