@@ -1493,6 +1493,29 @@ static void reader_names_what_is_wrong_with_the_file(void **state)
 		assert_int_equal(perf_data_file__open_mem(&f, "h.data", buf, sizeof(buf)), 0);
 		assert_int_equal(f.nr_attrs, 0);
 		assert_int_equal(f.id_pos, -1);
+		/* feature numbers outside the bitmap: never there, even with every bit set */
+		memset(f.header.adds_features, 0xff, sizeof(f.header.adds_features));
+		assert_false(perf_data_file__has_feat(&f, 0));
+		assert_false(perf_data_file__has_feat(&f, -1));
+		assert_false(perf_data_file__has_feat(&f, HEADER_FEAT_BITS));
+		assert_true(perf_data_file__has_feat(&f, HEADER_FEAT_BITS - 1));
+		memset(f.header.adds_features, 0, sizeof(f.header.adds_features));
+		perf_data_file__close(&f);
+		/* a feature perf has no name for, out of bounds: named by its number */
+		{
+			u8 b2[PERF_FILE_HEADER_SIZE + 16];
+			struct perf_file_section sec = { 4096, 8 };
+
+			memcpy(b2, buf, PERF_FILE_HEADER_SIZE);
+			((struct perf_file_header *)b2)->adds_features[200 / 64] |= 1ULL << (200 % 64);
+			((struct perf_file_header *)b2)->data.offset = PERF_FILE_HEADER_SIZE;
+			memcpy(b2 + PERF_FILE_HEADER_SIZE, &sec, sizeof(sec));
+			assert_int_equal(perf_data_file__open_mem(&f, "n.data", b2, sizeof(b2)), -1);
+			assert_string_equal(f.err, "n.data: feature 200: section out of bounds "
+					    "(offset 4096 size 8, file 120 bytes)");
+			perf_data_file__close(&f);
+		}
+		assert_int_equal(perf_data_file__open_mem(&f, "h.data", buf, sizeof(buf)), 0);
 		{
 			u64 rec[2] = { PERF_RECORD_SAMPLE | (u64)16 << 48, 1 };
 			struct perf_data_iter it = { PERF_FILE_HEADER_SIZE, PERF_FILE_HEADER_SIZE };
