@@ -870,6 +870,10 @@ static void synthesized_comm_and_mmap2_have_the_abi_layout(void **state)
 	n = perf_event__synthesize_mmap2(rec, &a, 5, 6, 0, 0x1000, 0, 1, 0x22, "//anon", &sid);
 	memcpy(&h, rec, 8);
 	assert_true(h.misc & PERF_RECORD_MISC_MMAP_DATA);	/* not executable */
+	/* an id and nothing else: the trailer is the id alone */
+	a.sample_type = PERF_SAMPLE_IDENTIFIER;
+	assert_int_equal(perf_event__synthesize_comm(rec, &a, 5, 6, "x", &sid), 8 + 8 + 8 + 8);
+	assert_int_equal(perf_data__get_u64(rec + 24), 9);
 	a.sample_id_all = 0;
 	assert_int_equal(perf_event__synthesize_comm(rec, &a, 5, 6, "x", &sid), 8 + 8 + 8);
 }
