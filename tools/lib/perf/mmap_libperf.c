@@ -159,20 +159,21 @@ perf_mmap_libperf__peek_forward(struct perf_mmap_libperf *lp, perf_mmap_record_f
 	const struct perf_event_header *ev;
 	enum perf_mmap_read_status st = read_init(lp);
 
-	if (st == PERF_MMAP_READ_STOPPED)
-		return PERF_MMAP_READ_END;
-	if (st != PERF_MMAP_READ_END)
-		return st;
-	for (;;) {
-		lp->pos = ksrc_libperf_start(lp->map);
-		ev = (const struct perf_event_header *)read_event(lp);
-		if (!ev) {
-			st = batch_end(lp);
-			break;
-		}
-		if (deliver(lp, ev, fn, arg)) {
-			st = PERF_MMAP_READ_STOPPED;
-			break;
+	/* prev goes back whatever read_init did: it moves prev past an overrun */
+	if (st == PERF_MMAP_READ_STOPPED) {
+		st = PERF_MMAP_READ_END;
+	} else if (st == PERF_MMAP_READ_END) {
+		for (;;) {
+			lp->pos = ksrc_libperf_start(lp->map);
+			ev = (const struct perf_event_header *)read_event(lp);
+			if (!ev) {
+				st = batch_end(lp);
+				break;
+			}
+			if (deliver(lp, ev, fn, arg)) {
+				st = PERF_MMAP_READ_STOPPED;
+				break;
+			}
 		}
 	}
 	ksrc_libperf_set_prev(lp->map, prev);

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/testcase.h"
 #include "tools/perf/util/build_id_cache.h"
 #include "tools/perf/util/genelf.h"
 
@@ -45,27 +46,31 @@ static int write_file_atomic(const char *path, const void *buf, size_t size)
 	while (size) {
 		ssize_t n = write(fd, p, size);
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			err = n < 0 ? errno : EIO;
+		if (n < 0) {
+			if (errno == EINTR)	/* NFS, FUSE: a local file is not interrupted */
+				continue;
+			err = errno;
+			close(fd);
+			goto fail;
+		}
+		/* a regular file takes at least one byte of a write or says why not */
+		if (NEVER(n == 0)) {
+			close(fd);
+			err = EIO;
 			goto fail;
 		}
 		p += n;
 		size -= (size_t)n;
 	}
-	if (close(fd)) {
-		fd = -1;
-		err = errno;
-		goto fail;
-	}
-	if (!rename(tmp, path))
+	/*
+	 * close() reports a deferred write error (NFS), rename() a race with
+	 * another writer: neither happens on a local file system, both are
+	 * handled as the failed write above.
+	 */
+	if (!close(fd) && !rename(tmp, path))
 		return 0;
 	err = errno;
-	fd = -1;
 fail:
-	if (fd >= 0)
-		close(fd);
 	unlink(tmp);
 	errno = err;
 	return -1;
@@ -75,6 +80,7 @@ int build_id_cache__add(const char *dir, const char *name, const u8 *bid,
 			const void *image, size_t size, char *err, size_t errlen)
 {
 	char sbid[2 * GENELF_BUILD_ID_SIZE + 1], path[4096], link[4096], target[4096];
+	const char *at;
 	struct stat st;
 	int e;
 
@@ -87,20 +93,27 @@ int build_id_cache__add(const char *dir, const char *name, const u8 *bid,
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	if (mkdir_p(path) || mkdir_p(link))
+	/* each failure names what could not be made */
+	at = path;
+	if (mkdir_p(path))
+		goto fail;
+	at = link;
+	if (mkdir_p(link))
 		goto fail;
 	strcat(path, "/elf");
+	at = path;
 	if (stat(path, &st) && write_file_atomic(path, image, size))
 		goto fail;
 	snprintf(target, sizeof(target), "../../%s/%s", name, sbid);
 	strcat(link, "/");
 	strcat(link, sbid + 2);
+	at = link;
 	if (symlink(target, link) && errno != EEXIST)
 		goto fail;
 	return 0;
 fail:
 	e = errno;
-	snprintf(err, errlen, "%s: cannot add to the build-id cache: %s", path, strerror(e));
+	snprintf(err, errlen, "%s: cannot add to the build-id cache: %s", at, strerror(e));
 	errno = e;
 	return -1;
 }

@@ -29,6 +29,9 @@
 /* perf pads feature strings to this, and so do we (readers don't care). */
 #define NAME_ALIGN	64
 
+/* A message names up to two paths (the file, its temporary or .old) and says why. */
+#define ERR_MAX		(2 * 4096 + 256)
+
 struct writer_attr {
 	struct perf_event_attr attr;
 	char *name;
@@ -62,10 +65,10 @@ struct perf_data_writer {
 	bool have_time;
 	u64 first_time, last_time;
 	bool failed;
-	char err[256];
+	char err[ERR_MAX];
 };
 
-static _Thread_local char last_error[256];
+static _Thread_local char last_error[ERR_MAX];
 
 const char *perf_data_writer__last_error(void)
 {

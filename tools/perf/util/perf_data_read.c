@@ -32,9 +32,8 @@ file_error(struct perf_data_file *f, const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	n = snprintf(f->err, sizeof(f->err), "%s: ", f->path ? f->path : "perf.data");
-	if (n < 0 || (size_t)n >= sizeof(f->err))
-		return -1;
+	/* the name cut where no path can go on: the problem always fits after it */
+	n = snprintf(f->err, sizeof(f->err), "%.4096s: ", f->path ? f->path : "perf.data");
 	va_start(ap, fmt);
 	vsnprintf(f->err + n, sizeof(f->err) - n, fmt, ap);
 	va_end(ap);

@@ -50,7 +50,7 @@ struct perf_data_file {
 	struct perf_data_build_id *build_ids;	/* BUILD_ID */
 	u32 nr_build_ids;
 
-	char err[256];			/* "FILE: problem" */
+	char err[4096 + 256];		/* "FILE: problem", FILE cut at 4096 bytes */
 };
 
 static inline bool perf_data_file__has_feat(const struct perf_data_file *f, int feat)

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/testcase.h"
 #include "tools/perf/util/perf_map.h"
 
 /*
@@ -82,7 +83,8 @@ int perf_map__write(const char *dir, int pid, const struct perf_map_sym *syms,
 	ok = !ferror(fp);
 	ok = !fclose(fp) && ok;
 	if (!ok || rename(tmp, path)) {
-		int e = errno ? errno : EIO;
+		/* the write, fclose() or rename() that failed said why */
+		int e = NEVER(!errno) ? EIO : errno;
 
 		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(e));
 		unlink(tmp);
@@ -153,12 +155,12 @@ int perf_map__load(struct perf_map *map, const char *path)
 		map->nr = ++n;
 	}
 	if (!feof(fp)) {
-		int e = errno;
+		int e = errno;	/* the read that failed said why */
 
 		free(line);
 		fclose(fp);
 		perf_map__exit(map);
-		errno = e ? e : EIO;
+		errno = NEVER(!e) ? EIO : e;
 		return -1;
 	}
 	free(line);
@@ -179,11 +181,14 @@ int perf_map__load_elf(struct perf_map *map, const char *path, u64 start, u64 pg
 	Elf_Scn *scn = NULL;
 	Elf *e = NULL;
 	int fd, err = EINVAL;
+	unsigned int version;
 	size_t n = 0;
 
 	map->syms = NULL;
 	map->nr = 0;
-	if (elf_version(EV_CURRENT) == EV_NONE) {
+	/* libelf refuses only a version it does not know; it knows its own */
+	version = elf_version(EV_CURRENT);
+	if (NEVER(version == EV_NONE)) {
 		errno = EINVAL;
 		return -1;
 	}

@@ -190,6 +190,89 @@ static void test_libperf_stops_where_the_callback_says(void **state)
 	free(b.pg);
 }
 
+/*
+ * A forward buffer whose data_head is more than the buffer ahead of
+ * prev (perf's "failed to keep up"): libperf's read_init moves prev and
+ * data_tail to data_head and hands out nothing. A peek hands out nothing
+ * either, and leaves prev where it was.
+ */
+static void test_libperf_overrun_forward_buffer_reads_nothing(void **state)
+{
+	struct buf b = buf_new();
+	struct perf_mmap_libperf lp;
+	struct seen s = { 0 };
+
+	(void)state;
+	if (!perf_mmap_libperf__available()) {
+		free(b.pg);
+		pmusim_skip("no kernel tree (KSRC=DIR or linux-source-6.12)");
+	}
+	for (uint64_t pos = 0; pos < DATA_SIZE; pos += REC_SIZE)
+		publish(&b, pos);
+	b.pg->data_head = 2 * DATA_SIZE;
+	assert_int_equal(perf_mmap_libperf__init(&lp, b.pg, false, true), 0);
+	assert_false(lp.protect);	/* a forward buffer's page stays writable */
+	assert_int_equal(perf_mmap_libperf__peek_forward(&lp, record_seen, &s), PERF_MMAP_READ_END);
+	assert_int_equal(s.nr, 0);
+	assert_int_equal(perf_mmap_libperf__prev(&lp), 0);
+	assert_int_equal(perf_mmap_libperf__read_forward(&lp, 0, record_seen, &s), PERF_MMAP_READ_END);
+	assert_int_equal(s.nr, 0);
+	assert_int_equal(perf_mmap_libperf__prev(&lp), 2 * DATA_SIZE);
+	assert_int_equal(b.pg->data_tail, 2 * DATA_SIZE);
+	assert_int_equal(lp.stats.bad_size, 0);
+	perf_mmap_libperf__exit(&lp);
+	free(b.pg);
+}
+
+/* A record of 4 bytes after a good one: one record, then BAD_SIZE, in each mode. */
+static void test_libperf_refuses_a_record_smaller_than_its_header(void **state)
+{
+	struct perf_event_header tiny = { .type = PERF_RECORD_SAMPLE, .size = 4 };
+	struct buf b = buf_new();
+	struct perf_mmap_libperf lp;
+	struct seen s = { 0 };
+
+	(void)state;
+	if (!perf_mmap_libperf__available()) {
+		free(b.pg);
+		pmusim_skip("no kernel tree (KSRC=DIR or linux-source-6.12)");
+	}
+	publish(&b, 0);
+	memcpy(b.data + REC_SIZE, &tiny, sizeof(tiny));
+	b.pg->data_head = 2 * REC_SIZE;
+	assert_int_equal(perf_mmap_libperf__init(&lp, b.pg, false, false), 0);
+	assert_int_equal(perf_mmap_libperf__peek_forward(&lp, record_seen, &s),
+			 PERF_MMAP_READ_BAD_SIZE);
+	assert_int_equal(s.nr, 1);
+	assert_int_equal(perf_mmap_libperf__prev(&lp), 0);
+	assert_int_equal(perf_mmap_libperf__read_forward(&lp, 0, record_seen, &s),
+			 PERF_MMAP_READ_BAD_SIZE);
+	assert_int_equal(s.nr, 2);
+	assert_int_equal(s.pos[1], 0);
+	assert_int_equal(lp.stats.bad_size, 2);
+	perf_mmap_libperf__exit(&lp);
+
+	/*
+	 * Backward: data_head at -32, the records read from there up to
+	 * prev 0 (a fresh reader's window): the good one, then the tiny one.
+	 */
+	memset(b.data, 0, DATA_SIZE);
+	b.pg->data_tail = 0;
+	publish(&b, DATA_SIZE - 2 * REC_SIZE);
+	memcpy(b.data + DATA_SIZE - REC_SIZE, &tiny, sizeof(tiny));
+	b.pg->data_head = (uint64_t)-2 * REC_SIZE;
+	s.nr = 0;
+	assert_int_equal(perf_mmap_libperf__init(&lp, b.pg, true, true), 0);
+	assert_true(lp.protect);
+	assert_int_equal(perf_mmap_libperf__read_backward(&lp, true, record_seen, &s),
+			 PERF_MMAP_READ_BAD_SIZE);
+	assert_int_equal(s.nr, 1);
+	assert_int_equal(s.pos[0], DATA_SIZE - 2 * REC_SIZE);
+	assert_int_equal(lp.stats.bad_size, 1);
+	perf_mmap_libperf__exit(&lp);
+	free(b.pg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -197,6 +280,8 @@ int main(void)
 		cmocka_unit_test(test_pmusim_reader_reads_every_record_on_that_schedule),
 		cmocka_unit_test(test_both_readers_refuse_a_bad_data_size),
 		cmocka_unit_test(test_libperf_stops_where_the_callback_says),
+		cmocka_unit_test(test_libperf_overrun_forward_buffer_reads_nothing),
+		cmocka_unit_test(test_libperf_refuses_a_record_smaller_than_its_header),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

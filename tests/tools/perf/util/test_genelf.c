@@ -3,8 +3,8 @@
  * ELF images of simulated programs: the build-id is the program's (same
  * program, same bytes and id; another code byte or symbol, another id);
  * the symbols read back at their run-time addresses for the mapping
- * genelf__build() gives; the build-id cache has perf's layout and keeps
- * an entry already there; the perf.data's BUILD_ID feature round-trips.
+ * genelf__build() gives; the perf.data's BUILD_ID feature round-trips.
+ * (The build-id cache is test_build_id_cache.c's.)
  */
 #define _GNU_SOURCE	/* memmem */
 #include <dirent.h>
@@ -20,7 +20,6 @@
 
 #include "tests/test.h"
 #include "tests/lib/scratch.h"
-#include "tools/perf/util/build_id_cache.h"
 #include "tools/perf/util/genelf.h"
 #include "tools/perf/util/perf_data.h"
 #include "tools/perf/util/perf_data_read.h"
@@ -134,39 +133,6 @@ static void symbols_read_back_at_run_time_addresses(void **state)
 	assert_int_equal(perf_map__load_elf(&map, path, 0, 0), -1);
 }
 
-static void build_id_cache_has_perfs_layout(void **state)
-{
-	char cache[128], path[512], link[512], sbid[41], err[256];
-	struct genelf_dso dso;
-	struct stat st;
-	ssize_t n;
-
-	(void)state;
-	program(&dso);
-	build(&dso);
-	genelf__build_id_hex(dso.build_id, sbid);
-	snprintf(cache, sizeof(cache), "%s/cache", dir);
-	assert_int_equal(build_id_cache__add(cache, "/pmusim/prog", dso.build_id, dso.image,
-					     dso.image_size, err, sizeof(err)), 0);
-	snprintf(path, sizeof(path), "%s/pmusim/prog/%s/elf", cache, sbid);
-	assert_int_equal(stat(path, &st), 0);
-	assert_int_equal((size_t)st.st_size, dso.image_size);
-	snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s", cache, sbid, sbid + 2);
-	n = readlink(path, link, sizeof(link) - 1);
-	assert_true(n > 0);
-	link[n] = '\0';
-	snprintf(path, sizeof(path), "../../pmusim/prog/%s", sbid);
-	assert_string_equal(link, path);
-	/* again: kept, no error */
-	assert_int_equal(build_id_cache__add(cache, "/pmusim/prog", dso.build_id, dso.image,
-					     dso.image_size, err, sizeof(err)), 0);
-	/* a cache that cannot be made: one line naming it */
-	assert_int_equal(build_id_cache__add("/proc/pmusim-none", "/pmusim/prog", dso.build_id,
-					     dso.image, dso.image_size, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "/proc/pmusim-none"));
-	genelf__exit(&dso);
-}
-
 static void build_id_feature_round_trips(void **state)
 {
 	static const struct perf_data_env env = { .hostname = "pmusim" };
@@ -207,94 +173,41 @@ static void build_id_feature_round_trips(void **state)
 	perf_data_file__close(&f);
 }
 
-/* The cache's failures: one line naming the path and why, nothing half-written. */
-static void build_id_cache_failures_name_the_path(void **state)
+/* No file descriptor left for the memory file: one line saying so, no image. */
+static void no_descriptor_left_fails_with_one_line(void **state)
 {
-	char cache[128], longdir[4200], longerr[4400], path[512], err[256], sbid[41];
-	struct genelf_dso dso;
-	struct stat st;
+	pid_t pid;
+	int status;
 
 	(void)state;
-	program(&dso);
-	build(&dso);
-	genelf__build_id_hex(dso.build_id, sbid);
-	/* a directory name that leaves no room for the entry */
-	memset(longdir, 'a', 4090);
-	longdir[0] = '/';
-	longdir[4090] = '\0';
-	errno = 0;
-	assert_int_equal(build_id_cache__add(longdir, "/p", dso.build_id, dso.image,
-					     dso.image_size, longerr, sizeof(longerr)), -1);
-	assert_int_equal(errno, ENAMETOOLONG);
-	assert_int_equal(strncmp(longerr, longdir, 4090), 0);
-	assert_string_equal(longerr + 4090, ": build-id cache path too long");
-
-	/* .build-id/XX is a file: the link's directory cannot be made */
-	snprintf(cache, sizeof(cache), "%s/cache-file", dir);
-	snprintf(path, sizeof(path), "%s/.build-id", cache);
-	assert_int_equal(mkdir(cache, 0755), 0);
-	assert_int_equal(mkdir(path, 0755), 0);
-	snprintf(path, sizeof(path), "%s/.build-id/%.2s", cache, sbid);
-	assert_int_equal(close(creat(path, 0644)), 0);
-	assert_int_equal(build_id_cache__add(cache, "/p", dso.build_id, dso.image,
-					     dso.image_size, err, sizeof(err)), -1);
-	assert_int_equal(errno, ENOTDIR);
-	assert_non_null(strstr(err, ": cannot add to the build-id cache: Not a directory"));
-
-	/* the image cannot be written whole (a file-size limit): no elf, no temporary file */
-	snprintf(cache, sizeof(cache), "%s/cache-limit", dir);
 	fflush(stdout);
-	{
-		pid_t pid = fork();
-		int status;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		struct genelf_dso dso;
+		struct rlimit old, rl;
+		char err[256];
+		int fd = dup(0), ret;	/* the lowest free descriptor: every one below is open */
 
-		assert_true(pid >= 0);
-		if (!pid) {
-			struct rlimit rl = { 100, 100 };
-
-			signal(SIGXFSZ, SIG_IGN);
-			if (setrlimit(RLIMIT_FSIZE, &rl))
-				exit(3);
-			if (build_id_cache__add(cache, "/p", dso.build_id, dso.image,
-						dso.image_size, err, sizeof(err)) != -1 ||
-			    !strstr(err, "/elf: cannot add to the build-id cache: File too large"))
-				exit(4);
-			exit(0);
-		}
-		assert_int_equal(waitpid(pid, &status, 0), pid);
-		assert_true(WIFEXITED(status));
-		assert_int_equal(WEXITSTATUS(status), 0);
+		if (fd < 0 || close(fd) || getrlimit(RLIMIT_NOFILE, &old))
+			_exit(3);
+		rl = old;
+		rl.rlim_cur = (rlim_t)fd;
+		if (setrlimit(RLIMIT_NOFILE, &rl))
+			_exit(3);
+		program(&dso);
+		ret = genelf__build(&dso, err, sizeof(err));
+		/* back before exit(): a coverage build opens its count files then */
+		if (setrlimit(RLIMIT_NOFILE, &old))
+			_exit(3);
+		if (ret != -1 || dso.image || dso.image_size ||
+		    strcmp(err, "pmusim: cannot build an ELF image: memfd_create: Too many open files"))
+			exit(4);
+		exit(0);
 	}
-	snprintf(path, sizeof(path), "%s/p/%s", cache, sbid);
-	{
-		DIR *d = opendir(path);
-		struct dirent *de;
-		int n = 0;
-
-		assert_non_null(d);
-		while ((de = readdir(d)))
-			n += de->d_name[0] != '.';
-		closedir(d);
-		assert_int_equal(n, 0);		/* neither elf nor elf.tmp.* */
-	}
-	assert_int_not_equal(stat(path, &st) == 0 && S_ISDIR(st.st_mode), 0);
-	genelf__exit(&dso);
-}
-
-static void build_id_cache_default_dir_is_home_debug(void **state)
-{
-	char buf[256], *home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
-
-	(void)state;
-	setenv("HOME", "/home/someone", 1);
-	assert_string_equal(build_id_cache__default_dir(buf, sizeof(buf)), "/home/someone/.debug");
-	setenv("HOME", "", 1);
-	assert_null(build_id_cache__default_dir(buf, sizeof(buf)));
-	unsetenv("HOME");
-	assert_null(build_id_cache__default_dir(buf, sizeof(buf)));
-	if (home)
-		setenv("HOME", home, 1);
-	free(home);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
 int main(void)
@@ -302,10 +215,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(same_program_same_bytes_other_program_other_id),
 		cmocka_unit_test(symbols_read_back_at_run_time_addresses),
-		cmocka_unit_test(build_id_cache_has_perfs_layout),
 		cmocka_unit_test(build_id_feature_round_trips),
-		cmocka_unit_test(build_id_cache_failures_name_the_path),
-		cmocka_unit_test(build_id_cache_default_dir_is_home_debug),
+		cmocka_unit_test(no_descriptor_left_fails_with_one_line),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -138,6 +138,34 @@ static void history_is_per_thread(void **state)
 	lbr_stitcher__exit(&st);
 }
 
+/*
+ * Thread ids 64 apart share their slot in the stitcher's table (and half
+ * of them again once it grows past 32 threads): each thread still finds
+ * its own previous sample, and one that had none stitches nothing.
+ */
+static void history_is_per_thread_when_thread_ids_collide(void **state)
+{
+	enum { NR = 40 };
+	static struct fake a[NR], b;
+	struct lbr_stitcher st;
+	const u64 *fr;
+
+	(void)state;
+	lbr_stitcher__init(&st, 4, true);
+	for (u32 i = 0; i < NR; i++) {
+		fake(&a[i], 1 + 64 * i, 2, true, 3, s1);
+		assert_int_equal(resolve(&st, &a[i], &fr), 4);
+	}
+	for (u32 i = 0; i < NR; i++) {
+		fake(&b, 1 + 64 * i, 0, true, 4, s2);
+		assert_int_equal(resolve(&st, &b, &fr), 6);
+		assert_memory_equal(fr, s2_stitched, sizeof(s2_stitched));
+	}
+	fake(&b, 1 + 64 * NR, 0, true, 4, s2);	/* a new thread in the same slot */
+	assert_int_equal(resolve(&st, &b, &fr), 5);
+	lbr_stitcher__exit(&st);
+}
+
 static void callchain_without_user_context_is_not_lbr(void **state)
 {
 	struct lbr_stitcher st;
@@ -440,6 +468,7 @@ int main(void)
 		cmocka_unit_test(no_stitching_without_hw_idx_or_when_disabled),
 		cmocka_unit_test(different_flags_or_slots_do_not_stitch),
 		cmocka_unit_test(history_is_per_thread),
+		cmocka_unit_test(history_is_per_thread_when_thread_ids_collide),
 		cmocka_unit_test(callchain_without_user_context_is_not_lbr),
 		cmocka_unit_test(previous_sample_is_copied_unless_entries_stay),
 		cmocka_unit_test(repeated_samples_give_the_frames_of_a_walk),

@@ -121,7 +121,7 @@ static void write_test_file(const char *path, u8 *records, u32 *records_size)
 /* Files in the test directory whose name starts with NAME.tmp (or NAME for pmusim-perf.data). */
 static int count_temp_files(const char *name)
 {
-	char prefix[64];
+	char prefix[300];
 	struct dirent *de;
 	DIR *d = opendir(dir);
 	int n = 0;
@@ -407,7 +407,7 @@ static u8 *load(const char *path, size_t *size)
 static const char *open_copy(const u8 *good, size_t size, struct perf_data_file *f,
 			     void (*mutate)(u8 *buf, size_t *size))
 {
-	static char err[256];
+	static char err[sizeof(((struct perf_data_file *)0)->err)];
 	u8 *buf = malloc(size);
 	struct perf_data_iter it;
 	const u8 *ev;
@@ -867,6 +867,10 @@ static void synthesized_comm_and_mmap2_have_the_abi_layout(void **state)
 	n = perf_event__synthesize_mmap2(rec, &a, 5, 6, 0, 0x1000, 0, 1, 0x22, "//anon", &sid);
 	memcpy(&h, rec, 8);
 	assert_true(h.misc & PERF_RECORD_MISC_MMAP_DATA);	/* not executable */
+	/* an id and nothing else: the trailer is the id alone */
+	a.sample_type = PERF_SAMPLE_IDENTIFIER;
+	assert_int_equal(perf_event__synthesize_comm(rec, &a, 5, 6, "x", &sid), 8 + 8 + 8 + 8);
+	assert_int_equal(perf_data__get_u64(rec + 24), 9);
 	a.sample_id_all = 0;
 	assert_int_equal(perf_event__synthesize_comm(rec, &a, 5, 6, "x", &sid), 8 + 8 + 8);
 }
@@ -1044,6 +1048,41 @@ static void writer_fails_when_the_old_file_cannot_be_kept(void **state)
 	assert_int_equal(count_temp_files("kept.data"), 0);
 }
 
+/*
+ * A name of 242 bytes: its temporary file's name (+ ".tmp.XXXXXX") fits
+ * in NAME_MAX, the hard link's (+ ".old" more) does not, so the previous
+ * file is kept by a rename instead; and where TARGET.old is a directory,
+ * that rename fails and says so.
+ */
+static void writer_keeps_the_old_file_by_rename_when_it_cannot_link(void **state)
+{
+	char name[243], path[400], old[410], inside[420];
+	struct stat st;
+
+	(void)state;
+	memset(name, 'n', 242);
+	name[242] = '\0';
+	file_path(path, sizeof(path), name);
+	snprintf(old, sizeof(old), "%s.old", path);
+	assert_int_equal(write_small(path, 91), 0);
+	assert_int_equal(write_small(path, 92), 0);
+	assert_int_equal(period_in(path), 92);
+	assert_int_equal(period_in(old), 91);
+	assert_int_equal(count_temp_files(name), 0);
+
+	assert_int_equal(unlink(old), 0);
+	assert_int_equal(mkdir(old, 0700), 0);		/* .old is a directory, not empty */
+	snprintf(inside, sizeof(inside), "%s/x", old);
+	assert_int_equal(write_small(inside, 1), 0);
+	assert_int_equal(write_small(path, 93), -1);
+	assert_non_null(strstr(perf_data_writer__last_error(), ": cannot keep the previous file as "));
+	assert_non_null(strstr(perf_data_writer__last_error(), ".old: Is a directory"));
+	assert_int_equal(period_in(path), 92);		/* the previous file, untouched */
+	assert_int_equal(stat(old, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(count_temp_files(name), 0);
+}
+
 /* The target turned into a directory while the file was written: no rename over it. */
 static void writer_fails_when_the_target_became_a_directory(void **state)
 {
@@ -1132,12 +1171,19 @@ static void writer_fails_whole_at_every_file_size_limit(void **state)
 		pid = fork();
 		assert_true(pid >= 0);
 		if (!pid) {
-			struct rlimit rl = { limit, limit };
+			struct rlimit old, rl;
 
 			signal(SIGXFSZ, SIG_IGN);
+			if (getrlimit(RLIMIT_FSIZE, &old))
+				exit(3);
+			rl = old;
+			rl.rlim_cur = limit;
 			if (setrlimit(RLIMIT_FSIZE, &rl))
 				exit(3);
 			ret = write_big(path, NULL);
+			/* back before exit(): a coverage build writes its counts then */
+			if (setrlimit(RLIMIT_FSIZE, &old))
+				exit(3);
 			if (ret && strcmp(perf_data_writer__last_error(), want)) {
 				fprintf(stderr, "%s\n", perf_data_writer__last_error());
 				exit(4);
@@ -1259,24 +1305,27 @@ static void writer_fills_in_what_the_env_leaves_out(void **state)
 
 	(void)state;
 	file_path(path, sizeof(path), "env.data");
-	{
+	/* and an argument count without the arguments: no command line */
+	for (int no_argv = 0; no_argv < 2; no_argv++) {
 		struct perf_event_attr a;
-		struct perf_data_writer *w = perf_data_writer__open(path, &env);
+		struct perf_data_writer *w;
 		u64 id = 1;
 
+		env.argv = no_argv ? NULL : argv;
+		w = perf_data_writer__open(path, &env);
 		assert_non_null(w);
 		test_attr(&a, 0);
 		assert_int_equal(perf_data_writer__add_attr(w, &a, NULL, &id, 1), 0);
 		assert_int_equal(perf_data_writer__close(w), 0);
+		assert_int_equal(perf_data_file__open(&f, path), 0);
+		assert_int_equal(f.nr_cpus_avail, 4);
+		assert_int_equal(f.nr_cpus_online, 4);
+		assert_int_equal(f.max_branches, 0);		/* pmu_name only */
+		assert_int_equal(perf_data_file__has_feat(&f, HEADER_CMDLINE), !no_argv);
+		assert_true(perf_data_file__has_feat(&f, HEADER_CPU_PMU_CAPS));
+		assert_false(perf_data_file__has_feat(&f, HEADER_HOSTNAME));
+		perf_data_file__close(&f);
 	}
-	assert_int_equal(perf_data_file__open(&f, path), 0);
-	assert_int_equal(f.nr_cpus_avail, 4);
-	assert_int_equal(f.nr_cpus_online, 4);
-	assert_int_equal(f.max_branches, 0);		/* pmu_name only */
-	assert_true(perf_data_file__has_feat(&f, HEADER_CMDLINE));
-	assert_true(perf_data_file__has_feat(&f, HEADER_CPU_PMU_CAPS));
-	assert_false(perf_data_file__has_feat(&f, HEADER_HOSTNAME));
-	perf_data_file__close(&f);
 }
 
 /* ---- the reader, feature by feature ---------------------------------------- */
@@ -1288,7 +1337,7 @@ static void writer_fills_in_what_the_env_leaves_out(void **state)
 static const char *open_feature(int feat, const void *body, size_t len, struct perf_data_file *f)
 {
 	static u8 buf[4096];
-	static char err[256];
+	static char err[sizeof(((struct perf_data_file *)0)->err)];
 	struct perf_file_header *h = (struct perf_file_header *)buf;
 	struct perf_file_section sec = { PERF_FILE_HEADER_SIZE + 16, len };
 	int r;
@@ -1445,6 +1494,29 @@ static void reader_names_what_is_wrong_with_the_file(void **state)
 		assert_int_equal(perf_data_file__open_mem(&f, "h.data", buf, sizeof(buf)), 0);
 		assert_int_equal(f.nr_attrs, 0);
 		assert_int_equal(f.id_pos, -1);
+		/* feature numbers outside the bitmap: never there, even with every bit set */
+		memset(f.header.adds_features, 0xff, sizeof(f.header.adds_features));
+		assert_false(perf_data_file__has_feat(&f, 0));
+		assert_false(perf_data_file__has_feat(&f, -1));
+		assert_false(perf_data_file__has_feat(&f, HEADER_FEAT_BITS));
+		assert_true(perf_data_file__has_feat(&f, HEADER_FEAT_BITS - 1));
+		memset(f.header.adds_features, 0, sizeof(f.header.adds_features));
+		perf_data_file__close(&f);
+		/* a feature perf has no name for, out of bounds: named by its number */
+		{
+			u8 b2[PERF_FILE_HEADER_SIZE + 16];
+			struct perf_file_section sec = { 4096, 8 };
+
+			memcpy(b2, buf, PERF_FILE_HEADER_SIZE);
+			((struct perf_file_header *)b2)->adds_features[200 / 64] |= 1ULL << (200 % 64);
+			((struct perf_file_header *)b2)->data.offset = PERF_FILE_HEADER_SIZE;
+			memcpy(b2 + PERF_FILE_HEADER_SIZE, &sec, sizeof(sec));
+			assert_int_equal(perf_data_file__open_mem(&f, "n.data", b2, sizeof(b2)), -1);
+			assert_string_equal(f.err, "n.data: feature 200: section out of bounds "
+					    "(offset 4096 size 8, file 120 bytes)");
+			perf_data_file__close(&f);
+		}
+		assert_int_equal(perf_data_file__open_mem(&f, "h.data", buf, sizeof(buf)), 0);
 		{
 			u64 rec[2] = { PERF_RECORD_SAMPLE | (u64)16 << 48, 1 };
 			struct perf_data_iter it = { PERF_FILE_HEADER_SIZE, PERF_FILE_HEADER_SIZE };
@@ -1461,6 +1533,24 @@ static void reader_names_what_is_wrong_with_the_file(void **state)
 	assert_string_equal(perf_event__name(PERF_RECORD_SAMPLE), "SAMPLE");
 	assert_string_equal(perf_event__name(PERF_RECORD_FINISHED_ROUND), "FINISHED_ROUND");
 	assert_null(perf_event__name(PERF_RECORD_FINISHED_ROUND + 1000));
+
+	/* a long name is given whole with the problem; one past any path is cut before it */
+	{
+		static char longpath[5000], want[5100];
+
+		snprintf(longpath, sizeof(longpath), "%s/", dir);
+		memset(longpath + strlen(longpath), 'l', 300);
+		assert_int_equal(perf_data_file__open(&f, longpath), -1);
+		snprintf(want, sizeof(want), "%s: cannot open: %s", longpath, strerror(ENAMETOOLONG));
+		assert_string_equal(f.err, want);
+		perf_data_file__close(&f);
+		memset(longpath, 'm', sizeof(longpath) - 1);
+		assert_int_equal(perf_data_file__open(&f, longpath), -1);
+		snprintf(want, sizeof(want), "%.4096s: cannot open: %s", longpath,
+			 strerror(ENAMETOOLONG));
+		assert_string_equal(f.err, want);
+		perf_data_file__close(&f);
+	}
 }
 
 /* Data that ends inside a record header: truncated, not read past. */
@@ -1586,6 +1676,7 @@ int main(void)
 		cmocka_unit_test(writer_open_names_what_is_wrong_with_the_target),
 		cmocka_unit_test(writer_follows_absolute_and_bare_symlinks),
 		cmocka_unit_test(writer_fails_when_the_old_file_cannot_be_kept),
+		cmocka_unit_test(writer_keeps_the_old_file_by_rename_when_it_cannot_link),
 		cmocka_unit_test(writer_fails_when_the_target_became_a_directory),
 		cmocka_unit_test(writer_fails_whole_at_every_file_size_limit),
 		cmocka_unit_test(writer_times_only_the_samples_it_can_place),

@@ -49,6 +49,8 @@ static void check_window(struct perf_event *ev, struct perf_buffer *rb, u64 now,
 			assert_int_equal(tsc_conv_to_mono_raw(&conv, reg),
 					 model_clock_tsc_to_mono_raw(full));
 	}
+	conv.mono_raw = false;	/* a page without it: no raw time at all */
+	assert_int_equal(tsc_conv_to_mono_raw(&conv, now), 0);
 }
 
 static void run(u32 bits, u64 span)
