@@ -6,7 +6,9 @@
  * (sim/run.c): perf.data out, the true stacks beside it in
  * perf.data.truth, and a summary on stderr (the program owns stdout).
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -85,6 +87,7 @@ static const char scenario_text[] =
 static const char *find_program(const char *prog, char *buf, size_t len)
 {
 	const char *path = getenv("PATH");
+	int err = ENOENT;
 	struct stat st;
 
 	if (strchr(prog, '/')) {
@@ -97,19 +100,23 @@ static const char *find_program(const char *prog, char *buf, size_t len)
 		}
 		return buf;
 	}
-	errno = ENOENT;
-	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+	/* an empty entry, a trailing ':' too, is the current directory */
+	for (const char *p = path ? path : "/usr/bin:/bin";;) {
 		const char *end = strchr(p, ':');
 		size_t n = end ? (size_t)(end - p) : strlen(p);
 
-		snprintf(buf, len, "%.*s/%s", (int)n, n ? p : ".", prog);
+		snprintf(buf, len, "%.*s/%s", n ? (int)n : 1, n ? p : ".", prog);
 		if (!stat(buf, &st) && S_ISREG(st.st_mode)) {
 			if (!access(buf, X_OK))
 				return buf;
-			errno = EACCES;
+			/* as execvp: found but not executable is what it says */
+			err = EACCES;
 		}
-		p += n + (end ? 1 : 0);
+		if (!end)
+			break;
+		p = end + 1;
 	}
+	errno = err;
 	return NULL;
 }
 
@@ -149,19 +156,22 @@ static int find_tool(char *dir, size_t len)
 	return access(tool, X_OK);
 }
 
+/*
+ * The stream directory and its files (the tool makes no directories), by
+ * record itself: PATH need not hold rm.
+ */
 static void remove_dir(const char *dir)
 {
-	char cmd[PATH_MAX + 32];
-	pid_t pid;
+	DIR *d = opendir(dir);
+	struct dirent *e;
 
-	snprintf(cmd, sizeof(cmd), "%s", dir);
-	pid = fork();
-	if (pid == 0) {
-		execlp("rm", "rm", "-rf", "--", cmd, (char *)NULL);
-		_exit(127);
+	if (d) {
+		while ((e = readdir(d)))
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+				unlinkat(dirfd(d), e->d_name, 0);
+		closedir(d);
 	}
-	if (pid > 0)
-		waitpid(pid, NULL, 0);
+	rmdir(dir);
 }
 
 /*
@@ -366,8 +376,7 @@ static void print_json(FILE *f, const char *prog, const struct scenario *s,
 	json_object_end(&j);
 	if (st->warning[0])
 		json_string(&j, "warning", st->warning);
-	json_object_end(&j);
-	fputc('\n', f);
+	json_object_end(&j);	/* (its newline ends the line) */
 }
 
 int cmd_record(int argc, char **argv)
@@ -384,7 +393,7 @@ int cmd_record(int argc, char **argv)
 	};
 	struct option opts[sizeof(longopts) / sizeof(longopts[0])];
 	struct overrides o = { .cmd = "record" };
-	const char *out = "perf.data", *model = NULL, *prog, *json_path = NULL;
+	const char *out = "perf.data", *model = NULL, *prog, *json_path = NULL, *tmp;
 	bool json = false;
 	FILE *json_fp = NULL;
 	const char **cmdline = NULL;
@@ -500,10 +509,11 @@ int cmd_record(int argc, char **argv)
 		cmdline[nr_cmdline++] = argv[i];
 	}
 
-	snprintf(dir, sizeof(dir), "%s/pmusim-record.XXXXXX",
-		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	snprintf(dir, sizeof(dir), "%s/pmusim-record.XXXXXX", tmp);
 	if (!mkdtemp(dir)) {
-		fprintf(stderr, "pmusim: record: %s: %s\n", dir, strerror(errno));
+		/* (mkdtemp leaves a name that was never made in dir) */
+		fprintf(stderr, "pmusim: record: TMPDIR %s: %s\n", tmp, strerror(errno));
 		goto bad;
 	}
 	snprintf(scn_path, sizeof(scn_path), "%s/record.yaml", dir);
