@@ -394,7 +394,8 @@ int cmd_record(int argc, char **argv)
 	struct option opts[sizeof(longopts) / sizeof(longopts[0])];
 	struct overrides o = { .cmd = "record" };
 	const char *out = "perf.data", *model = NULL, *prog, *json_path = NULL, *tmp;
-	bool json = false;
+	bool json = false, json_file = false;
+	struct stat json_st = { 0 };
 	FILE *json_fp = NULL;
 	const char **cmdline = NULL;
 	char err[600], dir[PATH_MAX], tool_dir[PATH_MAX], path[PATH_MAX], stream[PATH_MAX + 64];
@@ -550,6 +551,11 @@ int cmd_record(int argc, char **argv)
 			ret = 2;
 			goto out;
 		}
+		/* what is not a regular file (/dev/stderr, a pipe) is never removed */
+		if (json_fp != stderr) {
+			fstat(fileno(json_fp), &json_st);	/* (mode 0 if it fails) */
+			json_file = S_ISREG(json_st.st_mode);
+		}
 	}
 	if (run_valgrind(tool_dir, dir, argv + optind, &vg_status, &pid)) {
 		fprintf(stderr, "pmusim: record: cannot run valgrind: %s\n", strerror(errno));
@@ -595,7 +601,8 @@ int cmd_record(int argc, char **argv)
 		print_json(json_fp, prog, s, trace, &vs, &st, &end, out, ret);
 		if (json_fp != stderr && (ferror(json_fp) | fclose(json_fp))) {
 			fprintf(stderr, "pmusim: record: %s: write error\n", json_path);
-			unlink(json_path);
+			if (json_file)
+				unlink(json_path);
 			ret = 1;
 		}
 		json_fp = NULL;
@@ -613,7 +620,8 @@ out:
 	if (json_fp && json_fp != stderr) {
 		/* no summary: no file */
 		fclose(json_fp);
-		unlink(json_path);
+		if (json_file)
+			unlink(json_path);
 	}
 	vg_trace_free(trace);
 	if (s)

@@ -131,4 +131,10 @@ check "a stream that does not parse: exit 1, one line naming it, nothing written
 	'[ $rc = 1 ] && [ "$(wc -l <"$dir/err")" = 1 ] && grep -q "^$TMPDIR/pmusim-record\.[A-Za-z0-9]*/vg\.[0-9]*\.0: " "$dir/err" && nothing'
 check "the program's stdout is its own" '[ "$(cat "$dir/out")" = "the program'"'"'s own output" ]'
 
+# --json=FILE that is not a regular file: written to, never removed
+ln -s /dev/null "$dir/null"
+try --json="$dir/null" -- "$dir/prog"
+check "--json=a symlink to /dev/null, then valgrind fails: the link stays" \
+	'[ $rc = 2 ] && [ -L "$dir/null" ] && [ -c /dev/null ]'
+
 echo "1..$n"
