@@ -296,6 +296,50 @@ static void test_json_write_error(void **state)
 	assert_tmp_empty();
 }
 
+/* -N, --cpus, a CPU list by --cpu, and the output's other spellings */
+static void test_option_forms(void **state)
+{
+	char other[128], opt[160], want[192], *err;
+
+	(void)state;
+	write_fork_exec();
+	snprintf(other, sizeof(other), "%s/other.data", dir);
+	snprintf(opt, sizeof(opt), "--output=%s", other);
+	assert_int_equal(record("-N", "--cpus", "3", "--cpu", "1", "--cpu", "skylake", opt, NULL), 0);
+	err = slurp(errpath);
+	snprintf(want, sizeof(want), "pmusim record %s: called execve (the new image was not traced); "
+		 "1 thread on 3 skylake CPUs\n", prog);
+	assert_true(!strncmp(err, want, strlen(want)));
+	free(err);
+	assert_int_equal(access(other, R_OK), 0);
+	assert_int_equal(access(out, F_OK), -1);
+	unlink(other);
+	snprintf(opt, sizeof(opt), "-o%s", other);
+	assert_int_equal(record(opt, NULL), 0);
+	assert_int_equal(access(other, R_OK), 0);
+	assert_int_equal(access(out, F_OK), -1);
+	unlink(other);
+	snprintf(opt, sizeof(opt), "%s.truth", other);
+	unlink(opt);
+	assert_tmp_empty();
+}
+
+/* an output that cannot be written: the recording fails, exit 1, one line, no file */
+static void test_output_fails(void **state)
+{
+	char *err;
+
+	(void)state;
+	write_fork_exec();
+	assert_int_equal(record("--output=/nonexistent-pmusim-dir/x.data", NULL), 1);
+	err = slurp(errpath);
+	assert_non_null(strstr(err, "/nonexistent-pmusim-dir/x.data"));
+	assert_non_null(strchr(err, '\n'));
+	assert_string_equal(strchr(err, '\n'), "\n");	/* one line */
+	free(err);
+	assert_tmp_empty();
+}
+
 /* SIGINT once the replay catches it: from another thread, as a terminal's would come */
 static void *interrupt(void *arg)
 {
@@ -349,6 +393,8 @@ int main(void)
 		cmocka_unit_test(test_exec_and_fork_not_traced),
 		cmocka_unit_test(test_exec_json_file),
 		cmocka_unit_test(test_json_write_error),
+		cmocka_unit_test(test_option_forms),
+		cmocka_unit_test(test_output_fails),
 		cmocka_unit_test(test_sigint),	/* last: the stop stays seen */
 	};
 
