@@ -6,7 +6,9 @@
  * (sim/run.c): perf.data out, the true stacks beside it in
  * perf.data.truth, and a summary on stderr (the program owns stdout).
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -21,6 +23,7 @@
 #include "cmd/json.h"
 #include "cmd/run_stats_json.h"
 #include "cmd/perf_options.h"
+#include "core/testcase.h"
 #include "model/model.h"
 #include "sim/run.h"
 #include "sim/scenario.h"
@@ -85,6 +88,7 @@ static const char scenario_text[] =
 static const char *find_program(const char *prog, char *buf, size_t len)
 {
 	const char *path = getenv("PATH");
+	int err = ENOENT;
 	struct stat st;
 
 	if (strchr(prog, '/')) {
@@ -97,19 +101,23 @@ static const char *find_program(const char *prog, char *buf, size_t len)
 		}
 		return buf;
 	}
-	errno = ENOENT;
-	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+	/* an empty entry, a trailing ':' too, is the current directory */
+	for (const char *p = path ? path : "/usr/bin:/bin";;) {
 		const char *end = strchr(p, ':');
 		size_t n = end ? (size_t)(end - p) : strlen(p);
 
-		snprintf(buf, len, "%.*s/%s", (int)n, n ? p : ".", prog);
+		snprintf(buf, len, "%.*s/%s", n ? (int)n : 1, n ? p : ".", prog);
 		if (!stat(buf, &st) && S_ISREG(st.st_mode)) {
 			if (!access(buf, X_OK))
 				return buf;
-			errno = EACCES;
+			/* as execvp: found but not executable is what it says */
+			err = EACCES;
 		}
-		p += n + (end ? 1 : 0);
+		if (!end)
+			break;
+		p = end + 1;
 	}
+	errno = err;
 	return NULL;
 }
 
@@ -149,19 +157,22 @@ static int find_tool(char *dir, size_t len)
 	return access(tool, X_OK);
 }
 
+/*
+ * The stream directory and its files (the tool makes no directories), by
+ * record itself: PATH need not hold rm.
+ */
 static void remove_dir(const char *dir)
 {
-	char cmd[PATH_MAX + 32];
-	pid_t pid;
+	DIR *d = opendir(dir);
+	struct dirent *e;
 
-	snprintf(cmd, sizeof(cmd), "%s", dir);
-	pid = fork();
-	if (pid == 0) {
-		execlp("rm", "rm", "-rf", "--", cmd, (char *)NULL);
-		_exit(127);
+	if (d) {
+		while ((e = readdir(d)))
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+				unlinkat(dirfd(d), e->d_name, 0);
+		closedir(d);
 	}
-	if (pid > 0)
-		waitpid(pid, NULL, 0);
+	rmdir(dir);
 }
 
 /*
@@ -364,10 +375,10 @@ static void print_json(FILE *f, const char *prog, const struct scenario *s,
 	}
 	json_array_end(&j);
 	json_object_end(&j);
-	if (st->warning[0])
+	/* (run's only warning is of the generated programs' cache, which record has none of) */
+	if (NEVER(st->warning[0]))
 		json_string(&j, "warning", st->warning);
-	json_object_end(&j);
-	fputc('\n', f);
+	json_object_end(&j);	/* (its newline ends the line) */
 }
 
 int cmd_record(int argc, char **argv)
@@ -384,8 +395,9 @@ int cmd_record(int argc, char **argv)
 	};
 	struct option opts[sizeof(longopts) / sizeof(longopts[0])];
 	struct overrides o = { .cmd = "record" };
-	const char *out = "perf.data", *model = NULL, *prog, *json_path = NULL;
-	bool json = false;
+	const char *out = "perf.data", *model = NULL, *prog, *json_path = NULL, *tmp;
+	bool json = false, json_file = false;
+	struct stat json_st = { 0 };
 	FILE *json_fp = NULL;
 	const char **cmdline = NULL;
 	char err[600], dir[PATH_MAX], tool_dir[PATH_MAX], path[PATH_MAX], stream[PATH_MAX + 64];
@@ -500,10 +512,11 @@ int cmd_record(int argc, char **argv)
 		cmdline[nr_cmdline++] = argv[i];
 	}
 
-	snprintf(dir, sizeof(dir), "%s/pmusim-record.XXXXXX",
-		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	snprintf(dir, sizeof(dir), "%s/pmusim-record.XXXXXX", tmp);
 	if (!mkdtemp(dir)) {
-		fprintf(stderr, "pmusim: record: %s: %s\n", dir, strerror(errno));
+		/* (mkdtemp leaves a name that was never made in dir) */
+		fprintf(stderr, "pmusim: record: TMPDIR %s: %s\n", tmp, strerror(errno));
 		goto bad;
 	}
 	snprintf(scn_path, sizeof(scn_path), "%s/record.yaml", dir);
@@ -539,6 +552,11 @@ int cmd_record(int argc, char **argv)
 			fprintf(stderr, "pmusim: record: --json=%s: %s\n", json_path, strerror(errno));
 			ret = 2;
 			goto out;
+		}
+		/* what is not a regular file (/dev/stderr, a pipe) is never removed */
+		if (json_fp != stderr) {
+			fstat(fileno(json_fp), &json_st);	/* (mode 0 if it fails) */
+			json_file = S_ISREG(json_st.st_mode);
 		}
 	}
 	if (run_valgrind(tool_dir, dir, argv + optind, &vg_status, &pid)) {
@@ -585,13 +603,14 @@ int cmd_record(int argc, char **argv)
 		print_json(json_fp, prog, s, trace, &vs, &st, &end, out, ret);
 		if (json_fp != stderr && (ferror(json_fp) | fclose(json_fp))) {
 			fprintf(stderr, "pmusim: record: %s: write error\n", json_path);
-			unlink(json_path);
+			if (json_file)
+				unlink(json_path);
 			ret = 1;
 		}
 		json_fp = NULL;
 	} else {
 		print_summary(prog, s, &vs, &st, end.text, out);
-		if (st.warning[0])
+		if (NEVER(st.warning[0]))	/* (as in print_json) */
 			fprintf(stderr, "%s\n", st.warning);
 	}
 	run_stats_free(&st);
@@ -603,7 +622,8 @@ out:
 	if (json_fp && json_fp != stderr) {
 		/* no summary: no file */
 		fclose(json_fp);
-		unlink(json_path);
+		if (json_file)
+			unlink(json_path);
 	}
 	vg_trace_free(trace);
 	if (s)

@@ -184,6 +184,8 @@ fi
 json_check() {
 	python3 -c "import json,sys; t=open(sys.argv[1]).read(); j=json.loads(t[t.rfind('\n{') + 1:]); sys.exit(0 if ($2) else 1)" "$1" 2>/dev/null
 }
+check "--json=FILE: the object's closing brace is the file's last line" \
+	"[ \"\$(tail -n 1 '$dir/again.json')\" = '}' ]"
 check "--json=FILE: deep's summary, in run's keys, and how it ended" \
 	"json_check '$dir/again.json' 'j[\"end\"][\"how\"] == \"exited\" and j[\"end\"][\"status\"] == 0 and j[\"processes\"] == 1 and j[\"samples\"] > 0 and j[\"call_stack_depth\"][\"tasks\"][0][\"task\"] == \"guest\"'"
 record forkjson --json="$dir/fork.json" --call-graph lbr -c 20011 -- "$dir/guest" fork "$dir/execd"
@@ -236,7 +238,6 @@ bad "--call-graph fp" --call-graph fp -- "$dir/guest" tail
 bad "an unknown CPU model" --cpu pentium -- "$dir/guest" tail
 bad "--json=FILE in a directory that is not there" --json="$dir/no/such/dir.json" -- "$dir/guest" tail
 mkdir "$dir/bin"
-ln -s "$(command -v rm)" "$dir/bin/rm"
 (cd "$dir" && PATH=$dir/bin "$PMUSIM" record -o "$dir/bad.data" -- "$dir/guest" tail >/dev/null 2>"$dir/bad.err")
 rc=$?
 check "valgrind missing: one line naming the package, exit 2, no file" \

@@ -1,0 +1,140 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# pmusim record before and around Valgrind, in well under a second: no
+# real Valgrind runs. A stand-in `valgrind` script first in PATH and an
+# empty stand-in tool (PMUSIM_VGTOOL_LIB) let each case reach its step.
+# The command line's mistakes and every refusal before the program runs:
+# exit 2, one line naming the problem, no perf.data, no truth, no --json
+# FILE, no stream directory left in TMPDIR. Then the contract with
+# valgrind (its arguments, VALGRIND_LIB, the program's stdout untouched)
+# and valgrind's failures: no stream (exit status or signal: exit 2), a
+# stream that does not parse (exit 1), with nothing written either way.
+# test_record.sh runs the real thing.
+set -u
+. "$PMUSIM_SRCTREE/tests/lib/tap_lib.sh"
+export TMPDIR=$dir/tmp
+mkdir "$TMPDIR" "$dir/bin" "$dir/tool" "$dir/work"
+
+# the stand-in tool: record only checks that it is there and executable
+: >"$dir/tool/pmusim-amd64-linux"
+chmod +x "$dir/tool/pmusim-amd64-linux"
+# the stand-in valgrind: says how it was called, then does as $VG_DO says
+cat >"$dir/bin/valgrind" <<'EOS'
+#!/bin/bash
+{ echo "VALGRIND_LIB=$VALGRIND_LIB"; printf '%s\n' "$@"; } >"$VG_LOG"
+out=
+for a in "$@"; do case $a in --pmusim-out=*) out=${a#--pmusim-out=} ;; esac; done
+case $VG_DO in
+exit3) exit 3 ;;
+kill) kill -KILL $$ ;;
+garbage) printf 'not a stream' >"$out/vg.$$.0"; echo "the program's own output" ;;
+esac
+exit 0
+EOS
+chmod +x "$dir/bin/valgrind"
+printf '#!/bin/sh\nexit 0\n' >"$dir/prog"
+chmod +x "$dir/prog"
+export VG_LOG=$dir/vg.log VG_DO=exit3 PMUSIM_VGTOOL_LIB=$dir/tool
+export PATH=$dir/bin:$PATH
+
+# try ARGS...: record into $dir/work/out.data from $dir/work; $rc, $err (all of stderr)
+try() {
+	rm -f "$VG_LOG"
+	(cd "$dir/work" && "$PMUSIM" record -o "$dir/work/out.data" "$@" >"$dir/out" 2>"$dir/err")
+	rc=$?
+	err=$(cat "$dir/err")
+}
+# nothing: no perf.data, no truth, no JSON file, no stream directory
+nothing() {
+	[ ! -e "$dir/work/out.data" ] && [ ! -e "$dir/work/out.data.truth" ] &&
+		[ ! -e "$dir/work/s.json" ] && [ -z "$(ls -A "$dir/tmp")" ]
+}
+# refused DESCRIPTION LINE ARGS...: exit 2, stderr exactly LINE, nothing written, valgrind not run
+refused() {
+	local what=$1 line=$2
+	shift 2
+	try "$@"
+	if [ "$rc" = 2 ] && [ "$err" = "$line" ] && nothing && [ ! -e "$VG_LOG" ]; then
+		ok "$what: exit 2, one line"
+	else
+		nok "$what: exit $rc, stderr: $err"
+	fi
+}
+
+try --help
+check "--help: exit 0, the usage on stdout" \
+	'[ $rc = 0 ] && [ "$(head -1 "$dir/out")" = "usage: pmusim record [options] -- PROG [ARGS]" ] && [ -z "$err" ]'
+refused "-o without its file" "pmusim: record: option '-o' needs a value" -o
+refused "an unknown option" \
+	"pmusim: record: unknown option '--bogus' (pmusim record --help lists them)" --bogus -- "$dir/prog"
+refused "-c with a bad number" "pmusim: record: -c: 'x' is not a number (digits, 0xHEX, _ between digits)" -c x -- "$dir/prog"
+refused "--cpus 0" "pmusim: record: --cpus: must be at least 1" --cpus 0 -- "$dir/prog"
+refused "--cpu with a bad CPU list" \
+	"pmusim: record: -C 1x: not a CPU list (0,2-3; CPUs 0..$(($(sed -n 's/^CONFIG_MODEL_MAX_CPUS=//p' "$PMUSIM_OBJTREE/.config") - 1)))" \
+	--cpu 1x -- "$dir/prog"
+refused "an unknown CPU model" "pmusim: record: --cpu pentium: unknown CPU model" --cpu pentium -- "$dir/prog"
+refused "-c with -F" \
+	"pmusim: record: cannot set frequency and period at the same time (-c and -F)" -c 1000 -F 99 -- "$dir/prog"
+refused "no program" "pmusim: record: give a program: pmusim record [options] -- PROG [ARGS]" -c 1000
+
+# the program: as execvp finds it
+refused "a path that is not there" "pmusim: record: $dir/none: No such file or directory" -- "$dir/none"
+refused "a directory" "pmusim: record: $dir/work: Permission denied" -- "$dir/work"
+refused "a name not in PATH" "pmusim: record: pmusim-no-such-program: No such file or directory" \
+	-- pmusim-no-such-program
+printf '#!/bin/sh\n' >"$dir/bin/noexec"
+chmod -x "$dir/bin/noexec"
+refused "a name in PATH only as a file that cannot run" "pmusim: record: noexec: Permission denied" \
+	-- noexec
+printf 'plain text\n' >"$dir/text"
+chmod +x "$dir/text"
+refused "neither ELF nor #!" \
+	"pmusim: record: $dir/text: not a program (neither ELF nor a #! script)" -- "$dir/text"
+# an empty PATH entry is the current directory, as for execvp
+cp "$dir/prog" "$dir/work/here"
+for p in "$dir/bin:" ":$dir/bin" "$dir/bin::/nonexistent"; do
+	(cd "$dir/work" && PATH=$p "$PMUSIM" record -o "$dir/work/out.data" -- here >/dev/null 2>"$dir/err")
+	rc=$?
+	check "PATH=$p: the empty entry finds ./here, and valgrind runs it" \
+		'[ $rc = 2 ] && [ "$(cat "$dir/err")" = "pmusim: record: ./here: valgrind could not run it (exit status 3)" ] && nothing'
+done
+
+# what record needs besides the program
+(cd "$dir/work" && PATH=/nonexistent "$PMUSIM" record -o "$dir/work/out.data" -- "$dir/prog" >/dev/null 2>"$dir/err")
+rc=$?
+check "no valgrind in PATH: one line naming the package, exit 2" \
+	'[ $rc = 2 ] && [ "$(wc -l <"$dir/err")" = 1 ] && grep -q "install Debian.s valgrind package" "$dir/err" && nothing'
+PMUSIM_VGTOOL_LIB=$dir/none refused "no tool where PMUSIM_VGTOOL_LIB says" \
+	"pmusim: record: pmusim's Valgrind tool is not built: $dir/none/pmusim-amd64-linux (make vgtool; PMUSIM_VGTOOL_LIB names its directory)" \
+	-- "$dir/prog"
+TMPDIR=$dir/none refused "TMPDIR not a directory" \
+	"pmusim: record: TMPDIR $dir/none: No such file or directory" -- "$dir/prog"
+refused "--call-graph lbr on a CPU without the LBR call-stack mode" \
+	"pmusim: record: CPU model 'nehalem' has no LBR call-stack mode" \
+	--cpu nehalem --call-graph lbr -- "$dir/prog"
+refused "--json=FILE in a directory that is not there" \
+	"pmusim: record: --json=$dir/none/s.json: No such file or directory" --json="$dir/none/s.json" -- "$dir/prog"
+
+# valgrind as record calls it: the tool's directory, the stream directory, the program's words
+try -c 1000 --json="$dir/work/s.json" -- "$dir/prog" a 'b c'
+check "valgrind's arguments: the tool, a stream directory in TMPDIR, -q, children traced, then the program's words" \
+	'[ "$(sed 3d "$VG_LOG")" = "$(printf "%s\n" "VALGRIND_LIB=$dir/tool" --tool=pmusim -q --trace-children=yes "$dir/prog" a "b c")" ] &&
+	 grep -qx -- "--pmusim-out=$TMPDIR/pmusim-record\.[A-Za-z0-9]\{6\}" "$VG_LOG"'
+check "valgrind exits 3 without a stream: exit 2, one line with its status, nothing written" \
+	'[ $rc = 2 ] && [ "$err" = "pmusim: record: $dir/prog: valgrind could not run it (exit status 3)" ] && nothing'
+VG_DO=kill try --json="$dir/work/s.json" -- "$dir/prog"
+check "valgrind killed by signal 9 without a stream: exit 2, one line naming the signal, nothing written" \
+	'[ $rc = 2 ] && [ "$err" = "pmusim: record: $dir/prog: valgrind could not run it (signal 9)" ] && nothing'
+VG_DO=garbage try --json="$dir/work/s.json" -- "$dir/prog"
+check "a stream that does not parse: exit 1, one line naming it, nothing written" \
+	'[ $rc = 1 ] && [ "$(wc -l <"$dir/err")" = 1 ] && grep -q "^$TMPDIR/pmusim-record\.[A-Za-z0-9]*/vg\.[0-9]*\.0: " "$dir/err" && nothing'
+check "the program's stdout is its own" '[ "$(cat "$dir/out")" = "the program'"'"'s own output" ]'
+
+# --json=FILE that is not a regular file: written to, never removed
+ln -s /dev/null "$dir/null"
+try --json="$dir/null" -- "$dir/prog"
+check "--json=a symlink to /dev/null, then valgrind fails: the link stays" \
+	'[ $rc = 2 ] && [ -L "$dir/null" ] && [ -c /dev/null ]'
+
+echo "1..$n"

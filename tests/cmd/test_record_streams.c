@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pmusim record after Valgrind, without Valgrind: a stand-in `valgrind`
+ * (a shell script first in PATH) puts streams written here, record by
+ * record, where record's --pmusim-out says, and exits as told. So each
+ * way a program can end reaches record's summary, JSON and exit status:
+ * no exit record (valgrind's status stands), an execve whose image was
+ * not traced, a fork whose child was not, a --json=FILE that cannot be
+ * written (exit 1, and a FILE that is not a regular file is never
+ * removed), and SIGINT during the replay (exit 130, stopped_by; last,
+ * since a stop signal stays seen for the rest of the process).
+ * tests/cmd/test_record.sh runs real programs under the real tool.
+ */
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tests/test.h"
+#include "cmd/commands.h"
+#include "sim/vg_stream.h"
+
+const char *pmusim_program = "pmusim";	/* cmd/pmusim.c's, outside the library */
+
+#define N	1000u		/* instructions per branch record */
+#define PID	42u		/* the streams' own pid (their files' names are valgrind's) */
+
+static char dir[64], prog[96], out[96], errpath[96], jsonpath[96];
+
+struct writer {
+	FILE *f;
+	struct vgs_coder coder;
+};
+
+static void w_open(struct writer *w, const char *name, uint32_t seq)
+{
+	struct vgs_file_header h = { .version = VGS_VERSION, .pid = PID, .seq = seq };
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/src/%s", dir, name);
+	w->f = fopen(path, "wb");
+	assert_non_null(w->f);
+	memset(&w->coder, 0, sizeof(w->coder));
+	memcpy(h.magic, VGS_MAGIC, 8);
+	assert_int_equal(fwrite(&h, sizeof(h), 1, w->f), 1);
+}
+
+static void w_jmp(struct writer *w, uint64_t from, uint64_t to, uint32_t insns)
+{
+	uint8_t buf[VGS_REC_MAX], *end;
+
+	end = vgs_put_branch(buf, &w->coder, VGK_JMP, 5, insns, from, to, 0x7000);
+	assert_int_equal(fwrite(buf, 1, (size_t)(end - buf), w->f), (size_t)(end - buf));
+}
+
+/* FORK (of @pid), EXEC (of @path) or EXIT (with @status) */
+static void w_proc(struct writer *w, unsigned int type, uint32_t pid, int32_t status,
+		   const char *path)
+{
+	uint8_t buf[VGS_REC_MAX], *end;
+	uint32_t len = path ? (uint32_t)strlen(path) : 0;
+
+	end = vgs_put_rec(buf, type, 0);
+	end = vgs_put_num(end, pid);
+	end = vgs_put_num(end, vgs_zigzag((uint64_t)(int64_t)status));
+	end = vgs_put_num(end, len);
+	assert_int_equal(fwrite(buf, 1, (size_t)(end - buf), w->f), (size_t)(end - buf));
+	assert_int_equal(fwrite(path ? path : "", 1, len, w->f), len);
+}
+
+static void w_close(struct writer *w)
+{
+	assert_int_equal(fclose(w->f), 0);
+}
+
+static void put_file(const char *path, const char *text, mode_t mode)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(path, mode), 0);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = calloc(1, 1 << 16);
+	size_t n;
+
+	assert_non_null(f);
+	assert_non_null(buf);
+	n = fread(buf, 1, (1 << 16) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* pmusim record -o OUT ARGS... -- PROG, stderr into errpath; its status */
+static int record(const char *first, ...)
+{
+	char *argv[16] = { "record", "-o", out };
+	int argc = 3, saved, fd, rc;
+	va_list ap;
+
+	va_start(ap, first);
+	for (const char *a = first; a; a = va_arg(ap, const char *))
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	argv[argc++] = "--";
+	argv[argc++] = prog;
+	argv[argc] = NULL;
+	fflush(stderr);
+	saved = dup(2);
+	fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(saved >= 0 && fd >= 0);
+	dup2(fd, 2);
+	close(fd);
+	rc = cmd_record(argc, argv);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	return rc;
+}
+
+static int setup(void **state)
+{
+	char path[128];
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/test_record_streams.XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(prog, sizeof(prog), "%s/prog", dir);
+	snprintf(out, sizeof(out), "%s/out.data", dir);
+	snprintf(errpath, sizeof(errpath), "%s/err", dir);
+	snprintf(jsonpath, sizeof(jsonpath), "%s/s.json", dir);
+	for (const char *sub = "bin\0tool\0tmp\0src\0"; *sub; sub += strlen(sub) + 1) {
+		snprintf(path, sizeof(path), "%s/%s", dir, sub);
+		if (mkdir(path, 0755))
+			return -1;
+	}
+	/* the stand-in: the main stream as valgrind's pid's, the others as they are named */
+	snprintf(path, sizeof(path), "%s/bin/valgrind", dir);
+	put_file(path, "#!/bin/sh\n"
+		 "for a; do case $a in --pmusim-out=*) out=${a#--pmusim-out=} ;; esac; done\n"
+		 "cp \"$VG_SRC\"/main \"$out/vg.$$.0\" || exit 99\n"
+		 "for f in \"$VG_SRC\"/vg.*; do [ -e \"$f\" ] && cp \"$f\" \"$out/\"; done\n"
+		 "exit ${VG_EXIT:-0}\n", 0755);
+	snprintf(path, sizeof(path), "%s/tool/pmusim-amd64-linux", dir);
+	put_file(path, "", 0755);
+	put_file(prog, "#!/bin/sh\n", 0755);
+	snprintf(path, sizeof(path), "%s/bin:/usr/bin:/bin", dir);
+	setenv("PATH", path, 1);
+	snprintf(path, sizeof(path), "%s/tool", dir);
+	setenv("PMUSIM_VGTOOL_LIB", path, 1);
+	snprintf(path, sizeof(path), "%s/tmp", dir);
+	setenv("TMPDIR", path, 1);
+	snprintf(path, sizeof(path), "%s/src", dir);
+	setenv("VG_SRC", path, 1);
+	/* the programs' files would go to the user's build-id cache */
+	snprintf(path, sizeof(path), "%s/home", dir);
+	setenv("HOME", path, 1);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+static void clean_src(void)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "rm -f '%s'/src/* '%s'/out.data* '%s'/s.json", dir, dir, dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* TMPDIR holds nothing: every stream directory was removed */
+static void assert_tmp_empty(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "[ -z \"$(ls -A '%s/tmp')\" ]", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* A stream without an exit record: valgrind's own status is record's. */
+static void test_no_exit(void **state)
+{
+	struct writer w;
+	char want[256], *err;
+
+	(void)state;
+	clean_src();
+	w_open(&w, "main", 0);
+	w_jmp(&w, 0x100, 0x110, N);
+	w_jmp(&w, 0x120, 0x130, N);
+	w_close(&w);
+	setenv("VG_EXIT", "5", 1);
+	assert_int_equal(record("--cpu", "skylake", NULL), 5);
+	unsetenv("VG_EXIT");
+	err = slurp(errpath);
+	snprintf(want, sizeof(want), "pmusim record %s: ended without an exit (valgrind status 5); "
+		 "1 thread on 2 skylake CPUs\n  instructions 2000, taken branches 2, ", prog);
+	assert_true(!strncmp(err, want, strlen(want)));
+	assert_int_equal(access(out, R_OK), 0);
+	free(err);
+	assert_tmp_empty();
+}
+
+/* A fork whose child has no stream, then an execve whose image has none. */
+static void write_fork_exec(void)
+{
+	struct writer w;
+
+	clean_src();
+	w_open(&w, "main", 0);
+	w_jmp(&w, 0x100, 0x110, N);
+	w_proc(&w, VGS_FORK, 77, 0, NULL);
+	w_jmp(&w, 0x120, 0x130, N);
+	w_proc(&w, VGS_EXEC, PID, 0, "/usr/bin/next");
+	w_close(&w);
+}
+
+static void test_exec_and_fork_not_traced(void **state)
+{
+	char *err;
+
+	(void)state;
+	write_fork_exec();
+	assert_int_equal(record(NULL), 0);
+	err = slurp(errpath);
+	assert_non_null(strstr(err, ": called execve (the new image was not traced); 1 thread on "));
+	assert_non_null(strstr(err, "\n  1 child process not traced\n"));
+	assert_null(strstr(err, "followed"));	/* no child recorded, no execve followed */
+	free(err);
+	assert_tmp_empty();
+}
+
+static void test_exec_json_file(void **state)
+{
+	char opt[128], *err, *json;
+	size_t len;
+
+	(void)state;
+	write_fork_exec();
+	snprintf(opt, sizeof(opt), "--json=%s", jsonpath);
+	assert_int_equal(record(opt, NULL), 0);
+	err = slurp(errpath);
+	assert_string_equal(err, "");	/* all of it in FILE */
+	json = slurp(jsonpath);
+	len = strlen(json);
+	/* one object, its brace the last line */
+	assert_true(len > 3 && json[0] == '{' && !strcmp(json + len - 3, "\n}\n"));
+	assert_non_null(strstr(json, "\n  \"end\": {\n    \"how\": \"exec\",\n"
+				"    \"text\": \"called execve (the new image was not traced)\",\n"
+				"    \"exit_status\": 0\n  },\n"));
+	assert_non_null(strstr(json, "\n  \"children_not_traced\": 1,\n"));
+	assert_non_null(strstr(json, "\n  \"execs\": 0,\n"));
+	free(json);
+	free(err);
+	assert_tmp_empty();
+}
+
+/* --json=FILE that cannot be written: exit 1, one line; a device is not removed */
+static void test_json_write_error(void **state)
+{
+	char link[128], opt[160], want[192], *err;
+	struct stat st;
+
+	(void)state;
+	write_fork_exec();
+	snprintf(link, sizeof(link), "%s/full", dir);
+	assert_int_equal(symlink("/dev/full", link), 0);
+	snprintf(opt, sizeof(opt), "--json=%s", link);
+	assert_int_equal(record(opt, NULL), 1);
+	err = slurp(errpath);
+	snprintf(want, sizeof(want), "pmusim: record: %s: write error\n", link);
+	assert_string_equal(err, want);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	unlink(link);
+	free(err);
+	assert_tmp_empty();
+}
+
+/* -N, --cpus, a CPU list by --cpu, and the output's other spellings */
+static void test_option_forms(void **state)
+{
+	char other[128], opt[160], want[192], *err;
+
+	(void)state;
+	write_fork_exec();
+	snprintf(other, sizeof(other), "%s/other.data", dir);
+	snprintf(opt, sizeof(opt), "--output=%s", other);
+	assert_int_equal(record("-N", "--cpus", "3", "--cpu", "1", "--cpu", "skylake", opt, NULL), 0);
+	err = slurp(errpath);
+	snprintf(want, sizeof(want), "pmusim record %s: called execve (the new image was not traced); "
+		 "1 thread on 3 skylake CPUs\n", prog);
+	assert_true(!strncmp(err, want, strlen(want)));
+	free(err);
+	assert_int_equal(access(other, R_OK), 0);
+	assert_int_equal(access(out, F_OK), -1);
+	unlink(other);
+	snprintf(opt, sizeof(opt), "-o%s", other);
+	assert_int_equal(record(opt, NULL), 0);
+	assert_int_equal(access(other, R_OK), 0);
+	assert_int_equal(access(out, F_OK), -1);
+	unlink(other);
+	snprintf(opt, sizeof(opt), "%s.truth", other);
+	unlink(opt);
+	assert_tmp_empty();
+}
+
+/* an output that cannot be written: the recording fails, exit 1, one line, no file */
+static void test_output_fails(void **state)
+{
+	char *err;
+
+	(void)state;
+	write_fork_exec();
+	assert_int_equal(record("--output=/nonexistent-pmusim-dir/x.data", NULL), 1);
+	err = slurp(errpath);
+	assert_non_null(strstr(err, "/nonexistent-pmusim-dir/x.data"));
+	assert_non_null(strchr(err, '\n'));
+	assert_string_equal(strchr(err, '\n'), "\n");	/* one line */
+	free(err);
+	assert_tmp_empty();
+}
+
+/* SIGINT once the replay catches it: from another thread, as a terminal's would come */
+static void *interrupt(void *arg)
+{
+	struct timespec ms = { 0, 1000000 };
+	struct sigaction sa;
+
+	(void)arg;
+	for (int i = 0; i < 60000; i++) {
+		sigaction(SIGINT, NULL, &sa);
+		if (sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN) {
+			kill(getpid(), SIGINT);
+			return NULL;
+		}
+		nanosleep(&ms, NULL);
+	}
+	return NULL;
+}
+
+static void test_sigint(void **state)
+{
+	struct writer w;
+	pthread_t t;
+	char want[192], *err;
+
+	(void)state;
+	clean_src();
+	/* far more than the replay runs before the signal: 2^38 instructions */
+	w_open(&w, "main", 0);
+	for (unsigned int i = 0; i < 64; i++)
+		w_jmp(&w, 0x100 + 16 * i, 0x108 + 16 * i, 0xffffffffu);
+	w_proc(&w, VGS_EXIT, PID, 0, NULL);
+	w_close(&w);
+	assert_int_equal(pthread_create(&t, NULL, interrupt, NULL), 0);
+	assert_int_equal(record("--json", NULL), 128 + SIGINT);
+	pthread_join(t, NULL);
+	err = slurp(errpath);
+	snprintf(want, sizeof(want), "pmusim: record: stopped by SIGINT; %s holds what was recorded "
+		 "so far\n{\n", out);
+	assert_true(!strncmp(err, want, strlen(want)));
+	assert_non_null(strstr(err, "\n    \"exit_status\": 130,\n    \"stopped_by\": 2\n  },\n"));
+	assert_non_null(strstr(err, "\n  \"stalled\": false,\n"));
+	assert_int_equal(access(out, R_OK), 0);
+	free(err);
+	assert_tmp_empty();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_no_exit),
+		cmocka_unit_test(test_exec_and_fork_not_traced),
+		cmocka_unit_test(test_exec_json_file),
+		cmocka_unit_test(test_json_write_error),
+		cmocka_unit_test(test_option_forms),
+		cmocka_unit_test(test_output_fails),
+		cmocka_unit_test(test_sigint),	/* last: the stop stays seen */
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
