@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "tests/test.h"
+#include "tests/lib/scratch.h"
 #include "cmd/commands.h"
 #include "sim/vg_stream.h"
 
@@ -88,20 +89,6 @@ static void put_file(const char *path, const char *text, mode_t mode)
 	assert_int_equal(chmod(path, mode), 0);
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = calloc(1, 1 << 16);
-	size_t n;
-
-	assert_non_null(f);
-	assert_non_null(buf);
-	n = fread(buf, 1, (1 << 16) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
 /* pmusim record -o OUT ARGS... -- PROG, stderr into errpath; its status */
 static int record(const char *first, ...)
 {
@@ -134,8 +121,7 @@ static int setup(void **state)
 	char path[128];
 
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/test_record_streams.XXXXXX");
-	if (!mkdtemp(dir))
+	if (scratch_dir_make(dir, sizeof(dir), "recstreams"))
 		return -1;
 	snprintf(prog, sizeof(prog), "%s/prog", dir);
 	snprintf(out, sizeof(out), "%s/out.data", dir);
@@ -172,11 +158,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
+	return scratch_dir_remove(dir);
 }
 
 static void clean_src(void)
@@ -211,7 +194,7 @@ static void test_no_exit(void **state)
 	setenv("VG_EXIT", "5", 1);
 	assert_int_equal(record("--cpu", "skylake", NULL), 5);
 	unsetenv("VG_EXIT");
-	err = slurp(errpath);
+	err = scratch_read(errpath);
 	snprintf(want, sizeof(want), "pmusim record %s: ended without an exit (valgrind status 5); "
 		 "1 thread on 2 skylake CPUs\n  instructions 2000, taken branches 2, ", prog);
 	assert_true(!strncmp(err, want, strlen(want)));
@@ -241,7 +224,7 @@ static void test_exec_and_fork_not_traced(void **state)
 	(void)state;
 	write_fork_exec();
 	assert_int_equal(record(NULL), 0);
-	err = slurp(errpath);
+	err = scratch_read(errpath);
 	assert_non_null(strstr(err, ": called execve (the new image was not traced); 1 thread on "));
 	assert_non_null(strstr(err, "\n  1 child process not traced\n"));
 	assert_null(strstr(err, "followed"));	/* no child recorded, no execve followed */
@@ -258,9 +241,9 @@ static void test_exec_json_file(void **state)
 	write_fork_exec();
 	snprintf(opt, sizeof(opt), "--json=%s", jsonpath);
 	assert_int_equal(record(opt, NULL), 0);
-	err = slurp(errpath);
+	err = scratch_read(errpath);
 	assert_string_equal(err, "");	/* all of it in FILE */
-	json = slurp(jsonpath);
+	json = scratch_read(jsonpath);
 	len = strlen(json);
 	/* one object, its brace the last line */
 	assert_true(len > 3 && json[0] == '{' && !strcmp(json + len - 3, "\n}\n"));
@@ -286,7 +269,7 @@ static void test_json_write_error(void **state)
 	assert_int_equal(symlink("/dev/full", link), 0);
 	snprintf(opt, sizeof(opt), "--json=%s", link);
 	assert_int_equal(record(opt, NULL), 1);
-	err = slurp(errpath);
+	err = scratch_read(errpath);
 	snprintf(want, sizeof(want), "pmusim: record: %s: write error\n", link);
 	assert_string_equal(err, want);
 	assert_int_equal(lstat(link, &st), 0);
@@ -306,7 +289,7 @@ static void test_option_forms(void **state)
 	snprintf(other, sizeof(other), "%s/other.data", dir);
 	snprintf(opt, sizeof(opt), "--output=%s", other);
 	assert_int_equal(record("-N", "--cpus", "3", "--cpu", "1", "--cpu", "skylake", opt, NULL), 0);
-	err = slurp(errpath);
+	err = scratch_read(errpath);
 	snprintf(want, sizeof(want), "pmusim record %s: called execve (the new image was not traced); "
 		 "1 thread on 3 skylake CPUs\n", prog);
 	assert_true(!strncmp(err, want, strlen(want)));
@@ -332,7 +315,7 @@ static void test_output_fails(void **state)
 	(void)state;
 	write_fork_exec();
 	assert_int_equal(record("--output=/nonexistent-pmusim-dir/x.data", NULL), 1);
-	err = slurp(errpath);
+	err = scratch_read(errpath);
 	assert_non_null(strstr(err, "/nonexistent-pmusim-dir/x.data"));
 	assert_non_null(strchr(err, '\n'));
 	assert_string_equal(strchr(err, '\n'), "\n");	/* one line */
@@ -375,7 +358,7 @@ static void test_sigint(void **state)
 	assert_int_equal(pthread_create(&t, NULL, interrupt, NULL), 0);
 	assert_int_equal(record("--json", NULL), 128 + SIGINT);
 	pthread_join(t, NULL);
-	err = slurp(errpath);
+	err = scratch_read(errpath);
 	snprintf(want, sizeof(want), "pmusim: record: stopped by SIGINT; %s holds what was recorded "
 		 "so far\n{\n", out);
 	assert_true(!strncmp(err, want, strlen(want)));
