@@ -15,9 +15,13 @@
 #   - a test program runs when its code or data differs from DIR's build
 #     of it (debug info and build ID aside): the same program gives the
 #     same result, since a test depends on neither timing nor host;
-#   - a shell test runs when it names a CONFIG_ symbol (it tests what an
-#     option changes: its skips and expectations follow the .config) or
-#     reads $LABEL (it chooses its configurations itself).
+#   - a shell test runs when it names a CONFIG_ symbol whose value here
+#     is not DIR's (it tests what an option changes: its skips and
+#     expectations follow the .config, so with the same values they are
+#     the same) or reads $LABEL (it chooses its configurations itself);
+#     without both .configs, when it names any CONFIG_ symbol;
+#   - but not a shell test with a line "# config-independent: WHY": it
+#     names symbols or $LABEL for trees of its own (WHY says so).
 # The others are listed on one "# once:" line and not counted again.
 set -u
 objtree=$(cd "${1:?usage: run-tests.sh OBJTREE}" && pwd) || exit 2
@@ -32,6 +36,20 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 reference=${REFERENCE:+$(cd "$REFERENCE" && pwd)}
 unset REFERENCE	# (the tests' own runs of this script are not this one's)
 once=()
+# The CONFIG_ symbols whose values here are not the reference's, one a
+# line (a symbol missing from one .config counts as differing); "*" when a
+# .config is missing: then every symbol counts.
+config_values() { # .CONFIG: "CONFIG_X=VALUE" lines, "is not set" as =n
+	sed -nE 's/^# (CONFIG_[A-Za-z0-9_]+) is not set$/\1=n/p; /^CONFIG_[A-Za-z0-9_]+=/p' "$1" | sort
+}
+if [ -z "$reference" ]; then
+	changed_symbols=
+elif [ -f "$objtree/.config" ] && [ -f "$reference/.config" ]; then
+	changed_symbols=$(cat <(config_values "$objtree/.config") <(config_values "$reference/.config") |
+		sort | uniq -u | sed 's/=.*//' | sort -u)
+else
+	changed_symbols='*'
+fi
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 tally() { # NAME OUTPUT RC
@@ -70,7 +88,11 @@ code() { # PROGRAM OUT: PROGRAM without its debug info and build ID
 config_dependent() { # NAME (tests/... under the object or the source tree)
 	[ -n "$reference" ] || return 0
 	case $1 in
-	*.sh) grep -qE '\<CONFIG_[A-Z0-9_]+|\$\{?LABEL\>' "$srctree/$1" ;;
+	*.sh) grep -q '^# config-independent: ' "$srctree/$1" && return 1
+		grep -qE '\$\{?LABEL\>' "$srctree/$1" && return 0
+		[ "$changed_symbols" = '*' ] && { grep -qE '\<CONFIG_[A-Z0-9_]+' "$srctree/$1"; return; }
+		[ -n "$changed_symbols" ] &&
+			grep -oE '\<CONFIG_[A-Z0-9_]+' "$srctree/$1" | grep -qxF "$changed_symbols" ;;
 	*) [ -f "$reference/$1" ] && code "$objtree/$1" "$times.a" && code "$reference/$1" "$times.b" &&
 		cmp -s "$times.a" "$times.b" && return 1
 		return 0 ;;

@@ -13,8 +13,12 @@
 #     start once the first configuration is built
 #   the first configuration runs every test, the others only those they
 #     can change (run-tests.sh with REFERENCE: a changed test program, a
-#     shell test naming a CONFIG_ symbol); run-tests.sh times each test
+#     shell test naming a CONFIG_ symbol whose value differs, or $LABEL,
+#     and not one that says it is configuration-independent);
+#     run-tests.sh times each test
 # and scripts/check-build-config.sh on this build's real pmusim and .config.
+#
+# config-independent: its CONFIG_ symbols and $LABEL belong to its fake trees; check.sh holds each configuration's own pmusim to its .config
 set -u
 src=${PMUSIM_SRCTREE:-$(cd "$(dirname "$0")/../.." && pwd)}
 obj=${PMUSIM_OBJTREE:-$src}
@@ -51,7 +55,8 @@ check "run-tests.sh on a build without test programs: a failure, not 0 tests (ex
 
 # ---- run-tests.sh: per-test times; with REFERENCE, what a configuration can change
 # A fake source tree: one shell test naming a CONFIG_ symbol, one reading
-# $LABEL, one neither;
+# $LABEL, one neither, one reading $LABEL that says it is
+# configuration-independent;
 # two builds of it whose test programs are compiled here: "same" alike
 # in both, "changed" different, "new" only in the second.
 fake=$dir/fake
@@ -60,6 +65,7 @@ cp "$src/scripts/run-tests.sh" "$fake/scripts/"
 printf 'echo "ok 1 - sh"\n# the TSC rate follows CONFIG_MODEL_TSC_KHZ\n' >"$fake/tests/x/test_opt.sh"
 printf 'echo "ok 1 - sh"\n' >"$fake/tests/x/test_plain.sh"
 printf '[ "${LABEL:-}" = x ] || echo "ok 1 - sh"\n' >"$fake/tests/x/test_label.sh"
+printf '# config-independent: a test of the fake tree\n[ "${LABEL:-}" = x ] || echo "ok 1 - sh"\n' >"$fake/tests/x/test_indep.sh"
 prog() { # OUT TEXT [SRCDIR]: a test program printing one TAP line
 	local c=${3:-$dir}/prog_${2// /_}.c
 	printf '#include <stdio.h>\nint main(void) { puts("ok 1 - %s"); return 0; }\n' "$2" >"$c"
@@ -74,15 +80,25 @@ check "the fake builds' test programs compile; test_same's files differ, not its
 	'[ -x "$dir/obj/tests/x/test_new" ] && ! cmp -s "$dir/ref/tests/x/test_same" "$dir/obj/tests/x/test_same"'
 out=$(LABEL=all "$fake/scripts/run-tests.sh" "$dir/obj" 2>&1); rc=$?
 check "run-tests.sh without REFERENCE runs every test (exit $rc: $(tail -1 <<<"$out"))" \
-	'[ $rc = 0 ] && [ "$(tail -1 <<<"$out")" = "[all] 6 passed, 0 failed, 0 skipped" ] && ! grep -q "^# once:" <<<"$out"'
+	'[ $rc = 0 ] && [ "$(tail -1 <<<"$out")" = "[all] 7 passed, 0 failed, 0 skipped" ] && ! grep -q "^# once:" <<<"$out"'
 check "run-tests.sh prints the slowest tests and keeps every test's wall and CPU time in OBJTREE/test-times" \
-	'[ "$(grep -cE "^# slowest: [0-9.]+ s \(cpu [0-9.]+ s\) tests/x/test_" <<<"$out")" = 6 ] &&
-	 [ "$(grep -cE "^[0-9.]+ [0-9.]+ tests/x/test_[a-z]+(\.sh)?$" "$dir/obj/test-times")" = 6 ]'
+	'[ "$(grep -cE "^# slowest: [0-9.]+ s \(cpu [0-9.]+ s\) tests/x/test_" <<<"$out")" = 7 ] &&
+	 [ "$(grep -cE "^[0-9.]+ [0-9.]+ tests/x/test_[a-z]+(\.sh)?$" "$dir/obj/test-times")" = 7 ]'
 out=$(LABEL=other REFERENCE=$dir/ref "$fake/scripts/run-tests.sh" "$dir/obj" 2>&1); rc=$?
 check "with REFERENCE: the changed and new programs and the shell tests naming a CONFIG_ symbol or \$LABEL run, the rest are named once ($(tail -1 <<<"$out"))" \
 	'[ $rc = 0 ] && [ "$(tail -1 <<<"$out")" = "[other] 4 passed, 0 failed, 0 skipped" ] &&
 	 [ "$(cut -d" " -f3 "$dir/obj/test-times" | xargs)" = "tests/x/test_changed tests/x/test_new tests/x/test_label.sh tests/x/test_opt.sh" ] &&
-	 grep -qx "# once: 2 tests this configuration cannot change ran in $dir/ref only: tests/x/test_same tests/x/test_plain.sh" <<<"$out"'
+	 grep -qx "# once: 3 tests this configuration cannot change ran in $dir/ref only: tests/x/test_same tests/x/test_indep.sh tests/x/test_plain.sh" <<<"$out"'
+# with both builds' .configs, a shell test runs where a symbol it names has another value
+printf 'CONFIG_MODEL_TSC_KHZ=3000000\nCONFIG_A=y\n' >"$dir/ref/.config"
+printf 'CONFIG_MODEL_TSC_KHZ=3000000\n# CONFIG_A is not set\n' >"$dir/obj/.config"
+out=$(LABEL=other REFERENCE=$dir/ref "$fake/scripts/run-tests.sh" "$dir/obj" 2>&1); rc=$?
+check "with REFERENCE and the same CONFIG_MODEL_TSC_KHZ, the shell test naming it runs once ($(tail -1 <<<"$out"))" \
+	'[ $rc = 0 ] && [ "$(cut -d" " -f3 "$dir/obj/test-times" | xargs)" = "tests/x/test_changed tests/x/test_new tests/x/test_label.sh" ]'
+printf 'CONFIG_MODEL_TSC_KHZ=2000000\n' >"$dir/obj/.config"
+out=$(LABEL=other REFERENCE=$dir/ref "$fake/scripts/run-tests.sh" "$dir/obj" 2>&1); rc=$?
+check "with another CONFIG_MODEL_TSC_KHZ it runs again ($(tail -1 <<<"$out"))" \
+	'[ $rc = 0 ] && [ "$(cut -d" " -f3 "$dir/obj/test-times" | xargs)" = "tests/x/test_changed tests/x/test_new tests/x/test_label.sh tests/x/test_opt.sh" ]'
 
 # ---- check.sh on a fake tree -------------------------------------------------
 # The fake tree is under /tmp on purpose: check.sh mounts a tmpfs there.
