@@ -23,6 +23,7 @@
 #include "cmd/json.h"
 #include "cmd/run_stats_json.h"
 #include "cmd/perf_options.h"
+#include "core/kernel.h"
 #include "core/testcase.h"
 #include "model/model.h"
 #include "sim/run.h"
@@ -176,14 +177,34 @@ static void remove_dir(const char *dir)
 }
 
 /*
+ * SIGINT or SIGTERM while the program runs stops the program, not pmusim:
+ * as perf record ends its workload with SIGTERM and still writes its
+ * file, the recording is then finished from what the tool streamed (a
+ * terminal's ^C reaches the program itself as well).
+ */
+static volatile sig_atomic_t valgrind_stop_signal;
+static volatile sig_atomic_t valgrind_pid;
+
+static void stop_valgrind(int sig)
+{
+	valgrind_stop_signal = sig;
+	if (valgrind_pid > 0)
+		kill((pid_t)valgrind_pid, SIGTERM);
+}
+
+/*
  * Run PROG ARGS under the tool, streams into @dir. The valgrind process's
- * wait() status in *@status; its pid (the stream's) in *@pid. 0, or -1.
+ * wait() status in *@status; its pid (the stream's) in *@pid; the signal
+ * that stopped it early, or 0, in *@stopped_by. 0, or -1.
  */
 static int run_valgrind(const char *tool_dir, const char *dir, char **prog_argv, int *status,
-			pid_t *pid)
+			pid_t *pid, int *stopped_by)
 {
+	static const int stops[] = { SIGINT, SIGTERM };
+	struct sigaction sa, old[2];
+	sigset_t block, saved_mask;
 	char out[PATH_MAX + 32];
-	int nargs = 0;
+	int nargs = 0, ret = 0;
 	char **argv;
 
 	for (char **a = prog_argv; *a; a++)
@@ -201,22 +222,45 @@ static int run_valgrind(const char *tool_dir, const char *dir, char **prog_argv,
 	for (int i = 0; i < nargs; i++)
 		argv[5 + i] = prog_argv[i];
 	fflush(NULL);
+	/* held until the handlers know the pid: a stop is never lost */
+	sigemptyset(&block);
+	for (size_t i = 0; i < ARRAY_SIZE(stops); i++)
+		sigaddset(&block, stops[i]);
+	sigprocmask(SIG_BLOCK, &block, &saved_mask);
+	valgrind_stop_signal = 0;
 	*pid = fork();
 	if (*pid < 0) {
+		sigprocmask(SIG_SETMASK, &saved_mask, NULL);
 		free(argv);
 		return -1;
 	}
 	if (*pid == 0) {
+		sigprocmask(SIG_SETMASK, &saved_mask, NULL);
 		setenv("VALGRIND_LIB", tool_dir, 1);
 		execvp("valgrind", argv);
 		fprintf(stderr, "pmusim: record: valgrind: %s\n", strerror(errno));
 		_exit(127);
 	}
 	free(argv);
+	valgrind_pid = *pid;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = stop_valgrind;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < ARRAY_SIZE(stops); i++)
+		sigaction(stops[i], &sa, &old[i]);
+	sigprocmask(SIG_SETMASK, &saved_mask, NULL);
 	while (waitpid(*pid, status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return 0;
+		if (errno != EINTR) {
+			ret = -1;
+			break;
+		}
+	sigprocmask(SIG_BLOCK, &block, NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(stops); i++)
+		sigaction(stops[i], &old[i], NULL);
+	valgrind_pid = 0;
+	sigprocmask(SIG_SETMASK, &saved_mask, NULL);
+	*stopped_by = valgrind_stop_signal;
+	return ret;
 }
 
 static bool have_valgrind(void)
@@ -408,7 +452,7 @@ int cmd_record(int argc, char **argv)
 	struct scenario *s = NULL;
 	struct run_stats st;
 	uint64_t cpus = 2;
-	int c, ret = 2, nr_cmdline = 0, vg_status = 0;
+	int c, ret = 2, nr_cmdline = 0, vg_status = 0, vg_stopped_by = 0;
 	pid_t pid;
 	FILE *f;
 
@@ -559,7 +603,7 @@ int cmd_record(int argc, char **argv)
 			json_file = S_ISREG(json_st.st_mode);
 		}
 	}
-	if (run_valgrind(tool_dir, dir, argv + optind, &vg_status, &pid)) {
+	if (run_valgrind(tool_dir, dir, argv + optind, &vg_status, &pid, &vg_stopped_by)) {
 		fprintf(stderr, "pmusim: record: cannot run valgrind: %s\n", strerror(errno));
 		goto out;
 	}
@@ -590,6 +634,8 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	vg_trace_stats(trace, &vs);
+	if (!st.stop_signal)
+		st.stop_signal = vg_stopped_by;	/* the program was stopped, the replay ran to its end */
 	if (st.stop_signal)
 		vs.stalled = false;	/* stopped, not stuck */
 	describe_end(&vs, vg_status, &end);

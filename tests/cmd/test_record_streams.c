@@ -7,14 +7,17 @@
  * no exit record (valgrind's status stands), an execve whose image was
  * not traced, a fork whose child was not, a --json=FILE that cannot be
  * written (exit 1, and a FILE that is not a regular file is never
- * removed), and SIGINT during the replay (exit 130, stopped_by; last,
- * since a stop signal stays seen for the rest of the process).
+ * removed), SIGINT or SIGTERM while valgrind runs (the program is
+ * stopped, the stream replayed), and SIGINT during the replay (exit 130,
+ * stopped_by; last, since a stop signal stays seen for the rest of the
+ * process).
  * tests/cmd/test_record.sh runs real programs under the real tool.
  */
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -138,6 +141,15 @@ static int setup(void **state)
 		 "for a; do case $a in --pmusim-out=*) out=${a#--pmusim-out=} ;; esac; done\n"
 		 "cp \"$VG_SRC\"/main \"$out/vg.$$.0\" || exit 99\n"
 		 "for f in \"$VG_SRC\"/vg.*; do [ -e \"$f\" ] && cp \"$f\" \"$out/\"; done\n"
+		 /* VG_STOP=SIG: signal record, then wait for its SIGTERM */
+		 "if [ -n \"$VG_STOP\" ]; then\n"
+		 "  trap 'exit 143' TERM\n"
+		 "  kill -$VG_STOP $PPID\n"
+		 "  i=0; while [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done\n"
+		 "fi\n"
+		 /* VG_SLOW: long enough for test_sigint to see record's handler */
+		 "[ -z \"$VG_SLOW\" ] || sleep 0.2\n"
+		 ": >\"$VG_SRC\"/done\n"
 		 "exit ${VG_EXIT:-0}\n", 0755);
 	snprintf(path, sizeof(path), "%s/tool/pmusim-amd64-linux", dir);
 	put_file(path, "", 0755);
@@ -323,16 +335,73 @@ static void test_output_fails(void **state)
 	assert_tmp_empty();
 }
 
-/* SIGINT once the replay catches it: from another thread, as a terminal's would come */
+/*
+ * SIGINT or SIGTERM while valgrind runs: record ends valgrind with
+ * SIGTERM, as perf record its workload, and still replays what was
+ * streamed (before, the signal killed pmusim, and with it the test).
+ */
+static void stopped_while_valgrind_runs(const char *sig, int signo)
+{
+	struct writer w;
+	char want[192], *err;
+
+	clean_src();
+	w_open(&w, "main", 0);
+	w_jmp(&w, 0x100, 0x110, N);
+	w_proc(&w, VGS_EXIT, PID, 0, NULL);
+	w_close(&w);
+	setenv("VG_STOP", sig, 1);
+	assert_int_equal(record("--json", NULL), 128 + signo);
+	unsetenv("VG_STOP");
+	err = scratch_read(errpath);
+	snprintf(want, sizeof(want), "pmusim: record: stopped by %s; %s holds what was recorded "
+		 "so far\n{\n", signo == SIGINT ? "SIGINT" : "SIGTERM", out);
+	assert_non_null(strstr(err, want));
+	snprintf(want, sizeof(want), "\n    \"stopped_by\": %d\n  },\n", signo);
+	assert_non_null(strstr(err, want));
+	assert_non_null(strstr(err, "\n  \"instructions\": 1000,\n  \"branches\": 1,\n"));
+	assert_int_equal(access(out, R_OK), 0);
+	free(err);
+	assert_tmp_empty();
+	/* pmusim's own handlers are back: none was left installed */
+	{
+		struct sigaction sa;
+
+		sigaction(signo, NULL, &sa);
+		assert_true(sa.sa_handler == SIG_DFL);
+	}
+}
+
+static void test_stopped_while_valgrind_runs(void **state)
+{
+	(void)state;
+	stopped_while_valgrind_runs("INT", SIGINT);
+	stopped_while_valgrind_runs("TERM", SIGTERM);
+}
+
+/*
+ * SIGINT once the replay catches it: from another thread, as a terminal's
+ * would come. The handler record sets while valgrind runs is not the
+ * replay's: the stand-in leaves src/done at its end, and the replay's is
+ * the first handler seen after that which is not the one seen before.
+ */
 static void *interrupt(void *arg)
 {
 	struct timespec ms = { 0, 1000000 };
+	void (*during_valgrind)(int) = SIG_DFL;
 	struct sigaction sa;
+	char done[128];
 
 	(void)arg;
+	snprintf(done, sizeof(done), "%s/src/done", dir);
 	for (int i = 0; i < 60000; i++) {
+		bool valgrind_ended = !access(done, F_OK);
+
 		sigaction(SIGINT, NULL, &sa);
-		if (sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN) {
+		if (!valgrind_ended && sa.sa_handler != SIG_DFL)
+			during_valgrind = sa.sa_handler;
+		if (valgrind_ended && sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN &&
+		    sa.sa_handler != during_valgrind) {
 			kill(getpid(), SIGINT);
 			return NULL;
 		}
@@ -356,7 +425,9 @@ static void test_sigint(void **state)
 	w_proc(&w, VGS_EXIT, PID, 0, NULL);
 	w_close(&w);
 	assert_int_equal(pthread_create(&t, NULL, interrupt, NULL), 0);
+	setenv("VG_SLOW", "1", 1);
 	assert_int_equal(record("--json", NULL), 128 + SIGINT);
+	unsetenv("VG_SLOW");
 	pthread_join(t, NULL);
 	err = scratch_read(errpath);
 	snprintf(want, sizeof(want), "pmusim: record: stopped by SIGINT; %s holds what was recorded "
@@ -378,6 +449,7 @@ int main(void)
 		cmocka_unit_test(test_json_write_error),
 		cmocka_unit_test(test_option_forms),
 		cmocka_unit_test(test_output_fails),
+		cmocka_unit_test(test_stopped_while_valgrind_runs),
 		cmocka_unit_test(test_sigint),	/* last: the stop stays seen */
 	};
 
