@@ -16,8 +16,12 @@
  * machine's quantum is 1000 cycles, so each machine_run() step retires
  * exactly one record and the stack can be looked at between them.
  */
+#define _GNU_SOURCE		/* dl_iterate_phdr */
 #include <stdio.h>
 #include <stdlib.h>
+#include <elf.h>
+#include <limits.h>
+#include <link.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -102,6 +106,22 @@ static void w_thread(struct writer *w, unsigned int type, uint32_t tid)
 static void w_wake(struct writer *w)
 {
 	w_proc(w, VGS_WAKE, 0, 202 /* futex */, NULL);
+}
+
+/* An executable mapping of @name (its bytes as they are: empty, "[vdso]", a path) */
+static void w_mmap(struct writer *w, uint64_t addr, const char *name)
+{
+	uint8_t buf[VGS_REC_MAX], *end;
+	uint32_t len = (uint32_t)strlen(name);
+
+	end = vgs_put_rec(buf, VGS_MMAP, 0);
+	end = vgs_put_num(end, addr);
+	end = vgs_put_num(end, 0x1000);
+	end = vgs_put_num(end, 0);
+	end = vgs_put_num(end, 5 /* r-x */);
+	end = vgs_put_num(end, len);
+	fwrite(buf, 1, (size_t)(end - buf), w->f);
+	fwrite(name, 1, len, w->f);
 }
 
 static void w_close(struct writer *w)
@@ -260,6 +280,80 @@ static void test_threads(void **state)
 	unlink(w.path);
 }
 
+/* The running program's own GNU build-id, from its loaded notes: its size */
+static int own_build_id(struct dl_phdr_info *info, size_t size, void *data)
+{
+	uint8_t *id = data;
+
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr), *end = p + ph->p_memsz;
+
+		if (ph->p_type != PT_NOTE)
+			continue;
+		while (p + sizeof(ElfW(Nhdr)) <= end) {
+			const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)p;
+			const char *name = p + sizeof(*n), *desc = name + ((n->n_namesz + 3) & ~3u);
+
+			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 && !memcmp(name, "GNU", 4) &&
+			    n->n_descsz <= 20) {
+				memcpy(id, desc, n->n_descsz);
+				return (int)n->n_descsz;
+			}
+			p = desc + ((n->n_descsz + 3) & ~3u);
+		}
+	}
+	return -1;	/* the first object is the program: stop there */
+}
+
+/*
+ * The files a program mapped: each once, anonymous code and "[vdso]"
+ * never, a build-id where the file is an ELF file that has one, none
+ * where it is not ELF or not there any more.
+ */
+static void test_mapped_files(void **state)
+{
+	const struct vg_dso *d;
+	struct vg_trace *tr;
+	struct writer w;
+	char self[PATH_MAX], err[256];
+	uint8_t own[20];
+	unsigned int nr;
+	int own_size;
+	ssize_t n;
+
+	(void)state;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	assert_true(n > 0);
+	self[n] = '\0';
+	w_open(&w);
+	w_mmap(&w, 0x400000, self);
+	w_mmap(&w, 0x7000000, "");
+	w_mmap(&w, 0x7100000, "[vdso]");
+	w_mmap(&w, 0x500000, self);		/* a second mapping of the same file */
+	w_mmap(&w, 0x600000, w.path);		/* the stream itself: not ELF */
+	w_mmap(&w, 0x700000, "/nonexistent/libgone.so");
+	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x400100, 0x400110, 0x7000, N);
+	w_close(&w);
+
+	assert_int_equal(vg_trace_load(&tr, w.path, err, sizeof(err)), 0);
+	d = vg_trace_dsos(tr, &nr);
+	assert_int_equal(nr, 3);
+	assert_string_equal(d[0].path, self);
+	own_size = dl_iterate_phdr(own_build_id, own);
+	assert_true(own_size > 0);
+	assert_int_equal(d[0].build_id_size, own_size);
+	assert_memory_equal(d[0].build_id, own, (size_t)own_size);
+	assert_string_equal(d[1].path, w.path);
+	assert_int_equal(d[1].build_id_size, 0);
+	assert_string_equal(d[2].path, "/nonexistent/libgone.so");
+	assert_int_equal(d[2].build_id_size, 0);
+	vg_trace_free(tr);
+	x86_branch_text_reset();
+	unlink(w.path);
+}
+
 static void test_wake_waits_for_the_stream_before_it(void **state)
 {
 	struct vg_trace *tr;
@@ -395,6 +489,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shadow_stack),
 		cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_mapped_files),
 		cmocka_unit_test(test_wake_waits_for_the_stream_before_it),
 		cmocka_unit_test(test_fork_and_exec),
 		cmocka_unit_test(test_bad_stream),
