@@ -342,7 +342,8 @@ static void test_mapped_files(void **state)
 	assert_int_equal(nr, 3);
 	assert_string_equal(d[0].path, self);
 	own_size = dl_iterate_phdr(own_build_id, own);
-	assert_true(own_size > 0);
+	if (own_size < 0)
+		own_size = 0;			/* linked without --build-id: none to find */
 	assert_int_equal(d[0].build_id_size, own_size);
 	assert_memory_equal(d[0].build_id, own, (size_t)own_size);
 	assert_string_equal(d[1].path, w.path);
