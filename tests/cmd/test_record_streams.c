@@ -26,8 +26,8 @@
 
 #include "tests/test.h"
 #include "tests/lib/scratch.h"
+#include "tests/lib/vg_writer.h"
 #include "cmd/commands.h"
-#include "sim/vg_stream.h"
 
 const char *pmusim_program = "pmusim";	/* cmd/pmusim.c's, outside the library */
 
@@ -36,50 +36,18 @@ const char *pmusim_program = "pmusim";	/* cmd/pmusim.c's, outside the library */
 
 static char dir[64], prog[96], out[96], errpath[96], jsonpath[96];
 
-struct writer {
-	FILE *f;
-	struct vgs_coder coder;
-};
-
-static void w_open(struct writer *w, const char *name, uint32_t seq)
+/* a stream in src/ under @name, as the stand-in copies it */
+static void w_open(struct vg_writer *w, const char *name, uint32_t seq)
 {
-	struct vgs_file_header h = { .version = VGS_VERSION, .pid = PID, .seq = seq };
 	char path[128];
 
 	snprintf(path, sizeof(path), "%s/src/%s", dir, name);
-	w->f = fopen(path, "wb");
-	assert_non_null(w->f);
-	memset(&w->coder, 0, sizeof(w->coder));
-	memcpy(h.magic, VGS_MAGIC, 8);
-	assert_int_equal(fwrite(&h, sizeof(h), 1, w->f), 1);
+	vgw_open(w, path, PID, seq, 0);
 }
 
-static void w_jmp(struct writer *w, uint64_t from, uint64_t to, uint32_t insns)
+static void w_jmp(struct vg_writer *w, uint64_t from, uint64_t to, uint32_t insns)
 {
-	uint8_t buf[VGS_REC_MAX], *end;
-
-	end = vgs_put_branch(buf, &w->coder, VGK_JMP, 5, insns, from, to, 0x7000);
-	assert_int_equal(fwrite(buf, 1, (size_t)(end - buf), w->f), (size_t)(end - buf));
-}
-
-/* FORK (of @pid), EXEC (of @path) or EXIT (with @status) */
-static void w_proc(struct writer *w, unsigned int type, uint32_t pid, int32_t status,
-		   const char *path)
-{
-	uint8_t buf[VGS_REC_MAX], *end;
-	uint32_t len = path ? (uint32_t)strlen(path) : 0;
-
-	end = vgs_put_rec(buf, type, 0);
-	end = vgs_put_num(end, pid);
-	end = vgs_put_num(end, vgs_zigzag((uint64_t)(int64_t)status));
-	end = vgs_put_num(end, len);
-	assert_int_equal(fwrite(buf, 1, (size_t)(end - buf), w->f), (size_t)(end - buf));
-	assert_int_equal(fwrite(path ? path : "", 1, len, w->f), len);
-}
-
-static void w_close(struct writer *w)
-{
-	assert_int_equal(fclose(w->f), 0);
+	vgw_branch(w, VGK_JMP, from, to, 0x7000, insns);
 }
 
 static void put_file(const char *path, const char *text, mode_t mode)
@@ -194,7 +162,7 @@ static void assert_tmp_empty(void)
 /* A stream without an exit record: valgrind's own status is record's. */
 static void test_no_exit(void **state)
 {
-	struct writer w;
+	struct vg_writer w;
 	char want[256], *err;
 
 	(void)state;
@@ -202,7 +170,7 @@ static void test_no_exit(void **state)
 	w_open(&w, "main", 0);
 	w_jmp(&w, 0x100, 0x110, N);
 	w_jmp(&w, 0x120, 0x130, N);
-	w_close(&w);
+	vgw_close(&w);
 	setenv("VG_EXIT", "5", 1);
 	assert_int_equal(record("--cpu", "skylake", NULL), 5);
 	unsetenv("VG_EXIT");
@@ -218,15 +186,15 @@ static void test_no_exit(void **state)
 /* A fork whose child has no stream, then an execve whose image has none. */
 static void write_fork_exec(void)
 {
-	struct writer w;
+	struct vg_writer w;
 
 	clean_src();
 	w_open(&w, "main", 0);
 	w_jmp(&w, 0x100, 0x110, N);
-	w_proc(&w, VGS_FORK, 77, 0, NULL);
+	vgw_proc(&w, VGS_FORK, 77, 0, NULL);
 	w_jmp(&w, 0x120, 0x130, N);
-	w_proc(&w, VGS_EXEC, PID, 0, "/usr/bin/next");
-	w_close(&w);
+	vgw_proc(&w, VGS_EXEC, PID, 0, "/usr/bin/next");
+	vgw_close(&w);
 }
 
 static void test_exec_and_fork_not_traced(void **state)
@@ -342,14 +310,14 @@ static void test_output_fails(void **state)
  */
 static void stopped_while_valgrind_runs(const char *sig, int signo)
 {
-	struct writer w;
+	struct vg_writer w;
 	char want[192], *err;
 
 	clean_src();
 	w_open(&w, "main", 0);
 	w_jmp(&w, 0x100, 0x110, N);
-	w_proc(&w, VGS_EXIT, PID, 0, NULL);
-	w_close(&w);
+	vgw_proc(&w, VGS_EXIT, PID, 0, NULL);
+	vgw_close(&w);
 	setenv("VG_STOP", sig, 1);
 	assert_int_equal(record("--json", NULL), 128 + signo);
 	unsetenv("VG_STOP");
@@ -412,7 +380,7 @@ static void *interrupt(void *arg)
 
 static void test_sigint(void **state)
 {
-	struct writer w;
+	struct vg_writer w;
 	pthread_t t;
 	char want[192], *err;
 
@@ -422,8 +390,8 @@ static void test_sigint(void **state)
 	w_open(&w, "main", 0);
 	for (unsigned int i = 0; i < 64; i++)
 		w_jmp(&w, 0x100 + 16 * i, 0x108 + 16 * i, 0xffffffffu);
-	w_proc(&w, VGS_EXIT, PID, 0, NULL);
-	w_close(&w);
+	vgw_proc(&w, VGS_EXIT, PID, 0, NULL);
+	vgw_close(&w);
 	assert_int_equal(pthread_create(&t, NULL, interrupt, NULL), 0);
 	setenv("VG_SLOW", "1", 1);
 	assert_int_equal(record("--json", NULL), 128 + SIGINT);

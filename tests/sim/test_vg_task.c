@@ -30,104 +30,9 @@
 #include "sim/machine.h"
 #include "sim/vg_stream.h"
 #include "sim/vg_task.h"
+#include "tests/lib/vg_writer.h"
 
 #define N	1000u		/* instructions per record */
-
-struct writer {
-	FILE *f;
-	char path[64];
-	struct vgs_coder coder;
-};
-
-static void w_open(struct writer *w)
-{
-	struct vgs_file_header h = { .version = VGS_VERSION, .pid = 42 };
-	int fd;
-
-	snprintf(w->path, sizeof(w->path), "/tmp/test_vg_task.XXXXXX");
-	fd = mkstemp(w->path);
-	assert_true(fd >= 0);
-	w->f = fdopen(fd, "wb");
-	assert_non_null(w->f);
-	memset(&w->coder, 0, sizeof(w->coder));
-	memcpy(h.magic, VGS_MAGIC, 8);
-	fwrite(&h, sizeof(h), 1, w->f);
-}
-
-/* DIR/vg.PID.SEQ, as the tool names its streams */
-static void w_open_at(struct writer *w, const char *dir, uint32_t pid, uint32_t seq,
-		      uint32_t ppid)
-{
-	struct vgs_file_header h = { .version = VGS_VERSION, .pid = pid, .seq = seq,
-				     .ppid = ppid };
-
-	snprintf(w->path, sizeof(w->path), "%s/vg.%u.%u", dir, pid, seq);
-	w->f = fopen(w->path, "wb");
-	assert_non_null(w->f);
-	memset(&w->coder, 0, sizeof(w->coder));
-	memcpy(h.magic, VGS_MAGIC, 8);
-	fwrite(&h, sizeof(h), 1, w->f);
-}
-
-/* FORK, EXEC (with @path), EXIT or WAKE */
-static void w_proc(struct writer *w, unsigned int type, uint32_t pid, int32_t status,
-		   const char *path)
-{
-	uint8_t buf[VGS_REC_MAX], *end;
-	uint32_t len = path ? (uint32_t)strlen(path) : 0;
-
-	end = vgs_put_rec(buf, type, 0);
-	end = vgs_put_num(end, pid);
-	end = vgs_put_num(end, vgs_zigzag((uint64_t)(int64_t)status));
-	end = vgs_put_num(end, len);
-	fwrite(buf, 1, (size_t)(end - buf), w->f);
-	fwrite(path ? path : "", 1, len, w->f);
-}
-
-/* A branch record; @type says which (VGS_SIGNAL, VGS_SIGRETURN by their kinds). */
-static void w_branch(struct writer *w, unsigned int type, unsigned int kind, uint64_t from,
-		     uint64_t to, uint64_t sp, uint32_t insns)
-{
-	uint8_t buf[VGS_REC_MAX], *end;
-
-	assert_true(type == VGS_BRANCH || (type == VGS_SIGNAL) == (kind == VGK_SIGNAL));
-	end = vgs_put_branch(buf, &w->coder, kind, 5, insns, from, to, sp);
-	fwrite(buf, 1, (size_t)(end - buf), w->f);
-}
-
-static void w_thread(struct writer *w, unsigned int type, uint32_t tid)
-{
-	uint8_t buf[VGS_REC_MAX], *end;
-
-	end = vgs_put_num(vgs_put_rec(buf, type, 0), tid);
-	fwrite(buf, 1, (size_t)(end - buf), w->f);
-}
-
-static void w_wake(struct writer *w)
-{
-	w_proc(w, VGS_WAKE, 0, 202 /* futex */, NULL);
-}
-
-/* An executable mapping of @name (its bytes as they are: empty, "[vdso]", a path) */
-static void w_mmap(struct writer *w, uint64_t addr, const char *name)
-{
-	uint8_t buf[VGS_REC_MAX], *end;
-	uint32_t len = (uint32_t)strlen(name);
-
-	end = vgs_put_rec(buf, VGS_MMAP, 0);
-	end = vgs_put_num(end, addr);
-	end = vgs_put_num(end, 0x1000);
-	end = vgs_put_num(end, 0);
-	end = vgs_put_num(end, 5 /* r-x */);
-	end = vgs_put_num(end, len);
-	fwrite(buf, 1, (size_t)(end - buf), w->f);
-	fwrite(name, 1, len, w->f);
-}
-
-static void w_close(struct writer *w)
-{
-	assert_int_equal(fclose(w->f), 0);
-}
 
 static struct machine *new_machine(unsigned int cpus)
 {
@@ -151,40 +56,40 @@ static void test_shadow_stack(void **state)
 {
 	struct vg_trace *tr;
 	struct vg_trace_stats st;
-	struct writer w;
+	struct vg_writer w;
 	struct machine *m;
 	uint64_t ips[64];
 	char err[256];
 	uint64_t sp = 0x7000;
 
 	(void)state;
-	w_open(&w);
+	vgw_open_temp(&w, "test_vg_task", 42);
 	/* main (at 0x100) calls f (0x200), f calls g (0x300), g calls h (0x400) */
-	w_branch(&w, VGS_BRANCH, VGK_CALL, 0x110, 0x200, sp - 8, N);
-	w_branch(&w, VGS_BRANCH, VGK_CALL, 0x210, 0x300, sp - 0x28, N);
-	w_branch(&w, VGS_BRANCH, VGK_IND_CALL, 0x310, 0x400, sp - 0x48, N);
+	vgw_branch(&w, VGK_CALL, 0x110, 0x200, sp - 8, N);
+	vgw_branch(&w, VGK_CALL, 0x210, 0x300, sp - 0x28, N);
+	vgw_branch(&w, VGK_IND_CALL, 0x310, 0x400, sp - 0x48, N);
 	/* a conditional branch in h, its stack lower still: nothing goes */
-	w_branch(&w, VGS_BRANCH, VGK_COND, 0x420, 0x410, sp - 0x60, N);
+	vgw_branch(&w, VGK_COND, 0x420, 0x410, sp - 0x60, N);
 	/* a signal: the handler (0x500) calls 0x600 */
-	w_branch(&w, VGS_SIGNAL, VGK_SIGNAL, 0x410, 0x500, sp - 0x300, N);
-	w_branch(&w, VGS_BRANCH, VGK_CALL, 0x510, 0x600, sp - 0x310, N);
+	vgw_branch(&w, VGK_SIGNAL, 0x410, 0x500, sp - 0x300, N);
+	vgw_branch(&w, VGK_CALL, 0x510, 0x600, sp - 0x310, N);
 	/* the handler's return to the restorer: its frames go, h's stay */
-	w_branch(&w, VGS_BRANCH, VGK_RET, 0x610, 0x518, sp - 0x308, N);
-	w_branch(&w, VGS_SIGRETURN, VGK_SIGRETURN, 0, 0x410, sp - 0x60, N);
+	vgw_branch(&w, VGK_RET, 0x610, 0x518, sp - 0x308, N);
+	vgw_branch(&w, VGK_SIGRETURN, 0, 0x410, sp - 0x60, N);
 	/* longjmp from h back into main's frame: f, g and h are gone at once */
-	w_branch(&w, VGS_BRANCH, VGK_IND_JMP, 0x430, 0x120, sp, N);
+	vgw_branch(&w, VGK_IND_JMP, 0x430, 0x120, sp, N);
 	/* main calls k (0x700), which tail-jumps to t (0x800): k's frame is t's */
-	w_branch(&w, VGS_BRANCH, VGK_CALL, 0x130, 0x700, sp - 8, N);
-	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x710, 0x800, sp - 8, N);
-	w_branch(&w, VGS_BRANCH, VGK_RET, 0x810, 0x135, sp, N);
+	vgw_branch(&w, VGK_CALL, 0x130, 0x700, sp - 8, N);
+	vgw_branch(&w, VGK_JMP, 0x710, 0x800, sp - 8, N);
+	vgw_branch(&w, VGK_RET, 0x810, 0x135, sp, N);
 	/*
 	 * main calls u (0x900), which pops its return address and calls v
 	 * (0xa00): v's return address is where u's was, so u's frame is gone
 	 */
-	w_branch(&w, VGS_BRANCH, VGK_CALL, 0x140, 0x900, sp - 8, N);
-	w_branch(&w, VGS_BRANCH, VGK_CALL, 0x910, 0xa00, sp - 8, N);
-	w_branch(&w, VGS_BRANCH, VGK_RET, 0xa10, 0x145, sp, N);
-	w_close(&w);
+	vgw_branch(&w, VGK_CALL, 0x140, 0x900, sp - 8, N);
+	vgw_branch(&w, VGK_CALL, 0x910, 0xa00, sp - 8, N);
+	vgw_branch(&w, VGK_RET, 0xa10, 0x145, sp, N);
+	vgw_close(&w);
 
 	assert_int_equal(vg_trace_load(&tr, w.path, err, sizeof(err)), 0);
 	m = new_machine(1);
@@ -236,22 +141,22 @@ static void test_shadow_stack(void **state)
 static void test_threads(void **state)
 {
 	struct vg_trace *tr;
-	struct writer w;
+	struct vg_writer w;
 	struct machine *m;
 	char err[256];
 
 	(void)state;
-	w_open(&w);
-	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x100, 0x110, 0x7000, N);
-	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x110, 0x120, 0x7000, N / 2);
-	w_thread(&w, VGS_THREAD_NEW, 2);	/* created at 1500 cycles, mid-quantum */
-	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x120, 0x130, 0x7000, N);
-	w_thread(&w, VGS_THREAD, 2);
-	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x900, 0x910, 0x5000, N);
-	w_thread(&w, VGS_THREAD_EXIT, 2);
-	w_thread(&w, VGS_THREAD, 1);
-	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x130, 0x140, 0x7000, N);
-	w_close(&w);
+	vgw_open_temp(&w, "test_vg_task", 42);
+	vgw_branch(&w, VGK_JMP, 0x100, 0x110, 0x7000, N);
+	vgw_branch(&w, VGK_JMP, 0x110, 0x120, 0x7000, N / 2);
+	vgw_thread(&w, VGS_THREAD_NEW, 2);	/* created at 1500 cycles, mid-quantum */
+	vgw_branch(&w, VGK_JMP, 0x120, 0x130, 0x7000, N);
+	vgw_thread(&w, VGS_THREAD, 2);
+	vgw_branch(&w, VGK_JMP, 0x900, 0x910, 0x5000, N);
+	vgw_thread(&w, VGS_THREAD_EXIT, 2);
+	vgw_thread(&w, VGS_THREAD, 1);
+	vgw_branch(&w, VGK_JMP, 0x130, 0x140, 0x7000, N);
+	vgw_close(&w);
 
 	assert_int_equal(vg_trace_load(&tr, w.path, err, sizeof(err)), 0);
 	m = new_machine(2);
@@ -316,7 +221,7 @@ static void test_mapped_files(void **state)
 {
 	const struct vg_dso *d;
 	struct vg_trace *tr;
-	struct writer w;
+	struct vg_writer w;
 	char self[PATH_MAX], err[256];
 	uint8_t own[20];
 	unsigned int nr;
@@ -327,15 +232,15 @@ static void test_mapped_files(void **state)
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	assert_true(n > 0);
 	self[n] = '\0';
-	w_open(&w);
-	w_mmap(&w, 0x400000, self);
-	w_mmap(&w, 0x7000000, "");
-	w_mmap(&w, 0x7100000, "[vdso]");
-	w_mmap(&w, 0x500000, self);		/* a second mapping of the same file */
-	w_mmap(&w, 0x600000, w.path);		/* the stream itself: not ELF */
-	w_mmap(&w, 0x700000, "/nonexistent/libgone.so");
-	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x400100, 0x400110, 0x7000, N);
-	w_close(&w);
+	vgw_open_temp(&w, "test_vg_task", 42);
+	vgw_mmap(&w, 0x400000, self);
+	vgw_mmap(&w, 0x7000000, "");
+	vgw_mmap(&w, 0x7100000, "[vdso]");
+	vgw_mmap(&w, 0x500000, self);		/* a second mapping of the same file */
+	vgw_mmap(&w, 0x600000, w.path);		/* the stream itself: not ELF */
+	vgw_mmap(&w, 0x700000, "/nonexistent/libgone.so");
+	vgw_branch(&w, VGK_JMP, 0x400100, 0x400110, 0x7000, N);
+	vgw_close(&w);
 
 	assert_int_equal(vg_trace_load(&tr, w.path, err, sizeof(err)), 0);
 	d = vg_trace_dsos(tr, &nr);
@@ -358,23 +263,23 @@ static void test_mapped_files(void **state)
 static void test_wake_waits_for_the_stream_before_it(void **state)
 {
 	struct vg_trace *tr;
-	struct writer w;
+	struct vg_writer w;
 	struct machine *m;
 	char err[256];
 
 	(void)state;
-	w_open(&w);
-	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x100, 0x110, 0x7000, N);
-	w_thread(&w, VGS_THREAD_NEW, 2);	/* at 1000 */
-	w_branch(&w, VGS_BRANCH, VGK_SYSCALL, 0x110, 0x112, 0x7000, N);	/* futex wait */
-	w_thread(&w, VGS_THREAD, 2);
-	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x900, 0x910, 0x5000, 5 * N);	/* then the wake */
-	w_thread(&w, VGS_THREAD, 1);
-	w_wake(&w);				/* thread 1 back: after thread 2's 5000 */
-	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x120, 0x130, 0x7000, N);
-	w_thread(&w, VGS_THREAD, 2);
-	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x910, 0x920, 0x5000, N);
-	w_close(&w);
+	vgw_open_temp(&w, "test_vg_task", 42);
+	vgw_branch(&w, VGK_JMP, 0x100, 0x110, 0x7000, N);
+	vgw_thread(&w, VGS_THREAD_NEW, 2);	/* at 1000 */
+	vgw_branch(&w, VGK_SYSCALL, 0x110, 0x112, 0x7000, N);	/* futex wait */
+	vgw_thread(&w, VGS_THREAD, 2);
+	vgw_branch(&w, VGK_JMP, 0x900, 0x910, 0x5000, 5 * N);	/* then the wake */
+	vgw_thread(&w, VGS_THREAD, 1);
+	vgw_wake(&w);				/* thread 1 back: after thread 2's 5000 */
+	vgw_branch(&w, VGK_JMP, 0x120, 0x130, 0x7000, N);
+	vgw_thread(&w, VGS_THREAD, 2);
+	vgw_branch(&w, VGK_JMP, 0x910, 0x920, 0x5000, N);
+	vgw_close(&w);
 
 	assert_int_equal(vg_trace_load(&tr, w.path, err, sizeof(err)), 0);
 	m = new_machine(2);
@@ -403,30 +308,30 @@ static void test_fork_and_exec(void **state)
 	char dir[] = "/tmp/test_vg_task.XXXXXX";
 	struct vg_trace_stats st;
 	struct vg_trace *tr;
-	struct writer w, child, image;
+	struct vg_writer w, child, image;
 	struct machine *m;
 	char err[256];
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	/* the parent: forks 11 at 1000, waits for it from 2000, then works */
-	w_open_at(&w, dir, 10, 0, 0);
-	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x100, 0x110, 0x7000, N);
-	w_proc(&w, VGS_FORK, 11, 0, NULL);
-	w_branch(&w, VGS_BRANCH, VGK_SYSCALL, 0x110, 0x112, 0x7000, N);
-	w_proc(&w, VGS_WAKE, 11, 61 /* wait4 */, NULL);
-	w_branch(&w, VGS_BRANCH, VGK_JMP, 0x120, 0x130, 0x7000, N);
-	w_proc(&w, VGS_EXIT, 10, 0, NULL);
-	w_close(&w);
+	vgw_open_at(&w, dir, 10, 0, 0);
+	vgw_branch(&w, VGK_JMP, 0x100, 0x110, 0x7000, N);
+	vgw_proc(&w, VGS_FORK, 11, 0, NULL);
+	vgw_branch(&w, VGK_SYSCALL, 0x110, 0x112, 0x7000, N);
+	vgw_proc(&w, VGS_WAKE, 11, 61 /* wait4 */, NULL);
+	vgw_branch(&w, VGK_JMP, 0x120, 0x130, 0x7000, N);
+	vgw_proc(&w, VGS_EXIT, 10, 0, NULL);
+	vgw_close(&w);
 	/* the child: 2000 instructions, then execve; the new image 1000 more */
-	w_open_at(&child, dir, 11, 0, 10);
-	w_branch(&child, VGS_BRANCH, VGK_JMP, 0x200, 0x210, 0x7000, 2 * N);
-	w_proc(&child, VGS_EXEC, 11, 0, "/usr/bin/newprog");
-	w_close(&child);
-	w_open_at(&image, dir, 11, 1, 0);
-	w_branch(&image, VGS_BRANCH, VGK_JMP, 0x300, 0x310, 0x6000, N);
-	w_proc(&image, VGS_EXIT, 11, 3 << 8, NULL);
-	w_close(&image);
+	vgw_open_at(&child, dir, 11, 0, 10);
+	vgw_branch(&child, VGK_JMP, 0x200, 0x210, 0x7000, 2 * N);
+	vgw_proc(&child, VGS_EXEC, 11, 0, "/usr/bin/newprog");
+	vgw_close(&child);
+	vgw_open_at(&image, dir, 11, 1, 0);
+	vgw_branch(&image, VGK_JMP, 0x300, 0x310, 0x6000, N);
+	vgw_proc(&image, VGS_EXIT, 11, 3 << 8, NULL);
+	vgw_close(&image);
 
 	assert_int_equal(vg_trace_load(&tr, w.path, err, sizeof(err)), 0);
 	m = new_machine(2);
@@ -470,13 +375,13 @@ static void test_fork_and_exec(void **state)
 static void test_bad_stream(void **state)
 {
 	struct vg_trace *tr = (struct vg_trace *)&tr;
-	struct writer w;
+	struct vg_writer w;
 	char err[256];
 
 	(void)state;
-	w_open(&w);
-	w_branch(&w, VGS_BRANCH, VGK__NR, 0x100, 0x110, 0x7000, N);	/* no such kind */
-	w_close(&w);
+	vgw_open_temp(&w, "test_vg_task", 42);
+	vgw_branch(&w, VGK__NR, 0x100, 0x110, 0x7000, N);	/* no such kind */
+	vgw_close(&w);
 	assert_int_equal(vg_trace_load(&tr, w.path, err, sizeof(err)), -1);
 	assert_null(tr);
 	assert_non_null(strstr(err, "byte 24: unknown branch kind"));
