@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/sideband.h"
+#include "core/testcase.h"
 #include "core/x86/pmu.h"
 #include "sim/vg_stream.h"
 #include "sim/vg_task.h"
@@ -142,7 +143,8 @@ static void read_build_id(struct vg_dso *d)
 	int fd;
 
 	d->build_id_size = 0;
-	if (elf_version(EV_CURRENT) == EV_NONE)
+	/* EV_NONE only from a libelf older than the ELF version it was built for */
+	if (NEVER(elf_version(EV_CURRENT) == EV_NONE))
 		return;
 	fd = open(d->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -248,10 +250,8 @@ static struct vg_image *load_image(struct vg_trace *tr, struct vg_proc *proc, co
 	uint64_t last_site = 0, idx = 0;
 	int ret;
 
-	if (!img || !(img->path = strdup(path))) {
-		free(img);
-		goto nomem;
-	}
+	if (!img || !(img->path = strdup(path)))
+		goto nomem;		/* free_image() takes what there is */
 	img->tr = tr;
 	img->proc = proc;
 	img->status = -1;
@@ -266,8 +266,12 @@ static struct vg_image *load_image(struct vg_trace *tr, struct vg_proc *proc, co
 			goto nomem_stream;
 		switch (ev.type) {
 		case VGS_BRANCH:
-			/* the driver's LBR filter decodes the branch at each site */
-			if (ev.from != last_site &&
+			/*
+			 * the driver's LBR filter decodes the branch at each site;
+			 * address 0 is none (the filter's "no text known"): only a
+			 * corrupt record names it, and it is still read as it says
+			 */
+			if (ev.from && ev.from != last_site &&
 			    x86_branch_text_add(ev.from, model_type[ev.kind]))
 				goto nomem_stream;
 			last_site = ev.from;
@@ -325,6 +329,14 @@ static struct vg_image *load_image(struct vg_trace *tr, struct vg_proc *proc, co
 	vg_stream_close(&s);
 	if (ret < 0)
 		goto fail;
+	/*
+	 * each thread's own walk over the file, for the replay: opened now,
+	 * so that a file that cannot be (too many open) is an error here,
+	 * naming it, and one removed after the load still replays
+	 */
+	for (unsigned int i = 0; i < img->nr_threads; i++)
+		if (vg_stream_open(&img->threads[i].cur, path, err, errlen))
+			goto fail;
 	return img;
 nomem_stream:
 	vg_stream_close(&s);
@@ -336,9 +348,25 @@ fail:
 }
 
 /*
+ * Is the process @pid followed already? Its streams are that process's:
+ * a FORK naming the process itself or an ancestor (a corrupt record)
+ * would load them for ever, and a pid the host reused for a second
+ * child has its stream under another SEQ (the tool's vg.PID.N is the
+ * next free name), which the files do not tell from an execve's image.
+ */
+static bool pid_followed(const struct vg_trace *tr, uint32_t pid)
+{
+	for (unsigned int p = 0; p < tr->nr_procs; p++)
+		if (tr->procs[p]->pid == pid)
+			return true;
+	return false;
+}
+
+/*
  * The process @pid (its streams DIR/vg.PID.SEQ, SEQ from 0 while execve
  * worked and its image was recorded), then its children in the order it
- * forked them. A child whose stream is not there is not followed.
+ * forked them. A child whose stream is not there, or whose pid is
+ * followed already, is not followed.
  */
 static int load_proc(struct vg_trace *tr, struct vg_image *forker, uint32_t pid,
 		     const char *first, char *err, size_t errlen)
@@ -390,8 +418,8 @@ static int load_proc(struct vg_trace *tr, struct vg_image *forker, uint32_t pid,
 	for (struct vg_image *img = proc->first; img; img = img->next) {
 		for (unsigned int i = 0; i < img->nr_forks; i++) {
 			snprintf(path, sizeof(path), "%s/vg.%u.0", tr->dir, img->forks[i]);
-			if (access(path, F_OK))
-				continue;	/* not traced */
+			if (access(path, F_OK) || pid_followed(tr, img->forks[i]))
+				continue;	/* not traced, or not this child's */
 			if (load_proc(tr, img, img->forks[i], NULL, err, errlen))
 				return -1;
 		}
@@ -468,7 +496,8 @@ bool vg_trace_done(const struct vg_trace *tr)
 			for (unsigned int i = 0; i < img->nr_threads; i++) {
 				const struct vg_thread *th = &img->threads[i];
 
-				if (!th->ended && th->task && th->task->src.priv == th &&
+				/* (live: the tasks were added, each thread has one) */
+				if (!th->ended && ALWAYS(th->task) && th->task->src.priv == th &&
 				    !th->task->sleeping)
 					return false;
 			}
@@ -591,7 +620,8 @@ unsigned int vg_trace_callstack(const struct sim_task *t, uint64_t *ips, unsigne
 	const struct vg_thread *th = t->src.priv;
 	unsigned int n = 0;
 
-	if (!th || !max || !th->depth)
+	/* every task of a replay is a thread's (vg_trace_add_tasks()) */
+	if (NEVER(!th) || !max || !th->depth)
 		return 0;
 	ips[n++] = th->frames[th->depth - 1].target;
 	for (uint32_t i = th->depth; i > 0 && n < max; i--)
@@ -703,7 +733,8 @@ static void thread_end(struct vg_thread *th, uint64_t tsc)
 {
 	struct vg_image *img = th->img;
 
-	if (th->ended)
+	/* its last record, or THREAD_EXIT: either stops its thread_run() for good */
+	if (NEVER(th->ended))
 		return;
 	th->ended = true;
 	advance(th, UINT64_MAX, tsc);
@@ -773,7 +804,8 @@ static bool thread_note(struct vg_thread *th, const struct vg_event *ev, struct 
 	case VGS_THREAD_NEW: {
 		struct vg_thread *child = thread_of(img, ev->other_tid);
 
-		if (child && child->task && !child->begun) {
+		/* load_image() added each thread a THREAD_NEW names; each has a task */
+		if (ALWAYS(child && child->task) && !child->begun) {
 			perf_event_task(&child->task->task, 1);	/* FORK, current the parent */
 			start_at(child, now);
 		}
@@ -791,7 +823,8 @@ static bool thread_note(struct vg_thread *th, const struct vg_event *ev, struct 
 	case VGS_WAKE: {
 		struct vg_wake *w = th->wi < img->nr_wakes ? &img->wakes[th->wi] : NULL;
 
-		if (!w || w->pos != th->pos)
+		/* advance() left wi at the first wake-up at or after pos: this record's */
+		if (NEVER(!w || w->pos != th->pos))
 			break;
 		if (!wake_ready(th, w, &at)) {
 			th->waiting = w;
@@ -888,7 +921,8 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 		}
 	}
 	/* each record: its instructions before the branch, then the branch or the note */
-	while (done < budget && !th->ended) {
+	/* a thread that ends leaves the loop there (take_next(), thread_note()) */
+	while (done < budget) {
 		struct vg_event *ev = &th->ev;
 
 		if (!th->have_ev && !take_next(th, model))
@@ -904,7 +938,7 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 			th->left -= n;
 			tr->insns += n;
 			done += n;
-			if (done >= budget || th->ended)
+			if (done >= budget)
 				break;		/* the rest of the block, or the record, next time */
 		}
 		th->have_ev = false;
@@ -943,8 +977,6 @@ static uint32_t wake_at(const struct vg_image *img, uint64_t pos)
 
 int vg_trace_add_tasks(struct vg_trace *tr, struct machine *m, const char *comm)
 {
-	char err[256];
-
 	tr->m = m;
 	/* parents come before their children: a child's comm is its forker's */
 	for (unsigned int p = 0; p < tr->nr_procs; p++) {
@@ -960,8 +992,6 @@ int vg_trace_add_tasks(struct vg_trace *tr, struct machine *m, const char *comm)
 				/* the program's threads that no THREAD_NEW creates run from the start */
 				bool runnable = p == 0 && img == proc->first && (i == 0 || !th->created);
 
-				if (vg_stream_open(&th->cur, img->path, err, sizeof(err)))
-					return -1;
 				th->wi = wake_at(img, th->pos);
 				tr->live++;
 				img->live++;

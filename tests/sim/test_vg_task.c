@@ -17,12 +17,15 @@
  * exactly one record and the stack can be looked at between them.
  */
 #define _GNU_SOURCE		/* dl_iterate_phdr */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <elf.h>
 #include <limits.h>
 #include <link.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tests/test.h"
@@ -30,6 +33,7 @@
 #include "sim/machine.h"
 #include "sim/vg_stream.h"
 #include "sim/vg_task.h"
+#include "tests/lib/scratch.h"
 #include "tests/lib/vg_writer.h"
 
 #define N	1000u		/* instructions per record */
@@ -390,6 +394,947 @@ static void test_bad_stream(void **state)
 	assert_non_null(strstr(err, "No such file"));
 }
 
+/* ---- the rare paths ------------------------------------------------------------ */
+
+struct replay {
+	struct vg_trace *tr;
+	struct machine *m;
+	char dir[64];			/* a scratch directory for the streams, or "" */
+};
+
+static void scratch(struct replay *r)
+{
+	assert_int_equal(scratch_dir_make(r->dir, sizeof(r->dir), "vgtask"), 0);
+}
+
+/* the streams of program @path loaded and its threads on a machine of @cpus */
+static void replay_start(struct replay *r, const char *path, unsigned int cpus)
+{
+	char err[256];
+
+	if (vg_trace_load(&r->tr, path, err, sizeof(err)))
+		fail_msg("%s", err);
+	r->m = new_machine(cpus);
+	assert_int_equal(vg_trace_add_tasks(r->tr, r->m, "prog"), 0);
+}
+
+static void replay_end(struct replay *r)
+{
+	machine_destroy(r->m);
+	vg_trace_free(r->tr);
+	x86_branch_text_reset();
+	if (r->dir[0])
+		assert_int_equal(scratch_dir_remove(r->dir), 0);
+}
+
+static struct vg_trace_stats stats(const struct replay *r)
+{
+	struct vg_trace_stats st;
+
+	vg_trace_stats(r->tr, &st);
+	return st;
+}
+
+static struct sim_task *task(const struct replay *r, unsigned int i)
+{
+	assert_true(i < r->m->nr_tasks);
+	return r->m->tasks[i];
+}
+
+/* @path's load fails with exactly @want, one line, and leaves no trace */
+static void assert_load_fails(const char *path, const char *want)
+{
+	struct vg_trace *tr = (struct vg_trace *)&tr;
+	char err[512];
+
+	assert_int_equal(vg_trace_load(&tr, path, err, sizeof(err)), -1);
+	assert_null(tr);
+	assert_string_equal(err, want);
+	x86_branch_text_reset();
+}
+
+static void put_bytes_at(const char *path, long off, const void *bytes, size_t len)
+{
+	FILE *f = fopen(path, "r+b");
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, off, SEEK_SET), 0);
+	assert_int_equal(fwrite(bytes, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
+/*
+ * Truncated or corrupt streams, the program's or a later one's: the
+ * load fails with one line naming the file and the problem (and the
+ * record's byte), whatever the record and wherever it is in the file.
+ */
+static void test_corrupt_streams(void **state)
+{
+	struct replay r = { 0 };
+	struct vg_writer w;
+	char path[256], want[512];
+	uint8_t rec[VGS_REC_MAX + 16], *end;
+	uint32_t version = 7;
+	long at;
+
+	(void)state;
+	scratch(&r);
+	snprintf(path, sizeof(path), "%s/vg.10.0", r.dir);
+
+	/* the header cut, its magic wrong, a version this pmusim does not read */
+	vgw_open(&w, path, 10, 0, 0);
+	vgw_close(&w);
+	assert_int_equal(truncate(path, 10), 0);
+	snprintf(want, sizeof(want), "%s: not a pmusim stream (10 bytes)", path);
+	assert_load_fails(path, want);
+	vgw_open(&w, path, 10, 0, 0);
+	vgw_branch(&w, VGK_JMP, 0x100, 0x110, 0x7000, N);
+	vgw_close(&w);
+	put_bytes_at(path, 0, "PMUSIMVX", 8);
+	snprintf(want, sizeof(want), "%s: not a pmusim stream (bad magic)", path);
+	assert_load_fails(path, want);
+	put_bytes_at(path, 0, VGS_MAGIC, 8);
+	put_bytes_at(path, 8, &version, sizeof(version));
+	snprintf(want, sizeof(want), "%s: stream version 7, this pmusim reads %u", path, VGS_VERSION);
+	assert_load_fails(path, want);
+
+	/* a branch record cut at the end, past the reader's first 64 KiB */
+	vgw_open(&w, path, 10, 0, 0);
+	for (unsigned int i = 0; i < 20000; i++)
+		vgw_branch(&w, VGK_COND, 0x100 + 0x20 * (i % 7), 0x108, 0x7000, N);
+	at = ftell(w.f);
+	end = vgs_put_branch(rec, &w.coder, VGK_JMP, 5, N, 0x120, 0x130, 0x7000);
+	assert_true(end - rec > 3);
+	vgw_raw(&w, rec, 3);
+	vgw_close(&w);
+	assert_true(at > 64 * 1024);
+	snprintf(want, sizeof(want), "%s: byte %ld: branch record cut short", path, at);
+	assert_load_fails(path, want);
+
+	/* a mapping's name cut short; an unknown record; a number over 64 bits; thread 0 */
+	vgw_open(&w, path, 10, 0, 0);
+	vgw_branch(&w, VGK_JMP, 0x100, 0x110, 0x7000, N);
+	at = ftell(w.f);
+	end = vgs_put_rec(rec, VGS_MMAP, 0);
+	for (unsigned int i = 0; i < 4; i++)
+		end = vgs_put_num(end, 0x1000);
+	end = vgs_put_num(end, 10);		/* the name's length */
+	vgw_raw(&w, rec, (size_t)(end - rec));
+	vgw_raw(&w, "/lib", 4);
+	vgw_close(&w);
+	snprintf(want, sizeof(want), "%s: byte %ld: mmap name cut short", path, at);
+	assert_load_fails(path, want);
+
+	vgw_open(&w, path, 10, 0, 0);
+	vgw_branch(&w, VGK_JMP, 0x100, 0x110, 0x7000, N);
+	at = ftell(w.f);
+	vgw_raw(&w, "\xf0\x00", 2);		/* type 15 */
+	vgw_close(&w);
+	snprintf(want, sizeof(want), "%s: byte %ld: unknown record type", path, at);
+	assert_load_fails(path, want);
+
+	vgw_open(&w, path, 10, 0, 0);
+	vgw_branch(&w, VGK_JMP, 0x100, 0x110, 0x7000, N);
+	at = ftell(w.f);
+	vgw_raw(&w, "\x52\xff\xff\xff\xff\xff\xff\xff\xff\xff\x7f", 11);
+	vgw_close(&w);
+	snprintf(want, sizeof(want), "%s: byte %ld: number over 64 bits", path, at);
+	assert_load_fails(path, want);
+
+	vgw_open(&w, path, 10, 0, 0);
+	at = ftell(w.f);
+	vgw_thread(&w, VGS_THREAD, 0);
+	vgw_close(&w);
+	snprintf(want, sizeof(want), "%s: byte %ld: thread 0", path, at);
+	assert_load_fails(path, want);
+
+	/* the program's stream is good; its child's is cut, then its new image's is not a stream */
+	vgw_open(&w, path, 10, 0, 0);
+	vgw_branch(&w, VGK_JMP, 0x100, 0x110, 0x7000, N);
+	vgw_proc(&w, VGS_FORK, 11, 0, NULL);
+	vgw_branch(&w, VGK_JMP, 0x120, 0x130, 0x7000, N);
+	vgw_proc(&w, VGS_EXEC, 10, 0, "/usr/bin/next");
+	vgw_close(&w);
+	vgw_open_at(&w, r.dir, 11, 0, 10);
+	vgw_branch(&w, VGK_JMP, 0x200, 0x210, 0x7000, N);
+	at = ftell(w.f);
+	vgw_proc(&w, VGS_EXIT, 11, 0, NULL);
+	vgw_close(&w);
+	assert_int_equal(truncate(w.path, at + 2), 0);
+	snprintf(want, sizeof(want), "%s: byte %ld: process record cut short", w.path, at);
+	assert_load_fails(path, want);
+	unlink(w.path);
+	vgw_open_at(&w, r.dir, 10, 1, 0);
+	vgw_close(&w);
+	put_bytes_at(w.path, 0, "NOTVGSTR", 8);
+	snprintf(want, sizeof(want), "%s: not a pmusim stream (bad magic)", w.path);
+	assert_load_fails(path, want);
+	unlink(w.path);
+	/* a child's "stream" that is a directory */
+	snprintf(want, sizeof(want), "%s/vg.11.0", r.dir);
+	assert_int_equal(mkdir(want, 0755), 0);
+	{
+		struct vg_trace *tr = (struct vg_trace *)&tr;
+		char err[512], prefix[520];
+
+		assert_int_equal(vg_trace_load(&tr, path, err, sizeof(err)), -1);
+		assert_null(tr);
+		snprintf(prefix, sizeof(prefix), "%s: ", want);
+		assert_true(!strncmp(err, prefix, strlen(prefix)));
+		assert_null(strchr(err, '\n'));
+		x86_branch_text_reset();
+	}
+	assert_int_equal(rmdir(want), 0);
+	assert_int_equal(scratch_dir_remove(r.dir), 0);
+}
+
+/*
+ * An execve of a file that is not there (EXEC, then EXEC_FAILED): the
+ * program goes on in its image, under its name, and a stream that
+ * looks like a next image is not followed. Then one that failed and
+ * one that worked, by a relative path: the new image is the second's,
+ * named by the file.
+ */
+static void test_exec_of_a_missing_file(void **state)
+{
+	struct replay r = { 0 };
+	struct vg_trace_stats st;
+	struct vg_writer w;
+	char path[sizeof(((struct vg_writer *)0)->path)];
+
+	(void)state;
+	scratch(&r);
+	vgw_open_at(&w, r.dir, 10, 0, 0);
+	vgw_branch(&w, VGK_JMP, 0x100, 0x110, 0x7000, N);
+	vgw_proc(&w, VGS_EXEC, 10, 0, "/nonexistent/prog");
+	vgw_rec(&w, VGS_EXEC_FAILED, 0);
+	vgw_branch(&w, VGK_JMP, 0x120, 0x130, 0x7000, N);
+	vgw_proc(&w, VGS_EXIT, 10, 1 << 8, NULL);
+	vgw_close(&w);
+	snprintf(path, sizeof(path), "%s", w.path);
+	vgw_open_at(&w, r.dir, 10, 1, 0);	/* not this program's: it never ran an image */
+	vgw_branch(&w, VGK_JMP, 0x900, 0x910, 0x7000, 50 * N);
+	vgw_close(&w);
+	replay_start(&r, path, 1);
+	assert_int_equal(r.m->nr_tasks, 1);
+	machine_run(r.m, 10 * N);
+	assert_true(vg_trace_done(r.tr));
+	st = stats(&r);
+	assert_int_equal(st.insns, 2 * N);
+	assert_false(st.exec);
+	assert_int_equal(st.execs, 0);
+	assert_true(st.exited && st.status == 1 << 8);
+	assert_string_equal(task(&r, 0)->task.comm, "prog");
+	machine_destroy(r.m);
+	vg_trace_free(r.tr);
+
+	vgw_open_at(&w, r.dir, 20, 0, 0);
+	vgw_branch(&w, VGK_JMP, 0x100, 0x110, 0x7000, N);
+	vgw_proc(&w, VGS_EXEC, 20, 0, "/nonexistent/prog");
+	vgw_rec(&w, VGS_EXEC_FAILED, 0);
+	vgw_branch(&w, VGK_JMP, 0x120, 0x130, 0x7000, N);
+	vgw_proc(&w, VGS_EXEC, 20, 0, "a-program-of-long-name");
+	vgw_close(&w);
+	snprintf(path, sizeof(path), "%s", w.path);
+	vgw_open_at(&w, r.dir, 20, 1, 0);
+	vgw_branch(&w, VGK_JMP, 0x300, 0x310, 0x7000, N);
+	vgw_proc(&w, VGS_EXIT, 20, 3 << 8, NULL);
+	vgw_close(&w);
+	replay_start(&r, path, 1);
+	machine_run(r.m, 10 * N);
+	assert_true(vg_trace_done(r.tr));
+	st = stats(&r);
+	assert_int_equal(st.insns, 3 * N);
+	assert_int_equal(st.execs, 1);
+	assert_false(st.exec);
+	assert_true(st.exited && st.status == 3 << 8);
+	assert_string_equal(task(&r, 0)->task.comm, "a-program-of-lo");	/* 15 bytes */
+	replay_end(&r);
+}
+
+/*
+ * A fork in a signal handler running on its own stack (sigaltstack):
+ * the child is in the same calls, the handler's segment included, so
+ * its return from the handler drops the handler's frames though they
+ * lie above the stack it returns to; the parent's stack is its own.
+ */
+static void test_fork_in_a_signal_handler(void **state)
+{
+	struct replay r = { 0 };
+	struct vg_writer w, child;
+	uint64_t ips[64];
+	const uint64_t sp = 0x7000, alt = 0x9000;
+
+	(void)state;
+	scratch(&r);
+	vgw_open_at(&w, r.dir, 10, 0, 0);
+	vgw_branch(&w, VGK_CALL, 0x110, 0x200, sp - 8, N);			/* [0, 1000) */
+	vgw_branch(&w, VGK_SIGNAL, 0x210, 0x500, alt - 8, 0);		/* at 1000 */
+	vgw_branch(&w, VGK_CALL, 0x510, 0x600, alt - 0x10, N);		/* [1000, 2000) */
+	vgw_proc(&w, VGS_FORK, 11, 0, NULL);				/* at 2000 */
+	vgw_branch(&w, VGK_JMP, 0x610, 0x620, alt - 0x10, N);
+	vgw_branch(&w, VGK_JMP, 0x620, 0x630, alt - 0x10, N);
+	vgw_proc(&w, VGS_EXIT, 10, 0, NULL);
+	vgw_close(&w);
+	vgw_open_at(&child, r.dir, 11, 0, 10);
+	vgw_branch(&child, VGK_CALL, 0x620, 0x700, alt - 0x20, N);		/* [2000, 3000) */
+	vgw_branch(&child, VGK_SIGRETURN, 0, 0x210, sp - 8, 0);		/* at 3000 */
+	vgw_branch(&child, VGK_JMP, 0x210, 0x220, sp - 8, N);		/* [3000, 4000) */
+	vgw_proc(&child, VGS_EXIT, 11, 0, NULL);
+	vgw_close(&child);
+
+	replay_start(&r, w.path, 2);
+	assert_int_equal(r.m->nr_tasks, 2);
+	machine_run(r.m, 2 * N + 1);
+	/* forked: the child's stack is the parent's */
+	assert_ptr_equal(task(&r, 1)->task.real_parent, &task(&r, 0)->task);
+	assert_int_equal(vg_trace_callstack(task(&r, 1), ips, 64), 3);
+	assert_true(ips[0] == 0x600 && ips[1] == 0x510 && ips[2] == 0x110);
+	machine_run(r.m, 3 * N);
+	assert_int_equal(vg_trace_callstack(task(&r, 1), ips, 64), 4);
+	assert_true(ips[0] == 0x700 && ips[1] == 0x620 && ips[2] == 0x510);
+	machine_run(r.m, 4 * N);
+	/* back from the handler: in the function it interrupted */
+	assert_int_equal(vg_trace_callstack(task(&r, 1), ips, 64), 2);
+	assert_true(ips[0] == 0x200 && ips[1] == 0x110);
+	/* the parent is still in the handler */
+	assert_int_equal(vg_trace_callstack(task(&r, 0), ips, 64), 3);
+	assert_true(ips[0] == 0x600 && ips[1] == 0x510 && ips[2] == 0x110);
+	machine_run(r.m, 6 * N);
+	assert_true(vg_trace_done(r.tr));
+	assert_int_equal(stats(&r).insns, 6 * N);
+	replay_end(&r);
+}
+
+/*
+ * A parent that forks, waits for its child and then runs execve; the
+ * child and the new image have a thread their first creates and one
+ * that nothing creates (which starts with its process or image), each
+ * a task of its own: the exec'd image's first thread on the leader.
+ */
+static void test_fork_then_exec(void **state)
+{
+	struct replay r = { 0 };
+	struct vg_trace_stats st;
+	struct vg_writer w;
+	char path[sizeof(((struct vg_writer *)0)->path)];
+
+	(void)state;
+	scratch(&r);
+	vgw_open_at(&w, r.dir, 10, 0, 0);
+	vgw_branch(&w, VGK_JMP, 0x100, 0x110, 0x7000, N);			/* [0, 1000) */
+	vgw_proc(&w, VGS_FORK, 11, 0, NULL);
+	vgw_branch(&w, VGK_SYSCALL, 0x110, 0x112, 0x7000, N);		/* [1000, 2000) */
+	vgw_proc(&w, VGS_WAKE, 11, 61 /* wait4 */, NULL);		/* asleep until 3000 */
+	vgw_branch(&w, VGK_JMP, 0x120, 0x130, 0x7000, N);			/* [3000, 4000) */
+	vgw_proc(&w, VGS_EXEC, 10, 0, "/usr/bin/next");
+	vgw_close(&w);
+	snprintf(path, sizeof(path), "%s", w.path);
+	vgw_open_at(&w, r.dir, 10, 1, 0);
+	vgw_branch(&w, VGK_JMP, 0x300, 0x310, 0x7000, N);			/* [4000, 5000) */
+	vgw_thread(&w, VGS_THREAD_NEW, 2);
+	vgw_branch(&w, VGK_JMP, 0x310, 0x320, 0x7000, N);			/* [5000, 6000) */
+	vgw_thread(&w, VGS_THREAD, 2);
+	vgw_branch(&w, VGK_JMP, 0x400, 0x410, 0x6000, N);			/* [5000, 6000) */
+	vgw_thread(&w, VGS_THREAD, 3);
+	vgw_branch(&w, VGK_JMP, 0x500, 0x510, 0x5000, N);			/* [4000, 5000) */
+	vgw_thread(&w, VGS_THREAD, 1);
+	vgw_proc(&w, VGS_EXIT, 10, 0, NULL);
+	vgw_close(&w);
+	vgw_open_at(&w, r.dir, 11, 0, 10);
+	vgw_branch(&w, VGK_JMP, 0x200, 0x210, 0x7000, N);			/* [1000, 2000) */
+	vgw_thread(&w, VGS_THREAD_NEW, 2);
+	vgw_branch(&w, VGK_JMP, 0x210, 0x220, 0x7000, N);			/* [2000, 3000) */
+	vgw_thread(&w, VGS_THREAD, 2);
+	vgw_branch(&w, VGK_JMP, 0x600, 0x610, 0x6000, N);			/* [2000, 3000) */
+	vgw_thread(&w, VGS_THREAD, 3);
+	vgw_branch(&w, VGK_JMP, 0x700, 0x710, 0x5000, N);			/* [1000, 2000) */
+	vgw_close(&w);
+
+	replay_start(&r, path, 4);
+	/* the leader and the image's threads 2, 3; the child's 1, 2, 3 */
+	assert_int_equal(r.m->nr_tasks, 6);
+	for (unsigned int i = 1; i < 6; i++)
+		assert_true(task(&r, i)->sleeping);
+	assert_int_equal(task(&r, 3)->task.pid, task(&r, 3)->task.tid);
+	assert_int_equal(task(&r, 5)->task.pid, task(&r, 3)->task.pid);
+	assert_int_equal(task(&r, 2)->task.pid, task(&r, 0)->task.pid);
+	machine_run(r.m, 2 * N);
+	/* the child's first thread and its uncreated third since the fork; its second not yet */
+	assert_int_equal(task(&r, 3)->runtime, N);
+	assert_int_equal(task(&r, 5)->runtime, N);
+	assert_true(task(&r, 4)->sleeping && task(&r, 4)->runtime == 0);
+	assert_ptr_equal(task(&r, 4)->task.real_parent, &task(&r, 0)->task);
+	/* the parent in wait4 from 2000, the new image's threads not begun: the child runs on */
+	machine_run(r.m, 2 * N + 1);
+	assert_true(task(&r, 0)->sleeping);
+	assert_int_equal(task(&r, 2)->runtime, 0);
+	assert_false(vg_trace_done(r.tr));
+	machine_run(r.m, 3 * N);
+	assert_int_equal(task(&r, 4)->runtime, N);
+	/* the child ended at 3000: the parent goes on */
+	assert_false(task(&r, 0)->sleeping);
+	assert_int_equal(task(&r, 0)->runtime, 2 * N);
+	machine_run(r.m, 4 * N);
+	assert_int_equal(task(&r, 0)->runtime, 3 * N);
+	assert_string_equal(task(&r, 0)->task.comm, "prog");
+	machine_run(r.m, 5 * N);
+	/* the new image from 4000: its first thread on the leader, its third from the start */
+	assert_string_equal(task(&r, 0)->task.comm, "next");
+	assert_int_equal(task(&r, 0)->runtime, 4 * N);
+	assert_int_equal(task(&r, 2)->runtime, N);
+	assert_true(task(&r, 1)->sleeping && task(&r, 1)->runtime == 0);
+	machine_run(r.m, 8 * N);
+	assert_true(vg_trace_done(r.tr));
+	assert_int_equal(task(&r, 1)->runtime, N);
+	assert_int_equal(task(&r, 0)->runtime, 5 * N);
+	st = stats(&r);
+	assert_int_equal(st.processes, 2);
+	assert_int_equal(st.threads, 6);
+	assert_int_equal(st.execs, 1);
+	assert_int_equal(st.insns, 11 * N);
+	assert_true(st.exited && st.status == 0 && !st.exec && !st.stalled);
+	replay_end(&r);
+}
+
+/*
+ * execve from a second thread: the first (the leader) ends before it,
+ * without an EXIT (the process goes on); the second's task gets its
+ * EXIT, and the new image starts on the leader's task when it ended.
+ */
+static void test_exec_by_a_second_thread(void **state)
+{
+	struct replay r = { 0 };
+	struct vg_writer w;
+	char path[sizeof(((struct vg_writer *)0)->path)];
+
+	(void)state;
+	scratch(&r);
+	vgw_open_at(&w, r.dir, 10, 0, 0);
+	vgw_branch(&w, VGK_JMP, 0x100, 0x110, 0x7000, N);			/* [0, 1000) */
+	vgw_thread(&w, VGS_THREAD_NEW, 2);
+	vgw_branch(&w, VGK_JMP, 0x110, 0x120, 0x7000, N);			/* [1000, 2000) */
+	vgw_thread(&w, VGS_THREAD, 2);
+	vgw_branch(&w, VGK_JMP, 0x200, 0x210, 0x6000, 3 * N);		/* [1000, 4000) */
+	vgw_proc(&w, VGS_EXEC, 10, 0, "/usr/bin/next");
+	vgw_close(&w);
+	snprintf(path, sizeof(path), "%s", w.path);
+	vgw_open_at(&w, r.dir, 10, 1, 0);
+	vgw_branch(&w, VGK_JMP, 0x300, 0x310, 0x7000, N);			/* [4000, 5000) */
+	vgw_proc(&w, VGS_EXIT, 10, 0, NULL);
+	vgw_close(&w);
+
+	replay_start(&r, path, 2);
+	assert_int_equal(r.m->nr_tasks, 2);
+	machine_run(r.m, 3 * N);
+	assert_true(task(&r, 0)->sleeping);
+	assert_int_equal(task(&r, 0)->runtime, 2 * N);
+	machine_run(r.m, 4 * N);
+	assert_int_equal(task(&r, 1)->runtime, 3 * N);
+	assert_string_equal(task(&r, 0)->task.comm, "prog");
+	machine_run(r.m, 6 * N);
+	assert_true(vg_trace_done(r.tr));
+	assert_string_equal(task(&r, 0)->task.comm, "next");
+	assert_int_equal(task(&r, 0)->runtime, 3 * N);
+	assert_true(task(&r, 1)->sleeping);
+	assert_int_equal(stats(&r).execs, 1);
+	replay_end(&r);
+}
+
+/* A join: the thread waited for exits (THREAD_EXIT its last record), the waiter goes on then. */
+static void test_thread_exits_while_another_waits(void **state)
+{
+	struct replay r = { 0 };
+	struct vg_writer w;
+
+	(void)state;
+	vgw_open_temp(&w, "test_vg_task", 42);
+	vgw_branch(&w, VGK_JMP, 0x100, 0x110, 0x7000, N);			/* [0, 1000) */
+	vgw_thread(&w, VGS_THREAD_NEW, 2);
+	vgw_branch(&w, VGK_SYSCALL, 0x110, 0x112, 0x7000, N);		/* [1000, 2000) */
+	vgw_thread(&w, VGS_THREAD, 2);
+	vgw_branch(&w, VGK_JMP, 0x200, 0x210, 0x6000, 2500);		/* [1000, 3500) */
+	vgw_thread(&w, VGS_THREAD_EXIT, 2);
+	vgw_thread(&w, VGS_THREAD, 1);
+	vgw_wake(&w);
+	vgw_branch(&w, VGK_JMP, 0x120, 0x130, 0x7000, N);			/* [3500, 4500) */
+	vgw_close(&w);
+
+	replay_start(&r, w.path, 2);
+	machine_run(r.m, 3 * N);
+	assert_true(task(&r, 0)->sleeping);
+	assert_int_equal(task(&r, 0)->runtime, 2 * N);
+	machine_run(r.m, 4 * N);
+	/* the thread exited at 3500: the waiter went on from then */
+	assert_true(task(&r, 1)->sleeping);
+	assert_false(task(&r, 0)->sleeping);
+	assert_int_equal(task(&r, 0)->runtime, 2 * N + 500);
+	machine_run(r.m, 5 * N);
+	assert_int_equal(task(&r, 0)->runtime, 3 * N);
+	assert_true(vg_trace_done(r.tr));
+	unlink(w.path);
+	replay_end(&r);
+}
+
+/*
+ * A thread at its wake-up after the other thread retired what comes
+ * before it, but at an earlier time on its own CPU: it goes on when
+ * the other did (1800), idling until then, not at once (1100).
+ */
+static void test_wake_after_the_others_passed_it(void **state)
+{
+	struct replay r = { 0 };
+	struct vg_writer w;
+
+	(void)state;
+	vgw_open_temp(&w, "test_vg_task", 42);
+	vgw_branch(&w, VGK_JMP, 0x100, 0x110, 0x7000, N);			/* [0, 1000) */
+	vgw_thread(&w, VGS_THREAD_NEW, 2);
+	vgw_branch(&w, VGK_JMP, 0x110, 0x120, 0x7000, 800);		/* [1000, 1800) */
+	vgw_thread(&w, VGS_THREAD, 2);
+	vgw_branch(&w, VGK_JMP, 0x200, 0x210, 0x6000, 100);		/* [1000, 1100) */
+	vgw_wake(&w);
+	vgw_thread(&w, VGS_THREAD, 1);
+	vgw_branch(&w, VGK_JMP, 0x120, 0x130, 0x7000, N);
+	vgw_thread(&w, VGS_THREAD, 2);
+	vgw_branch(&w, VGK_JMP, 0x210, 0x220, 0x6000, N);			/* from 1800 */
+	vgw_close(&w);
+
+	replay_start(&r, w.path, 2);
+	machine_run(r.m, 2 * N);
+	assert_int_equal(task(&r, 1)->runtime, 100 + 200);
+	assert_int_equal(r.m->cpus[1].busy, 100 + 200);
+	machine_run(r.m, 4 * N);
+	assert_true(vg_trace_done(r.tr));
+	assert_int_equal(task(&r, 1)->runtime, N + 100);
+	unlink(w.path);
+	replay_end(&r);
+}
+
+/*
+ * Wake-ups that wait for nobody: wait4 returning a pid that is no
+ * recorded child, the program's own, or its child's child; a read in a
+ * program of one thread. The program never sleeps nor idles.
+ */
+static void test_wakes_that_wait_for_nobody(void **state)
+{
+	struct replay r = { 0 };
+	struct vg_writer w;
+	char path[sizeof(((struct vg_writer *)0)->path)];
+
+	(void)state;
+	scratch(&r);
+	vgw_open_at(&w, r.dir, 10, 0, 0);
+	vgw_branch(&w, VGK_JMP, 0x100, 0x110, 0x7000, N);
+	vgw_proc(&w, VGS_FORK, 11, 0, NULL);
+	vgw_branch(&w, VGK_SYSCALL, 0x110, 0x112, 0x7000, N);
+	vgw_proc(&w, VGS_WAKE, 99, 61, NULL);
+	vgw_branch(&w, VGK_SYSCALL, 0x112, 0x114, 0x7000, N);
+	vgw_proc(&w, VGS_WAKE, 10, 61, NULL);
+	vgw_branch(&w, VGK_SYSCALL, 0x114, 0x116, 0x7000, N);
+	vgw_proc(&w, VGS_WAKE, 12, 61, NULL);
+	vgw_branch(&w, VGK_SYSCALL, 0x116, 0x118, 0x7000, N);
+	vgw_proc(&w, VGS_WAKE, 0, 0 /* read */, NULL);
+	vgw_branch(&w, VGK_JMP, 0x118, 0x120, 0x7000, N);
+	vgw_proc(&w, VGS_EXIT, 10, 0, NULL);
+	vgw_close(&w);
+	snprintf(path, sizeof(path), "%s", w.path);
+	vgw_open_at(&w, r.dir, 11, 0, 10);
+	vgw_branch(&w, VGK_JMP, 0x200, 0x210, 0x7000, N);
+	vgw_proc(&w, VGS_FORK, 12, 0, NULL);
+	vgw_branch(&w, VGK_JMP, 0x210, 0x220, 0x7000, 20 * N);
+	vgw_proc(&w, VGS_EXIT, 11, 0, NULL);
+	vgw_close(&w);
+	vgw_open_at(&w, r.dir, 12, 0, 11);
+	vgw_branch(&w, VGK_JMP, 0x300, 0x310, 0x7000, 20 * N);
+	vgw_close(&w);
+
+	replay_start(&r, path, 3);
+	assert_int_equal(r.m->nr_tasks, 3);
+	machine_run(r.m, 6 * N);
+	assert_int_equal(task(&r, 0)->runtime, 6 * N);
+	machine_run(r.m, 7 * N);
+	assert_true(task(&r, 0)->sleeping);		/* ended */
+	assert_false(vg_trace_done(r.tr));
+	machine_run(r.m, 30 * N);
+	assert_true(vg_trace_done(r.tr));
+	assert_int_equal(stats(&r).processes, 3);
+	assert_int_equal(stats(&r).insns, 47 * N);	/* 6 + 21 + 20 */
+	replay_end(&r);
+}
+
+/*
+ * wait4 in a parent of two threads: its child ended (2000) before the
+ * other thread retired what precedes the wake-up (6000); it goes on at
+ * the later of the two.
+ */
+static void test_wait_for_a_child_and_a_thread(void **state)
+{
+	struct replay r = { 0 };
+	struct vg_writer w;
+	char path[sizeof(((struct vg_writer *)0)->path)];
+
+	(void)state;
+	scratch(&r);
+	vgw_open_at(&w, r.dir, 10, 0, 0);
+	vgw_branch(&w, VGK_JMP, 0x100, 0x110, 0x7000, N);			/* [0, 1000) */
+	vgw_proc(&w, VGS_FORK, 11, 0, NULL);
+	vgw_thread(&w, VGS_THREAD_NEW, 2);
+	vgw_branch(&w, VGK_SYSCALL, 0x110, 0x112, 0x7000, N);		/* [1000, 2000) */
+	vgw_thread(&w, VGS_THREAD, 2);
+	vgw_branch(&w, VGK_JMP, 0x200, 0x210, 0x6000, 5 * N);		/* [1000, 6000) */
+	vgw_thread(&w, VGS_THREAD, 1);
+	vgw_proc(&w, VGS_WAKE, 11, 61, NULL);
+	vgw_branch(&w, VGK_JMP, 0x120, 0x130, 0x7000, N);			/* [6000, 7000) */
+	vgw_close(&w);
+	snprintf(path, sizeof(path), "%s", w.path);
+	vgw_open_at(&w, r.dir, 11, 0, 10);
+	vgw_branch(&w, VGK_JMP, 0x300, 0x310, 0x7000, N);			/* [1000, 2000) */
+	vgw_proc(&w, VGS_EXIT, 11, 0, NULL);
+	vgw_close(&w);
+
+	replay_start(&r, path, 3);
+	machine_run(r.m, 5 * N);
+	assert_true(task(&r, 0)->sleeping);
+	machine_run(r.m, 6 * N);
+	assert_false(task(&r, 0)->sleeping);
+	assert_int_equal(task(&r, 0)->runtime, 2 * N);
+	machine_run(r.m, 7 * N);
+	assert_int_equal(task(&r, 0)->runtime, 3 * N);
+	assert_true(vg_trace_done(r.tr));
+	replay_end(&r);
+}
+
+/*
+ * Runs of nothing: a program whose stream has no record; a child and a
+ * new image whose streams have none (killed at once: not followed); a
+ * branch record and trailing instructions of count 0 (the branch is
+ * still one instruction); a thread created that never ran (it starts
+ * and ends at once).
+ */
+static void test_zero_length_runs(void **state)
+{
+	struct replay r = { 0 };
+	struct vg_trace_stats st;
+	struct vg_writer w;
+	char path[sizeof(((struct vg_writer *)0)->path)];
+
+	(void)state;
+	scratch(&r);
+	vgw_open_at(&w, r.dir, 10, 0, 0);
+	vgw_close(&w);
+	replay_start(&r, w.path, 1);
+	assert_int_equal(r.m->nr_tasks, 0);
+	assert_true(vg_trace_done(r.tr));
+	st = stats(&r);
+	assert_true(st.threads == 0 && st.records == 0 && st.processes == 1);
+	assert_true(!st.exited && st.status == -1 && !st.stalled);
+	machine_destroy(r.m);
+	vg_trace_free(r.tr);
+
+	vgw_open_at(&w, r.dir, 10, 0, 0);
+	vgw_branch(&w, VGK_JMP, 0x100, 0x110, 0x7000, N);
+	vgw_proc(&w, VGS_FORK, 11, 0, NULL);
+	vgw_branch(&w, VGK_JMP, 0x120, 0x130, 0x7000, N);
+	vgw_proc(&w, VGS_EXEC, 10, 0, "/usr/bin/next");
+	vgw_close(&w);
+	snprintf(path, sizeof(path), "%s", w.path);
+	vgw_open_at(&w, r.dir, 11, 0, 10);
+	vgw_close(&w);
+	vgw_open_at(&w, r.dir, 10, 1, 0);
+	vgw_close(&w);
+	replay_start(&r, path, 1);
+	assert_int_equal(r.m->nr_tasks, 1);
+	machine_run(r.m, 3 * N);
+	assert_true(vg_trace_done(r.tr));
+	st = stats(&r);
+	assert_true(st.processes == 1 && st.unfollowed == 1 && st.execs == 0 && st.exec);
+	assert_int_equal(st.insns, 2 * N);
+	machine_destroy(r.m);
+	vg_trace_free(r.tr);
+
+	vgw_open_at(&w, r.dir, 10, 0, 0);
+	vgw_branch(&w, VGK_JMP, 0x100, 0x110, 0x7000, 0);
+	vgw_rec(&w, VGS_INSNS, 0);
+	vgw_thread(&w, VGS_THREAD_NEW, 2);
+	vgw_branch(&w, VGK_JMP, 0x110, 0x120, 0x7000, N);
+	vgw_rec(&w, VGS_INSNS, N);
+	vgw_proc(&w, VGS_EXIT, 10, 0, NULL);
+	vgw_close(&w);
+	replay_start(&r, w.path, 2);
+	assert_int_equal(r.m->nr_tasks, 2);
+	machine_run(r.m, 5 * N);
+	assert_true(vg_trace_done(r.tr));
+	assert_true(task(&r, 1)->sleeping && task(&r, 1)->runtime == 0);
+	st = stats(&r);
+	assert_int_equal(st.insns, 2 * N + 1);
+	assert_int_equal(st.branches, 2);
+	assert_int_equal(st.threads, 2);
+	assert_int_equal(task(&r, 0)->runtime, 2 * N + 1);
+	replay_end(&r);
+}
+
+/*
+ * Records out of the order the tool writes them. A thread's records
+ * before its creation, with a wake-up of its creator between: nothing
+ * will ever run, the replay ends stalled. A THREAD_EXIT naming another
+ * thread, or none, and a THREAD_NEW of a running thread change
+ * nothing; records after a thread's exit are never retired.
+ */
+static void test_records_out_of_order(void **state)
+{
+	struct replay r = { 0 };
+	struct vg_trace_stats st;
+	struct vg_writer w;
+
+	(void)state;
+	vgw_open_temp(&w, "test_vg_task", 42);
+	vgw_branch(&w, VGK_JMP, 0x100, 0x110, 0x7000, N);
+	vgw_thread(&w, VGS_THREAD, 2);
+	vgw_branch(&w, VGK_JMP, 0x200, 0x210, 0x6000, N);
+	vgw_thread(&w, VGS_THREAD, 1);
+	vgw_wake(&w);
+	vgw_thread(&w, VGS_THREAD_NEW, 2);
+	vgw_branch(&w, VGK_JMP, 0x110, 0x120, 0x7000, N);
+	vgw_close(&w);
+	replay_start(&r, w.path, 2);
+	machine_run(r.m, 10 * N);
+	assert_true(vg_trace_done(r.tr));
+	st = stats(&r);
+	assert_true(st.stalled);
+	assert_int_equal(st.insns, N);
+	assert_true(task(&r, 0)->sleeping && task(&r, 1)->sleeping);
+	machine_destroy(r.m);
+	vg_trace_free(r.tr);
+	x86_branch_text_reset();
+
+	vgw_open(&w, w.path, 42, 0, 0);
+	vgw_branch(&w, VGK_JMP, 0x100, 0x110, 0x7000, N);
+	vgw_thread(&w, VGS_THREAD_NEW, 2);
+	vgw_thread(&w, VGS_THREAD_EXIT, 3);		/* no such thread */
+	vgw_thread(&w, VGS_THREAD_NEW, 1);		/* itself */
+	vgw_branch(&w, VGK_JMP, 0x110, 0x120, 0x7000, N);
+	vgw_thread(&w, VGS_THREAD, 2);
+	vgw_branch(&w, VGK_JMP, 0x200, 0x210, 0x6000, N);
+	vgw_thread(&w, VGS_THREAD_EXIT, 1);		/* not itself */
+	vgw_branch(&w, VGK_JMP, 0x210, 0x220, 0x6000, N);
+	vgw_thread(&w, VGS_THREAD_EXIT, 2);
+	vgw_thread(&w, VGS_THREAD, 1);
+	vgw_thread(&w, VGS_THREAD_NEW, 2);		/* again */
+	vgw_branch(&w, VGK_JMP, 0x120, 0x130, 0x7000, N);
+	vgw_thread(&w, VGS_THREAD, 2);
+	vgw_branch(&w, VGK_JMP, 0x220, 0x230, 0x6000, 7 * N);	/* after its exit */
+	vgw_close(&w);
+	replay_start(&r, w.path, 2);
+	machine_run(r.m, 20 * N);
+	assert_true(vg_trace_done(r.tr));
+	st = stats(&r);
+	assert_false(st.stalled);
+	assert_int_equal(st.threads, 2);
+	assert_int_equal(st.insns, 5 * N);
+	assert_int_equal(task(&r, 0)->runtime, 3 * N);
+	assert_int_equal(task(&r, 1)->runtime, 2 * N);
+	unlink(w.path);
+	replay_end(&r);
+}
+
+/*
+ * A FORK naming the process itself or its parent (a pid the stream
+ * files already stand for): its stream is its ancestor's, not a new
+ * process's; it is not followed (it was followed for ever).
+ */
+static void test_fork_of_an_ancestors_pid(void **state)
+{
+	struct replay r = { 0 };
+	struct vg_trace_stats st;
+	struct vg_writer w;
+	char path[sizeof(((struct vg_writer *)0)->path)];
+
+	(void)state;
+	scratch(&r);
+	vgw_open_at(&w, r.dir, 10, 0, 0);
+	vgw_branch(&w, VGK_JMP, 0x100, 0x110, 0x7000, N);
+	vgw_proc(&w, VGS_FORK, 10, 0, NULL);
+	vgw_proc(&w, VGS_FORK, 11, 0, NULL);
+	vgw_branch(&w, VGK_JMP, 0x110, 0x120, 0x7000, N);
+	vgw_close(&w);
+	snprintf(path, sizeof(path), "%s", w.path);
+	vgw_open_at(&w, r.dir, 11, 0, 10);
+	vgw_branch(&w, VGK_JMP, 0x200, 0x210, 0x7000, N);
+	vgw_proc(&w, VGS_FORK, 10, 0, NULL);
+	vgw_proc(&w, VGS_FORK, 11, 0, NULL);
+	vgw_close(&w);
+	replay_start(&r, path, 2);
+	machine_run(r.m, 5 * N);
+	assert_true(vg_trace_done(r.tr));
+	st = stats(&r);
+	assert_int_equal(st.processes, 2);
+	assert_int_equal(st.unfollowed, 3);
+	assert_int_equal(st.insns, 3 * N);
+	replay_end(&r);
+}
+
+/*
+ * Branch sites for the driver's LBR filter: each once, a loop's
+ * branch taken again and again too; a branch from address 0 (a
+ * corrupt record that still decodes) cannot be one, and is no reason
+ * to refuse the stream.
+ */
+static void test_branch_sites(void **state)
+{
+	struct replay r = { 0 };
+	struct vg_writer w;
+
+	(void)state;
+	vgw_open_temp(&w, "test_vg_task", 42);
+	vgw_branch(&w, VGK_JMP, 0x100, 0x110, 0x7000, N);
+	for (unsigned int i = 0; i < 5; i++)
+		vgw_branch(&w, VGK_COND, 0x120, 0x110, 0x7000, N);
+	vgw_branch(&w, VGK_JMP, 0, 0x130, 0x7000, N);
+	vgw_branch(&w, VGK_JMP, 0x130, 0x140, 0x7000, N);
+	vgw_branch(&w, VGK_JMP, 0x100, 0x110, 0x7000, N);
+	vgw_close(&w);
+	replay_start(&r, w.path, 1);
+	assert_int_equal(x86_branch_text_size(), 3);
+	machine_run(r.m, 10 * N);
+	assert_true(vg_trace_done(r.tr));
+	assert_int_equal(stats(&r).branches, 9);
+	unlink(w.path);
+	replay_end(&r);
+}
+
+/*
+ * Call stacks deeper than the shadow stack's first allocation (64
+ * frames) and signals nested deeper than its first segments' (8); a
+ * stack asked for with less room than it has (its innermost part); a
+ * sigreturn with no signal taken (a program's own rt_sigreturn).
+ */
+static void test_deep_stacks(void **state)
+{
+	struct replay r = { 0 };
+	struct vg_writer w;
+	uint64_t ips[256];
+	const uint64_t sp = 0x70000, alt = 0x90000;
+
+	(void)state;
+	vgw_open_temp(&w, "test_vg_task", 42);
+	vgw_branch(&w, VGK_CALL, 0x110, 0x200, sp - 8, N);
+	for (unsigned int i = 1; i < 100; i++)			/* recursion: [N, 100 N) */
+		vgw_branch(&w, VGK_CALL, 0x210, 0x200, sp - 8 * (i + 1), N);
+	for (unsigned int k = 0; k < 10; k++) {			/* nested handlers: 110 N */
+		vgw_branch(&w, VGK_SIGNAL, k ? 0x520 : 0x220, 0x500, alt - 0x100 * k - 8, 0);
+		vgw_branch(&w, VGK_CALL, 0x510, 0x600, alt - 0x100 * k - 0x10, N);
+	}
+	for (unsigned int k = 10; k-- > 0;) {			/* their returns: 120 N */
+		vgw_branch(&w, VGK_SIGRETURN, 0, k ? 0x520 : 0x220,
+			   k ? alt - 0x100 * (k - 1) - 0x10 : sp - 800, 0);
+		vgw_branch(&w, VGK_JMP, 0x220, 0x230, k ? alt - 0x100 * (k - 1) - 0x10 : sp - 800,
+			   N);
+	}
+	vgw_branch(&w, VGK_SIGRETURN, 0, 0x230, sp - 800, 0);	/* none taken */
+	vgw_branch(&w, VGK_JMP, 0x230, 0x240, sp - 800, N);		/* 121 N */
+	for (unsigned int i = 100; i-- > 0;)			/* 221 N */
+		vgw_branch(&w, VGK_RET, 0x250, i ? 0x215 : 0x115, sp - 8 * i, N);
+	vgw_close(&w);
+
+	replay_start(&r, w.path, 1);
+	machine_run(r.m, 100 * N);
+	assert_int_equal(vg_trace_callstack(task(&r, 0), ips, 256), 101);
+	assert_true(ips[0] == 0x200 && ips[1] == 0x210 && ips[99] == 0x210 && ips[100] == 0x110);
+	machine_run(r.m, 110 * N);
+	assert_int_equal(vg_trace_callstack(task(&r, 0), ips, 256), 111);
+	assert_true(ips[0] == 0x600 && ips[1] == 0x510 && ips[10] == 0x510 && ips[11] == 0x210);
+	/* the innermost 5 */
+	assert_int_equal(vg_trace_callstack(task(&r, 0), ips, 5), 5);
+	assert_true(ips[0] == 0x600 && ips[4] == 0x510);
+	assert_int_equal(vg_trace_callstack(task(&r, 0), ips, 0), 0);
+	machine_run(r.m, 120 * N);
+	assert_int_equal(vg_trace_callstack(task(&r, 0), ips, 256), 101);
+	machine_run(r.m, 121 * N);
+	assert_int_equal(vg_trace_callstack(task(&r, 0), ips, 256), 101);
+	machine_run(r.m, 250 * N);
+	assert_int_equal(vg_trace_callstack(task(&r, 0), ips, 256), 0);
+	assert_true(vg_trace_done(r.tr));
+	assert_int_equal(stats(&r).max_depth, 110);
+	assert_false(stats(&r).truth_lost);
+	unlink(w.path);
+	replay_end(&r);
+}
+
+/*
+ * The streams are read again for the replay: they are opened at the
+ * load, so one removed after it still replays, and a program with
+ * more threads than files can be open is refused there, naming the file.
+ */
+static void test_streams_opened_at_load(void **state)
+{
+	struct replay r = { 0 };
+	struct vg_trace *tr = (struct vg_trace *)&tr;
+	struct vg_writer w;
+	struct rlimit old, low;
+	char err[256], want[512];
+
+	(void)state;
+	vgw_open_temp(&w, "test_vg_task", 42);
+	vgw_branch(&w, VGK_JMP, 0x100, 0x110, 0x7000, N);
+	vgw_thread(&w, VGS_THREAD_NEW, 2);
+	vgw_thread(&w, VGS_THREAD, 2);
+	vgw_branch(&w, VGK_JMP, 0x200, 0x210, 0x6000, N);
+	vgw_close(&w);
+	assert_int_equal(vg_trace_load(&r.tr, w.path, err, sizeof(err)), 0);
+	assert_int_equal(unlink(w.path), 0);
+	r.m = new_machine(2);
+	assert_int_equal(vg_trace_add_tasks(r.tr, r.m, "prog"), 0);
+	machine_run(r.m, 5 * N);
+	assert_true(vg_trace_done(r.tr));
+	assert_int_equal(stats(&r).insns, 2 * N);
+	replay_end(&r);
+
+	vgw_open_temp(&w, "test_vg_task", 42);
+	for (uint32_t t = 2; t <= 64; t++)
+		vgw_thread(&w, VGS_THREAD_NEW, t);
+	vgw_close(&w);
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+	low = old;
+	low.rlim_cur = 32;
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+	assert_int_equal(vg_trace_load(&tr, w.path, err, sizeof(err)), -1);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+	assert_null(tr);
+	snprintf(want, sizeof(want), "%s: %s", w.path, strerror(EMFILE));
+	assert_string_equal(err, want);
+	x86_branch_text_reset();
+	unlink(w.path);
+}
+
+/* Before the tasks, no thread has a task: none is found, tid 0 included. */
+static void test_thread_lookup(void **state)
+{
+	struct vg_trace *tr;
+	struct vg_writer w;
+	const char *comm = NULL;
+	uint32_t pid = 7;
+	char err[256];
+	struct machine *m;
+
+	(void)state;
+	vgw_open_temp(&w, "test_vg_task", 42);
+	vgw_branch(&w, VGK_JMP, 0x100, 0x110, 0x7000, N);
+	vgw_close(&w);
+	assert_int_equal(vg_trace_load(&tr, w.path, err, sizeof(err)), 0);
+	assert_false(vg_trace_thread(tr, 0, &pid, &comm));
+	m = new_machine(1);
+	assert_int_equal(vg_trace_add_tasks(tr, m, "prog"), 0);
+	assert_false(vg_trace_thread(tr, 0, &pid, &comm));
+	assert_true(vg_trace_thread(tr, (uint32_t)m->tasks[0]->task.tid, &pid, &comm));
+	assert_int_equal(pid, m->tasks[0]->task.pid);
+	assert_string_equal(comm, "prog");
+	machine_destroy(m);
+	vg_trace_free(tr);
+	x86_branch_text_reset();
+	unlink(w.path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -399,6 +1344,22 @@ int main(void)
 		cmocka_unit_test(test_wake_waits_for_the_stream_before_it),
 		cmocka_unit_test(test_fork_and_exec),
 		cmocka_unit_test(test_bad_stream),
+		cmocka_unit_test(test_corrupt_streams),
+		cmocka_unit_test(test_exec_of_a_missing_file),
+		cmocka_unit_test(test_fork_in_a_signal_handler),
+		cmocka_unit_test(test_fork_then_exec),
+		cmocka_unit_test(test_exec_by_a_second_thread),
+		cmocka_unit_test(test_thread_exits_while_another_waits),
+		cmocka_unit_test(test_wake_after_the_others_passed_it),
+		cmocka_unit_test(test_wakes_that_wait_for_nobody),
+		cmocka_unit_test(test_wait_for_a_child_and_a_thread),
+		cmocka_unit_test(test_zero_length_runs),
+		cmocka_unit_test(test_records_out_of_order),
+		cmocka_unit_test(test_fork_of_an_ancestors_pid),
+		cmocka_unit_test(test_branch_sites),
+		cmocka_unit_test(test_deep_stacks),
+		cmocka_unit_test(test_streams_opened_at_load),
+		cmocka_unit_test(test_thread_lookup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
