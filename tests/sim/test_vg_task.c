@@ -35,6 +35,8 @@
 #include "sim/vg_task.h"
 #include "tests/lib/scratch.h"
 #include "tests/lib/vg_writer.h"
+/* test_nomem's malloc that fails on demand: vg_task_failmalloc.c links to it */
+#include "tests/cmd/nomem_failmalloc.h"
 
 #define N	1000u		/* instructions per record */
 
@@ -1335,6 +1337,158 @@ static void test_thread_lookup(void **state)
 	unlink(w.path);
 }
 
+/* ---- out of memory ------------------------------------------------------------- */
+
+/*
+ * A program of every kind of record, forking in nested handlers deep
+ * in its calls (shadow stacks past their first allocation, copied to
+ * the child), a second thread, a wait for the child, an execve whose
+ * image is traced, a mapping of this test's own ELF file.
+ */
+static void write_everything(const char *dir, char *first, size_t len)
+{
+	const uint64_t sp = 0x70000, alt = 0x90000;
+	struct vg_writer w;
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	assert_true(n > 0);
+	self[n] = '\0';
+	vgw_open_at(&w, dir, 10, 0, 0);
+	snprintf(first, len, "%s", w.path);
+	vgw_mmap(&w, 0x400000, self);
+	vgw_mmap(&w, 0x500000, "/nonexistent/lib.so");
+	for (unsigned int i = 0; i < 70; i++)
+		vgw_branch(&w, VGK_CALL, 0x400100 + 16 * i, 0x400200, sp - 8 * (i + 1), 10);
+	for (unsigned int k = 0; k < 9; k++) {
+		vgw_branch(&w, VGK_SIGNAL, 0x400210, 0x400500, alt - 0x100 * k - 8, 0);
+		vgw_branch(&w, VGK_CALL, 0x400510, 0x400600, alt - 0x100 * k - 0x10, 10);
+	}
+	vgw_thread(&w, VGS_THREAD_NEW, 2);
+	vgw_proc(&w, VGS_FORK, 11, 0, NULL);
+	vgw_branch(&w, VGK_SYSCALL, 0x400610, 0x400612, alt - 0x810, 10);
+	vgw_thread(&w, VGS_THREAD, 2);
+	vgw_branch(&w, VGK_JMP, 0x400700, 0x400710, 0x60000, 10);
+	vgw_wake(&w);
+	vgw_branch(&w, VGK_JMP, 0x400710, 0x400720, 0x60000, 10);
+	vgw_thread(&w, VGS_THREAD, 1);
+	vgw_proc(&w, VGS_WAKE, 11, 61, NULL);
+	vgw_branch(&w, VGK_JMP, 0x400620, 0x400630, alt - 0x810, 10);
+	vgw_proc(&w, VGS_EXEC, 10, 0, "/usr/bin/next");
+	vgw_close(&w);
+	vgw_open_at(&w, dir, 10, 1, 0);
+	vgw_mmap(&w, 0x400000, self);
+	vgw_branch(&w, VGK_JMP, 0x400100, 0x400110, sp, 10);
+	vgw_proc(&w, VGS_EXIT, 10, 0, NULL);
+	vgw_close(&w);
+	vgw_open_at(&w, dir, 11, 0, 10);
+	vgw_branch(&w, VGK_RET, 0x400620, 0x400518, alt - 0x808, 10);
+	vgw_thread(&w, VGS_THREAD_NEW, 2);
+	vgw_thread(&w, VGS_THREAD, 2);
+	vgw_branch(&w, VGK_JMP, 0x400800, 0x400810, 0x60000, 10);
+	vgw_thread(&w, VGS_THREAD, 1);
+	vgw_proc(&w, VGS_EXIT, 11, 0, NULL);
+	vgw_close(&w);
+}
+
+enum replay_end { LOAD_FAILED, MACHINE_FAILED, TASKS_FAILED, RAN };
+
+/* Load, add the tasks and run: how far it came; its error, its figures if it ran. */
+static enum replay_end replay_once(const char *path, char *err, size_t errlen,
+				   struct vg_trace_stats *st)
+{
+	struct vg_trace *tr;
+	struct machine *m;
+	enum replay_end end = RAN;
+
+	if (vg_trace_load(&tr, path, err, errlen))
+		return LOAD_FAILED;
+	m = machine_create(&(struct machine_config){
+		.desc = model_cpu_desc_lookup("skylake"), .nr_cpus = 2, .hz = 1000,
+		.timeslice = 1000000, .quantum = N, .seed = 1 });
+	if (!m) {
+		end = MACHINE_FAILED;
+	} else if (vg_trace_add_tasks(tr, m, "prog")) {
+		end = TASKS_FAILED;
+	} else {
+		for (unsigned int i = 0; i < 100 && !vg_trace_done(tr); i++)
+			machine_run(m, (i + 1) * N);
+		assert_true(vg_trace_done(tr));
+		vg_trace_stats(tr, st);
+	}
+	if (m)
+		machine_destroy(m);
+	vg_trace_free(tr);
+	return end;
+}
+
+/*
+ * Out of memory at each allocation in turn, from the load to the run's
+ * end: the load fails with one line saying so and naming a stream, or
+ * the tasks are refused, or the replay runs to the end as without the
+ * failure, its truth marked lost if a shadow stack could not grow (and
+ * whole if it says so); and nothing is leaked.
+ */
+static void test_out_of_memory(void **state)
+{
+	struct replay r = { 0 };
+	struct vg_trace_stats ref, st;
+	char first[256], err[512];
+	unsigned int loads = 0, ran = 0, lost = 0;
+	long n;
+
+	(void)state;
+	if (!failmalloc_works())
+		pmusim_skip("the sanitizer's malloc cannot be made to fail");
+	scratch(&r);
+	write_everything(r.dir, first, sizeof(first));
+	x86_branch_text_reset();
+	assert_int_equal(replay_once(first, err, sizeof(err), &ref), RAN);
+	assert_true(ref.processes == 2 && ref.execs == 1 && ref.threads == 4 && !ref.truth_lost);
+	assert_int_equal(ref.max_depth, 79);
+	for (n = 0;; n++) {
+		enum replay_end end;
+		long live;
+		bool failed;
+
+		x86_branch_text_reset();
+		live = failmalloc_live();
+		err[0] = '\0';
+		failmalloc_after(n);
+		end = replay_once(first, err, sizeof(err), &st);
+		failmalloc_after(-1);
+		failed = failmalloc_failed();
+		x86_branch_text_reset();
+		if (failmalloc_live() != live)
+			fail_msg("allocation %ld refused: %ld blocks leaked", n, failmalloc_live() - live);
+		if (!failed) {
+			assert_int_equal(end, RAN);
+			break;
+		}
+		if (end == LOAD_FAILED) {
+			loads++;
+			assert_null(strchr(err, '\n'));
+			if (!strstr(err, r.dir) ||
+			    (!strstr(err, "out of memory") && !strstr(err, strerror(ENOMEM))))
+				fail_msg("allocation %ld refused: \"%s\"", n, err);
+		} else if (end == RAN) {
+			ran++;
+			/* the same run; the truth is whole or said to be lost */
+			assert_int_equal(st.insns, ref.insns);
+			assert_int_equal(st.branches, ref.branches);
+			assert_int_equal(st.threads, ref.threads);
+			lost += st.truth_lost;
+			if (!st.truth_lost)
+				assert_int_equal(st.max_depth, ref.max_depth);
+		}
+	}
+	/* each stage was reached with an allocation refused */
+	assert_true(loads > 10 && n > loads);
+	print_message("# %ld allocations refused in turn: %u loads failed, %u runs to the end "
+		      "(%u with the truth lost)\n", n, loads, ran, lost);
+	assert_int_equal(scratch_dir_remove(r.dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1360,6 +1514,7 @@ int main(void)
 		cmocka_unit_test(test_deep_stacks),
 		cmocka_unit_test(test_streams_opened_at_load),
 		cmocka_unit_test(test_thread_lookup),
+		cmocka_unit_test(test_out_of_memory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,1 @@
+../cmd/nomem_failmalloc.c
