@@ -138,13 +138,14 @@ static struct vg_thread *add_thread(struct vg_image *img, uint32_t vtid, uint64_
 /* The GNU build-id note of the ELF file @path, if it has one. */
 static void read_build_id(struct vg_dso *d)
 {
+	unsigned int version = elf_version(EV_CURRENT);	/* (libelf wants it first) */
 	Elf_Scn *scn = NULL;
 	Elf *e;
 	int fd;
 
 	d->build_id_size = 0;
 	/* EV_NONE only from a libelf older than the ELF version it was built for */
-	if (NEVER(elf_version(EV_CURRENT) == EV_NONE))
+	if (NEVER(version == EV_NONE))
 		return;
 	fd = open(d->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -178,8 +179,9 @@ static int add_dso(struct vg_trace *tr, const char *name, uint32_t len)
 {
 	struct vg_dso *v;
 
-	if (!len || name[0] != '/')
-		return 0;		/* anonymous code: no file to name */
+	/* anonymous code ("//anon", as perf names it, or nothing), [vdso]: no file */
+	if (!len || name[0] != '/' || (len > 1 && name[1] == '/'))
+		return 0;
 	for (unsigned int i = 0; i < tr->nr_dsos; i++)
 		if (strlen(tr->dsos[i].path) == len && !memcmp(tr->dsos[i].path, name, len))
 			return 0;
@@ -821,11 +823,12 @@ static bool thread_note(struct vg_thread *th, const struct vg_event *ev, struct 
 		proc_fork(th, ev->pid, now);
 		break;
 	case VGS_WAKE: {
-		struct vg_wake *w = th->wi < img->nr_wakes ? &img->wakes[th->wi] : NULL;
+		struct vg_wake *w;
 
 		/* advance() left wi at the first wake-up at or after pos: this record's */
-		if (NEVER(!w || w->pos != th->pos))
+		if (NEVER(th->wi >= img->nr_wakes || img->wakes[th->wi].pos != th->pos))
 			break;
+		w = &img->wakes[th->wi];
 		if (!wake_ready(th, w, &at)) {
 			th->waiting = w;
 			w->waiter = th;

@@ -219,8 +219,8 @@ static int own_build_id(struct dl_phdr_info *info, size_t size, void *data)
 }
 
 /*
- * The files a program mapped: each once, anonymous code and "[vdso]"
- * never, a build-id where the file is an ELF file that has one, none
+ * The files a program mapped: each once, anonymous code ("//anon", or
+ * no name) and "[vdso]" never, a build-id where the file is an ELF file that has one, none
  * where it is not ELF or not there any more.
  */
 static void test_mapped_files(void **state)
@@ -241,16 +241,18 @@ static void test_mapped_files(void **state)
 	vgw_open_temp(&w, "test_vg_task", 42);
 	vgw_mmap(&w, 0x400000, self);
 	vgw_mmap(&w, 0x7000000, "");
+	vgw_mmap(&w, 0x7080000, "//anon");	/* what the tool names anonymous code */
 	vgw_mmap(&w, 0x7100000, "[vdso]");
 	vgw_mmap(&w, 0x500000, self);		/* a second mapping of the same file */
 	vgw_mmap(&w, 0x600000, w.path);		/* the stream itself: not ELF */
 	vgw_mmap(&w, 0x700000, "/nonexistent/libgone.so");
+	vgw_mmap(&w, 0x780000, "/nonexistent/libgonf.so");	/* as long, not the same */
 	vgw_branch(&w, VGK_JMP, 0x400100, 0x400110, 0x7000, N);
 	vgw_close(&w);
 
 	assert_int_equal(vg_trace_load(&tr, w.path, err, sizeof(err)), 0);
 	d = vg_trace_dsos(tr, &nr);
-	assert_int_equal(nr, 3);
+	assert_int_equal(nr, 4);
 	assert_string_equal(d[0].path, self);
 	own_size = dl_iterate_phdr(own_build_id, own);
 	if (own_size < 0)
@@ -261,6 +263,7 @@ static void test_mapped_files(void **state)
 	assert_int_equal(d[1].build_id_size, 0);
 	assert_string_equal(d[2].path, "/nonexistent/libgone.so");
 	assert_int_equal(d[2].build_id_size, 0);
+	assert_string_equal(d[3].path, "/nonexistent/libgonf.so");
 	vg_trace_free(tr);
 	x86_branch_text_reset();
 	unlink(w.path);
@@ -429,12 +432,17 @@ static void replay_end(struct replay *r)
 		assert_int_equal(scratch_dir_remove(r->dir), 0);
 }
 
-static struct vg_trace_stats stats(const struct replay *r)
+static struct vg_trace_stats stats_of(const struct vg_trace *tr)
 {
 	struct vg_trace_stats st;
 
-	vg_trace_stats(r->tr, &st);
+	vg_trace_stats(tr, &st);
 	return st;
+}
+
+static struct vg_trace_stats stats(const struct replay *r)
+{
+	return stats_of(r->tr);
 }
 
 static struct sim_task *task(const struct replay *r, unsigned int i)
@@ -1115,6 +1123,7 @@ static void test_records_out_of_order(void **state)
 	vgw_thread(&w, VGS_THREAD_NEW, 2);
 	vgw_thread(&w, VGS_THREAD_EXIT, 3);		/* no such thread */
 	vgw_thread(&w, VGS_THREAD_NEW, 1);		/* itself */
+	vgw_wake(&w);					/* before thread 2's first: no wait */
 	vgw_branch(&w, VGK_JMP, 0x110, 0x120, 0x7000, N);
 	vgw_thread(&w, VGS_THREAD, 2);
 	vgw_branch(&w, VGK_JMP, 0x200, 0x210, 0x6000, N);
@@ -1126,26 +1135,33 @@ static void test_records_out_of_order(void **state)
 	vgw_branch(&w, VGK_JMP, 0x120, 0x130, 0x7000, N);
 	vgw_thread(&w, VGS_THREAD, 2);
 	vgw_branch(&w, VGK_JMP, 0x220, 0x230, 0x6000, 7 * N);	/* after its exit */
+	vgw_thread(&w, VGS_THREAD, 3);			/* nothing creates it: from the start */
+	vgw_branch(&w, VGK_JMP, 0x300, 0x310, 0x5000, N);
 	vgw_close(&w);
-	replay_start(&r, w.path, 2);
+	replay_start(&r, w.path, 3);
+	assert_false(task(&r, 2)->sleeping);
 	machine_run(r.m, 20 * N);
 	assert_true(vg_trace_done(r.tr));
 	st = stats(&r);
 	assert_false(st.stalled);
-	assert_int_equal(st.threads, 2);
-	assert_int_equal(st.insns, 5 * N);
+	assert_int_equal(st.threads, 3);
+	assert_int_equal(st.insns, 6 * N);
 	assert_int_equal(task(&r, 0)->runtime, 3 * N);
 	assert_int_equal(task(&r, 1)->runtime, 2 * N);
+	assert_int_equal(task(&r, 2)->runtime, N);
 	unlink(w.path);
 	replay_end(&r);
 }
 
 /*
- * A FORK naming the process itself or its parent (a pid the stream
- * files already stand for): its stream is its ancestor's, not a new
- * process's; it is not followed (it was followed for ever).
+ * FORKs the replay does not follow, none of them for ever: of the
+ * process itself and, in its child, of its parent and itself (their
+ * streams are theirs: a corrupt record); of a pid with no stream; of a
+ * pid a second time (the host reused it: the child's stream is not
+ * vg.PID.0). And a wait4 whose record comes before its child's FORK
+ * waits for nothing.
  */
-static void test_fork_of_an_ancestors_pid(void **state)
+static void test_forks_not_followed(void **state)
 {
 	struct replay r = { 0 };
 	struct vg_trace_stats st;
@@ -1157,22 +1173,32 @@ static void test_fork_of_an_ancestors_pid(void **state)
 	vgw_open_at(&w, r.dir, 10, 0, 0);
 	vgw_branch(&w, VGK_JMP, 0x100, 0x110, 0x7000, N);
 	vgw_proc(&w, VGS_FORK, 10, 0, NULL);
+	vgw_proc(&w, VGS_FORK, 77, 0, NULL);
+	vgw_branch(&w, VGK_SYSCALL, 0x110, 0x112, 0x7000, N);
+	vgw_proc(&w, VGS_WAKE, 11, 61, NULL);
 	vgw_proc(&w, VGS_FORK, 11, 0, NULL);
-	vgw_branch(&w, VGK_JMP, 0x110, 0x120, 0x7000, N);
+	vgw_branch(&w, VGK_JMP, 0x120, 0x130, 0x7000, N);
+	vgw_proc(&w, VGS_FORK, 11, 0, NULL);
+	vgw_branch(&w, VGK_JMP, 0x130, 0x140, 0x7000, N);
 	vgw_close(&w);
 	snprintf(path, sizeof(path), "%s", w.path);
 	vgw_open_at(&w, r.dir, 11, 0, 10);
-	vgw_branch(&w, VGK_JMP, 0x200, 0x210, 0x7000, N);
+	vgw_branch(&w, VGK_JMP, 0x200, 0x210, 0x7000, 10 * N);
 	vgw_proc(&w, VGS_FORK, 10, 0, NULL);
 	vgw_proc(&w, VGS_FORK, 11, 0, NULL);
 	vgw_close(&w);
 	replay_start(&r, path, 2);
-	machine_run(r.m, 5 * N);
+	assert_int_equal(r.m->nr_tasks, 2);
+	machine_run(r.m, 4 * N);
+	/* the program never waited: its child runs on */
+	assert_int_equal(task(&r, 0)->runtime, 4 * N);
+	assert_false(vg_trace_done(r.tr));
+	machine_run(r.m, 15 * N);
 	assert_true(vg_trace_done(r.tr));
 	st = stats(&r);
 	assert_int_equal(st.processes, 2);
-	assert_int_equal(st.unfollowed, 3);
-	assert_int_equal(st.insns, 3 * N);
+	assert_int_equal(st.unfollowed, 5);
+	assert_int_equal(st.insns, 14 * N);
 	replay_end(&r);
 }
 
@@ -1309,7 +1335,11 @@ static void test_streams_opened_at_load(void **state)
 	unlink(w.path);
 }
 
-/* Before the tasks, no thread has a task: none is found, tid 0 included. */
+/*
+ * Before the tasks, no thread has a task: none is found, tid 0 included.
+ * A stream named without a directory is in the current one. Freeing no
+ * trace does nothing.
+ */
 static void test_thread_lookup(void **state)
 {
 	struct vg_trace *tr;
@@ -1334,6 +1364,18 @@ static void test_thread_lookup(void **state)
 	machine_destroy(m);
 	vg_trace_free(tr);
 	x86_branch_text_reset();
+	{
+		char cwd[PATH_MAX];
+
+		assert_non_null(getcwd(cwd, sizeof(cwd)));
+		assert_int_equal(chdir("/tmp"), 0);
+		assert_int_equal(vg_trace_load(&tr, w.path + strlen("/tmp/"), err, sizeof(err)), 0);
+		assert_int_equal(chdir(cwd), 0);
+		assert_int_equal(stats_of(tr).records, 1);
+		vg_trace_free(tr);
+		x86_branch_text_reset();
+	}
+	vg_trace_free(NULL);
 	unlink(w.path);
 }
 
@@ -1509,7 +1551,7 @@ int main(void)
 		cmocka_unit_test(test_wait_for_a_child_and_a_thread),
 		cmocka_unit_test(test_zero_length_runs),
 		cmocka_unit_test(test_records_out_of_order),
-		cmocka_unit_test(test_fork_of_an_ancestors_pid),
+		cmocka_unit_test(test_forks_not_followed),
 		cmocka_unit_test(test_branch_sites),
 		cmocka_unit_test(test_deep_stacks),
 		cmocka_unit_test(test_streams_opened_at_load),
