@@ -473,6 +473,93 @@ static void put_bytes_at(const char *path, long off, const void *bytes, size_t l
 	assert_int_equal(fclose(f), 0);
 }
 
+/* One ELF note: owner @name (its size with the NUL, as the header says), @type, @desc */
+static size_t put_note(uint8_t *p, const char *name, uint32_t namesz, uint32_t type,
+		       const uint8_t *desc, uint32_t descsz)
+{
+	Elf64_Nhdr nh = { .n_namesz = namesz, .n_descsz = descsz, .n_type = type };
+	size_t at = sizeof(nh);
+
+	memcpy(p, &nh, sizeof(nh));
+	memset(p + at, 0, (namesz + 3) & ~3u);
+	memcpy(p + at, name, strlen(name));
+	at += (namesz + 3) & ~3u;
+	memset(p + at, 0, (descsz + 3) & ~3u);
+	memcpy(p + at, desc, descsz);
+	return at + ((descsz + 3) & ~3u);
+}
+
+/* An ELF file at @path of one note section: the notes that are no build-id, then @id if any */
+static void put_elf_with_notes(const char *path, const uint8_t *id, uint32_t id_size)
+{
+	uint8_t notes[512], desc[24];
+	size_t len = 0;
+	Elf64_Ehdr eh = {
+		.e_ident = { ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3, ELFCLASS64, ELFDATA2LSB, EV_CURRENT },
+		.e_type = ET_DYN, .e_machine = EM_X86_64, .e_version = EV_CURRENT,
+		.e_ehsize = sizeof(Elf64_Ehdr), .e_shentsize = sizeof(Elf64_Shdr), .e_shnum = 2,
+	};
+	Elf64_Shdr sh[2] = { { 0 }, { .sh_type = SHT_NOTE, .sh_offset = sizeof(eh), .sh_addralign = 4 } };
+	FILE *f;
+
+	for (unsigned int i = 0; i < sizeof(desc); i++)
+		desc[i] = (uint8_t)(0xa0 + i);
+	len += put_note(notes + len, "XYZ", 4, NT_GNU_BUILD_ID, desc, 20);	/* another owner */
+	len += put_note(notes + len, "GNU", 4, NT_GNU_ABI_TAG, desc, 16);	/* another kind */
+	len += put_note(notes + len, "GNUX", 5, NT_GNU_BUILD_ID, desc, 20);	/* owner "GNUX" */
+	len += put_note(notes + len, "GNU", 4, NT_GNU_BUILD_ID, desc, 0);	/* empty */
+	len += put_note(notes + len, "GNU", 4, NT_GNU_BUILD_ID, desc, 24);	/* over 20 bytes */
+	if (id)
+		len += put_note(notes + len, "GNU", 4, NT_GNU_BUILD_ID, id, id_size);
+	sh[1].sh_size = len;
+	eh.e_shoff = sizeof(eh) + len;
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(&eh, sizeof(eh), 1, f), 1);
+	assert_int_equal(fwrite(notes, 1, len, f), len);
+	assert_int_equal(fwrite(sh, sizeof(sh), 1, f), 1);
+	assert_int_equal(fclose(f), 0);
+}
+
+/*
+ * The build-id of a mapped file is its first GNU build-id note of 1 to
+ * 20 bytes (what perf keeps): notes of another owner or kind, an empty
+ * one and a longer one are passed over; a file with no other has none.
+ */
+static void test_build_id_notes(void **state)
+{
+	static const uint8_t id[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	const struct vg_dso *d;
+	struct replay r = { 0 };
+	struct vg_writer w;
+	char with[96], without[96], slash[] = "/";
+	unsigned int nr;
+
+	(void)state;
+	scratch(&r);
+	snprintf(with, sizeof(with), "%s/with.so", r.dir);
+	snprintf(without, sizeof(without), "%s/without.so", r.dir);
+	put_elf_with_notes(with, id, sizeof(id));
+	put_elf_with_notes(without, NULL, 0);
+	vgw_open_at(&w, r.dir, 10, 0, 0);
+	vgw_mmap(&w, 0x400000, with);
+	vgw_mmap(&w, 0x500000, without);
+	vgw_mmap(&w, 0x600000, slash);			/* a directory: no ELF file */
+	vgw_branch(&w, VGK_JMP, 0x400100, 0x400110, 0x7000, N);
+	vgw_close(&w);
+	replay_start(&r, w.path, 1);
+	d = vg_trace_dsos(r.tr, &nr);
+	assert_int_equal(nr, 3);
+	assert_string_equal(d[0].path, with);
+	assert_int_equal(d[0].build_id_size, sizeof(id));
+	assert_memory_equal(d[0].build_id, id, sizeof(id));
+	assert_string_equal(d[1].path, without);
+	assert_int_equal(d[1].build_id_size, 0);
+	assert_string_equal(d[2].path, "/");
+	assert_int_equal(d[2].build_id_size, 0);
+	replay_end(&r);
+}
+
 /*
  * Truncated or corrupt streams, the program's or a later one's: the
  * load fails with one line naming the file and the problem (and the
@@ -1537,6 +1624,7 @@ int main(void)
 		cmocka_unit_test(test_shadow_stack),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_mapped_files),
+		cmocka_unit_test(test_build_id_notes),
 		cmocka_unit_test(test_wake_waits_for_the_stream_before_it),
 		cmocka_unit_test(test_fork_and_exec),
 		cmocka_unit_test(test_bad_stream),
