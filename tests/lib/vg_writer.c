@@ -22,7 +22,7 @@ static void header(struct vg_writer *w, uint32_t pid, uint32_t seq, uint32_t ppi
 void vgw_open(struct vg_writer *w, const char *path, uint32_t pid, uint32_t seq, uint32_t ppid)
 {
 	assert_true(strlen(path) < sizeof(w->path));
-	strcpy(w->path, path);
+	memmove(w->path, path, strlen(path) + 1);	/* (@path may be w->path: opened anew) */
 	w->f = fopen(path, "wb");
 	if (!w->f)
 		fail_msg("%s: cannot create", path);
