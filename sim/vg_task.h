@@ -20,7 +20,9 @@
  * that worked and whose image was traced (vg.PID.SEQ+1) begins that image
  * when every thread of the old one has ended, on the process's leader
  * task (tid = pid): COMM with PERF_RECORD_MISC_COMM_EXEC, then the new
- * image's MMAP2s as it maps them; the old leader gets no EXIT.
+ * image's MMAP2s as it maps them; the old leader gets no EXIT. A pid is
+ * followed once: a FORK of one followed already (the process itself, an
+ * ancestor, a pid the host reused for a later child) starts no process.
  *
  * Waits: Valgrind runs one guest thread at a time, so a stream's order is
  * one real interleaving of its threads. A VGS_WAKE record (the return of
