@@ -342,7 +342,22 @@ static void print_summary(const char *prog, const struct scenario *s,
 		fprintf(f, "  warning: threads left waiting for what their streams never say\n");
 	if (vs->truth_lost)
 		fprintf(f, "  warning: out of memory for a shadow stack: some true stacks are short\n");
-	if (st->cs_samples) {
+	if (st->cs_samples && !IS_ENABLED(CONFIG_LBR_STITCH)) {
+		/* the raw LBR stacks' judgement alone, and that nothing was stitched */
+		fprintf(f, "  call-stack depth: true max %u; LBR avg %.1f max %llu; stitching off "
+			"(this build has no CONFIG_LBR_STITCH)\n", st->true_depth_max,
+			avg(st->depth_sum, st->cs_samples), (unsigned long long)st->depth_max);
+		fprintf(f, "  per thread, against its true stack at each sample (frames):\n"
+			"  %7s %7s %5s %7s %7s %9s\n", "tid", "samples", "true", "lbr-avg", "lbr-max",
+			"lbr-whole");
+		for (unsigned int i = 0; i < st->nr_tasks; i++) {
+			const struct run_task_depth *d = &st->tasks[i];
+
+			fprintf(f, "  %7u %7llu %5u %7.1f %7llu %9llu\n", d->tid,
+				(unsigned long long)d->samples, d->true_max, avg(d->lbr_sum, d->samples),
+				(unsigned long long)d->lbr_max, (unsigned long long)d->lbr_whole);
+		}
+	} else if (st->cs_samples) {
 		fprintf(f, "  call-stack depth: true max %u; LBR avg %.1f max %llu; stitched avg %.1f max %llu\n",
 			st->true_depth_max, avg(st->depth_sum, st->cs_samples),
 			(unsigned long long)st->depth_max, avg(st->stitched_sum, st->cs_samples),
