@@ -37,23 +37,23 @@ check "help with two commands" '[ $rc = 2 ] && [ "$first" = "pmusim: help: give 
 try help nosuch
 check "help of an unknown command" '[ $rc = 2 ] && grep -q "^pmusim: help: unknown command '"'nosuch'"'" "$dir/err"'
 
-try seed --duration 0 lbr-stitch "$dir/s.yaml"
+try seed --duration 0 task-ctx-data "$dir/s.yaml"
 check "seed --duration 0: names --duration and its minimum" \
 	'[ $rc = 2 ] && [ "$first" = "pmusim: seed: --duration: must be at least 1" ]'
-try seed --seed x lbr-stitch "$dir/s.yaml"
+try seed --seed x task-ctx-data "$dir/s.yaml"
 check "seed --seed x: names --seed" '[ $rc = 2 ] && grep -q "^pmusim: seed: --seed: " "$dir/err"'
-try seed lbr-stitch
+try seed task-ctx-data
 check "seed without a scenario: said, then the usage" \
 	'[ $rc = 2 ] && [ "$first" = "pmusim: seed: give a seed name and a scenario" ] && grep -q "^usage: pmusim seed" "$dir/err"'
 try seed nosuch "$dir/s.yaml"
 check "an unknown seed is named" '[ $rc = 2 ] && [ "$first" = "pmusim: seed: no seed '"'nosuch'"'" ]'
-try seed lbr-stitch "$dir/s.yaml" extra
+try seed task-ctx-data "$dir/s.yaml" extra
 check "an extra argument is named" '[ $rc = 2 ] && [ "$first" = "pmusim: seed: bad argument '"'extra'"'" ]'
-try seed lbr-stitch "$dir/none.yaml"
+try seed task-ctx-data "$dir/none.yaml"
 check "a missing scenario: one line naming it" \
 	'[ $rc = 2 ] && [ "$(wc -l <"$dir/err")" = 1 ] && grep -q "^pmusim: $dir/none.yaml: No such file or directory" "$dir/err"'
-try seed lbr-stitch "$dir/s.yaml" --seed 9 --duration 200000
-check "seed --seed and --duration: the table, exit 0" '[ $rc = 0 ] && grep -q "^seed lbr-stitch: " "$dir/out"'
+try seed task-ctx-data "$dir/s.yaml" --seed 9 --duration 200000
+check "seed --seed and --duration: the table, exit 0" '[ $rc = 0 ] && grep -q "^seed task-ctx-data: " "$dir/out"'
 
 mkdir "$dir/out.d" "$dir/o"
 ln -s loop1 "$dir/o/loop2"
