@@ -180,7 +180,10 @@ static void remove_dir(const char *dir)
  * SIGINT or SIGTERM while the program runs stops the program, not pmusim:
  * as perf record ends its workload with SIGTERM and still writes its
  * file, the recording is then finished from what the tool streamed (a
- * terminal's ^C reaches the program itself as well).
+ * terminal's ^C reaches the program itself as well). SIGHUP, a closed
+ * terminal, does the same: perf record (6.12) does not catch it and dies
+ * with its file unfinished, but what the program did so far is worth
+ * keeping.
  */
 static volatile sig_atomic_t valgrind_stop_signal;
 static volatile sig_atomic_t valgrind_pid;
@@ -200,8 +203,8 @@ static void stop_valgrind(int sig)
 static int run_valgrind(const char *tool_dir, const char *dir, char **prog_argv, int *status,
 			pid_t *pid, int *stopped_by)
 {
-	static const int stops[] = { SIGINT, SIGTERM };
-	struct sigaction sa, old[2];
+	static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa, old[ARRAY_SIZE(stops)];
 	sigset_t block, saved_mask;
 	char out[PATH_MAX + 32];
 	int nargs = 0, ret = 0;
@@ -658,7 +661,8 @@ int cmd_record(int argc, char **argv)
 	ret = st.stop_signal ? 128 + st.stop_signal : exit_status_of(vg_status);
 	if (st.stop_signal)
 		fprintf(stderr, "pmusim: record: stopped by %s; %s holds what was recorded so far\n",
-			st.stop_signal == SIGINT ? "SIGINT" : "SIGTERM", out);
+			st.stop_signal == SIGINT ? "SIGINT" :
+			st.stop_signal == SIGHUP ? "SIGHUP" : "SIGTERM", out);
 	if (json) {
 		/* the last thing on stderr, or FILE whole */
 		print_json(json_fp, prog, s, trace, &vs, &st, &end, out, ret);
