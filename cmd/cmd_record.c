@@ -484,9 +484,16 @@ int cmd_record(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+:o:" OVR_SHORTOPTS "hN", opts, NULL)) != -1) {
 		switch (c) {
-		case 'o': out = optarg; break;
+		case 'o':
+			if (cmd_empty_name("record", "-o", optarg, "file"))
+				goto bad;
+			out = optarg;
+			break;
 		case 'N': break;
 		case OPT_JSON:
+			/* --json= is not --json: it names a file, and no name */
+			if (optarg && cmd_empty_name("record", "--json=", optarg, "file"))
+				goto bad;
 			json = true;
 			json_path = optarg;
 			break;

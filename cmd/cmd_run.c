@@ -324,14 +324,22 @@ int cmd_run(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":o:" OVR_SHORTOPTS "hN", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'o': out = optarg; break;
+		case 'o':
+			if (cmd_empty_name("run", "-o", optarg, "file"))
+				goto bad;
+			out = optarg;
+			break;
 		case OPT_DURATION:
 			if (overrides_uint(&o, "--duration", optarg, 1, UINT64_MAX, &o.duration))
 				goto bad;
 			o.have_duration = true;
 			break;
 		case OPT_JSON: json = true; break;
-		case OPT_MAP_DIR: map_dir = optarg; break;
+		case OPT_MAP_DIR:
+			if (cmd_empty_name("run", "--map-dir", optarg, "directory"))
+				goto bad;
+			map_dir = optarg;
+			break;
 		case 'N': run_set_buildid_dirs(NULL, true); break;
 		case OPT_NO_PROGRESS: show_progress = false; break;
 		case 'h':

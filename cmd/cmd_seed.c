@@ -131,8 +131,12 @@ int cmd_seed(int argc, char **argv)
 			have_seed = true;
 		} else if (!strcmp(a, "-o") && i + 1 < argc) {
 			o.output = argv[++i];
+			if (cmd_empty_name("seed", a, o.output, "file"))
+				return 2;
 		} else if (!strcmp(a, "--map-dir") && i + 1 < argc) {
 			o.map_dir = argv[++i];
+			if (cmd_empty_name("seed", a, o.map_dir, "directory"))
+				return 2;
 		} else if (a[0] == '-' || (name && path)) {
 			fprintf(stderr, "pmusim: seed: bad argument '%s'\n", a);
 			usage(stderr);

@@ -652,6 +652,8 @@ int cmd_stitch(int argc, char **argv)
 			c.no_sym = true;
 		} else if (!strcmp(argv[i], "--map-dir") && i + 1 < argc) {
 			c.map_dir = argv[++i];
+			if (cmd_empty_name("stitch", "--map-dir", c.map_dir, "directory"))
+				return 2;
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);
 			return 0;
