@@ -2,6 +2,7 @@
 /*
  * The JSON keys `pmusim run` and `pmusim record` share (run_stats_json.h).
  */
+#include "core/kernel.h"
 #include "cmd/run_stats_json.h"
 
 static double avg(uint64_t sum, uint64_t n)
