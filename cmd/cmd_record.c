@@ -180,7 +180,10 @@ static void remove_dir(const char *dir)
  * SIGINT or SIGTERM while the program runs stops the program, not pmusim:
  * as perf record ends its workload with SIGTERM and still writes its
  * file, the recording is then finished from what the tool streamed (a
- * terminal's ^C reaches the program itself as well).
+ * terminal's ^C reaches the program itself as well). SIGHUP, a closed
+ * terminal, does the same: perf record (6.12) does not catch it and dies
+ * with its file unfinished, but what the program did so far is worth
+ * keeping.
  */
 static volatile sig_atomic_t valgrind_stop_signal;
 static volatile sig_atomic_t valgrind_pid;
@@ -200,8 +203,8 @@ static void stop_valgrind(int sig)
 static int run_valgrind(const char *tool_dir, const char *dir, char **prog_argv, int *status,
 			pid_t *pid, int *stopped_by)
 {
-	static const int stops[] = { SIGINT, SIGTERM };
-	struct sigaction sa, old[2];
+	static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa, old[ARRAY_SIZE(stops)];
 	sigset_t block, saved_mask;
 	char out[PATH_MAX + 32];
 	int nargs = 0, ret = 0;
@@ -342,7 +345,22 @@ static void print_summary(const char *prog, const struct scenario *s,
 		fprintf(f, "  warning: threads left waiting for what their streams never say\n");
 	if (vs->truth_lost)
 		fprintf(f, "  warning: out of memory for a shadow stack: some true stacks are short\n");
-	if (st->cs_samples) {
+	if (st->cs_samples && !IS_ENABLED(CONFIG_LBR_STITCH)) {
+		/* the raw LBR stacks' judgement alone, and that nothing was stitched */
+		fprintf(f, "  call-stack depth: true max %u; LBR avg %.1f max %llu; stitching off "
+			"(this build has no CONFIG_LBR_STITCH)\n", st->true_depth_max,
+			avg(st->depth_sum, st->cs_samples), (unsigned long long)st->depth_max);
+		fprintf(f, "  per thread, against its true stack at each sample (frames):\n"
+			"  %7s %7s %5s %7s %7s %9s\n", "tid", "samples", "true", "lbr-avg", "lbr-max",
+			"lbr-whole");
+		for (unsigned int i = 0; i < st->nr_tasks; i++) {
+			const struct run_task_depth *d = &st->tasks[i];
+
+			fprintf(f, "  %7u %7llu %5u %7.1f %7llu %9llu\n", d->tid,
+				(unsigned long long)d->samples, d->true_max, avg(d->lbr_sum, d->samples),
+				(unsigned long long)d->lbr_max, (unsigned long long)d->lbr_whole);
+		}
+	} else if (st->cs_samples) {
 		fprintf(f, "  call-stack depth: true max %u; LBR avg %.1f max %llu; stitched avg %.1f max %llu\n",
 			st->true_depth_max, avg(st->depth_sum, st->cs_samples),
 			(unsigned long long)st->depth_max, avg(st->stitched_sum, st->cs_samples),
@@ -466,9 +484,16 @@ int cmd_record(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+:o:" OVR_SHORTOPTS "hN", opts, NULL)) != -1) {
 		switch (c) {
-		case 'o': out = optarg; break;
+		case 'o':
+			if (cmd_empty_name("record", "-o", optarg, "file"))
+				goto bad;
+			out = optarg;
+			break;
 		case 'N': break;
 		case OPT_JSON:
+			/* --json= is not --json: it names a file, and no name */
+			if (optarg && cmd_empty_name("record", "--json=", optarg, "file"))
+				goto bad;
 			json = true;
 			json_path = optarg;
 			break;
@@ -643,7 +668,8 @@ int cmd_record(int argc, char **argv)
 	ret = st.stop_signal ? 128 + st.stop_signal : exit_status_of(vg_status);
 	if (st.stop_signal)
 		fprintf(stderr, "pmusim: record: stopped by %s; %s holds what was recorded so far\n",
-			st.stop_signal == SIGINT ? "SIGINT" : "SIGTERM", out);
+			st.stop_signal == SIGINT ? "SIGINT" :
+			st.stop_signal == SIGHUP ? "SIGHUP" : "SIGTERM", out);
 	if (json) {
 		/* the last thing on stderr, or FILE whole */
 		print_json(json_fp, prog, s, trace, &vs, &st, &end, out, ret);

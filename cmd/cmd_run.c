@@ -99,6 +99,65 @@ static void print_stitch_verdict(const struct scenario *s, const struct run_stat
 	}
 }
 
+/* The call-stack depths, raw and stitched, against the true stacks. */
+static void print_depth_stitched(const struct scenario *s, const struct run_stats *st)
+{
+	if (st->cs_samples)
+		printf("  call-stack depth: true max %u; LBR avg %.1f max %llu; stitched avg %.1f max %llu\n",
+		       st->true_depth_max, avg(st->depth_sum, st->cs_samples),
+		       (unsigned long long)st->depth_max, avg(st->stitched_sum, st->cs_samples),
+		       (unsigned long long)st->stitched_max);
+	if (st->nr_tasks)
+		printf("  per task, against its true stack at each sample (frames):\n"
+		       "  %7s %-15s %7s %5s %7s %8s %8s %6s %6s %6s\n", "tid", "task", "samples",
+		       "true", "lbr-max", "stitched", "st-max", "whole", "short", "wrong");
+	for (unsigned int i = 0; i < st->nr_tasks; i++) {
+		const struct run_task_depth *d = &st->tasks[i];
+
+		printf("  %7u %-15s %7llu %5u %7llu %8.1f %8llu %6llu %6llu %6llu\n", d->tid,
+		       s->tasks[d->group].name, (unsigned long long)d->samples, d->true_max,
+		       (unsigned long long)d->lbr_max, avg(d->stitched_sum, d->samples),
+		       (unsigned long long)d->stitched_max, (unsigned long long)d->stitched_whole,
+		       (unsigned long long)d->stitched_short, (unsigned long long)d->stitched_wrong);
+	}
+	if (st->nr_tasks) {
+		printf("  (true: the deepest true stack at a sample; lbr-max: the most frames a raw\n"
+		       "   LBR stack showed; stitched, st-max: frames per sample with --stitch-lbr,\n"
+		       "   average and most; whole, short, wrong: samples whose stitched stack is the\n"
+		       "   true one, a part of it, or holds a frame that was not there)\n");
+		print_stitch_verdict(s, st);
+	}
+}
+
+/*
+ * The call-stack depths of a build without CONFIG_LBR_STITCH: the raw LBR
+ * stacks' alone, and one line saying that nothing was stitched.
+ */
+static void print_depth_unstitched(const struct scenario *s, const struct run_stats *st)
+{
+	if (!st->cs_samples)
+		return;
+	printf("  call-stack depth: true max %u; LBR avg %.1f max %llu; stitching off "
+	       "(this build has no CONFIG_LBR_STITCH)\n", st->true_depth_max,
+	       avg(st->depth_sum, st->cs_samples), (unsigned long long)st->depth_max);
+	if (!st->nr_tasks)
+		return;
+	printf("  per task, against its true stack at each sample (frames):\n"
+	       "  %7s %-15s %7s %5s %7s %7s %9s\n", "tid", "task", "samples", "true", "lbr-avg",
+	       "lbr-max", "lbr-whole");
+	for (unsigned int i = 0; i < st->nr_tasks; i++) {
+		const struct run_task_depth *d = &st->tasks[i];
+
+		printf("  %7u %-15s %7llu %5u %7.1f %7llu %9llu\n", d->tid,
+		       s->tasks[d->group].name, (unsigned long long)d->samples, d->true_max,
+		       avg(d->lbr_sum, d->samples), (unsigned long long)d->lbr_max,
+		       (unsigned long long)d->lbr_whole);
+	}
+	printf("  (true: the deepest true stack at a sample; lbr-avg, lbr-max: frames a raw\n"
+	       "   LBR stack showed, average and most; lbr-whole: samples whose raw LBR stack\n"
+	       "   is the whole true one; no stitched figures: stitching is off)\n");
+}
+
 static bool is_regular_file(const char *path)
 {
 	struct stat sb;
@@ -134,31 +193,10 @@ static void print_text(const struct scenario *s, const struct run_stats *st, con
 		       "or a period longer than the run)\n");
 		return;
 	}
-	if (st->cs_samples)
-		printf("  call-stack depth: true max %u; LBR avg %.1f max %llu; stitched avg %.1f max %llu\n",
-		       st->true_depth_max, avg(st->depth_sum, st->cs_samples),
-		       (unsigned long long)st->depth_max, avg(st->stitched_sum, st->cs_samples),
-		       (unsigned long long)st->stitched_max);
-	if (st->nr_tasks)
-		printf("  per task, against its true stack at each sample (frames):\n"
-		       "  %7s %-15s %7s %5s %7s %8s %8s %6s %6s %6s\n", "tid", "task", "samples",
-		       "true", "lbr-max", "stitched", "st-max", "whole", "short", "wrong");
-	for (unsigned int i = 0; i < st->nr_tasks; i++) {
-		const struct run_task_depth *d = &st->tasks[i];
-
-		printf("  %7u %-15s %7llu %5u %7llu %8.1f %8llu %6llu %6llu %6llu\n", d->tid,
-		       s->tasks[d->group].name, (unsigned long long)d->samples, d->true_max,
-		       (unsigned long long)d->lbr_max, avg(d->stitched_sum, d->samples),
-		       (unsigned long long)d->stitched_max, (unsigned long long)d->stitched_whole,
-		       (unsigned long long)d->stitched_short, (unsigned long long)d->stitched_wrong);
-	}
-	if (st->nr_tasks) {
-		printf("  (true: the deepest true stack at a sample; lbr-max: the most frames a raw\n"
-		       "   LBR stack showed; stitched, st-max: frames per sample with --stitch-lbr,\n"
-		       "   average and most; whole, short, wrong: samples whose stitched stack is the\n"
-		       "   true one, a part of it, or holds a frame that was not there)\n");
-		print_stitch_verdict(s, st);
-	}
+	if (IS_ENABLED(CONFIG_LBR_STITCH))
+		print_depth_stitched(s, st);
+	else
+		print_depth_unstitched(s, st);
 	printf("  %-16s %-24s %10s %8s %8s\n", "task", "function", "samples", "sampled", "truth");
 	for (unsigned int i = 0; i < st->nr_funcs; i++) {
 		const struct run_func *f = &st->funcs[i];
@@ -181,7 +219,7 @@ static void print_text(const struct scenario *s, const struct run_stats *st, con
 		else
 			printf("perf report -i %s\n", out);
 		printf("perf script -i %s -F comm,tid,time,ip,sym\n", out);
-		if (st->cs_samples)
+		if (st->cs_samples && IS_ENABLED(CONFIG_LBR_STITCH))
 			printf("%s stitch %s\n", pmusim_program, out);
 	}
 }
@@ -286,14 +324,22 @@ int cmd_run(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":o:" OVR_SHORTOPTS "hN", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'o': out = optarg; break;
+		case 'o':
+			if (cmd_empty_name("run", "-o", optarg, "file"))
+				goto bad;
+			out = optarg;
+			break;
 		case OPT_DURATION:
 			if (overrides_uint(&o, "--duration", optarg, 1, UINT64_MAX, &o.duration))
 				goto bad;
 			o.have_duration = true;
 			break;
 		case OPT_JSON: json = true; break;
-		case OPT_MAP_DIR: map_dir = optarg; break;
+		case OPT_MAP_DIR:
+			if (cmd_empty_name("run", "--map-dir", optarg, "directory"))
+				goto bad;
+			map_dir = optarg;
+			break;
 		case 'N': run_set_buildid_dirs(NULL, true); break;
 		case OPT_NO_PROGRESS: show_progress = false; break;
 		case 'h':

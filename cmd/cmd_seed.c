@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cmd/commands.h"
+#include "core/kernel.h"
 #include "include/pmusim/perf_event.h"
 #include "seeds/seeds.h"
 #include "sim/run.h"
@@ -49,6 +50,13 @@ static const struct {
 	const char *what;
 	bool (*fits)(const struct scenario *s);
 	const char *needs;		/* what fits() looks for, said to the user */
+	/*
+	 * A pmusim option the seed needs that no scenario can ask for (NULL:
+	 * none). The RFC options are the scenario's fields, which a build
+	 * without them refuses; stitching is the tool's own.
+	 */
+	const char *option;
+	bool built;			/* ... and whether this build has it */
 } seeds[] = {
 	{ "write-backward", seed_write_backward,
 	  "flight recorder: backward, forward-overwrite and unpaused readers",
@@ -60,7 +68,8 @@ static const struct {
 	{ "hw-time", seed_hw_time, "raw TSC in samples, post-processed to CLOCK_MONOTONIC_RAW",
 	  any_hw_time, "an event with hw_time: true" },
 	{ "lbr-stitch", seed_lbr_stitch, "call-stack depth per task without and with stitching",
-	  any_lbr_call_graph, "an event with call_graph: lbr" },
+	  any_lbr_call_graph, "an event with call_graph: lbr",
+	  "CONFIG_LBR_STITCH", IS_ENABLED(CONFIG_LBR_STITCH) },
 	{ "alt-period", seed_alt_period,
 	  "per-function shares from short-window samples against one period",
 	  one_alt_period_event, "one event with period and alternative_period" },
@@ -72,7 +81,11 @@ static void usage(FILE *f)
 	      "                 [--map-dir DIR]\n"
 	      "  reproduce a seed's result on SCENARIO and print it as a table\n", f);
 	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++)
-		fprintf(f, "  %-15s %s\n", seeds[i].name, seeds[i].what);
+		if (seeds[i].option && !seeds[i].built)
+			fprintf(f, "  %-15s %s (not in this build: no %s)\n", seeds[i].name,
+				seeds[i].what, seeds[i].option);
+		else
+			fprintf(f, "  %-15s %s\n", seeds[i].name, seeds[i].what);
 }
 
 static int parse_u64(const char *opt, const char *arg, uint64_t min, uint64_t *v)
@@ -118,8 +131,12 @@ int cmd_seed(int argc, char **argv)
 			have_seed = true;
 		} else if (!strcmp(a, "-o") && i + 1 < argc) {
 			o.output = argv[++i];
+			if (cmd_empty_name("seed", a, o.output, "file"))
+				return 2;
 		} else if (!strcmp(a, "--map-dir") && i + 1 < argc) {
 			o.map_dir = argv[++i];
+			if (cmd_empty_name("seed", a, o.map_dir, "directory"))
+				return 2;
 		} else if (a[0] == '-' || (name && path)) {
 			fprintf(stderr, "pmusim: seed: bad argument '%s'\n", a);
 			usage(stderr);
@@ -141,6 +158,11 @@ int cmd_seed(int argc, char **argv)
 	if (k == sizeof(seeds) / sizeof(seeds[0])) {
 		fprintf(stderr, "pmusim: seed: no seed '%s'\n", name);
 		usage(stderr);
+		return 2;
+	}
+	if (seeds[k].option && !seeds[k].built) {
+		fprintf(stderr, "pmusim: seed %s: this build has no %s, which the seed needs: "
+			"turn it on (make menuconfig) and rebuild\n", name, seeds[k].option);
 		return 2;
 	}
 	if (scenario_load(path, &s, err, sizeof(err))) {

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cmd/commands.h"
+#include "core/kernel.h"
 #include "tools/perf/util/lbr_stitch.h"
 #include "tools/perf/util/perf_data_read.h"
 #include "tools/perf/util/build_id_cache.h"
@@ -615,6 +616,8 @@ static void usage(FILE *f)
 	      "  --tid-time      start each sample with its tid and time (-F tid,time,ip,sym)\n"
 	      "  --no-sym        addresses only (-F ip: no perf-PID.map needed)\n"
 	      "  --map-dir DIR   read perf-PID.map files from DIR (default /tmp)\n", f);
+	if (!IS_ENABLED(CONFIG_LBR_STITCH))
+		fputs("this build has no CONFIG_LBR_STITCH: the command refuses to run\n", f);
 }
 
 int cmd_stitch(int argc, char **argv)
@@ -632,6 +635,14 @@ int cmd_stitch(int argc, char **argv)
 	u32 size;
 	int i, ret, status = 0;
 
+	/* without CONFIG_LBR_STITCH the command is not there: say so before anything is read */
+	if (!IS_ENABLED(CONFIG_LBR_STITCH) &&
+	    !(argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))) {
+		fprintf(stderr, "pmusim: stitch: this build has no LBR stitching: turn on "
+			"CONFIG_LBR_STITCH (make menuconfig, \"Simulator and user-space tools\") "
+			"and rebuild\n");
+		return 2;
+	}
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--no-stitch")) {
 			stitch = false;
@@ -641,6 +652,8 @@ int cmd_stitch(int argc, char **argv)
 			c.no_sym = true;
 		} else if (!strcmp(argv[i], "--map-dir") && i + 1 < argc) {
 			c.map_dir = argv[++i];
+			if (cmd_empty_name("stitch", "--map-dir", c.map_dir, "directory"))
+				return 2;
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);
 			return 0;

@@ -7,6 +7,9 @@
 #ifndef PMUSIM_SIM_COMMANDS_H
 #define PMUSIM_SIM_COMMANDS_H
 
+#include <stdbool.h>
+#include <stdio.h>
+
 struct pmusim_command {
 	const char *name;
 	const char *summary;
@@ -18,6 +21,21 @@ struct pmusim_command {
  * suggests: "pmusim" when it was found in PATH, else the path typed.
  */
 extern const char *pmusim_program;
+
+/*
+ * Whether NAME, the value of option OPT of command CMD that names a file
+ * or directory (WHAT), is empty; if so, one line saying that it is, and
+ * the caller exits 2 as for any bad flag. "" names nothing: opening it
+ * says "No such file or directory", as if a file were missing.
+ */
+static inline bool cmd_empty_name(const char *cmd, const char *opt, const char *name,
+				  const char *what)
+{
+	if (*name)
+		return false;
+	fprintf(stderr, "pmusim: %s: %s: the %s name is empty\n", cmd, opt, what);
+	return true;
+}
 
 int cmd_dump(int argc, char **argv);
 int cmd_record(int argc, char **argv);

@@ -2,6 +2,7 @@
 /*
  * The JSON keys `pmusim run` and `pmusim record` share (run_stats_json.h).
  */
+#include "core/kernel.h"
 #include "cmd/run_stats_json.h"
 
 static double avg(uint64_t sum, uint64_t n)
@@ -35,8 +36,15 @@ void run_stats_json_depth_begin(struct json *j, const struct run_stats *st)
 	json_u64(j, "samples", st->cs_samples);
 	json_double(j, "lbr_avg", avg(st->depth_sum, st->cs_samples));
 	json_u64(j, "lbr_max", st->depth_max);
-	json_double(j, "stitched_avg", avg(st->stitched_sum, st->cs_samples));
-	json_u64(j, "stitched_max", st->stitched_max);
+	/*
+	 * Without CONFIG_LBR_STITCH nothing was stitched: say so, rather than
+	 * give stitched figures of 0 that read as a result.
+	 */
+	json_bool(j, "lbr_stitch", IS_ENABLED(CONFIG_LBR_STITCH));
+	if (IS_ENABLED(CONFIG_LBR_STITCH)) {
+		json_double(j, "stitched_avg", avg(st->stitched_sum, st->cs_samples));
+		json_u64(j, "stitched_max", st->stitched_max);
+	}
 	json_array_begin(j, "tasks");
 }
 
@@ -47,6 +55,8 @@ void run_task_depth_json(struct json *j, const struct run_task_depth *d)
 	json_double(j, "lbr_avg", avg(d->lbr_sum, d->samples));
 	json_u64(j, "lbr_max", d->lbr_max);
 	json_u64(j, "lbr_whole", d->lbr_whole);
+	if (!IS_ENABLED(CONFIG_LBR_STITCH))
+		return;		/* (call_stack_depth says lbr_stitch: false) */
 	json_double(j, "stitched_avg", avg(d->stitched_sum, d->samples));
 	json_u64(j, "stitched_max", d->stitched_max);
 	json_u64(j, "stitched_whole", d->stitched_whole);

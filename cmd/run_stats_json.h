@@ -13,12 +13,16 @@
 /* "instructions" through "ticks", in the current object. */
 void run_stats_json_counts(struct json *j, const struct run_stats *st);
 /*
- * Opens "call_stack_depth" with the figures over all samples and opens
+ * Opens "call_stack_depth" with the figures over all samples (the stitched
+ * ones only with CONFIG_LBR_STITCH; "lbr_stitch" says which) and opens
  * its "tasks" array; the caller writes a task's object per task (with
  * run_task_depth_json()) and closes the array and the object.
  */
 void run_stats_json_depth_begin(struct json *j, const struct run_stats *st);
-/* A task's depths, "samples" through "stitched_wrong", in the current object. */
+/*
+ * A task's depths, "samples" through "stitched_wrong" ("lbr_whole" without
+ * CONFIG_LBR_STITCH), in the current object.
+ */
 void run_task_depth_json(struct json *j, const struct run_task_depth *d);
 
 #endif /* PMUSIM_CMD_RUN_STATS_JSON_H */

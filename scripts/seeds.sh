@@ -76,32 +76,36 @@ else
 fi
 
 # ---- LBR stitching, in pmusim and in perf ------------------------------------
-data=$out/lbr-stitch.data
-"$pmusim" seed lbr-stitch "$scn/seed-lbr-stitch.yaml" -o "$data"
-if ! command -v perf >/dev/null 2>&1 || ! perf version >/dev/null 2>&1; then
-	echo "  perf: skipped: perf is not installed (apt-get install linux-perf)"
+if has lbr_stitch; then
+	data=$out/lbr-stitch.data
+	"$pmusim" seed lbr-stitch "$scn/seed-lbr-stitch.yaml" -o "$data"
+	if ! command -v perf >/dev/null 2>&1 || ! perf version >/dev/null 2>&1; then
+		echo "  perf: skipped: perf is not installed (apt-get install linux-perf)"
+	else
+		# deepest stack per tid in perf script's output (-F tid,ip,sym)
+		script_max() { awk '/^ *[0-9]+ *$/ { t = $1; n[t] += 0; c = 0; next }
+			/^\t/ { c++; if (c > n[t]) n[t] = c } END { for (t in n) print t, n[t] }' | sort -n; }
+		# deepest chain in perf report's flat call graph of one tid
+		report_max() {
+			perf report -i "$data" --tid="$1" $2 --stdio --no-children --no-branch-stack \
+				-g caller,0,flat -F overhead,sym 2>/dev/null |
+			awk '/^ +[0-9.]+%$/ { c = 0; on = 1; next } /^$/ { on = 0; next }
+				on && /^ +[^ ]/ { c++; if (c > m) m = c } END { print m + 0 }'
+		}
+		perf script -i "$data" -F tid,ip,sym 2>/dev/null | script_max >"$out/perf-plain.max"
+		perf script -i "$data" -F tid,ip,sym --stitch-lbr 2>/dev/null | script_max >"$out/perf-stitch.max"
+		echo "  perf $(perf version 2>/dev/null | awk '{ print $3 }') on the same file, deepest stack (frames):"
+		printf "  %-8s %12s %22s %12s %22s\n" tid "perf script" "perf script --stitch" "perf report" "perf report --stitch"
+		join "$out/perf-plain.max" "$out/perf-stitch.max" | while read -r tid plain stitched; do
+			printf "  %-8s %12s %22s %12s %22s\n" "$tid" "$plain" "$stitched" \
+				"$(report_max "$tid" "")" "$(report_max "$tid" --stitch-lbr)"
+		done
+		echo "  (perf report counts symbols: the sampled function + its callers)"
+	fi
+	echo
 else
-	# deepest stack per tid in perf script's output (-F tid,ip,sym)
-	script_max() { awk '/^ *[0-9]+ *$/ { t = $1; n[t] += 0; c = 0; next }
-		/^\t/ { c++; if (c > n[t]) n[t] = c } END { for (t in n) print t, n[t] }' | sort -n; }
-	# deepest chain in perf report's flat call graph of one tid
-	report_max() {
-		perf report -i "$data" --tid="$1" $2 --stdio --no-children --no-branch-stack \
-			-g caller,0,flat -F overhead,sym 2>/dev/null |
-		awk '/^ +[0-9.]+%$/ { c = 0; on = 1; next } /^$/ { on = 0; next }
-			on && /^ +[^ ]/ { c++; if (c > m) m = c } END { print m + 0 }'
-	}
-	perf script -i "$data" -F tid,ip,sym 2>/dev/null | script_max >"$out/perf-plain.max"
-	perf script -i "$data" -F tid,ip,sym --stitch-lbr 2>/dev/null | script_max >"$out/perf-stitch.max"
-	echo "  perf $(perf version 2>/dev/null | awk '{ print $3 }') on the same file, deepest stack (frames):"
-	printf "  %-8s %12s %22s %12s %22s\n" tid "perf script" "perf script --stitch" "perf report" "perf report --stitch"
-	join "$out/perf-plain.max" "$out/perf-stitch.max" | while read -r tid plain stitched; do
-		printf "  %-8s %12s %22s %12s %22s\n" "$tid" "$plain" "$stitched" \
-			"$(report_max "$tid" "")" "$(report_max "$tid" --stitch-lbr)"
-	done
-	echo "  (perf report counts symbols: the sampled function + its callers)"
+	skip lbr-stitch "this build has no CONFIG_LBR_STITCH"
 fi
-echo
 
 # ---- alternating periods -----------------------------------------------------
 if has alternative_sample_period; then

@@ -833,6 +833,9 @@ static int account_depth(const struct run *r, struct run_stats *st, struct run_t
 			d->lbr_whole += verdict[0] == STACK_WHOLE;
 		}
 	}
+	/* without CONFIG_LBR_STITCH there is no stitched stack to judge: no figures at all */
+	if (!IS_ENABLED(CONFIG_LBR_STITCH))
+		return 0;
 	ret = lbr_stitcher__resolve(stitched, s, &frames, &nr);
 	if (ret < 0)
 		return -1;

@@ -31,7 +31,9 @@ struct run_func {
 /*
  * One task's LBR call-stack samples against the true stack the workload
  * had at each of them (recorded when the sample was taken), frame by
- * frame as functions: without stitching, and stitched as perf does.
+ * frame as functions: without stitching, and stitched as perf does
+ * (the stitched figures stay 0 in a build without CONFIG_LBR_STITCH,
+ * which judges the raw LBR stacks only).
  */
 struct run_task_depth {
 	uint32_t tid;

@@ -354,6 +354,8 @@ static void test_stitch(void **state)
 	const char *args[] = { "stitch", ref };
 
 	(void)state;
+	if (!IS_ENABLED(CONFIG_LBR_STITCH))
+		pmusim_skip("this build has no CONFIG_LBR_STITCH");
 	make_ref();
 	sweep(cmd_stitch, args, 2);
 }
@@ -372,6 +374,8 @@ static void test_seed_lbr_stitch(void **state)
 	const char *args[] = { "seed", "lbr-stitch", scn };
 
 	(void)state;
+	if (!IS_ENABLED(CONFIG_LBR_STITCH))
+		pmusim_skip("this build has no CONFIG_LBR_STITCH");
 	sweep(cmd_seed, args, 3);
 }
 
@@ -534,6 +538,8 @@ static void test_stitch_each(void **state)
 	const char *args[] = { "stitch", "--map-dir", dir, ref };
 
 	(void)state;
+	if (!IS_ENABLED(CONFIG_LBR_STITCH))
+		pmusim_skip("this build has no CONFIG_LBR_STITCH");
 	make_ref();
 	sweep_after(cmd_stitch, args, 4, 20000);
 }

@@ -7,7 +7,7 @@
  * no exit record (valgrind's status stands), an execve whose image was
  * not traced, a fork whose child was not, a --json=FILE that cannot be
  * written (exit 1, and a FILE that is not a regular file is never
- * removed), SIGINT or SIGTERM while valgrind runs (the program is
+ * removed), SIGINT, SIGTERM or SIGHUP while valgrind runs (the program is
  * stopped, the stream replayed), and SIGINT during the replay (exit 130,
  * stopped_by; last, since a stop signal stays seen for the rest of the
  * process).
@@ -322,8 +322,8 @@ static void stopped_while_valgrind_runs(const char *sig, int signo)
 	assert_int_equal(record("--json", NULL), 128 + signo);
 	unsetenv("VG_STOP");
 	err = scratch_read(errpath);
-	snprintf(want, sizeof(want), "pmusim: record: stopped by %s; %s holds what was recorded "
-		 "so far\n{\n", signo == SIGINT ? "SIGINT" : "SIGTERM", out);
+	snprintf(want, sizeof(want), "pmusim: record: stopped by SIG%s; %s holds what was recorded "
+		 "so far\n{\n", sig, out);
 	assert_non_null(strstr(err, want));
 	snprintf(want, sizeof(want), "\n    \"stopped_by\": %d\n  },\n", signo);
 	assert_non_null(strstr(err, want));
@@ -345,6 +345,16 @@ static void test_stopped_while_valgrind_runs(void **state)
 	(void)state;
 	stopped_while_valgrind_runs("INT", SIGINT);
 	stopped_while_valgrind_runs("TERM", SIGTERM);
+}
+
+/*
+ * SIGHUP (the terminal closed) while valgrind runs: the same as SIGINT and
+ * SIGTERM (before, it killed pmusim, and with it the test).
+ */
+static void test_stopped_by_sighup_while_valgrind_runs(void **state)
+{
+	(void)state;
+	stopped_while_valgrind_runs("HUP", SIGHUP);
 }
 
 /*
@@ -418,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_option_forms),
 		cmocka_unit_test(test_output_fails),
 		cmocka_unit_test(test_stopped_while_valgrind_runs),
+		cmocka_unit_test(test_stopped_by_sighup_while_valgrind_runs),
 		cmocka_unit_test(test_sigint),	/* last: the stop stays seen */
 	};
 

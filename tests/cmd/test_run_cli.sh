@@ -128,8 +128,13 @@ run b s -j any_call,u
 pcheck "-j: the BRANCH_STACK feature is there" '! header b | grep -q "^# missing features:.* BRANCH_STACK "'
 
 # the next steps work when pasted: the pmusim that ran, the file that exists
-check "the printed pmusim command is the program that ran" \
-	'grep -qxF "$PMUSIM stitch $dir/cg.data" "$dir/cg.txt"'
+if grep -qx CONFIG_LBR_STITCH=y "$PMUSIM_OBJTREE/.config"; then
+	check "the printed pmusim command is the program that ran" \
+		'grep -qxF "$PMUSIM stitch $dir/cg.data" "$dir/cg.txt"'
+else
+	check "no CONFIG_LBR_STITCH: no pmusim stitch to suggest, perf report --stitch-lbr still" \
+		'! grep -q "stitch $dir/cg.data" "$dir/cg.txt" && grep -qxF "perf report -i $dir/cg.data --stitch-lbr" "$dir/cg.txt"'
+fi
 # every suggested command, pasted in the directory pmusim ran in
 paste_ok() {
 	local cmd

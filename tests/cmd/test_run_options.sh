@@ -113,10 +113,20 @@ want = {"samples": r"samples (\d+),", "lost": r"lost (\d+) ", "lost_records": r"
         "pmis": r"PMIs (\d+)"}
 bad = [k for k, p in want.items() if num(p) != j[k]]
 cs = j["call_stack_depth"]
-m = re.search(r"true max (\d+); LBR avg ([\d.]+) max (\d+); stitched avg ([\d.]+) max (\d+)", t)
-if m and (int(m.group(1)) != cs["true_max"] or int(m.group(3)) != cs["lbr_max"] or
-          int(m.group(5)) != cs["stitched_max"] or abs(float(m.group(2)) - cs["lbr_avg"]) > 0.05 or
-          abs(float(m.group(4)) - cs["stitched_avg"]) > 0.05):
+# the build's CONFIG_LBR_STITCH: without it no stitched figure, in the text or the JSON
+stitch = sys.argv[3] == "y"
+if cs["lbr_stitch"] is not stitch:
+    bad.append("lbr_stitch")
+if stitch:
+    m = re.search(r"true max (\d+); LBR avg ([\d.]+) max (\d+); stitched avg ([\d.]+) max (\d+)", t)
+    if m and (int(m.group(5)) != cs["stitched_max"] or abs(float(m.group(4)) - cs["stitched_avg"]) > 0.05):
+        bad.append("call_stack_depth")
+else:
+    m = re.search(r"true max (\d+); LBR avg ([\d.]+) max (\d+); stitching off \(this build has no CONFIG_LBR_STITCH\)$", t, re.M)
+    if re.search(r"stitched avg| st-max | whole +short +wrong", t) or [k for o in [cs] + cs["tasks"] for k in o if "stitched" in k]:
+        bad.append("stitched figures")
+if (cs["samples"] > 0) != bool(m) or (m and (int(m.group(1)) != cs["true_max"] or
+        int(m.group(3)) != cs["lbr_max"] or abs(float(m.group(2)) - cs["lbr_avg"]) > 0.05)):
     bad.append("call_stack_depth")
 rows = re.findall(r"^  (\S+) +(\S+) +(\d+) +[\d.]+% +[\d.]+%$", t, re.M)
 byname = {(f["task"], f["name"]): f["samples"] for f in j["functions"]}
@@ -125,10 +135,21 @@ if not j["functions"] or not rows or bad:
     print("# mismatched:", bad)
     sys.exit(1)
 EOF
+stitch=n
+grep -qx 'CONFIG_LBR_STITCH=y' "$PMUSIM_OBJTREE/.config" && stitch=y
 check "--json carries the text summary's figures" \
-	'run jt && run jj --json && python3 "$dir/cmp.py" "$dir/jj.txt" "$dir/jt.txt"'
-check "--json with LBR call stacks carries the depths" \
-	'run cgt --call-graph lbr && run cgj --call-graph lbr --json && python3 "$dir/cmp.py" "$dir/cgj.txt" "$dir/cgt.txt" && grep -q "\"stitched_max\"" "$dir/cgj.txt"'
+	'run jt && run jj --json && python3 "$dir/cmp.py" "$dir/jj.txt" "$dir/jt.txt" $stitch'
+if [ $stitch = y ]; then
+	check "--json with LBR call stacks carries the depths, stitched too" \
+		'run cgt --call-graph lbr && run cgj --call-graph lbr --json && python3 "$dir/cmp.py" "$dir/cgj.txt" "$dir/cgt.txt" $stitch &&
+		 grep -q "\"lbr_stitch\": true" "$dir/cgj.txt" && grep -q "\"stitched_max\"" "$dir/cgj.txt" &&
+		 grep -q " st-max " "$dir/cgt.txt" && grep -q "stitch $dir/cgt.data\$" "$dir/cgt.txt"'
+else
+	check "--json with LBR call stacks carries the raw depths and says stitching is off (no CONFIG_LBR_STITCH)" \
+		'run cgt --call-graph lbr && run cgj --call-graph lbr --json && python3 "$dir/cmp.py" "$dir/cgj.txt" "$dir/cgt.txt" $stitch &&
+		 grep -q "\"lbr_stitch\": false" "$dir/cgj.txt" && grep -q " lbr-whole$" "$dir/cgt.txt" &&
+		 grep -q "no stitched figures: stitching is off" "$dir/cgt.txt" && ! grep -q " stitch " "$dir/cgt.txt"'
+fi
 
 # the progress bar, on a pseudo-terminal
 if command -v script >/dev/null 2>&1; then

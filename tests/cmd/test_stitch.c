@@ -13,6 +13,9 @@
  * Then a long output: every byte arrives, through buffer boundaries that
  * fall inside the --tid-time prefix, and through a pipe that is full
  * while a signal interrupts the write.
+ *
+ * A build without CONFIG_LBR_STITCH has no stitch command: it refuses
+ * whatever it is given, with one line and exit 2, and writes nothing.
  */
 #define _GNU_SOURCE	/* F_GETPIPE_SZ */
 #include <fcntl.h>
@@ -26,6 +29,7 @@
 
 #include "tests/test.h"
 #include "tests/lib/capture.h"
+#include "core/kernel.h"
 #include "tests/lib/scratch.h"
 #include "cmd/commands.h"
 #include "tools/perf/util/perf_data.h"
@@ -223,6 +227,12 @@ static int stitch(const char *const *args, int nargs)
 	return capture_call(cmd_stitch, nargs, argv, outpath, errpath);
 }
 
+/* A test of what the command prints: only a build with CONFIG_LBR_STITCH has it. */
+#define needs_stitch() do {							\
+	if (!IS_ENABLED(CONFIG_LBR_STITCH))					\
+		pmusim_skip("this build has no CONFIG_LBR_STITCH (no pmusim stitch)");	\
+} while (0)
+
 static void expect_output(const char *const *args, int nargs, const char *want)
 {
 	char *out, *err;
@@ -260,6 +270,7 @@ static void test_frames(void **state)
 	const char *args[] = { "stitch", "--map-dir", maps, data };
 
 	(void)state;
+	needs_stitch();
 	expect_with_deep(args, 4,
 		      /* the callchain: its context marker skipped; anonymous mappings by perf-100.map */
 		      "\n\t          400010 func_a\n\t          400150 " LONG_NAME "\n"
@@ -286,6 +297,7 @@ static void test_no_sym_tid_time(void **state)
 	const char *args[] = { "stitch", "--no-sym", "--tid-time", data };
 
 	(void)state;
+	needs_stitch();
 	expect_with_deep(args, 4,
 		      "  101     0.000000: \n\t          400010\n\t          400150\n"
 		      "\t          600004\n\t          700008\n\n"
@@ -301,10 +313,11 @@ static void test_no_sym_tid_time(void **state)
 static void test_no_home(void **state)
 {
 	const char *args[] = { "stitch", "--map-dir", maps, data };
-	char *home = strdup(getenv("HOME"));
-	char *out;
+	char *home, *out;
 
 	(void)state;
+	needs_stitch();
+	home = strdup(getenv("HOME"));
 	assert_non_null(home);
 	unsetenv("HOME");
 	assert_int_equal(stitch(args, 4), 0);
@@ -324,7 +337,55 @@ static void test_help(void **state)
 	assert_int_equal(stitch(args, 2), 0);
 	out = scratch_read(outpath);
 	assert_true(!strncmp(out, "usage: pmusim stitch ", 21));
+	/* the help works either way, and says when the command is not there */
+	assert_int_equal(!!strstr(out, "this build has no CONFIG_LBR_STITCH: the command refuses"),
+			 !IS_ENABLED(CONFIG_LBR_STITCH));
 	free(out);
+}
+
+/*
+ * With CONFIG_LBR_STITCH a perf.data is stitched; without, every way of
+ * calling the command (a file, --no-stitch, a bad option, no file) gets
+ * the same one line naming the option, exit 2, and nothing on stdout.
+ */
+static void test_config_gate(void **state)
+{
+	static const char *const calls[][4] = {
+		{ "stitch", NULL, NULL, NULL },	/* (the file goes in at [1] or [2]) */
+		{ "stitch", "--no-stitch", NULL, NULL },
+		{ "stitch", "--no-sym", "--tid-time", NULL },
+		{ "stitch", "--bogus", NULL, NULL },
+		{ "stitch", NULL, NULL, NULL },
+	};
+	static const int nargs[] = { 2, 3, 4, 2, 1 };
+	const char *args[4];
+	char *out, *err;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(nargs) / sizeof(nargs[0]); i++) {
+		int rc;
+
+		memcpy(args, calls[i], sizeof(args));
+		if (i < 3)
+			args[nargs[i] - 1] = data;
+		rc = stitch(args, nargs[i]);
+		out = scratch_read(outpath);
+		err = scratch_read(errpath);
+		if (IS_ENABLED(CONFIG_LBR_STITCH)) {
+			/* the first three are good calls, the last two bad ones */
+			if (i < 3 ? rc || !*out || *err : rc != 2 || *out || !*err)
+				fail_msg("call %zu: exit %d, stdout %zu bytes, stderr '%s'", i, rc,
+					 strlen(out), err);
+		} else {
+			assert_int_equal(rc, 2);
+			assert_string_equal(out, "");
+			assert_string_equal(err, "pmusim: stitch: this build has no LBR stitching: "
+					    "turn on CONFIG_LBR_STITCH (make menuconfig, \"Simulator "
+					    "and user-space tools\") and rebuild\n");
+		}
+		free(out);
+		free(err);
+	}
 }
 
 /* ---- a long output ----------------------------------------------------------- */
@@ -359,6 +420,7 @@ static void test_long_output(void **state)
 	char *want = make_big();
 
 	(void)state;
+	needs_stitch();
 	/* 40 bytes a sample: buffer ends fall inside the --tid-time prefix */
 	expect_output(args, 4, want);
 	free(want);
@@ -375,12 +437,15 @@ static void on_signal(int sig)
  */
 static void test_interrupted_write(void **state)
 {
-	char *want = make_big(), *got;
-	size_t want_len = strlen(want), got_len = 0;
+	char *want, *got;
+	size_t want_len, got_len = 0;
 	int fds[2], status, queued = 0, capacity;
 	pid_t pid;
 
 	(void)state;
+	needs_stitch();
+	want = make_big();
+	want_len = strlen(want);
 	got = malloc(want_len + 1);
 	assert_non_null(got);
 	assert_int_equal(pipe(fds), 0);
@@ -442,6 +507,7 @@ int main(void)
 		cmocka_unit_test(test_no_sym_tid_time),
 		cmocka_unit_test(test_no_home),
 		cmocka_unit_test(test_help),
+		cmocka_unit_test(test_config_gate),
 		cmocka_unit_test(test_long_output),
 		cmocka_unit_test(test_interrupted_write),
 	};

@@ -8,9 +8,16 @@
 # in time order, byte for byte as from the ordered file; symbol names
 # longer than a cache slot or the whole output buffer print whole; and an
 # output that cannot be written is one line and exit 1, not a silent
-# success.
+# success. A build without CONFIG_LBR_STITCH has no pmusim stitch
+# (test_stitch.c checks that it refuses).
 set -u
 . "$PMUSIM_SRCTREE/tests/lib/tap_lib.sh"
+if ! grep -qx CONFIG_LBR_STITCH=y "$PMUSIM_OBJTREE/.config"; then
+	echo "# skipped: this build has no CONFIG_LBR_STITCH (no pmusim stitch)"
+	skip "no CONFIG_LBR_STITCH"
+	echo "1..$n"
+	exit 0
+fi
 have_perf=false
 command -v perf >/dev/null 2>&1 && perf --version >/dev/null 2>&1 && have_perf=true
 if ! command -v python3 >/dev/null 2>&1; then

@@ -15,3 +15,8 @@ seed() { # NAME OUT [ARGS...]
 	shift 2
 	"$PMUSIM" seed "$name" "$scn/seed-$name.yaml" --map-dir "$dir" "$@" >"$dir/$out" 2>"$dir/$out.err"
 }
+# the scenario NAME of tests/seeds/seed_scenarios.txt into FILE; 1 when there is none
+scenario() { # NAME FILE
+	awk -v name="$1" '/^--- / { on = $2 == name; found += on; next } on { print }
+		END { exit !found }' "$PMUSIM_SRCTREE/tests/seeds/seed_scenarios.txt" >"$2"
+}

@@ -6,12 +6,20 @@
 # none wrong; a recursion stitches deeper than it is; real perf script,
 # with and without --stitch-lbr, prints the same stacks as pmusim stitch,
 # sample by sample, frame by frame; the same seed writes the same bytes.
+# A build without CONFIG_LBR_STITCH refuses the seed with one line.
 set -u
 . "$PMUSIM_SRCTREE/tests/seeds/seeds_lib.sh"
 
 # ---- LBR stitching -----------------------------------------------------------
 data=$dir/st.data
-if seed lbr-stitch st.txt --duration 30000000 -o "$data"; then
+if ! has lbr_stitch; then
+	seed lbr-stitch refused.txt --duration 30000000 -o "$data"
+	rc=$?
+	check "lbr-stitch: this build refuses the seed, naming CONFIG_LBR_STITCH, and writes nothing" \
+		'[ $rc = 2 ] && [ "$(wc -l <"$dir/refused.txt.err")" = 1 ] && [ ! -s "$dir/refused.txt" ] &&
+		 [ ! -e "$data" ] && grep -q "no CONFIG_LBR_STITCH, which the seed needs" "$dir/refused.txt.err"'
+	skip "lbr-stitch: this build has no CONFIG_LBR_STITCH"
+elif seed lbr-stitch st.txt --duration 30000000 -o "$data"; then
 	t=$dir/st.txt
 	lbr=$(awk '/LBR entries/ { for (i = 1; i <= NF; i++) if ($(i + 1) == "LBR") print $i; exit }' "$t")
 	row() { awk -v task="$1" -v f="$2" '$2 == task { print $f; exit }' "$t"; }

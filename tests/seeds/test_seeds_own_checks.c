@@ -28,66 +28,42 @@ static int teardown(void **state)
 	return scratch_dir_remove(dir);
 }
 
-static const char two_events[] =
-	"seed: 1\n"
-	"duration: 1000000\n"
-	"machine: { cpu: skylake, cpus: 1 }\n"
-	"tasks:\n"
-	"  - name: chain\n"
-	"    workload: { kind: tchain, depth: 8 }\n"
-	"events:\n"
-	"  - event: instructions:u\n"
-	"    period: 20011\n"
-	"    sample_type: [ip, tid, time, period]\n"
-	"  - event: cycles:u\n"
-	"    period: 20011\n"
-	"    sample_type: [ip, tid, time, period]\n"
-	"buffer: { pages: 2, overwrite: true }\n";
+/*
+ * Scenario NAME of tests/seeds/seed_scenarios.txt (shared with
+ * test_seeds_write_backward.sh): the lines from "--- NAME" to the next
+ * "--- " line, malloc'd.
+ */
+static char *scenario_text(const char *name)
+{
+	const char *src = getenv("PMUSIM_SRCTREE");
+	char path[4096], head[128], *all, *start, *end, *text;
+	size_t len;
 
-static const char no_overwrite[] =
-	"seed: 1\n"
-	"duration: 1000000\n"
-	"machine: { cpu: skylake, cpus: 1 }\n"
-	"tasks:\n"
-	"  - name: chain\n"
-	"    workload: { kind: tchain, depth: 8 }\n"
-	"events:\n"
-	"  - event: cycles:u\n"
-	"    period: 20011\n"
-	"    sample_type: [ip, tid, time, period]\n";
+	if (!src)
+		fail_msg("PMUSIM_SRCTREE is not set (run by make test)");
+	snprintf(path, sizeof(path), "%s/tests/seeds/seed_scenarios.txt", src);
+	snprintf(head, sizeof(head), "\n--- %s\n", name);
+	all = scratch_read(path);
+	start = strstr(all, head);
+	if (!start)
+		fail_msg("%s has no scenario '%s'", path, name);
+	start += strlen(head);
+	end = strstr(start, "\n--- ");
+	len = end ? (size_t)(end - start) + 1 : strlen(start);
+	text = strndup(start, len);
+	assert_non_null(text);
+	free(all);
+	return text;
+}
 
-/* an overwrite buffer, but an event with a frequency, not a period */
-static const char with_freq[] =
-	"seed: 1\n"
-	"duration: 1000000\n"
-	"machine: { cpu: skylake, cpus: 1 }\n"
-	"tasks:\n"
-	"  - name: chain\n"
-	"    workload: { kind: tchain, depth: 8 }\n"
-	"events:\n"
-	"  - event: cycles:u\n"
-	"    freq: 1000\n"
-	"    sample_type: [ip, tid, time, period]\n"
-	"buffer: { pages: 2, overwrite: true }\n";
-
-/* an overwrite buffer and a period, but no time in the samples */
-static const char no_time[] =
-	"seed: 1\n"
-	"duration: 1000000\n"
-	"machine: { cpu: skylake, cpus: 1 }\n"
-	"tasks:\n"
-	"  - name: chain\n"
-	"    workload: { kind: tchain, depth: 8 }\n"
-	"events:\n"
-	"  - event: cycles:u\n"
-	"    period: 20011\n"
-	"    sample_type: [ip, tid, period]\n"
-	"buffer: { pages: 2, overwrite: true }\n";
-
-/* Run SEED on TEXT with stdout and stderr in files; its return, stderr in ERR. */
-static int run_seed(int (*seed)(struct scenario *, const struct seed_opts *), const char *text,
+/*
+ * Run SEED on scenario NAME with stdout and stderr in files; its return,
+ * stderr in ERR.
+ */
+static int run_seed(int (*seed)(struct scenario *, const struct seed_opts *), const char *name,
 		    char *path, size_t pathlen, char *err, size_t errlen, long *out_len)
 {
+	char *text = scenario_text(name);
 	struct seed_opts o = { .map_dir = dir };
 	char out_path[128], err_path[128], lerr[512];
 	struct scenario *s;
@@ -99,6 +75,7 @@ static int run_seed(int (*seed)(struct scenario *, const struct seed_opts *), co
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fputs(text, f);
+	free(text);
 	assert_int_equal(fclose(f), 0);
 	assert_int_equal(scenario_load(path, &s, lerr, sizeof(lerr)), 0);
 	snprintf(out_path, sizeof(out_path), "%s/out", dir);
@@ -138,7 +115,7 @@ static void alt_period_wants_one_event_with_two_periods(void **state)
 	(void)state;
 	if (!IS_ENABLED(CONFIG_PERF_ALT_SAMPLE_PERIOD)) {
 		/* the seed says it has nothing to run, and that is not a failure */
-		assert_int_equal(run_seed(seed_alt_period, two_events, path, sizeof(path), err,
+		assert_int_equal(run_seed(seed_alt_period, "two-events", path, sizeof(path), err,
 					  sizeof(err), &out_len), 0);
 		assert_string_equal(err, "");
 		assert_true(out_len > 0);
@@ -146,7 +123,7 @@ static void alt_period_wants_one_event_with_two_periods(void **state)
 	}
 	/* two events; one event without an alternative_period */
 	for (int i = 0; i < 2; i++) {
-		assert_int_equal(run_seed(seed_alt_period, i ? no_time : two_events, path,
+		assert_int_equal(run_seed(seed_alt_period, i ? "no-time" : "two-events", path,
 					  sizeof(path), err, sizeof(err), &out_len), 1);
 		snprintf(want, sizeof(want), "%s: the alt-period seed wants one event with period "
 			 "and alternative_period\n", path);
@@ -157,13 +134,13 @@ static void alt_period_wants_one_event_with_two_periods(void **state)
 
 static void write_backward_wants_one_event_and_an_overwrite_buffer(void **state)
 {
-	const char *texts[] = { two_events, no_overwrite, with_freq, no_time };
+	const char *names[] = { "two-events", "no-overwrite", "with-freq", "no-time" };
 	char path[128], err[512], want[256];
 	long out_len;
 
 	(void)state;
 	for (int i = 0; i < 4; i++) {
-		assert_int_equal(run_seed(seed_write_backward, texts[i], path, sizeof(path), err,
+		assert_int_equal(run_seed(seed_write_backward, names[i], path, sizeof(path), err,
 					  sizeof(err), &out_len), 1);
 		snprintf(want, sizeof(want), "%s: the write-backward seed wants one event with a "
 			 "period and time in sample_type, and an overwrite buffer\n", path);

@@ -45,22 +45,7 @@ fi
 # ---- records of mixed sizes --------------------------------------------------
 # LBR call stacks of a random workload: as many branch entries as the stack
 # is deep at the sample, so the records differ in size
-cat >"$dir/mixed.yaml" <<EOF
-seed: 1
-duration: 100000000
-machine: { cpu: skylake, cpus: 1 }
-tasks:
-  - name: rnd
-    workload: { kind: random }
-events:
-  - event: cycles:u
-    period: 200003
-    sample_type: [ip, tid, time, cpu, period]
-    call_graph: lbr
-    write_backward: true
-buffer: { pages: 2, overwrite: true }
-consumer: { interval: 1000000000000, pause: true }
-EOF
+scenario mixed-sizes "$dir/mixed.yaml" || nok "seed_scenarios.txt has mixed-sizes"
 if "$PMUSIM" seed write-backward "$dir/mixed.yaml" --duration 40000000 --map-dir "$dir" \
 	-o "$dir/mixed.data" >"$dir/mixed.txt" 2>"$dir/mixed.err"; then
 	t=$dir/mixed.txt
@@ -111,24 +96,7 @@ fi
 # ---- one CPU's buffer, two tasks, not lapped --------------------------------
 # system-wide on one CPU: one ring buffer holds both tasks' samples; 16 KiB
 # that the run does not fill, read by the verifying reader in two chunks
-cat >"$dir/sys.yaml" <<EOF
-seed: 1
-duration: 100000000
-machine: { cpu: skylake, cpus: 1, timeslice: 420000 }
-tasks:
-  - name: tchain_edit
-    workload: { kind: tchain, depth: 43 }
-  - name: rec
-    workload: { kind: recursion, depth: 12 }
-events:
-  - event: cycles:u
-    period: 200003
-    sample_type: [ip, tid, time, cpu, period]
-    write_backward: true
-    scope: system
-buffer: { pages: 4, overwrite: true }
-consumer: { interval: 1000000000000, pause: true }
-EOF
+scenario two-tasks-one-cpu "$dir/sys.yaml" || nok "seed_scenarios.txt has two-tasks-one-cpu"
 if "$PMUSIM" seed write-backward "$dir/sys.yaml" --duration 40000000 --map-dir "$dir" \
 	-o "$dir/sys.data" >"$dir/sys.txt" 2>"$dir/sys.err"; then
 	t=$dir/sys.txt

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/kernel.h"
 #include "tools/perf/util/lbr_stitch.h"
 
 /* One branch entry in a sample: from, to, flags */
@@ -38,7 +39,8 @@ int lbr_stitcher__init(struct lbr_stitcher *st, u32 max_lbr, bool enable)
 {
 	memset(st, 0, sizeof(*st));
 	st->max_lbr = max_lbr;
-	st->enable = enable && max_lbr > 0;
+	/* without CONFIG_LBR_STITCH the stitching below is never reached, and compiled out */
+	st->enable = IS_ENABLED(CONFIG_LBR_STITCH) && enable && max_lbr > 0;
 	return 0;
 }
 
@@ -281,7 +283,7 @@ int lbr_stitcher__resolve(struct lbr_stitcher *st, const struct perf_sample *s,
 	}
 	st->last = NULL;
 
-	if (st->enable && !s->no_hw_idx) {
+	if (IS_ENABLED(CONFIG_LBR_STITCH) && st->enable && !s->no_hw_idx) {
 		t = thread_findnew(st, s->tid);
 		if (!t || has_stitched_lbr(st, t, s, &stitched))
 			goto nomem;

@@ -54,7 +54,13 @@ struct lbr_stitcher {
 	bool repeated;
 };
 
-/* ENABLE stitches only when MAX_LBR > 0, as perf. Returns 0. */
+/*
+ * ENABLE stitches only when MAX_LBR > 0, as perf, and only in a build
+ * with CONFIG_LBR_STITCH: without it the stitching is compiled out and
+ * every stack is the plain one. (The file itself stays built: its plain
+ * LBR call stack is perf's without --stitch-lbr, which the run's raw
+ * LBR judgement uses.) Returns 0.
+ */
 int lbr_stitcher__init(struct lbr_stitcher *st, u32 max_lbr, bool enable);
 void lbr_stitcher__exit(struct lbr_stitcher *st);
 

@@ -5,6 +5,7 @@
  * thread when the entries at the base match in the same physical slots;
  * not without hw_idx, not when flags differ, not across threads; and on
  * a 43-deep chain with a 32-entry LBR every leaf sample gets all frames.
+ * A build without CONFIG_LBR_STITCH stitches never, asked to or not.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 #include "tests/test.h"
 #include "tests/lib/scratch.h"
+#include "core/kernel.h"
 #include "tests/lib/lbr_chain.h"
 #include "tools/perf/util/lbr_stitch.h"
 
@@ -48,6 +50,12 @@ static const u64 s2[][2] = { { FN4, FN5 }, { FN3, FN4 }, { FN2, FN3 }, { FN1, FN
 /* s2 after s1, stitched: main comes back */
 static const u64 s2_stitched[] = { FN5, FN4, FN3, FN2, FN1, MAIN };
 
+/* A test of stitching itself: only a build with CONFIG_LBR_STITCH stitches. */
+#define needs_stitch() do {							\
+	if (!IS_ENABLED(CONFIG_LBR_STITCH))					\
+		pmusim_skip("this build has no CONFIG_LBR_STITCH (no stitching)");	\
+} while (0)
+
 static u32 resolve(struct lbr_stitcher *st, struct fake *f, const u64 **frames)
 {
 	u32 nr = 0;
@@ -63,6 +71,7 @@ static void second_sample_gets_the_frame_the_lbr_lost(void **state)
 	const u64 *fr;
 
 	(void)state;
+	needs_stitch();
 	lbr_stitcher__init(&st, 4, true);
 	fake(&a, 1, 2, true, 3, s1);
 	fake(&b, 1, 0, true, 4, s2);
@@ -91,6 +100,30 @@ static void no_stitching_without_hw_idx_or_when_disabled(void **state)
 		assert_int_equal(fr[4], FN1);
 		lbr_stitcher__exit(&st);
 	}
+}
+
+/* Asked to stitch, a build without CONFIG_LBR_STITCH gives the plain stack. */
+static void stitching_follows_the_config(void **state)
+{
+	struct lbr_stitcher st;
+	struct fake a, b;
+	const u64 *fr;
+
+	(void)state;
+	lbr_stitcher__init(&st, 4, true);
+	assert_int_equal(st.enable, IS_ENABLED(CONFIG_LBR_STITCH));
+	fake(&a, 1, 2, true, 3, s1);
+	fake(&b, 1, 0, true, 4, s2);
+	resolve(&st, &a, &fr);
+	if (IS_ENABLED(CONFIG_LBR_STITCH)) {
+		assert_int_equal(resolve(&st, &b, &fr), 6);
+		assert_memory_equal(fr, s2_stitched, sizeof(s2_stitched));
+	} else {
+		assert_int_equal(resolve(&st, &b, &fr), 5);	/* main is lost */
+		assert_memory_equal(fr, s2_stitched, 5 * sizeof(u64));
+		assert_int_equal(st.nr_threads, 0);		/* no history kept */
+	}
+	lbr_stitcher__exit(&st);
 }
 
 static void different_flags_or_slots_do_not_stitch(void **state)
@@ -125,6 +158,7 @@ static void history_is_per_thread(void **state)
 	const u64 *fr;
 
 	(void)state;
+	needs_stitch();
 	lbr_stitcher__init(&st, 4, true);
 	fake(&a, 1, 2, true, 3, s1);
 	fake(&c, 2, 1, true, 1, other);	/* another thread in between */
@@ -151,6 +185,7 @@ static void history_is_per_thread_when_thread_ids_collide(void **state)
 	const u64 *fr;
 
 	(void)state;
+	needs_stitch();
 	lbr_stitcher__init(&st, 4, true);
 	for (u32 i = 0; i < NR; i++) {
 		fake(&a[i], 1 + 64 * i, 2, true, 3, s1);
@@ -200,6 +235,7 @@ static void previous_sample_is_copied_unless_entries_stay(void **state)
 	const u64 *fr;
 
 	(void)state;
+	needs_stitch();
 	for (int stay = 0; stay < 2; stay++) {
 		lbr_stitcher__init(&st, 4, true);
 		st.entries_stay = stay;
@@ -253,6 +289,7 @@ static void repeated_samples_give_the_frames_of_a_walk(void **state)
 	u32 na, nb, repeats = 0, seed = 1;
 
 	(void)state;
+	needs_stitch();
 	lbr_stitcher__init(&walk, 4, true);
 	lbr_stitcher__init(&stay, 4, true);
 	stay.entries_stay = true;
@@ -338,6 +375,7 @@ static void chain_of_43_with_32_lbr_entries_is_complete_only_stitched(void **sta
 	u32 max_frames[2] = { 0, 0 }, full = 0;
 
 	(void)state;
+	needs_stitch();
 	assert_int_equal(scratch_dir_make(dir, sizeof(dir), "stitch"), 0);
 	snprintf(path, sizeof(path), "%s/chain.data", dir);
 	if (lbr_chain__write(&c, err, sizeof(err)))
@@ -466,6 +504,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(second_sample_gets_the_frame_the_lbr_lost),
 		cmocka_unit_test(no_stitching_without_hw_idx_or_when_disabled),
+		cmocka_unit_test(stitching_follows_the_config),
 		cmocka_unit_test(different_flags_or_slots_do_not_stitch),
 		cmocka_unit_test(history_is_per_thread),
 		cmocka_unit_test(history_is_per_thread_when_thread_ids_collide),

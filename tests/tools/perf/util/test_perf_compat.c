@@ -22,6 +22,7 @@
 
 #include "tests/test.h"
 #include "tests/lib/scratch.h"
+#include "core/kernel.h"
 #include "tests/lib/lbr_chain.h"
 
 static char dir[64], data[128], map[64];
@@ -206,6 +207,8 @@ static void perf_and_pmusim_stitch_agree_frame_by_frame(void **state)
 	need_perf();
 	if (!pmusim)
 		pmusim_skip("$PMUSIM is not set (run through make test)");
+	if (!IS_ENABLED(CONFIG_LBR_STITCH))
+		pmusim_skip("this build has no CONFIG_LBR_STITCH (no pmusim stitch)");
 	compare("--stitch-lbr", "", 43);
 	compare("", "--no-stitch", 33);
 }
@@ -239,6 +242,8 @@ static void perf_and_pmusim_are_fooled_alike_by_a_second_call_site(void **state)
 	need_perf();
 	if (!pmusim)
 		pmusim_skip("$PMUSIM is not set (run through make test)");
+	if (!IS_ENABLED(CONFIG_LBR_STITCH))
+		pmusim_skip("this build has no CONFIG_LBR_STITCH (no pmusim stitch)");
 	snprintf(path, sizeof(path), "%s/lookalike.data", dir);
 	c.path = path;
 	if (lbr_chain__write_lookalike(&c, err, sizeof(err)))
@@ -270,6 +275,8 @@ static void pmusim_stitch_refuses_a_truncated_file(void **state)
 	(void)state;
 	if (!pmusim)
 		pmusim_skip("$PMUSIM is not set (run through make test)");
+	if (!IS_ENABLED(CONFIG_LBR_STITCH))
+		pmusim_skip("this build has no CONFIG_LBR_STITCH (no pmusim stitch)");
 	snprintf(cmd, sizeof(cmd), "head -c 3000 %s >%s/cut.data", data, dir);
 	assert_int_equal(system(cmd), 0);
 	snprintf(cmd, sizeof(cmd), "%s stitch %s/cut.data", pmusim, dir);
