@@ -26,10 +26,16 @@
 static int memfd = -1;
 static unsigned long file_frames;	/* the memfd's size in frames */
 static char *window;			/* 2 * KSRC_MAX_FRAMES pages */
-static struct page frames[KSRC_MAX_FRAMES];
-static unsigned int alloc_len[KSRC_MAX_FRAMES];	/* at an allocation's first frame */
-static bool used[KSRC_MAX_FRAMES];
-static uint32_t slot_frame[2 * KSRC_MAX_FRAMES];	/* frame + 1 mapped at a slot, 0: none */
+/*
+ * The frame tables (3.4 MB) are allocated at the first allocation, not
+ * static: LeakSanitizer reads every global at each exit, and in a
+ * sanitizer build pmusim runs that never use the ksrc backend paid about
+ * 800 page faults each for these zeros.
+ */
+static struct page *frames;		/* [KSRC_MAX_FRAMES] */
+static unsigned int *alloc_len;		/* [KSRC_MAX_FRAMES], at an allocation's first frame */
+static bool *used;			/* [KSRC_MAX_FRAMES] */
+static uint32_t *slot_frame;		/* [2 * KSRC_MAX_FRAMES], frame + 1 mapped at a slot, 0: none */
 static unsigned long cursor;
 
 static bool pool_init(void)
@@ -38,6 +44,23 @@ static bool pool_init(void)
 
 	if (window)
 		return true;
+	if (!frames) {
+		frames = calloc(KSRC_MAX_FRAMES, sizeof(*frames));
+		alloc_len = calloc(KSRC_MAX_FRAMES, sizeof(*alloc_len));
+		used = calloc(KSRC_MAX_FRAMES, sizeof(*used));
+		slot_frame = calloc(2 * KSRC_MAX_FRAMES, sizeof(*slot_frame));
+		if (!frames || !alloc_len || !used || !slot_frame) {
+			free(frames);
+			free(alloc_len);
+			free(used);
+			free(slot_frame);
+			frames = NULL;
+			alloc_len = NULL;
+			used = NULL;
+			slot_frame = NULL;
+			return false;
+		}
+	}
 	memfd = memfd_create("ksrc-pages", MFD_CLOEXEC);
 	if (memfd < 0)
 		return false;
