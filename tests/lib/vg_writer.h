@@ -14,9 +14,11 @@
 
 #include "vgtool/vgstream.h"
 
+#define VGW_PATH_MAX	256	/* a stream's path, with its NUL */
+
 struct vg_writer {
 	FILE *f;
-	char path[256];
+	char path[VGW_PATH_MAX];
 	struct vgs_coder coder;		/* the branch records' deltas, as the tool keeps them */
 };
 

@@ -569,7 +569,7 @@ static void test_corrupt_streams(void **state)
 {
 	struct replay r = { 0 };
 	struct vg_writer w;
-	char path[256], want[512];
+	char path[VGW_PATH_MAX], want[512];
 	uint8_t rec[VGS_REC_MAX + 16], *end;
 	uint32_t version = 7;
 	long at;
@@ -697,7 +697,7 @@ static void test_exec_of_a_missing_file(void **state)
 	struct replay r = { 0 };
 	struct vg_trace_stats st;
 	struct vg_writer w;
-	char path[sizeof(((struct vg_writer *)0)->path)];
+	char path[VGW_PATH_MAX];
 
 	(void)state;
 	scratch(&r);
@@ -814,7 +814,7 @@ static void test_fork_then_exec(void **state)
 	struct replay r = { 0 };
 	struct vg_trace_stats st;
 	struct vg_writer w;
-	char path[sizeof(((struct vg_writer *)0)->path)];
+	char path[VGW_PATH_MAX];
 
 	(void)state;
 	scratch(&r);
@@ -903,7 +903,7 @@ static void test_exec_by_a_second_thread(void **state)
 {
 	struct replay r = { 0 };
 	struct vg_writer w;
-	char path[sizeof(((struct vg_writer *)0)->path)];
+	char path[VGW_PATH_MAX];
 
 	(void)state;
 	scratch(&r);
@@ -1017,7 +1017,7 @@ static void test_wakes_that_wait_for_nobody(void **state)
 {
 	struct replay r = { 0 };
 	struct vg_writer w;
-	char path[sizeof(((struct vg_writer *)0)->path)];
+	char path[VGW_PATH_MAX];
 
 	(void)state;
 	scratch(&r);
@@ -1069,7 +1069,7 @@ static void test_wait_for_a_child_and_a_thread(void **state)
 {
 	struct replay r = { 0 };
 	struct vg_writer w;
-	char path[sizeof(((struct vg_writer *)0)->path)];
+	char path[VGW_PATH_MAX];
 
 	(void)state;
 	scratch(&r);
@@ -1114,7 +1114,7 @@ static void test_zero_length_runs(void **state)
 	struct replay r = { 0 };
 	struct vg_trace_stats st;
 	struct vg_writer w;
-	char path[sizeof(((struct vg_writer *)0)->path)];
+	char path[VGW_PATH_MAX];
 
 	(void)state;
 	scratch(&r);
@@ -1253,7 +1253,7 @@ static void test_forks_not_followed(void **state)
 	struct replay r = { 0 };
 	struct vg_trace_stats st;
 	struct vg_writer w;
-	char path[sizeof(((struct vg_writer *)0)->path)];
+	char path[VGW_PATH_MAX];
 
 	(void)state;
 	scratch(&r);
