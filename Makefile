@@ -14,15 +14,26 @@ objtree := $(abspath $(O))
 endif
 export srctree
 
-# As in Kbuild, an O= build refuses a source tree that holds a
-# configuration (an in-tree build's .config or generated headers).
+# As in Kbuild, a user's O= build refuses a source tree that holds a
+# configuration (an in-tree build's .config or generated headers): the
+# user meant one of the two. The project's own O= builds (make test's,
+# check, bench, ab, ksrc-check, mutants, fuzz, seeds) do not: the include
+# order alone keeps them apart. The object tree's include/ comes first on
+# every compile line, its generated headers (autoconf.h, ksrc.h) are made
+# before any object, and every rule names its source by $(srctree)/ and its
+# object by $(objtree)/ (no VPATH), so nothing of an in-tree build is ever
+# read. Recipes run with PMUSIM_OWN_BUILD=1 in their environment, so the
+# scripts they start and the makes those start inherit it.
 ifneq ($(objtree),$(srctree))
 ifneq ($(wildcard $(srctree)/.config $(srctree)/include/generated),)
+ifneq ($(PMUSIM_OWN_BUILD),1)
 ifneq ($(filter-out clean mrproper help,$(or $(MAKECMDGOALS),all)),)
 $(error the source tree $(srctree) holds a configuration (.config or include/generated), which an O= build would mix with its own: run 'make mrproper' there first)
 endif
 endif
 endif
+endif
+export PMUSIM_OWN_BUILD := 1
 
 CC ?= cc
 ifeq ($(origin CC),default)
@@ -213,7 +224,7 @@ $(BENCH_BINS): $(objtree)/%: $(srctree)/%.c $(LIB) $(AUTOCONF)
 	@$(CC) $(PMUSIM_CFLAGS) $(CFLAGS) $(BENCH_CFLAGS) -MF $@.d -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
 
 .PHONY: bench bench-build
-bench-build: $(BENCH_BINS) $(PMUSIM)
+bench-build: $(BENCH_BINS) $(PMUSIM) vgtool
 bench:
 	@$(srctree)/scripts/install-deps.sh bench
 	@[ -f $(srctree)/build/bench/.config ] || $(MAKE) --no-print-directory -f $(srctree)/Makefile O=$(srctree)/build/bench bench_defconfig >/dev/null
@@ -236,12 +247,13 @@ ab:
 # ---- run -------------------------------------------------------------------
 # `make pmusim`: the command alone, rebuilt as the .config changes.
 # `make run`: the default scenario into out/perf.data of the build
-# directory (O=DIR/out, never the source tree when building out of it).
+# directory (O=DIR/out, never the source tree when building out of it),
+# with the Valgrind tool built too, so that `pmusim record` works next.
 .PHONY: run pmusim
 pmusim: $(PMUSIM)
 run:
 	@$(srctree)/scripts/install-deps.sh run
-	@$(MAKE) --no-print-directory -f $(srctree)/Makefile O=$(objtree) $(PMUSIM)
+	@$(MAKE) --no-print-directory -f $(srctree)/Makefile O=$(objtree) $(PMUSIM) vgtool
 	@mkdir -p $(objtree)/out
 	$(PMUSIM) run $(srctree)/scenarios/default.yaml -o $(objtree)/out/perf.data
 
@@ -260,7 +272,7 @@ include $(srctree)/vgtool/Makefile.vgtool
 # ---- install ---------------------------------------------------------------
 PREFIX ?= /usr/local
 .PHONY: install
-install: $(PMUSIM)
+install: $(PMUSIM) install-vgtool
 	install -D -m 755 $(PMUSIM) $(DESTDIR)$(PREFIX)/bin/pmusim
 	install -D -m 644 $(srctree)/Documentation/pmusim.1 $(DESTDIR)$(PREFIX)/share/man/man1/pmusim.1
 
@@ -276,12 +288,13 @@ mrproper: clean
 .PHONY: help
 help:
 	@echo "Configuration: defconfig v6.12_defconfig allnoconfig allyesconfig randconfig olddefconfig menuconfig savedefconfig"
-	@echo "Build:         all (default), pmusim, O=DIR for out of tree, SANITIZE=address,undefined|thread"
+	@echo "Build:         all (default: pmusim, its Valgrind tool, the tests), pmusim, vgtool, O=DIR for out of tree,"
+	@echo "               SANITIZE=address,undefined|thread"
 	@echo "Test:          check (full matrix, ASan+UBSan), test (this build), hwcheck (against the host PMU),"
 	@echo "               stress [STRESS_SECONDS=60], coverage"
 	@echo "Fuzz:          fuzz FUZZER=NAME [TIME=s] [JOBS=n], fuzz-all, fuzz-replay, mutants"
 	@echo "Use:           run (default scenario to out/perf.data, under O=DIR if given), seeds (the seeds' results), install PREFIX=... [DESTDIR=...]"
-	@echo "               (bin/pmusim and share/man/man1/pmusim.1)"
+	@echo "               (bin/pmusim, libexec/pmusim/ (the Valgrind tool) and share/man/man1/pmusim.1)"
 	@echo "Measure:       bench (table, out/bench.json), ab BASE=REV [AB_MAX_COST=1%] (behaviour and callgrind cost against REV)"
 	@echo "Kernel files:  KSRC=DIR (default linux-source-6.12), ksrc-check [KSRC=DIR], ab KSRC=DIR BASE=REV (ksrc/README.md)"
 	@echo "Clean:         clean, mrproper"

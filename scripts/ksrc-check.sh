@@ -75,11 +75,12 @@ version=
 for v in $variants; do
 	o=$out/$v
 	mkdir -p "$o"
+	: >"$o/build.log"
 	if [ ! -f "$o/.config" ]; then
-		make -s --no-print-directory -C "$srctree" O="$o" defconfig >/dev/null
+		make -s --no-print-directory -C "$srctree" O="$o" defconfig >>"$o/build.log" 2>&1
 		if [ "$v" = pages ]; then
 			echo "# CONFIG_PERF_USE_VMALLOC is not set" >>"$o/.config"
-			make -s --no-print-directory -C "$srctree" O="$o" olddefconfig >/dev/null 2>&1
+			make -s --no-print-directory -C "$srctree" O="$o" olddefconfig >>"$o/build.log" 2>&1
 		fi
 	fi
 	# A kernel tree's files may be older than objects of another tree: build them anew.
@@ -87,9 +88,11 @@ for v in $variants; do
 	if ! make -s --no-print-directory -C "$srctree" O="$o" KSRC="$ksrc" -j2 \
 		"$o/pmusim" "$o/tests/ksrc/test_ring_buffer_diff" "$o/tests/ksrc/test_ring_buffer_cases" \
 		"$o/tests/ksrc/test_lbr_diff" "$o/tests/stress/test_ringbuf_threads" \
-		>"$o/build.log" 2>&1; then
+		>>"$o/build.log" 2>&1; then
 		tail -20 "$o/build.log" | sed 's/^/# /'
-		not_ok "build [$v]: kernel/events/ring_buffer.c of $ksrc (see $o/build.log)"
+		# the reason on the failing line itself: the first error the build met
+		why=$(grep -m1 -E 'error|\*\*\*' "$o/build.log" | cut -c1-300)
+		not_ok "build [$v]: ${why:-the build failed} (all of it in $o/build.log)"
 		not_ok "replay [$v]: not run, the build failed"
 		not_ok "cases [$v]: not run, the build failed"
 		not_ok "diff [$v]: not run, the build failed"

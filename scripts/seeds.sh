@@ -29,20 +29,9 @@ echo
 
 # ---- per-task LBR data: this build, then the one without the feature ---------
 noctx=$srctree/build/seeds-noctx
-# An O= build refuses a source tree that holds a configuration (make seeds
-# in the tree): the build without the feature is then made from a copy of
-# the sources without it (build/seeds-noctx-src; tar keeps the times, so
-# only what changed is rebuilt).
-noctx_src=$srctree
-if [ -e "$srctree/.config" ] || [ -e "$srctree/include/generated" ]; then
-	noctx_src=$srctree/build/seeds-noctx-src
-	rm -rf "$noctx_src" && mkdir -p "$noctx_src" &&
-	tar -C "$srctree" --exclude=./build --exclude=./out --exclude=./.git \
-		--exclude=./.config --exclude=./.config.old --exclude=./include/generated \
-		--exclude=./include/config --exclude=./pmusim --exclude='*.o' --exclude='*.d' --exclude='*.a' -cf - . |
-		tar -xf - -C "$noctx_src"
-fi
-noctx_make() { make --no-print-directory -s -f "$noctx_src/Makefile" O="$noctx" "$@" >/dev/null; }
+# (the source tree may hold make seeds' own in-tree configuration: the
+# project's own O= builds leave it alone, PMUSIM_OWN_BUILD in the Makefile)
+noctx_make() { make --no-print-directory -s -C "$srctree" O="$noctx" "$@" >/dev/null; }
 build_noctx() {
 	if ! [ -x "$noctx/pmusim" ] || ! grep -q '^# CONFIG_PERF_TASK_CTX_DATA is not set' "$noctx/.config"; then
 		mkdir -p "$noctx"

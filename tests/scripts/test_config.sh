@@ -16,6 +16,9 @@ src=${PMUSIM_SRCTREE:-$(cd "$(dirname "$0")/../.." && pwd)}
 # run by make test: the outer make's command line (O=..., exported to
 # us as well) must not reach ours: mrproper would clean that build
 unset MAKEFLAGS MFLAGS MAKELEVEL O SANITIZE COVERAGE
+# the project's own builds carry this mark (the Makefile exports it to its
+# recipes, make test's among them); a user's make does not
+unset PMUSIM_OWN_BUILD
 
 tree=$dir/src
 mkdir -p "$tree/include"
@@ -38,6 +41,19 @@ mk O="$dir/obj" v6.12_defconfig
 check "a source tree with a .config: make O=DIR v6.12_defconfig refuses ($out)" refused
 mk O="$dir/obj"
 check "a source tree with a .config: make O=DIR refuses" refused
+# the project's own O= builds (make test's, check, bench, fuzz, ...) take
+# such a tree: each configures and builds from its own generated headers
+PMUSIM_OWN_BUILD=1 mk O="$dir/obj" v6.12_defconfig
+check "a source tree with a .config: the project's own make O=DIR v6.12_defconfig configures its own (exit $rc)" \
+	'[ $rc = 0 ] && grep -qx "# CONFIG_PERF_TASK_CTX_DATA is not set" "$dir/obj/.config" &&
+	 grep -qx "CONFIG_PERF_TASK_CTX_DATA=y" "$tree/.config"'
+f=$(PMUSIM_OWN_BUILD=1 make --no-print-directory -C "$tree" O="$dir/obj" --eval "print-flags: ; @echo \$(PMUSIM_CFLAGS)" print-flags)
+check "and its compile line takes the object tree's include/ first (${f%% -I$tree*})" \
+	'[ "$(tr " " "\n" <<<"$f" | grep -m1 -E "^-I.*/include$")" = "-I$dir/obj/include" ]'
+mk --eval 'show-mark: ; @echo "mark=$$PMUSIM_OWN_BUILD"' show-mark
+check "the Makefile's recipes (and the scripts and makes they start) carry the mark ($out)" \
+	'[ $rc = 0 ] && [ "$out" = mark=1 ]'
+rm -rf "$dir/obj"
 rm "$tree/.config"
 mk O="$dir/obj" v6.12_defconfig
 check "a source tree with only include/generated: make O=DIR v6.12_defconfig refuses" refused
