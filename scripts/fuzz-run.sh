@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # make fuzz: run one harness for TIME seconds on JOBS cores and print one
-# summary line. Called by fuzz/Makefile.fuzz after the build.
+# summary line. Called by fuzz/Makefile.fuzz after the build. Exits 1 when
+# the campaign found a crash (each input listed, the count on stderr).
 #
 #   fuzz-run.sh NAME TIME JOBS      (ENGINE=afl|libfuzzer, CMPLOG=0|1)
 #
@@ -45,10 +46,17 @@ if [ "$engine" = libfuzzer ]; then
 	paths=$(find "$out/queue" -type f | wc -l)
 	crashes=$(find "$out/crashes" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' \) | wc -l)
 	echo "fuzz $name (libfuzzer): $execs execs, $((execs / secs)) execs/s, $paths paths, $crashes crashes ($time s, $jobs jobs; build/fuzz/$name)"
-	[ "$crashes" = 0 ] || find "$out/crashes" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' \) | sed 's/^/  crash: /'
-	exit 0
+	[ "$crashes" = 0 ] && exit 0
+	find "$out/crashes" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' \) | sed 's/^/  crash: /'
+	echo "pmusim: fuzz $name found $crashes crashes; the inputs are in build/fuzz/$name/crashes/" >&2
+	exit 1
 fi
 
+# afl-fuzz refuses sanitizer options of the caller's (make test's, say)
+# that would not abort on a finding: the caller's stay, AFL's come last
+[ -z "${ASAN_OPTIONS:-}" ] || export ASAN_OPTIONS="$ASAN_OPTIONS:abort_on_error=1:symbolize=0"
+[ -z "${UBSAN_OPTIONS:-}" ] || export UBSAN_OPTIONS="$UBSAN_OPTIONS:halt_on_error=1:abort_on_error=1:symbolize=0"
+[ -z "${MSAN_OPTIONS:-}" ] || export MSAN_OPTIONS="$MSAN_OPTIONS:exit_code=86:symbolize=0"
 export AFL_SKIP_CPUFREQ=1 AFL_NO_AFFINITY=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1
 export AFL_NO_UI=1 AFL_AUTORESUME=1 AFL_FAST_CAL=1 AFL_CMPLOG_ONLY_NEW=1 AFL_SUPPRESS_AFL_WARNINGS=1
 common=(-i "$corpus" -o "$out" -V "$time")
@@ -86,9 +94,12 @@ secs=$(max_stat run_time); [ "$secs" -gt 0 ] || secs=1
 paths=$(sum_stat corpus_count)
 crashes=$(sum_stat saved_crashes)
 echo "fuzz $name (afl): $execs execs, $((execs / secs)) execs/s, $paths paths, $crashes crashes ($time s, $jobs jobs; build/fuzz/$name)"
+[ "$status" = 0 ] || echo "pmusim: an afl-fuzz instance exited with an error; see build/fuzz/$name/*.log" >&2
 if [ "$crashes" != 0 ]; then
+	# a campaign that found crashes fails, so that scripts and CI see it
 	find "$out"/*/crashes -type f -name 'id:*' | sed 's/^/  crash: /'
 	echo "  replay one with: build/fuzz/replay/fuzz_$name FILE; keep it as fuzz/crashes/$name/NAME once fixed"
+	echo "pmusim: fuzz $name found $crashes crashes; the inputs are in build/fuzz/$name/*/crashes/" >&2
+	exit 1
 fi
-[ "$status" = 0 ] || echo "pmusim: an afl-fuzz instance exited with an error; see build/fuzz/$name/*.log" >&2
 exit $status
