@@ -6,7 +6,9 @@
 # *.py (benchlib.py is their library) prints one JSON object per figure.
 # The table goes to stdout: every figure a ratio against a baseline
 # measured in the same run, the goal, by how much a missed goal is
-# missed, and the noise (the spread of the ratio between rounds).
+# missed, and the noise (the spread of the ratio between rounds). Exits 1
+# when a program or script failed or a figure was not measured (the host
+# lacks what it needs: benchlib.not_measured): no figure is ever skipped.
 set -u
 objtree=$1
 out=$2
@@ -17,13 +19,14 @@ mkdir -p "$(dirname "$out")"
 export PYTHONDONTWRITEBYTECODE=1	# no __pycache__ in the source tree
 lines=$(mktemp)
 trap 'rm -f "$lines"' EXIT
+failed=0	# programs and scripts that failed: their figures are missing
 
 # Each program's wall and CPU seconds go to stderr: the budget is 5 minutes.
 run() {
 	local t0=$SECONDS c0 c1
 	c0=$(awk '{ print $14 + $15 + $16 + $17 }' /proc/$$/stat)
 	echo "  running $*" >&2
-	"$@" >>"$lines" || echo "bench: '$*' failed" >&2
+	"$@" >>"$lines" || { echo "bench: '$*' failed" >&2; failed=$((failed + 1)); }
 	c1=$(awk '{ print $14 + $15 + $16 + $17 }' /proc/$$/stat)
 	echo "    $((SECONDS - t0)) s wall, $(awk -v d=$((c1 - c0)) -v hz="$(getconf CLK_TCK)" \
 		'BEGIN { printf "%.1f", d / hz }') s CPU" >&2
@@ -58,10 +61,14 @@ for s in "$benchd"/*.sh "$benchd"/*.py; do
 done
 bench_pass
 
-python3 - "$lines" "$out" <<'PY'
+python3 - "$lines" "$out" "$failed" <<'PY'
 import json, sys
-rows, seen = [], {}
+rows, seen, unmeasured = [], {}, {}
 for r in (json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")):
+    if "not_measured" in r:
+        # the host lacks what the figure needs (benchlib.not_measured)
+        unmeasured.setdefault(r["figure"], r["not_measured"])
+        continue
     if r["figure"] not in seen:
         seen[r["figure"]] = []
         rows.append(r["figure"])
@@ -92,6 +99,15 @@ for r in rows:
     met = "yes" if r["met"] and r["goal"] else "-" if not r["goal"] else "NO"
     print(f"{r['figure']:<{w}}  {r['value']:>12.6g} {r['baseline']:>12.6g} {r['unit']:<10} "
           f"{r['ratio']:>8.4g}  {r['goal'] or '-':>7}  {r.get('noise', 0):>5.2f}  {met}{miss}")
+for f, why in unmeasured.items():
+    if f not in seen:
+        print(f"{f:<{w}}  not measured: {why}")
 goals = [r for r in rows if r["goal"]]
+missing = [f for f in unmeasured if f not in seen]
+failed = int(sys.argv[3])
 print(f"{sum(r['met'] for r in goals)} of {len(goals)} goals met; written to {sys.argv[2]}")
+# a figure is measured or make bench fails: never a skip that passes
+if missing or failed:
+    print(f"bench: {len(missing)} figures not measured, {failed} bench programs or scripts failed")
+    sys.exit(1)
 PY

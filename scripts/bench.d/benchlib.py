@@ -66,6 +66,17 @@ def report(figure, unit, value, baseline, baseline_name, goal_kind=None, goal=0.
         "met": met, "noise": round(noise, 3)}), flush=True)
 
 
+def not_measured(figures, why):
+    """The host lacks something the project cannot install: say so on one
+    line and write each figure as not measured, which make bench counts as
+    a failure, never as a goal met. What the project builds itself is never
+    a reason: its absence is an error (sys.exit with the message)."""
+    print(f"bench: {', '.join(figures)}: not measured: {why}", file=sys.stderr)
+    for figure in figures:
+        print(json.dumps({"figure": figure, "not_measured": why}), flush=True)
+    sys.exit(0)
+
+
 def pmusim_run(scenario_text, workdir, extra=()):
     """pmusim run on a scenario given as text; (Run, summary dict)."""
     scn = os.path.join(workdir, "scenario.yaml")

@@ -184,4 +184,33 @@ check "a figure with no goal is reported, not judged; a script's figure is judge
 	'grep -E "^fake reported .* -$" "$dir/table" >/dev/null && grep -E "^fake script .* yes$" "$dir/table" >/dev/null'
 check "the count of goals met" 'grep -qx "1 of 4 goals met; written to $dir/out/bench.json" "$dir/table"'
 
+# a figure is measured or make bench fails: a script whose host lacks a
+# tool (benchlib.not_measured), and one that fails outright
+cat >"$dir/fake.d/lacking.py" <<'PY'
+import benchlib as b
+b.not_measured(["fake lacking"], "fakeprog is not installed")
+PY
+cp "$src/scripts/bench.d/benchlib.py" "$dir/fake.d/"
+rm -f "$dir/pass"	# (bench_fake's three passes begin again)
+BENCH_D=$dir/fake.d "$src/scripts/bench.sh" "$dir/fake" "$dir/out/bench.json" >"$dir/table" 2>"$dir/bench.err"; rc=$?
+check "a figure not measured fails make bench (exit $rc), named on one line with its reason" \
+	'[ $rc != 0 ] && grep -qE "^fake lacking +not measured: fakeprog is not installed$" "$dir/table" &&
+	 grep -qx "bench: fake lacking: not measured: fakeprog is not installed" "$dir/bench.err" &&
+	 grep -qx "bench: 1 figures not measured, 0 bench programs or scripts failed" "$dir/table"'
+rm "$dir/fake.d/lacking.py"
+printf 'import sys\nsys.exit("bench: broken: it broke")\n' >"$dir/fake.d/broken.py"
+rm -f "$dir/pass"
+BENCH_D=$dir/fake.d "$src/scripts/bench.sh" "$dir/fake" "$dir/out/bench.json" >"$dir/table" 2>"$dir/bench.err"; rc=$?
+check "a script that fails fails make bench (exit $rc)" \
+	'[ $rc != 0 ] && grep -qx "bench: 0 figures not measured, 1 bench programs or scripts failed" "$dir/table"'
+rm "$dir/fake.d/broken.py"
+
+# the record figure's Valgrind tool is the project's to build: bench-build makes it
+if [ -e /usr/lib/x86_64-linux-gnu/valgrind/libcoregrind-amd64-linux.a ]; then
+	check "the bench tree has pmusim's Valgrind tool, which the record figure needs" \
+		'[ -x "$obj/vgtool/lib/pmusim-amd64-linux" ]'
+else
+	skip "the bench tree's Valgrind tool: no valgrind archives on this host"
+fi
+
 echo "1..$n"
