@@ -139,23 +139,33 @@ static bool runnable(const char *path)
 /* Where pmusim's Valgrind tool is: $PMUSIM_VGTOOL_LIB, else vgtool/lib beside pmusim. */
 static int find_tool(char *dir, size_t len)
 {
+	static const char *const beside_exe[] = {
+		"vgtool/lib",		/* a build tree: pmusim and vgtool/lib/ */
+		"../libexec/pmusim",	/* installed: PREFIX/bin and PREFIX/libexec/pmusim */
+	};
 	const char *env = getenv("PMUSIM_VGTOOL_LIB");
 	char exe[PATH_MAX], tool[PATH_MAX + 32];
 	ssize_t n;
 
 	if (env && *env) {
 		snprintf(dir, len, "%s", env);
-	} else {
-		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-		if (n <= 0)
-			return -1;
-		exe[n] = '\0';
-		*strrchr(exe, '/') = '\0';
-		if (snprintf(dir, len, "%.*s/vgtool/lib", (int)(len - 16), exe) < 0)
-			return -1;
+		snprintf(tool, sizeof(tool), "%s/pmusim-amd64-linux", dir);
+		return access(tool, X_OK);
 	}
-	snprintf(tool, sizeof(tool), "%s/pmusim-amd64-linux", dir);
-	return access(tool, X_OK);
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return -1;
+	exe[n] = '\0';
+	*strrchr(exe, '/') = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(beside_exe); i++) {
+		snprintf(dir, len, "%.*s/%s", (int)(len - 32), exe, beside_exe[i]);
+		snprintf(tool, sizeof(tool), "%s/pmusim-amd64-linux", dir);
+		if (!access(tool, X_OK))
+			return 0;
+	}
+	/* name the build tree's place in the message */
+	snprintf(dir, len, "%.*s/%s", (int)(len - 32), exe, beside_exe[0]);
+	return -1;
 }
 
 /*
@@ -556,7 +566,8 @@ int cmd_record(int argc, char **argv)
 	}
 	if (find_tool(tool_dir, sizeof(tool_dir))) {
 		fprintf(stderr, "pmusim: record: pmusim's Valgrind tool is not built: %s/pmusim-amd64-linux "
-			"(make vgtool; PMUSIM_VGTOOL_LIB names its directory)\n", tool_dir);
+			"(make builds it, make install installs it; PMUSIM_VGTOOL_LIB names its directory)\n",
+			tool_dir);
 		goto bad;
 	}
 

@@ -34,9 +34,15 @@ for need in valgrind gcc g++ perf python3 nm readelf; do
 		exit 0
 	fi
 done
-if [ ! -x "$PMUSIM_OBJTREE/vgtool/lib/pmusim-amd64-linux" ]; then
-	echo "1..0 # skipped: pmusim's Valgrind tool is not built (needs the valgrind package's archives)"
+if [ ! -e /usr/lib/x86_64-linux-gnu/valgrind/libcoregrind-amd64-linux.a ]; then
+	echo "1..0 # skipped: no valgrind archives to build pmusim's Valgrind tool (Debian's valgrind on x86-64)"
 	exit 0
+fi
+# make builds the tool whenever the host can: its absence is a failure
+if [ ! -x "$PMUSIM_OBJTREE/vgtool/lib/pmusim-amd64-linux" ]; then
+	echo "not ok 1 - pmusim's Valgrind tool was built ($PMUSIM_OBJTREE/vgtool/lib/pmusim-amd64-linux)"
+	echo "1..1"
+	exit 1
 fi
 gcc -O2 -g -fno-inline -pthread -o "$dir/guest" "$progs/guest.c" -ldl &&
 	gcc -O2 -g -shared -fPIC -o "$dir/libguest.so" "$progs/lib.c" &&

@@ -106,7 +106,7 @@ rc=$?
 check "no valgrind in PATH: one line naming the package, exit 2" \
 	'[ $rc = 2 ] && [ "$(wc -l <"$dir/err")" = 1 ] && grep -q "install Debian.s valgrind package" "$dir/err" && nothing'
 PMUSIM_VGTOOL_LIB=$dir/none refused "no tool where PMUSIM_VGTOOL_LIB says" \
-	"pmusim: record: pmusim's Valgrind tool is not built: $dir/none/pmusim-amd64-linux (make vgtool; PMUSIM_VGTOOL_LIB names its directory)" \
+	"pmusim: record: pmusim's Valgrind tool is not built: $dir/none/pmusim-amd64-linux (make builds it, make install installs it; PMUSIM_VGTOOL_LIB names its directory)" \
 	-- "$dir/prog"
 TMPDIR=$dir/none refused "TMPDIR not a directory" \
 	"pmusim: record: TMPDIR $dir/none: No such file or directory" -- "$dir/prog"
