@@ -9,10 +9,13 @@
 #
 # libpmusim.a is built by the top Makefile into a temporary objtree with
 # the defconfig (which has CONFIG_PERF_INTERLEAVE=y), so its source list,
-# flags and generated autoconf.h are the project's own.
+# flags and generated autoconf.h are the project's own. The libraries from
+# apt are linked statically. .clusterfuzzlite/build.sh runs this.
 srctree=$(cd "$(dirname "$0")/.." && pwd)
 : "${CC:?}" "${CFLAGS:=}" "${LIB_FUZZING_ENGINE:?}" "${OUT:?}"
 link=${CXX:-$CC}
+# one of the project's own O= builds, beside whatever the tree holds (Makefile)
+export PMUSIM_OWN_BUILD=1
 mkdir -p "$OUT"
 obj=$(mktemp -d "${TMPDIR:-/tmp}/pmusim-fuzz-build.XXXXXX")
 trap 'rm -rf "$obj"' EXIT
@@ -38,6 +41,11 @@ PY
 	fi
 }
 
+# The libraries apt installed in the build image are not where the fuzzers
+# run (ClusterFuzzLite's runner image): they are linked in from their .a
+# files. libc, libm and libpthread, which every image has, stay shared.
+static_libs="-lcyaml -lyaml -lelf -lnettle -lz"
+
 # fuzz_lbr's ksrc oracle sees the MSR writes through the linker (ksrc/Makefile.ksrc)
 ksrc_wrap() { # SHORT
 	if [ "$1" = lbr ] && grep -q KSRC_VERSION "$obj/include/generated/ksrc.h" 2>/dev/null; then
@@ -51,7 +59,8 @@ for src in "$srctree"/fuzz/fuzz_*.c; do
 	# shellcheck disable=SC2086
 	$CC $CFLAGS -std=gnu11 -I"$srctree" -I"$srctree/include" -I"$obj/include" -c -o "$obj/$name.o" "$src"
 	# shellcheck disable=SC2086
-	$link $CFLAGS -o "$OUT/$name" "$obj/$name.o" "$obj/libpmusim.a" $LIB_FUZZING_ENGINE $(ksrc_wrap "$short") -lcyaml -lyaml -lelf -lnettle -lz -lm -lpthread
+	$link $CFLAGS -o "$OUT/$name" "$obj/$name.o" "$obj/libpmusim.a" $LIB_FUZZING_ENGINE $(ksrc_wrap "$short") \
+		-Wl,-Bstatic $static_libs -Wl,-Bdynamic -lm -lpthread
 	if [ -d "$srctree/fuzz/corpus/$short" ]; then
 		zip_dir "$OUT/${name}_seed_corpus.zip" "$srctree/fuzz/corpus/$short"
 	fi
