@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * A run: builds the machine of a scenario, plugs its CPUs into the x86
- * driver, opens the events as perf record would (per task or per CPU,
- * one buffer per task or CPU, further events redirected into it), lets
- * the consumer read the buffers into perf.data while the machine runs,
- * and reads the file back for the summary. See run.h.
+ * driver and runs it. The record session (tools/perf/builtin_record.c)
+ * opens the events, reads the buffers and writes perf.data through the
+ * system calls this file gives it, the machine's kernel being core/;
+ * the judge (sim/judge.c) holds the file against the machine's truth
+ * for the summary. See run.h.
  */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/internal.h"
@@ -19,76 +19,44 @@
 #include "core/task_ctx_data.h"
 #include "core/testcase.h"
 #include "core/x86/pmu.h"
-#include "core/x86/tsc.h"
-#include "tools/perf/util/lbr_stitch.h"
 #include "sim/judge.h"
 #include "sim/machine.h"
-#include "tools/lib/perf/mmap_read.h"
-#include "tools/perf/util/perf_data.h"
-#include "tools/perf/util/perf_data_read.h"
-#include "tools/perf/util/perf_map.h"
-#include "tools/perf/util/build_id_cache.h"
-#include "tools/perf/util/genelf.h"
 #include "sim/run.h"
 #include "sim/vg_task.h"
-#include "tools/perf/util/synthesize.h"
-#include "tools/perf/util/tsc_convert.h"
-
-#define MAX_EVENTS	(16 * 1024)
-
-struct run_buf {
-	struct perf_buffer *rb;
-	struct perf_mmap_reader reader;
-	uint64_t last_head;		/* backward: data_head at the last read */
-	bool backward, overwrite;
-};
+#include "tools/perf/builtin_record.h"
+#include "tools/perf/util/genelf.h"
+#include "tools/perf/util/perf_data_read.h"
+#include "tools/perf/util/perf_map.h"
 
 struct run {
 	const struct scenario *s;
 	struct machine *m;
 	struct workload **wls;		/* per scenario task entry */
-	struct perf_event **events;
-	unsigned int *scn_of;		/* the scenario event each was opened for */
+	/* the machine's kernel, as the session's system calls reach it */
+	struct perf_event **events;	/* by fd */
 	unsigned int nr_events;
-	struct run_buf *bufs;
-	unsigned int nr_bufs;
-	struct perf_data_writer *w;
-	struct run_stats *st;
-	uint64_t next_read;
-	run_progress_fn progress;
-	/* one read's records, written oldest first */
-	unsigned char *batch;
-	size_t batch_len, batch_cap;
-	uint32_t *offs;
-	size_t nr_offs, offs_cap;
-	uint64_t want;			/* backward: bytes new since the last read */
-	uint64_t seen;
+	struct perf_buffer **rbs;	/* the mapped buffers, in the order mapped */
+	unsigned int nr_rbs;
+	/* what the session records: the events, the threads, their programs */
+	struct record_evsel *evsels;	/* per scenario event */
+	struct record_thread *threads;	/* per task */
+	struct record_program *progs;	/* per scenario task entry */
+	struct record rec;		/* the record session (tools/perf/builtin_record.h) */
 	struct judge judge;		/* the samples against the truth (sim/judge.h) */
-	/* user-page time conversion snapshots, oldest first */
-	struct tsc_conv *convs;
-	size_t nr_convs, convs_cap;
+	struct run_stats *st;
+	run_progress_fn progress;
 	bool hold_reads;		/* the end hook runs: the consumer waits */
 	/* the perf.data header's env: the writer reads it until it closes */
 	struct perf_data_env env;
 	char cpuid[64], cpu_desc[64];
-	int error;
 	const char *map_dir;
 	unsigned int nr_maps;		/* perf-PID.map files written, to take back on failure */
-	struct run_dso *dsos;		/* per scenario task entry: its program's ELF */
 	/* a recorded program instead of the scenario's tasks (run_trace()) */
 	struct vg_trace *trace;
 	const char *comm;
 };
 
 static struct run *the_run;
-
-/* A program as perf sees it: an ELF file named by MMAP2 and BUILD_ID. */
-struct run_dso {
-	char filename[64];		/* "/pmusim/NAME", as MMAP2 names it */
-	u8 *code;
-	struct genelf_sym *syms;
-	struct genelf_dso elf;
-};
 
 /* Where the ELF files go: see run_set_buildid_dirs(). */
 static const char *buildid_cache_dir = "";
@@ -156,146 +124,11 @@ static void hook_tick(void *ctx, struct sim_cpu *cpu)
 	perf_event_task_tick();
 }
 
-/* ---- the consumer ----------------------------------------------------------- */
-
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	void *n;
-	size_t c = *cap ? *cap : 4096;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need)
-		c *= 2;
-	n = realloc(*p, c * elem);
-	if (!n)
-		return -1;
-	*p = n;
-	*cap = c;
-	return 0;
-}
-
-static int collect(const struct perf_event_header *rec, size_t size, void *arg)
-{
-	struct run *r = arg;
-
-	if (r->want != UINT64_MAX && r->seen >= r->want)
-		return 1;		/* read last time */
-	r->seen += size;
-	if (grow((void **)&r->batch, &r->batch_cap, r->batch_len + size, 1) ||
-	    grow((void **)&r->offs, &r->offs_cap, r->nr_offs + 1, sizeof(*r->offs))) {
-		r->error = ENOMEM;
-		return 1;
-	}
-	memcpy(r->batch + r->batch_len, rec, size);
-	r->offs[r->nr_offs++] = (uint32_t)r->batch_len;
-	r->batch_len += size;
-	return 0;
-}
-
-static void account(struct run *r, const struct perf_event_header *h)
-{
-	struct run_stats *st = r->st;
-
-	st->records++;
-	st->bytes += h->size;
-	switch (h->type) {
-	case PERF_RECORD_SAMPLE:
-		st->samples++;
-		break;
-	case PERF_RECORD_LOST: {
-		u64 lost;
-
-		memcpy(&lost, (const char *)h + 16, sizeof(lost));
-		st->lost_records++;
-		st->lost += lost;
-		break;
-	}
-	case PERF_RECORD_THROTTLE:
-		st->throttles++;
-		break;
-	case PERF_RECORD_UNTHROTTLE:
-		st->unthrottles++;
-		break;
-	default:
-		break;
-	}
-	if (r->w && perf_data_writer__write(r->w, h))
-		r->error = EIO;
-}
-
-/* Keep the page's conversion fields when they changed: samples read later may need them. */
-static void snapshot_conv(struct run *r, struct run_buf *b)
-{
-	struct tsc_conv c;
-
-	if (tsc_conv_read(b->rb->user_page, &c) || !c.mono_raw)
-		return;
-	if (r->nr_convs && !memcmp(&r->convs[r->nr_convs - 1], &c, sizeof(c)))
-		return;
-	if (grow((void **)&r->convs, &r->convs_cap, r->nr_convs + 1, sizeof(c))) {
-		r->error = ENOMEM;
-		return;
-	}
-	r->convs[r->nr_convs++] = c;
-}
-
-static void read_buf(struct run *r, struct run_buf *b)
-{
-	bool pause = r->s->consumer->pause;
-
-	r->batch_len = r->nr_offs = 0;
-	r->seen = 0;
-	r->want = UINT64_MAX;
-	if (pause)
-		rb_toggle_paused(b->rb, true);
-	snapshot_conv(r, b);
-	if (b->backward) {
-		uint64_t head = perf_mmap__read_head(b->rb->user_page);
-
-		r->want = b->last_head - head;
-		if (r->want > b->reader.size)
-			r->st->overwritten += r->want - b->reader.size;
-		perf_mmap_reader__read_backward(&b->reader, collect, r);
-		b->last_head = head;
-	} else if (b->overwrite) {
-		perf_mmap_reader__read_overwrite_forward(&b->reader, collect, r);
-	} else {
-		perf_mmap_reader__read_forward(&b->reader, 0, collect, r);
-	}
-	if (pause)
-		rb_toggle_paused(b->rb, false);
-	r->st->reads++;
-	/* a backward read comes newest first: write oldest first */
-	for (size_t i = 0; i < r->nr_offs; i++) {
-		size_t k = b->backward ? r->nr_offs - 1 - i : i;
-
-		account(r, (const struct perf_event_header *)(r->batch + r->offs[k]));
-	}
-}
-
+/* The consumer's turn: the session reads the buffers that are due. */
 static void consume(struct run *r, bool all)
 {
-	uint64_t interval = r->s->consumer->interval;
-	bool due;
-
-	if (r->hold_reads)
-		return;
-	due = all || (interval && r->m->now >= r->next_read);
-
-	if (interval && r->m->now >= r->next_read)
-		r->next_read += interval;
-	for (unsigned int i = 0; i < r->nr_bufs; i++) {
-		struct run_buf *b = &r->bufs[i];
-		bool woken = atomic_read(&b->rb->poll) != 0;
-
-		if (woken) {
-			atomic_set(&b->rb->poll, 0);
-			r->st->wakeups++;
-		}
-		if (due || (woken && !interval))
-			read_buf(r, b);
-	}
+	if (!r->hold_reads)
+		record__mmap_read_all(&r->rec, r->m->now, all);
 }
 
 static void hook_quantum_end(void *ctx, struct machine *m, uint64_t now)
@@ -356,28 +189,6 @@ static void build_attr(const struct run *r, const struct scn_event *e, bool trac
 #endif
 }
 
-static int add_buf(struct run *r, struct perf_event *event, bool backward, int cpu)
-{
-	const struct scn_buffer *sb = r->s->buffer;
-	struct run_buf *b = &r->bufs[r->nr_bufs];
-	int flags = sb->overwrite ? 0 : RING_BUFFER_WRITABLE;
-
-	b->rb = rb_alloc((int)sb->pages, (long)sb->watermark, cpu, flags);
-	if (!b->rb)
-		return -ENOMEM;
-	b->backward = backward;
-	b->overwrite = sb->overwrite;
-	refcount_inc(&b->rb->refcount);	/* the consumer keeps one */
-	ring_buffer_attach(event, b->rb);
-	perf_event_init_userpage(event);
-	perf_event_update_userpage(event);
-	if (perf_mmap_reader__init(&b->reader, b->rb->user_page))
-		return -EINVAL;
-	snapshot_conv(r, b);
-	r->nr_bufs++;
-	return 0;
-}
-
 /*
  * The overflow handler of every event the run opens: the default output,
  * then the judge's note of what the task the sample was taken from was
@@ -394,131 +205,139 @@ static void run_overflow_handler(struct perf_event *event, struct perf_sample_da
 		judge_note_sample(&the_run->judge, event, data, regs);
 }
 
-static int open_one(struct run *r, struct perf_event_attr *attr, int pid, int cpu,
-		    struct perf_event *output, char *err, size_t errlen, unsigned int idx)
+/* ---- the machine's kernel, as the session's system calls reach it ----------- */
+
+static int sys_perf_event_open(void *priv, const struct perf_event_attr *attr, int pid, int cpu)
 {
+	struct run *r = priv;
 	struct perf_event *event;
 	int ret;
 
-	if (r->nr_events == MAX_EVENTS) {
-		snprintf(err, errlen, "pmusim: too many events");
-		return -1;
-	}
+	/* the session opens no more than RECORD_MAX_EVENTS */
+	if (NEVER(r->nr_events == RECORD_MAX_EVENTS))
+		return -EMFILE;
 	ret = perf_event_open_attr(attr, sizeof(*attr), pid, cpu, NULL, 0, NULL, &event);
-	if (ret) {
-		snprintf(err, errlen, "%s:%u: events.%u: perf_event_open: %s", r->s->file,
-			 1u, idx, strerror(-ret));
-		return -1;
-	}
-	r->scn_of[r->nr_events] = idx;
-	r->events[r->nr_events++] = event;
+	if (ret)
+		return ret;
 	WRITE_ONCE(event->overflow_handler, run_overflow_handler);
-	if (output) {
-		ret = perf_event_set_output(event, output);
-		/* one owner's events: same task or CPU, and check() made them one direction */
-		if (NEVER(ret)) {
-			snprintf(err, errlen, "pmusim: events.%u: SET_OUTPUT: %s", idx,
-				 strerror(-ret));
-			return -1;
-		}
-		return 0;
-	}
-	if (add_buf(r, event, attr->write_backward, cpu)) {
-		snprintf(err, errlen, "pmusim: cannot allocate a %u-page buffer",
-			 r->s->buffer->pages);
-		return -1;
-	}
-	return 0;
+	r->events[r->nr_events] = event;
+	return (int)r->nr_events++;
 }
 
-/* perf record: per task (pid, any CPU) or per CPU (all tasks); one buffer each. */
+static int sys_set_output(void *priv, int fd, int output)
+{
+	struct run *r = priv;
+
+	return perf_event_set_output(r->events[fd], r->events[output]);
+}
+
+static u64 sys_id(void *priv, int fd)
+{
+	return ((struct run *)priv)->events[fd]->id;
+}
+
+/* As perf_mmap(): the buffer takes the event's watermark and CPU. */
+static struct perf_event_mmap_page *sys_mmap(void *priv, int fd, unsigned int pages,
+					     bool writable)
+{
+	struct run *r = priv;
+	struct perf_event *event = r->events[fd];
+	struct perf_buffer *rb;
+
+	rb = rb_alloc((int)pages, event->attr.watermark ? (long)event->attr.wakeup_watermark : 0,
+		      event->cpu, writable ? RING_BUFFER_WRITABLE : 0);
+	if (!rb)
+		return NULL;
+	refcount_inc(&rb->refcount);	/* the mapping keeps one */
+	ring_buffer_attach(event, rb);
+	perf_event_init_userpage(event);
+	perf_event_update_userpage(event);
+	r->rbs[r->nr_rbs++] = rb;
+	return rb->user_page;
+}
+
+static bool sys_poll(void *priv, int fd)
+{
+	struct perf_buffer *rb = ((struct run *)priv)->events[fd]->rb;
+	bool woken = atomic_read(&rb->poll) != 0;
+
+	if (woken)
+		atomic_set(&rb->poll, 0);
+	return woken;
+}
+
+static void sys_pause_output(void *priv, int fd, bool pause)
+{
+	rb_toggle_paused(((struct run *)priv)->events[fd]->rb, pause);
+}
+
+/*
+ * The scenario's events and the machine's threads, as the session opens
+ * them (perf record): per task or per CPU, one buffer each.
+ */
 static int open_events(struct run *r, char *err, size_t errlen)
 {
 	const struct scenario *s = r->s;
-	unsigned int nr_owners = s->machine->cpus + r->m->nr_tasks;
-	struct perf_event **first = calloc(nr_owners, sizeof(*first));
-	int ret = 0;
+	unsigned int nr_tasks = r->m->nr_tasks;
 
-	r->events = calloc(MAX_EVENTS, sizeof(*r->events));
-	r->scn_of = calloc(MAX_EVENTS, sizeof(*r->scn_of));
-	r->bufs = calloc(nr_owners, sizeof(*r->bufs));
-	if (!first || !r->events || !r->scn_of || !r->bufs) {
-		free(first);
+	r->events = calloc(RECORD_MAX_EVENTS, sizeof(*r->events));
+	r->rbs = calloc(s->machine->cpus + nr_tasks, sizeof(*r->rbs));
+	r->evsels = calloc(s->events_count ? s->events_count : 1, sizeof(*r->evsels));
+	r->threads = calloc(nr_tasks ? nr_tasks : 1, sizeof(*r->threads));
+	if (!r->events || !r->rbs || !r->evsels || !r->threads) {
 		snprintf(err, errlen, "pmusim: out of memory");
 		return -1;
 	}
-	for (unsigned int i = 0; i < s->events_count && !ret; i++) {
+	for (unsigned int i = 0; i < s->events_count; i++) {
 		const struct scn_event *e = &s->events[i];
-		struct perf_event_attr attr;
+		struct record_evsel *ev = &r->evsels[i];
 
-		build_attr(r, e, i == 0, &attr);
-		if (e->scope == SCN_SCOPE_SYSTEM) {
-			for (unsigned int c = 0; c < s->machine->cpus && !ret; c++) {
-				if (e->cpu_mask && !(e->cpu_mask >> c & 1))
-					continue;
-				ret = open_one(r, &attr, -1, (int)c, first[c], err, errlen, i);
-				if (!ret && !first[c])
-					first[c] = r->events[r->nr_events - 1];
-			}
-		} else {
-			for (unsigned int t = 0; t < r->m->nr_tasks && !ret; t++) {
-				unsigned int o = s->machine->cpus + t;
-
-				ret = open_one(r, &attr, r->m->tasks[t]->task.tid, -1, first[o],
-					       err, errlen, i);
-				if (!ret && !first[o])
-					first[o] = r->events[r->nr_events - 1];
-			}
-		}
+		build_attr(r, e, i == 0, &ev->attr);
+		ev->name = e->event;
+		ev->system_wide = e->scope == SCN_SCOPE_SYSTEM;
+		ev->cpu_mask = e->cpu_mask;
 	}
-	free(first);
-	return ret;
+	for (unsigned int t = 0; t < nr_tasks; t++) {
+		const struct sim_task *st = r->m->tasks[t];
+
+		r->threads[t] = (struct record_thread){
+			.pid = st->task.pid, .tid = st->task.tid, .cpu = st->cpu,
+			.comm = st->task.comm, .started = !st->sleeping,
+			.program = r->trace ? -1 : (int)st->group,
+		};
+	}
+	return record__open(&r->rec, r->evsels, s->events_count, s->machine->cpus, r->threads,
+			    nr_tasks, err, errlen);
 }
 
-/* ---- perf.data -------------------------------------------------------------- */
+/* ---- the machine, as the session records it --------------------------------- */
 
 /*
- * Each scenario task entry's program as an ELF file (its code, its
- * functions' symbols, a build-id), named /pmusim/NAME in MMAP2 and in the
- * header's BUILD_ID list, so that perf finds its symbols by build-id and
- * no two runs' programs can be taken for each other.
+ * Each scenario task entry's program: its code and its functions'
+ * symbols, which the session makes an ELF file of.
  */
-static int build_dsos(struct run *r, char *err, size_t errlen)
+static int make_programs(struct run *r, char *err, size_t errlen)
 {
 	const struct scenario *s = r->s;
 
-	r->dsos = calloc(s->tasks_count, sizeof(*r->dsos));
-	if (!r->dsos)
+	r->progs = calloc(s->tasks_count, sizeof(*r->progs));
+	if (!r->progs)
 		goto nomem;
 	for (unsigned int g = 0; g < s->tasks_count; g++) {
 		const struct workload *wl = r->wls[g];
-		struct run_dso *d = &r->dsos[g];
-		bool taken = false;
-		char *c;
+		struct record_program *p = &r->progs[g];
+		struct genelf_sym *syms = calloc(wl->nr_funcs, sizeof(*syms));
+		u8 *code;
 
-		snprintf(d->filename, sizeof(d->filename), "/pmusim/%s", s->tasks[g].name);
-		for (c = d->filename + 8; *c; c++)
-			if (*c == '/')
-				*c = '_';
-		for (unsigned int k = 0; k < g; k++)
-			taken |= !strcmp(r->dsos[k].filename, d->filename);
-		if (taken)	/* two entries of one name: the second is NAME-2, ... */
-			snprintf(d->filename + strlen(d->filename),
-				 sizeof(d->filename) - strlen(d->filename), "-%u", g + 1);
-		d->syms = calloc(wl->nr_funcs, sizeof(*d->syms));
-		if (!d->syms || workload_text(wl, &d->code, &d->elf.text_start, &d->elf.text_size))
+		p->name = s->tasks[g].name;
+		p->syms = syms;
+		if (!syms || workload_text(wl, &code, &p->text_start, &p->text_size))
 			goto nomem;
+		p->code = code;
 		for (uint32_t f = 0; f < wl->nr_funcs; f++)
-			d->syms[f] = (struct genelf_sym){ wl->funcs[f].addr, wl->funcs[f].size,
-							  wl->funcs[f].name };
-		d->elf.code = d->code;
-		d->elf.syms = d->syms;
-		d->elf.nr_syms = wl->nr_funcs;
-		if (genelf__build(&d->elf, err, errlen))
-			return -1;
-		if (perf_data_writer__add_build_id(r->w, d->elf.build_id, GENELF_BUILD_ID_SIZE,
-						   d->filename))
-			goto nomem;
+			syms[f] = (struct genelf_sym){ wl->funcs[f].addr, wl->funcs[f].size,
+						       wl->funcs[f].name };
+		p->nr_syms = wl->nr_funcs;
 	}
 	return 0;
 nomem:
@@ -526,51 +345,14 @@ nomem:
 	return -1;
 }
 
-/*
- * The ELF files go where perf looks for them (as perf record puts its
- * DSOs there): the user's build-id cache, and beside the perf.data in
- * NAME.debug/, a cache of the same layout that travels with the file
- * (perf --buildid-dir NAME.debug report -i NAME).
- */
-static int store_dsos(struct run *r, const char *target, bool in_place, char *err, size_t errlen)
+static void free_programs(struct run *r)
 {
-	char beside[4200], user[4096];
-	const char *dirs[2] = { NULL, NULL };
-
-	if (!in_place && buildid_beside) {
-		snprintf(beside, sizeof(beside), "%s.debug", target);
-		dirs[0] = beside;
+	for (unsigned int g = 0; r->progs && g < r->s->tasks_count; g++) {
+		free((void *)r->progs[g].code);
+		free((void *)r->progs[g].syms);
 	}
-	if (buildid_cache_dir && !*buildid_cache_dir)
-		dirs[1] = build_id_cache__default_dir(user, sizeof(user));
-	else
-		dirs[1] = buildid_cache_dir;
-	for (unsigned int i = 0; i < 2; i++) {
-		for (unsigned int g = 0; dirs[i] && r->dsos && g < r->s->tasks_count; g++) {
-			if (!build_id_cache__add(dirs[i], r->dsos[g].filename,
-						 r->dsos[g].elf.build_id, r->dsos[g].elf.image,
-						 r->dsos[g].elf.image_size, err, errlen))
-				continue;
-			if (i == 0)
-				return -1;	/* the output's own */
-			/* the user's cache, as perf record's, is a convenience: say so and go on */
-			snprintf(r->st->warning, sizeof(r->st->warning), "pmusim: warning: %s", err);
-			err[0] = '\0';
-			break;
-		}
-	}
-	return 0;
-}
-
-static void free_dsos(struct run *r)
-{
-	for (unsigned int g = 0; r->dsos && g < r->s->tasks_count; g++) {
-		genelf__exit(&r->dsos[g].elf);
-		free(r->dsos[g].code);
-		free(r->dsos[g].syms);
-	}
-	free(r->dsos);
-	r->dsos = NULL;
+	free(r->progs);
+	r->progs = NULL;
 }
 
 static int start_file(struct run *r, const char *output, const char *map_dir, char *err,
@@ -579,10 +361,12 @@ static int start_file(struct run *r, const char *output, const char *map_dir, ch
 	static const char *const argv[] = { "pmusim", "run" };
 	const struct scenario *s = r->s;
 	const struct model_cpu_desc *desc = r->m->cfg.desc;
-	uint8_t rec[SYNTH_RECORD_MAX];
-	struct perf_event_attr first_attr;
 
-	/* the writer reads the env again when it closes: it lives in the run */
+	/*
+	 * The header's env: what perf record reads of its system (uname,
+	 * /proc/cpuinfo), the machine's here. The writer reads it again when
+	 * it closes: it lives in the run.
+	 */
 	snprintf(r->cpuid, sizeof(r->cpuid), "GenuineIntel,%u,%u,%u", desc->family, desc->model,
 		 desc->stepping);
 	snprintf(r->cpu_desc, sizeof(r->cpu_desc), "pmusim model Intel %s", desc->name);
@@ -601,13 +385,8 @@ static int start_file(struct run *r, const char *output, const char *map_dir, ch
 	for (uint32_t i = 0; i < s->events_count; i++)
 		if (s->events[i].branch_sampling)
 			r->env.callchain_branches_only = false;
-	if (output) {
-		r->w = perf_data_writer__open(output, &r->env);
-		if (!r->w) {
-			snprintf(err, errlen, "%s", perf_data_writer__last_error());
-			return -1;
-		}
-	}
+	if (record__open_output(&r->rec, output, &r->env, err, errlen))
+		return -1;
 	/*
 	 * perf-PID.map files only when asked for (MAP_DIR): the perf.data
 	 * names each program's ELF file, and perf reads these maps only for
@@ -636,63 +415,19 @@ static int start_file(struct run *r, const char *output, const char *map_dir, ch
 		const struct vg_dso *d = vg_trace_dsos(r->trace, &nr);
 
 		/* the program's own files: perf finds them by path and checks the build-id */
-		for (unsigned int i = 0; i < nr; i++)
+		for (unsigned int i = 0; i < nr; i++) {
 			if (d[i].build_id_size &&
-			    perf_data_writer__add_build_id(r->w, d[i].build_id, d[i].build_id_size,
-							   d[i].path))
-				goto nomem;
-	} else if (build_dsos(r, err, errlen)) {
+			    record__add_build_id(&r->rec, d[i].build_id, d[i].build_id_size,
+						 d[i].path)) {
+				snprintf(err, errlen, "pmusim: cannot write %s", output);
+				return -1;
+			}
+		}
+	} else if (make_programs(r, err, errlen) ||
+		   record__add_programs(&r->rec, r->progs, s->tasks_count, err, errlen)) {
 		return -1;
 	}
-	for (unsigned int i = 0; i < s->events_count; i++) {
-		struct perf_event_attr attr;
-		u64 *ids = calloc(r->nr_events, sizeof(*ids));
-		unsigned int n = 0;
-
-		if (!ids)
-			goto nomem;
-		build_attr(r, &s->events[i], i == 0, &attr);
-		if (i == 0)
-			first_attr = attr;
-		for (unsigned int k = 0; k < r->nr_events; k++)
-			if (r->scn_of[k] == i)
-				ids[n++] = r->events[k]->id;
-		if (perf_data_writer__add_attr(r->w, &attr, s->events[i].event, ids, n)) {
-			free(ids);
-			goto nomem;
-		}
-		free(ids);
-	}
-	if (!s->events_count)
-		return 0;
-	/* the tasks that were there before recording began, as perf record synthesizes them */
-	for (unsigned int t = 0; t < r->m->nr_tasks; t++) {
-		struct sim_task *st = r->m->tasks[t];
-		const struct run_dso *dso = r->dsos ? &r->dsos[st->group] : NULL;
-		struct synth_sample_id sid = { .pid = (u32)st->task.pid, .tid = (u32)st->task.tid,
-					       .id = r->events[0]->id, .cpu = (u32)st->cpu };
-		size_t n;
-
-		if (st->sleeping)
-			continue;	/* a thread not started yet: its FORK comes when it starts */
-		n = perf_event__synthesize_comm(rec, &first_attr, sid.pid, sid.tid, st->task.comm,
-						&sid);
-		if (!n || perf_data_writer__write(r->w, (struct perf_event_header *)rec))
-			goto nomem;
-		/* a recorded program's mappings come as it maps them (perf_event_mmap) */
-		if (st->task.pid != st->task.tid || !dso)
-			continue;
-		n = perf_event__synthesize_mmap2(rec, &first_attr, sid.pid, sid.tid,
-						 dso->elf.map_start, dso->elf.map_len,
-						 dso->elf.map_pgoff, 0x5 /* R|X */,
-						 0x2 /* PRIVATE */, dso->filename, &sid);
-		if (!n || perf_data_writer__write(r->w, (struct perf_event_header *)rec))
-			goto nomem;
-	}
-	return 0;
-nomem:
-	snprintf(err, errlen, "pmusim: cannot write %s", output);
-	return -1;
+	return record__synthesize(&r->rec, err, errlen);
 }
 
 /* ---- the run ---------------------------------------------------------------- */
@@ -818,10 +553,8 @@ static void teardown(struct run *r)
 
 	for (unsigned int i = r->nr_events; i-- > 0;)
 		perf_event_release_kernel(r->events[i]);
-	for (unsigned int i = 0; i < r->nr_bufs; i++) {
-		perf_mmap_reader__exit(&r->bufs[i].reader);
-		ring_buffer_put(r->bufs[i].rb);
-	}
+	for (unsigned int i = 0; i < r->nr_rbs; i++)
+		ring_buffer_put(r->rbs[i]);
 	if (r->m)
 		for (unsigned int c = 0; c < r->m->cfg.nr_cpus; c++)
 			x86_pmu_attach_cpu((int)c, NULL);
@@ -840,13 +573,11 @@ static void teardown(struct run *r)
 		workload_free(r->wls[g]);
 	free(r->wls);
 	free(r->events);
-	free(r->scn_of);
-	free(r->bufs);
-	free(r->batch);
-	free(r->offs);
+	free(r->rbs);
+	free(r->evsels);
+	free(r->threads);
+	free_programs(r);
 	judge_exit(&r->judge);
-	free(r->convs);
-	free_dsos(r);
 	the_run = NULL;
 }
 
@@ -869,17 +600,17 @@ static void remove_maps(struct run *r)
 
 unsigned int run_nr_buffers(const struct run *r)
 {
-	return r->nr_bufs;
+	return r->nr_rbs;
 }
 
 struct perf_event_mmap_page *run_buffer_page(const struct run *r, unsigned int i)
 {
-	return r->bufs[i].rb->user_page;
+	return r->rbs[i]->user_page;
 }
 
 void run_buffer_pause(struct run *r, unsigned int i, bool pause)
 {
-	rb_toggle_paused(r->bufs[i].rb, pause);
+	rb_toggle_paused(r->rbs[i], pause);
 }
 
 void run_advance(struct run *r, uint64_t cycles)
@@ -997,26 +728,50 @@ int run_trace(const struct scenario *s, struct vg_trace *trace, const char *comm
 	return run_one(&r, output, NULL, NULL, err, errlen);
 }
 
+/* The session's counts, into the summary's figures. */
+static void take_record_stats(struct run_stats *st, const struct record_stats *rs)
+{
+	st->records = rs->records;
+	st->bytes = rs->bytes;
+	st->samples = rs->samples;
+	st->lost_records = rs->lost_records;
+	st->lost = rs->lost;
+	st->throttles = rs->throttles;
+	st->unthrottles = rs->unthrottles;
+	st->wakeups = rs->wakeups;
+	st->reads = rs->reads;
+	st->overwritten = rs->overwritten;
+}
+
 static int run_one(struct run *rp, const char *output, const char *map_dir,
 		   const struct run_end_hook *hook, char *err, size_t errlen)
 {
 	struct run r = *rp;
 	const struct scenario *s = r.s;
 	struct run_stats *st = r.st;
+	const struct record_opts opts = {
+		.mmap_pages = s->buffer->pages, .overwrite = s->buffer->overwrite,
+		.interval = s->consumer->interval, .pause = s->consumer->pause,
+		.buildid_dir = buildid_cache_dir, .buildid_beside = buildid_beside,
+		.source = s->file,
+	};
+	const struct record_sys sys = {
+		sys_perf_event_open, sys_set_output, sys_id, sys_mmap, sys_poll, sys_pause_output,
+		&r,
+	};
 	struct saved_signals saved;
 	char target[4096];
-	bool in_place;
 	int ret = -1;
 
 	memset(st, 0, sizeof(*st));
 	the_run = &r;
 	catch_stop_signals(&saved);
+	record__init(&r.rec, &opts, &sys);
 	if (setup(&r, err, errlen))
 		goto out;
 	r.judge = (struct judge){ .s = s, .m = r.m, .wls = r.wls, .trace = r.trace, .st = st };
 	if (open_events(&r, err, errlen) || start_file(&r, output, map_dir, err, errlen))
 		goto out;
-	r.next_read = s->consumer->interval;
 	run_machine(&r);
 	if (hook && !st->stop_signal) {
 		r.hold_reads = true;
@@ -1027,46 +782,36 @@ static int run_one(struct run *rp, const char *output, const char *map_dir,
 		r.hold_reads = false;
 	}
 	consume(&r, true);
-	if (r.error || r.judge.error) {
+	if (r.rec.error || r.judge.error) {
 		snprintf(err, errlen, "pmusim: cannot write %s: %s", output,
-			 strerror(r.error ? r.error : r.judge.error));
+			 strerror(r.rec.error ? r.rec.error : r.judge.error));
 		goto out;
 	}
 	if (judge_ground_truth(&r.judge)) {
 		snprintf(err, errlen, "pmusim: out of memory");
 		goto out;
 	}
-	if (r.w) {
-		struct perf_data_writer *w;
-
-		if (perf_data_writer__finish(r.w)) {
-			snprintf(err, errlen, "%s", perf_data_writer__last_error());
+	if (r.rec.w) {
+		if (record__finish_output(&r.rec, err, errlen))
 			goto out;
-		}
-		snprintf(target, sizeof(target), "%s", perf_data_writer__target(r.w));
+		snprintf(target, sizeof(target), "%s", perf_data_writer__target(r.rec.w));
 		if (r.trace && judge_open_truth(&r.judge, target, err, errlen))
 			goto out;
-		r.judge.convs = r.convs;
-		r.judge.nr_convs = r.nr_convs;
-		if (judge_file(&r.judge, r.w, err, errlen))
+		r.judge.convs = r.rec.convs;
+		r.judge.nr_convs = r.rec.nr_convs;
+		if (judge_file(&r.judge, r.rec.w, err, errlen))
 			goto out;
-		/* the ELF files before the perf.data: one that cannot be stored leaves no file */
-		in_place = perf_data_writer__in_place(r.w);
-		if (store_dsos(&r, target, in_place, err, errlen))
+		if (record__write_buildid_cache(&r.rec, st->warning, sizeof(st->warning), err,
+						errlen) ||
+		    record__close_output(&r.rec, err, errlen))
 			goto out;
-		w = r.w;
-		r.w = NULL;
-		if (perf_data_writer__close(w)) {
-			snprintf(err, errlen, "%s", perf_data_writer__last_error());
-			goto out;
-		}
 		if (r.judge.truth_fp && judge_close_truth(&r.judge, target, err, errlen))
 			goto out;
 	}
 	ret = 0;
 out:
-	if (r.w)
-		perf_data_writer__abort(r.w);
+	take_record_stats(st, &r.rec.stats);
+	record__exit(&r.rec);
 	if (ret)
 		remove_maps(&r);
 	teardown(&r);
