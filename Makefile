@@ -78,10 +78,11 @@ KCONF_DIRS := mkdir -p $(objtree)/include/generated $(objtree)/include/config &&
 
 # ---- sources ---------------------------------------------------------------
 # core/ and model/: the kernel and the hardware; sim/: the simulated world;
-# tools/: the perf tool side (tools/lib/perf, tools/perf/util); replay/:
-# ring-buffer replay backends; seeds/: the RFC seeds' experiments; cmd/: the
-# pmusim command, whose main() (cmd/pmusim.c) stays out of the library.
-SRC_DIRS := core core/x86 model sim tools/lib/perf tools/perf/util replay seeds cmd
+# tools/: the perf tool side (tools/lib/perf, tools/perf: the record
+# session, tools/perf/util); replay/: ring-buffer replay backends; seeds/:
+# the RFC seeds' experiments; cmd/: the pmusim command, whose main()
+# (cmd/pmusim.c) stays out of the library.
+SRC_DIRS := core core/x86 model sim tools/lib/perf tools/perf tools/perf/util replay seeds cmd
 LIB_SRCS := $(sort $(filter-out $(srctree)/cmd/pmusim.c, \
 	$(wildcard $(foreach d,$(SRC_DIRS),$(srctree)/$(d)/*.c))))
 LIB_OBJS := $(patsubst $(srctree)/%.c,$(objtree)/%.o,$(LIB_SRCS))

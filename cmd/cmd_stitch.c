@@ -6,10 +6,11 @@
  * after. Symbols come from perf-PID.map for addresses inside an anonymous
  * executable mapping of the sample's process, as perf resolves them.
  *
- * Samples go in perf's order: perf script queues every event and hands
- * them out by time (ordered events; a file without FINISHED_ROUND is one
- * round), equal times in file order. Stitching depends on that order,
- * since it looks at the previous sample of the same thread.
+ * Samples go in perf's order (tools/perf/util/ordered_events.h): by
+ * time, equal times in file order. Stitching depends on that order,
+ * since it looks at the previous sample of the same thread. The
+ * mappings and symbols come from tools/perf/util/map.h and symbol.h;
+ * this file holds the options and the printing.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,38 +21,17 @@
 #include "cmd/commands.h"
 #include "core/kernel.h"
 #include "tools/perf/util/lbr_stitch.h"
+#include "tools/perf/util/ordered_events.h"
 #include "tools/perf/util/perf_data_read.h"
-#include "tools/perf/util/build_id_cache.h"
 #include "tools/perf/util/perf_map.h"
+#include "tools/perf/util/symbol.h"
 
-#define LINUX_PROT_EXEC	0x4
 #define OUT_SIZE	((1 << 16) + OUT_ALIGN)	/* 64 KiB writes, and room for the rest */
 #define OUT_ALIGN	4096		/* a page */
 /* Lines up to this long live in their cache slot and are copied with one fixed-size memcpy. */
 #define LINE_INLINE	48
 /* How far ahead of the record being read the file is asked into the cache */
 #define PREFETCH_AHEAD	4096
-
-/* An executable mapping: anonymous (perf-PID.map names it) or of a DSO. */
-struct exec_map {
-	u32 pid;
-	u64 start, end;
-	int dso;			/* index in stitch_ctx.dsos, -1: anonymous */
-};
-
-/* A DSO mapped at START from PGOFF, its .symtab read once, on first use. */
-struct dso_syms {
-	const char *filename;		/* in the mapped file */
-	u64 start, pgoff;
-	bool tried, loaded;
-	struct perf_map map;
-};
-
-struct pid_syms {
-	u32 pid;
-	bool loaded;
-	struct perf_map map;
-};
 
 /*
  * A frame's printed line, one cache line per slot: the text itself when
@@ -67,42 +47,15 @@ struct frame_line {
 	};
 };
 
-/*
- * A sample waiting for its turn, with what printing it needs from the
- * parse (pointers into the mapped file), so it is parsed only once.
- */
-struct queued_sample {
-	u64 time;
-	u64 ip;
-	u64 hw_idx;
-	const u8 *callchain;
-	const u8 *branch_entries;
-	const struct perf_data_attr *attr;
-	u32 callchain_nr;		/* a record is at most 64 KiB: these fit */
-	u32 branch_nr;
-	u32 pid, tid;
-	u32 seq;			/* file order, for equal times */
-	bool no_hw_idx;
-};
-
 struct stitch_ctx {
 	const char *map_dir;
 	bool tid_time;			/* a "TID SECS.USECS:" line per sample, as -F tid,time */
 	bool no_sym;			/* addresses only, as -F ip without sym */
-	struct queued_sample *q;
-	size_t nr_q, cap_q;
-	struct exec_map *maps;
-	size_t nr_maps, cap_maps;
-	struct dso_syms *dsos;
-	size_t nr_dsos, cap_dsos;
-	const struct perf_data_file *file;
-	const char *path;		/* the perf.data: PATH.debug/ is a build-id cache */
-	struct pid_syms *syms;
-	size_t nr_syms, cap_syms;
+	struct symbols syms;		/* the file's mappings and their symbols */
+	struct lbr_stitcher *stitcher;
 	char *out;			/* output buffer */
 	size_t out_len, out_cap;
 	int write_err;			/* errno of a failed write to stdout */
-	bool nomem;			/* a symbol table could not be loaded for want of memory */
 	u64 flushes;			/* out_flush calls so far */
 	struct frame_line *line_cache;	/* open addressing by (pid, ip) */
 	u32 line_cache_size;		/* a power of two */
@@ -134,156 +87,6 @@ static int grow(void **buf, size_t *cap, size_t need, size_t elem)
 	*buf = p;
 	*cap = n;
 	return 0;
-}
-
-/* Is NAME one perf treats as anonymous memory (its perf-PID.map applies)? */
-static bool is_anon_name(const char *name, size_t len)
-{
-	return (len == 6 && !memcmp(name, "//anon", 6)) ||
-	       (len >= 9 && !memcmp(name, "/dev/zero", 9)) ||
-	       (len >= 15 && !memcmp(name, "/anon_hugepage", 14));
-}
-
-/*
- * MMAP (type 1) and MMAP2 (type 10): remember executable ranges, with the
- * DSO they map unless anonymous.
- */
-static int note_mmap(struct stitch_ctx *c, const u8 *ev, u32 size, u32 type, u16 misc)
-{
-	u32 name_off = type == PERF_RECORD_MMAP ? 8 + 32 : 8 + 64;
-	const char *name = (const char *)ev + name_off;
-	u64 start, len, pgoff;
-	u32 pid, prot;
-	size_t nlen, d;
-	bool exec;
-
-	if (size <= name_off)
-		return 0;
-	pid = perf_data__get_u32(ev + 8);
-	start = perf_data__get_u64(ev + 16);
-	len = perf_data__get_u64(ev + 24);
-	pgoff = perf_data__get_u64(ev + 32);
-	if (type == PERF_RECORD_MMAP2) {
-		prot = perf_data__get_u32(ev + 8 + 56);
-		exec = prot & LINUX_PROT_EXEC;
-	} else {
-		exec = !(misc & PERF_RECORD_MISC_MMAP_DATA);
-	}
-	nlen = strnlen(name, size - name_off);
-	if (!exec || nlen == size - name_off)
-		return 0;
-	if (grow((void **)&c->maps, &c->cap_maps, c->nr_maps + 1, sizeof(*c->maps)))
-		return -1;
-	c->maps[c->nr_maps] = (struct exec_map){ .pid = pid, .start = start, .end = start + len,
-						 .dso = -1 };
-	if (!is_anon_name(name, nlen)) {
-		for (d = 0; d < c->nr_dsos; d++)
-			if (c->dsos[d].start == start && c->dsos[d].pgoff == pgoff &&
-			    !strcmp(c->dsos[d].filename, name))
-				break;
-		if (d == c->nr_dsos) {
-			if (grow((void **)&c->dsos, &c->cap_dsos, c->nr_dsos + 1, sizeof(*c->dsos)))
-				return -1;
-			c->dsos[c->nr_dsos++] = (struct dso_syms){ .filename = name, .start = start,
-								   .pgoff = pgoff };
-		}
-		c->maps[c->nr_maps].dso = (int)d;
-	}
-	c->nr_maps++;
-	return 0;
-}
-
-/*
- * Where perf finds a DSO the file names with a build-id: a build-id
- * cache, here PATH.debug/ beside the perf.data (pmusim run writes it) and
- * then ~/.debug; without a build-id, the file itself.
- */
-static void load_dso(struct stitch_ctx *c, struct dso_syms *d)
-{
-	const struct perf_data_build_id *b = perf_data_file__build_id(c->file, d->filename);
-	char dirs[2][4096], path[8400], sbid[41] = "";
-	int nr_dirs = 0;
-
-	d->tried = true;
-	if (b && b->size >= 2) {
-		for (int i = 0; i < b->size; i++)
-			sprintf(sbid + 2 * i, "%02x", b->id[i]);
-		snprintf(dirs[nr_dirs++], sizeof(dirs[0]), "%s.debug", c->path);
-		if (build_id_cache__default_dir(dirs[nr_dirs], sizeof(dirs[0])))
-			nr_dirs++;
-		for (int i = 0; i < nr_dirs; i++) {
-			snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/elf", dirs[i], sbid, sbid + 2);
-			if (!perf_map__load_elf(&d->map, path, d->start, d->pgoff)) {
-				d->loaded = true;
-				return;
-			}
-			if (errno == ENOMEM) {
-				c->nomem = true;
-				return;
-			}
-		}
-		return;		/* the file at the name may be another build */
-	}
-	d->loaded = !perf_map__load_elf(&d->map, d->filename, d->start, d->pgoff);
-	if (!d->loaded && errno == ENOMEM)
-		c->nomem = true;
-}
-
-/*
- * IP's symbol, and in *SHOWN the address perf prints for it: in a DSO's
- * mapping the address in the DSO (ip - start + pgoff, perf's map_ip), else
- * IP itself.
- */
-static const char *symbol_name(struct stitch_ctx *c, u32 pid, u64 ip, u64 *shown)
-{
-	const struct perf_map_sym *sym;
-	struct pid_syms *ps = NULL;
-	const struct perf_map *map;
-	char path[4096];
-	size_t i;
-
-	*shown = ip;
-	for (i = c->nr_maps; i > 0; i--)
-		if (c->maps[i - 1].pid == pid && ip >= c->maps[i - 1].start &&
-		    ip < c->maps[i - 1].end)
-			break;
-	if (i && c->maps[i - 1].dso >= 0)
-		*shown = ip - c->maps[i - 1].start + c->dsos[c->maps[i - 1].dso].pgoff;
-	if (c->no_sym)
-		return "";
-	if (!i)
-		return "[unknown]";
-	if (c->maps[i - 1].dso >= 0) {
-		struct dso_syms *d = &c->dsos[c->maps[i - 1].dso];
-
-		if (!d->tried)
-			load_dso(c, d);
-		if (!d->loaded)
-			return "[unknown]";
-		map = &d->map;
-	} else {
-		for (i = 0; i < c->nr_syms; i++)
-			if (c->syms[i].pid == pid)
-				ps = &c->syms[i];
-		if (!ps) {
-			if (grow((void **)&c->syms, &c->cap_syms, c->nr_syms + 1, sizeof(*c->syms))) {
-				c->nomem = true;
-				return "[unknown]";
-			}
-			ps = &c->syms[c->nr_syms++];
-			memset(ps, 0, sizeof(*ps));
-			ps->pid = pid;
-			snprintf(path, sizeof(path), "%s/perf-%u.map", c->map_dir, pid);
-			ps->loaded = !perf_map__load(&ps->map, path);
-			if (!ps->loaded && errno == ENOMEM)
-				c->nomem = true;
-		}
-		if (!ps->loaded)
-			return "[unknown]";
-		map = &ps->map;
-	}
-	sym = perf_map__find(map, ip);
-	return sym ? sym->name : "[unknown]";
 }
 
 /*
@@ -376,6 +179,22 @@ static int line_cache_grow(struct stitch_ctx *c)
 	free(old);
 	c->line_cache_size = size;
 	return 0;
+}
+
+/*
+ * IP's symbol as printed, and in *SHOWN the address perf prints for it
+ * (map__map_ip): "" without symbols, "[unknown]" where there is none.
+ */
+static const char *symbol_name(struct stitch_ctx *c, u32 pid, u64 ip, u64 *shown)
+{
+	const struct map *map = maps__find(&c->syms.maps, pid, ip);
+	const struct perf_map_sym *sym;
+
+	*shown = map__map_ip(map, ip);
+	if (c->no_sym)
+		return "";
+	sym = map__find_symbol(&c->syms, map, ip);
+	return sym ? sym->name : "[unknown]";
 }
 
 /*
@@ -590,21 +409,15 @@ static void prefetch_range(const u8 **p, const u8 *end)
 	*p = q;
 }
 
-/* Ask for the branch entries of a sample soon to be printed. */
-static void prefetch_sample(const struct queued_sample *q)
+/* The ordered events' deliver callback: print the sample. */
+static int deliver_sample(const struct ordered_event *event, void *arg)
 {
-	const u8 *p = q->branch_entries;
+	struct stitch_ctx *c = arg;
+	struct perf_sample s;
 
-	prefetch_range(&p, p + q->branch_nr * sizeof(struct perf_sample_branch));
-}
-
-static int queued_cmp(const void *a, const void *b)
-{
-	const struct queued_sample *x = a, *y = b;
-
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	ordered_event__sample(event, &s);
+	/* not a stack with frames shown as [unknown] for want of memory */
+	return print_sample(c, c->stitcher, &event->attr->attr, &s) || c->syms.nomem ? -1 : 0;
 }
 
 static void usage(FILE *f)
@@ -626,10 +439,11 @@ int cmd_stitch(int argc, char **argv)
 	const struct perf_data_attr *a;
 	struct perf_data_iter it;
 	struct perf_data_file f;
+	struct ordered_events oe;
 	struct lbr_stitcher st;
 	struct perf_sample s;
 	const char *path = NULL;
-	bool stitch = true, all_timed = true, sorted = true;
+	bool stitch = true;
 	struct perf_event_header hdr;
 	const u8 *ev, *pf, *pf_to, *data_end;
 	u32 size;
@@ -681,10 +495,11 @@ int cmd_stitch(int argc, char **argv)
 		perf_data_file__close(&f);
 		return 2;
 	}
-	c.file = &f;
-	c.path = path;
+	symbols__init(&c.syms, &f, path, c.map_dir);
+	ordered_events__init(&oe, deliver_sample, &c);
 	lbr_stitcher__init(&st, f.max_branches, stitch);
 	st.entries_stay = true;		/* the file stays mapped until the end */
+	c.stitcher = &st;
 	c.out_cap = OUT_SIZE;
 	c.out = aligned_alloc(OUT_ALIGN, c.out_cap);
 	if (!c.out || line_cache_grow(&c)) {
@@ -693,12 +508,8 @@ int cmd_stitch(int argc, char **argv)
 		goto out;
 	}
 	perf_data_file__iter_init(&f, &it);
-	/*
-	 * Room for the samples up front, rather than growing by copying: a
-	 * sample with a call stack is hundreds of bytes, and memory the
-	 * queue does not reach is never touched.
-	 */
-	if (grow((void **)&c.q, &c.cap_q, (it.end - it.pos) / 128 + 64, sizeof(*c.q)))
+	/* a sample with a call stack is hundreds of bytes */
+	if (ordered_events__reserve(&oe, (it.end - it.pos) / 128 + 64))
 		goto nomem;
 	pf = f.buf + it.pos;
 	data_end = f.buf + it.end;
@@ -711,7 +522,7 @@ int cmd_stitch(int argc, char **argv)
 		prefetch_range(&pf, pf_to);
 		memcpy(&hdr, ev, sizeof(hdr));
 		if (hdr.type == PERF_RECORD_MMAP || hdr.type == PERF_RECORD_MMAP2) {
-			if (note_mmap(&c, ev, size, hdr.type, hdr.misc))
+			if (maps__process_mmap_event(&c.syms.maps, ev, size))
 				goto nomem;
 			continue;
 		}
@@ -722,46 +533,16 @@ int cmd_stitch(int argc, char **argv)
 			status = 2;
 			goto out;
 		}
-		if (grow((void **)&c.q, &c.cap_q, c.nr_q + 1, sizeof(*c.q)))
+		if (ordered_events__queue(&oe, &s, a))
 			goto nomem;
-		c.q[c.nr_q] = (struct queued_sample){
-			.time = s.time, .ip = s.ip, .hw_idx = s.hw_idx,
-			.callchain = s.callchain, .branch_entries = s.branch_entries, .attr = a,
-			.callchain_nr = (u32)s.callchain_nr, .branch_nr = (u32)s.branch_nr,
-			.pid = s.pid, .tid = s.tid, .seq = (u32)c.nr_q, .no_hw_idx = s.no_hw_idx,
-		};
-		sorted &= !c.nr_q || s.time >= c.q[c.nr_q - 1].time;
-		c.nr_q++;
-		all_timed &= !!(a->attr.sample_type & PERF_SAMPLE_TIME);
 	}
 	if (ret < 0) {
 		fprintf(stderr, "%s\n", f.err);
 		status = 2;
 		goto out;
 	}
-	/* A file written in time order needs no sort (pmusim's own usually is). */
-	if (all_timed && !sorted)
-		qsort(c.q, c.nr_q, sizeof(*c.q), queued_cmp);
-	for (size_t k = 0; k < c.nr_q; k++) {
-		const struct queued_sample *q = &c.q[k];
-
-		if (k + 2 < c.nr_q)
-			prefetch_sample(&c.q[k + 2]);
-
-		/* what print_sample looks at; the rest of s is left from the parse */
-		s.ip = q->ip;
-		s.pid = q->pid;
-		s.tid = q->tid;
-		s.time = q->time;
-		s.callchain_nr = q->callchain_nr;
-		s.callchain = q->callchain;
-		s.branch_nr = q->branch_nr;
-		s.hw_idx = q->hw_idx;
-		s.no_hw_idx = q->no_hw_idx;
-		s.branch_entries = q->branch_entries;
-		if (print_sample(&c, &st, &q->attr->attr, &s) || c.nomem)
-			goto nomem;	/* not a stack with frames shown as [unknown] for want of memory */
-	}
+	if (ordered_events__flush(&oe))
+		goto nomem;
 	goto out;
 nomem:
 	fprintf(stderr, "pmusim: out of memory\n");
@@ -774,16 +555,8 @@ out:
 		if (!status)
 			status = 1;
 	}
-	for (size_t k = 0; k < c.nr_syms; k++)
-		if (c.syms[k].loaded)
-			perf_map__exit(&c.syms[k].map);
-	for (size_t k = 0; k < c.nr_dsos; k++)
-		if (c.dsos[k].loaded)
-			perf_map__exit(&c.dsos[k].map);
-	free(c.dsos);
-	free(c.syms);
-	free(c.maps);
-	free(c.q);
+	symbols__exit(&c.syms);
+	ordered_events__exit(&oe);
 	free(c.out);
 	free(c.line_cache);
 	free(c.lines);

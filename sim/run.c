@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * A run: builds the machine of a scenario, plugs its CPUs into the x86
- * driver, opens the events as perf record would (per task or per CPU,
- * one buffer per task or CPU, further events redirected into it), lets
- * the consumer read the buffers into perf.data while the machine runs,
- * and reads the file back for the summary. See run.h.
+ * driver and runs it. The record session (tools/perf/builtin_record.c)
+ * opens the events, reads the buffers and writes perf.data through the
+ * system calls this file gives it, the machine's kernel being core/;
+ * the judge (sim/judge.c) holds the file against the machine's truth
+ * for the summary. See run.h.
  */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/internal.h"
@@ -19,85 +19,44 @@
 #include "core/task_ctx_data.h"
 #include "core/testcase.h"
 #include "core/x86/pmu.h"
-#include "core/x86/tsc.h"
-#include "tools/perf/util/lbr_stitch.h"
+#include "sim/judge.h"
 #include "sim/machine.h"
-#include "tools/lib/perf/mmap_read.h"
-#include "tools/perf/util/perf_data.h"
-#include "tools/perf/util/perf_data_read.h"
-#include "tools/perf/util/perf_map.h"
-#include "tools/perf/util/build_id_cache.h"
-#include "tools/perf/util/genelf.h"
 #include "sim/run.h"
 #include "sim/vg_task.h"
-#include "tools/perf/util/synthesize.h"
-#include "tools/perf/util/tsc_convert.h"
-
-#define MAX_EVENTS	(16 * 1024)
-
-struct run_buf {
-	struct perf_buffer *rb;
-	struct perf_mmap_reader reader;
-	uint64_t last_head;		/* backward: data_head at the last read */
-	bool backward, overwrite;
-};
+#include "tools/perf/builtin_record.h"
+#include "tools/perf/util/genelf.h"
+#include "tools/perf/util/perf_data_read.h"
+#include "tools/perf/util/perf_map.h"
 
 struct run {
 	const struct scenario *s;
 	struct machine *m;
 	struct workload **wls;		/* per scenario task entry */
-	struct perf_event **events;
-	unsigned int *scn_of;		/* the scenario event each was opened for */
+	/* the machine's kernel, as the session's system calls reach it */
+	struct perf_event **events;	/* by fd */
 	unsigned int nr_events;
-	struct run_buf *bufs;
-	unsigned int nr_bufs;
-	struct perf_data_writer *w;
+	struct perf_buffer **rbs;	/* the mapped buffers, in the order mapped */
+	unsigned int nr_rbs;
+	/* what the session records: the events, the threads, their programs */
+	struct record_evsel *evsels;	/* per scenario event */
+	struct record_thread *threads;	/* per task */
+	struct record_program *progs;	/* per scenario task entry */
+	struct record rec;		/* the record session (tools/perf/builtin_record.h) */
+	struct judge judge;		/* the samples against the truth (sim/judge.h) */
 	struct run_stats *st;
-	uint64_t next_read;
 	run_progress_fn progress;
-	/* one read's records, written oldest first */
-	unsigned char *batch;
-	size_t batch_len, batch_cap;
-	uint32_t *offs;
-	size_t nr_offs, offs_cap;
-	uint64_t want;			/* backward: bytes new since the last read */
-	uint64_t seen;
-	/* the samples' truth, in the order they were taken */
-	struct run_truth *truth;
-	size_t nr_truth, truth_cap;
-	/*
-	 * The true stacks, one after another: a workload's frames as its
-	 * function indices, a recorded program's as addresses (sim/vg_task.h).
-	 */
-	uint64_t *truth_frames;
-	size_t nr_truth_frames, truth_frames_cap;
-	/* user-page time conversion snapshots, oldest first */
-	struct tsc_conv *convs;
-	size_t nr_convs, convs_cap;
 	bool hold_reads;		/* the end hook runs: the consumer waits */
 	/* the perf.data header's env: the writer reads it until it closes */
 	struct perf_data_env env;
 	char cpuid[64], cpu_desc[64];
-	int error;
 	const char *map_dir;
 	unsigned int nr_maps;		/* perf-PID.map files written, to take back on failure */
-	struct run_dso *dsos;		/* per scenario task entry: its program's ELF */
 	/* a recorded program instead of the scenario's tasks (run_trace()) */
 	struct vg_trace *trace;
 	const char *comm;
-	FILE *truth_fp;			/* the truth file being written, or NULL */
-	char truth_tmp[4200];
 };
 
 static struct run *the_run;
-
-/* A program as perf sees it: an ELF file named by MMAP2 and BUILD_ID. */
-struct run_dso {
-	char filename[64];		/* "/pmusim/NAME", as MMAP2 names it */
-	u8 *code;
-	struct genelf_sym *syms;
-	struct genelf_dso elf;
-};
 
 /* Where the ELF files go: see run_set_buildid_dirs(). */
 static const char *buildid_cache_dir = "";
@@ -165,146 +124,11 @@ static void hook_tick(void *ctx, struct sim_cpu *cpu)
 	perf_event_task_tick();
 }
 
-/* ---- the consumer ----------------------------------------------------------- */
-
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	void *n;
-	size_t c = *cap ? *cap : 4096;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need)
-		c *= 2;
-	n = realloc(*p, c * elem);
-	if (!n)
-		return -1;
-	*p = n;
-	*cap = c;
-	return 0;
-}
-
-static int collect(const struct perf_event_header *rec, size_t size, void *arg)
-{
-	struct run *r = arg;
-
-	if (r->want != UINT64_MAX && r->seen >= r->want)
-		return 1;		/* read last time */
-	r->seen += size;
-	if (grow((void **)&r->batch, &r->batch_cap, r->batch_len + size, 1) ||
-	    grow((void **)&r->offs, &r->offs_cap, r->nr_offs + 1, sizeof(*r->offs))) {
-		r->error = ENOMEM;
-		return 1;
-	}
-	memcpy(r->batch + r->batch_len, rec, size);
-	r->offs[r->nr_offs++] = (uint32_t)r->batch_len;
-	r->batch_len += size;
-	return 0;
-}
-
-static void account(struct run *r, const struct perf_event_header *h)
-{
-	struct run_stats *st = r->st;
-
-	st->records++;
-	st->bytes += h->size;
-	switch (h->type) {
-	case PERF_RECORD_SAMPLE:
-		st->samples++;
-		break;
-	case PERF_RECORD_LOST: {
-		u64 lost;
-
-		memcpy(&lost, (const char *)h + 16, sizeof(lost));
-		st->lost_records++;
-		st->lost += lost;
-		break;
-	}
-	case PERF_RECORD_THROTTLE:
-		st->throttles++;
-		break;
-	case PERF_RECORD_UNTHROTTLE:
-		st->unthrottles++;
-		break;
-	default:
-		break;
-	}
-	if (r->w && perf_data_writer__write(r->w, h))
-		r->error = EIO;
-}
-
-/* Keep the page's conversion fields when they changed: samples read later may need them. */
-static void snapshot_conv(struct run *r, struct run_buf *b)
-{
-	struct tsc_conv c;
-
-	if (tsc_conv_read(b->rb->user_page, &c) || !c.mono_raw)
-		return;
-	if (r->nr_convs && !memcmp(&r->convs[r->nr_convs - 1], &c, sizeof(c)))
-		return;
-	if (grow((void **)&r->convs, &r->convs_cap, r->nr_convs + 1, sizeof(c))) {
-		r->error = ENOMEM;
-		return;
-	}
-	r->convs[r->nr_convs++] = c;
-}
-
-static void read_buf(struct run *r, struct run_buf *b)
-{
-	bool pause = r->s->consumer->pause;
-
-	r->batch_len = r->nr_offs = 0;
-	r->seen = 0;
-	r->want = UINT64_MAX;
-	if (pause)
-		rb_toggle_paused(b->rb, true);
-	snapshot_conv(r, b);
-	if (b->backward) {
-		uint64_t head = perf_mmap__read_head(b->rb->user_page);
-
-		r->want = b->last_head - head;
-		if (r->want > b->reader.size)
-			r->st->overwritten += r->want - b->reader.size;
-		perf_mmap_reader__read_backward(&b->reader, collect, r);
-		b->last_head = head;
-	} else if (b->overwrite) {
-		perf_mmap_reader__read_overwrite_forward(&b->reader, collect, r);
-	} else {
-		perf_mmap_reader__read_forward(&b->reader, 0, collect, r);
-	}
-	if (pause)
-		rb_toggle_paused(b->rb, false);
-	r->st->reads++;
-	/* a backward read comes newest first: write oldest first */
-	for (size_t i = 0; i < r->nr_offs; i++) {
-		size_t k = b->backward ? r->nr_offs - 1 - i : i;
-
-		account(r, (const struct perf_event_header *)(r->batch + r->offs[k]));
-	}
-}
-
+/* The consumer's turn: the session reads the buffers that are due. */
 static void consume(struct run *r, bool all)
 {
-	uint64_t interval = r->s->consumer->interval;
-	bool due;
-
-	if (r->hold_reads)
-		return;
-	due = all || (interval && r->m->now >= r->next_read);
-
-	if (interval && r->m->now >= r->next_read)
-		r->next_read += interval;
-	for (unsigned int i = 0; i < r->nr_bufs; i++) {
-		struct run_buf *b = &r->bufs[i];
-		bool woken = atomic_read(&b->rb->poll) != 0;
-
-		if (woken) {
-			atomic_set(&b->rb->poll, 0);
-			r->st->wakeups++;
-		}
-		if (due || (woken && !interval))
-			read_buf(r, b);
-	}
+	if (!r->hold_reads)
+		record__mmap_read_all(&r->rec, r->m->now, all);
 }
 
 static void hook_quantum_end(void *ctx, struct machine *m, uint64_t now)
@@ -365,204 +189,155 @@ static void build_attr(const struct run *r, const struct scn_event *e, bool trac
 #endif
 }
 
-static int add_buf(struct run *r, struct perf_event *event, bool backward, int cpu)
-{
-	const struct scn_buffer *sb = r->s->buffer;
-	struct run_buf *b = &r->bufs[r->nr_bufs];
-	int flags = sb->overwrite ? 0 : RING_BUFFER_WRITABLE;
-
-	b->rb = rb_alloc((int)sb->pages, (long)sb->watermark, cpu, flags);
-	if (!b->rb)
-		return -ENOMEM;
-	b->backward = backward;
-	b->overwrite = sb->overwrite;
-	refcount_inc(&b->rb->refcount);	/* the consumer keeps one */
-	ring_buffer_attach(event, b->rb);
-	perf_event_init_userpage(event);
-	perf_event_update_userpage(event);
-	if (perf_mmap_reader__init(&b->reader, b->rb->user_page))
-		return -EINVAL;
-	snapshot_conv(r, b);
-	r->nr_bufs++;
-	return 0;
-}
-
 /*
  * The overflow handler of every event the run opens: the default output,
- * then a note of the true stack of the task the sample was taken from,
- * keyed as the sample is, so the summary can judge its call stack.
+ * then the judge's note of what the task the sample was taken from was
+ * doing, keyed as the sample is, so the summary can judge it.
  */
 static void run_overflow_handler(struct perf_event *event, struct perf_sample_data *data,
 				 struct pt_regs *regs)
 {
-	struct run *r = the_run;
-	struct sim_task *t = current ? current->sim : NULL;
-	uint64_t ips[RUN_TRUTH_FRAMES];
-	struct run_truth *tr;
-	unsigned int n;
-
 	if (event->attr.write_backward)
 		perf_event_output_backward(event, data, regs);
 	else
 		perf_event_output_forward(event, data, regs);
-	if (!r || !t || !(event->attr.sample_type & PERF_SAMPLE_TIME))
-		return;
-	if (grow((void **)&r->truth, &r->truth_cap, r->nr_truth + 1, sizeof(*r->truth))) {
-		r->error = ENOMEM;
-		return;
-	}
-	tr = &r->truth[r->nr_truth++];
-	tr->tid = (uint32_t)t->task.tid;
-	tr->time = data->time;
-	tr->ip = regs->ip;		/* what the sample records (the executor's own op may lag) */
-	tr->tsc = perf_hw_time();
-	tr->nr = 0;
-	tr->frames = r->nr_truth_frames;
-	/* only LBR call-stack samples are judged against their stacks */
-	if (!(event->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) ||
-	    !(event->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK))
-		return;
-	n = r->trace ? vg_trace_callstack(t, ips, RUN_TRUTH_FRAMES) :
-		       wl_exec_callstack(&t->exec, ips, RUN_TRUTH_FRAMES);
-	if (grow((void **)&r->truth_frames, &r->truth_frames_cap, r->nr_truth_frames + n,
-		 sizeof(*r->truth_frames))) {
-		r->error = ENOMEM;
-		return;
-	}
-	for (unsigned int i = 0; i < n; i++) {
-		const struct wl_func *fn = r->trace ? NULL : workload_func_at(t->exec.wl, ips[i]);
-
-		r->truth_frames[r->nr_truth_frames++] = r->trace ? ips[i] :
-			fn ? (uint64_t)(fn - t->exec.wl->funcs) : UINT64_MAX;
-	}
-	tr->nr = (uint16_t)n;
+	if (the_run)
+		judge_note_sample(&the_run->judge, event, data, regs);
 }
 
-static int open_one(struct run *r, struct perf_event_attr *attr, int pid, int cpu,
-		    struct perf_event *output, char *err, size_t errlen, unsigned int idx)
+/* ---- the machine's kernel, as the session's system calls reach it ----------- */
+
+static int sys_perf_event_open(void *priv, const struct perf_event_attr *attr, int pid, int cpu)
 {
+	struct run *r = priv;
 	struct perf_event *event;
 	int ret;
 
-	if (r->nr_events == MAX_EVENTS) {
-		snprintf(err, errlen, "pmusim: too many events");
-		return -1;
-	}
+	/* the session opens no more than RECORD_MAX_EVENTS */
+	if (NEVER(r->nr_events == RECORD_MAX_EVENTS))
+		return -EMFILE;
 	ret = perf_event_open_attr(attr, sizeof(*attr), pid, cpu, NULL, 0, NULL, &event);
-	if (ret) {
-		snprintf(err, errlen, "%s:%u: events.%u: perf_event_open: %s", r->s->file,
-			 1u, idx, strerror(-ret));
-		return -1;
-	}
-	r->scn_of[r->nr_events] = idx;
-	r->events[r->nr_events++] = event;
+	if (ret)
+		return ret;
 	WRITE_ONCE(event->overflow_handler, run_overflow_handler);
-	if (output) {
-		ret = perf_event_set_output(event, output);
-		/* one owner's events: same task or CPU, and check() made them one direction */
-		if (NEVER(ret)) {
-			snprintf(err, errlen, "pmusim: events.%u: SET_OUTPUT: %s", idx,
-				 strerror(-ret));
-			return -1;
-		}
-		return 0;
-	}
-	if (add_buf(r, event, attr->write_backward, cpu)) {
-		snprintf(err, errlen, "pmusim: cannot allocate a %u-page buffer",
-			 r->s->buffer->pages);
-		return -1;
-	}
-	return 0;
+	r->events[r->nr_events] = event;
+	return (int)r->nr_events++;
 }
 
-/* perf record: per task (pid, any CPU) or per CPU (all tasks); one buffer each. */
+static int sys_set_output(void *priv, int fd, int output)
+{
+	struct run *r = priv;
+
+	return perf_event_set_output(r->events[fd], r->events[output]);
+}
+
+static u64 sys_id(void *priv, int fd)
+{
+	return ((struct run *)priv)->events[fd]->id;
+}
+
+/* As perf_mmap(): the buffer takes the event's watermark and CPU. */
+static struct perf_event_mmap_page *sys_mmap(void *priv, int fd, unsigned int pages,
+					     bool writable)
+{
+	struct run *r = priv;
+	struct perf_event *event = r->events[fd];
+	struct perf_buffer *rb;
+
+	rb = rb_alloc((int)pages, event->attr.watermark ? (long)event->attr.wakeup_watermark : 0,
+		      event->cpu, writable ? RING_BUFFER_WRITABLE : 0);
+	if (!rb)
+		return NULL;
+	refcount_inc(&rb->refcount);	/* the mapping keeps one */
+	ring_buffer_attach(event, rb);
+	perf_event_init_userpage(event);
+	perf_event_update_userpage(event);
+	r->rbs[r->nr_rbs++] = rb;
+	return rb->user_page;
+}
+
+static bool sys_poll(void *priv, int fd)
+{
+	struct perf_buffer *rb = ((struct run *)priv)->events[fd]->rb;
+	bool woken = atomic_read(&rb->poll) != 0;
+
+	if (woken)
+		atomic_set(&rb->poll, 0);
+	return woken;
+}
+
+static void sys_pause_output(void *priv, int fd, bool pause)
+{
+	rb_toggle_paused(((struct run *)priv)->events[fd]->rb, pause);
+}
+
+/*
+ * The scenario's events and the machine's threads, as the session opens
+ * them (perf record): per task or per CPU, one buffer each.
+ */
 static int open_events(struct run *r, char *err, size_t errlen)
 {
 	const struct scenario *s = r->s;
-	unsigned int nr_owners = s->machine->cpus + r->m->nr_tasks;
-	struct perf_event **first = calloc(nr_owners, sizeof(*first));
-	int ret = 0;
+	unsigned int nr_tasks = r->m->nr_tasks;
 
-	r->events = calloc(MAX_EVENTS, sizeof(*r->events));
-	r->scn_of = calloc(MAX_EVENTS, sizeof(*r->scn_of));
-	r->bufs = calloc(nr_owners, sizeof(*r->bufs));
-	if (!first || !r->events || !r->scn_of || !r->bufs) {
-		free(first);
+	r->events = calloc(RECORD_MAX_EVENTS, sizeof(*r->events));
+	r->rbs = calloc(s->machine->cpus + nr_tasks, sizeof(*r->rbs));
+	r->evsels = calloc(s->events_count ? s->events_count : 1, sizeof(*r->evsels));
+	r->threads = calloc(nr_tasks ? nr_tasks : 1, sizeof(*r->threads));
+	if (!r->events || !r->rbs || !r->evsels || !r->threads) {
 		snprintf(err, errlen, "pmusim: out of memory");
 		return -1;
 	}
-	for (unsigned int i = 0; i < s->events_count && !ret; i++) {
+	for (unsigned int i = 0; i < s->events_count; i++) {
 		const struct scn_event *e = &s->events[i];
-		struct perf_event_attr attr;
+		struct record_evsel *ev = &r->evsels[i];
 
-		build_attr(r, e, i == 0, &attr);
-		if (e->scope == SCN_SCOPE_SYSTEM) {
-			for (unsigned int c = 0; c < s->machine->cpus && !ret; c++) {
-				if (e->cpu_mask && !(e->cpu_mask >> c & 1))
-					continue;
-				ret = open_one(r, &attr, -1, (int)c, first[c], err, errlen, i);
-				if (!ret && !first[c])
-					first[c] = r->events[r->nr_events - 1];
-			}
-		} else {
-			for (unsigned int t = 0; t < r->m->nr_tasks && !ret; t++) {
-				unsigned int o = s->machine->cpus + t;
-
-				ret = open_one(r, &attr, r->m->tasks[t]->task.tid, -1, first[o],
-					       err, errlen, i);
-				if (!ret && !first[o])
-					first[o] = r->events[r->nr_events - 1];
-			}
-		}
+		build_attr(r, e, i == 0, &ev->attr);
+		ev->name = e->event;
+		ev->system_wide = e->scope == SCN_SCOPE_SYSTEM;
+		ev->cpu_mask = e->cpu_mask;
 	}
-	free(first);
-	return ret;
+	for (unsigned int t = 0; t < nr_tasks; t++) {
+		const struct sim_task *st = r->m->tasks[t];
+
+		r->threads[t] = (struct record_thread){
+			.pid = st->task.pid, .tid = st->task.tid, .cpu = st->cpu,
+			.comm = st->task.comm, .started = !st->sleeping,
+			.program = r->trace ? -1 : (int)st->group,
+		};
+	}
+	return record__open(&r->rec, r->evsels, s->events_count, s->machine->cpus, r->threads,
+			    nr_tasks, err, errlen);
 }
 
-/* ---- perf.data -------------------------------------------------------------- */
+/* ---- the machine, as the session records it --------------------------------- */
 
 /*
- * Each scenario task entry's program as an ELF file (its code, its
- * functions' symbols, a build-id), named /pmusim/NAME in MMAP2 and in the
- * header's BUILD_ID list, so that perf finds its symbols by build-id and
- * no two runs' programs can be taken for each other.
+ * Each scenario task entry's program: its code and its functions'
+ * symbols, which the session makes an ELF file of.
  */
-static int build_dsos(struct run *r, char *err, size_t errlen)
+static int make_programs(struct run *r, char *err, size_t errlen)
 {
 	const struct scenario *s = r->s;
 
-	r->dsos = calloc(s->tasks_count, sizeof(*r->dsos));
-	if (!r->dsos)
+	r->progs = calloc(s->tasks_count, sizeof(*r->progs));
+	if (!r->progs)
 		goto nomem;
 	for (unsigned int g = 0; g < s->tasks_count; g++) {
 		const struct workload *wl = r->wls[g];
-		struct run_dso *d = &r->dsos[g];
-		bool taken = false;
-		char *c;
+		struct record_program *p = &r->progs[g];
+		struct genelf_sym *syms = calloc(wl->nr_funcs, sizeof(*syms));
+		u8 *code;
 
-		snprintf(d->filename, sizeof(d->filename), "/pmusim/%s", s->tasks[g].name);
-		for (c = d->filename + 8; *c; c++)
-			if (*c == '/')
-				*c = '_';
-		for (unsigned int k = 0; k < g; k++)
-			taken |= !strcmp(r->dsos[k].filename, d->filename);
-		if (taken)	/* two entries of one name: the second is NAME-2, ... */
-			snprintf(d->filename + strlen(d->filename),
-				 sizeof(d->filename) - strlen(d->filename), "-%u", g + 1);
-		d->syms = calloc(wl->nr_funcs, sizeof(*d->syms));
-		if (!d->syms || workload_text(wl, &d->code, &d->elf.text_start, &d->elf.text_size))
+		p->name = s->tasks[g].name;
+		p->syms = syms;
+		if (!syms || workload_text(wl, &code, &p->text_start, &p->text_size))
 			goto nomem;
+		p->code = code;
 		for (uint32_t f = 0; f < wl->nr_funcs; f++)
-			d->syms[f] = (struct genelf_sym){ wl->funcs[f].addr, wl->funcs[f].size,
-							  wl->funcs[f].name };
-		d->elf.code = d->code;
-		d->elf.syms = d->syms;
-		d->elf.nr_syms = wl->nr_funcs;
-		if (genelf__build(&d->elf, err, errlen))
-			return -1;
-		if (perf_data_writer__add_build_id(r->w, d->elf.build_id, GENELF_BUILD_ID_SIZE,
-						   d->filename))
-			goto nomem;
+			syms[f] = (struct genelf_sym){ wl->funcs[f].addr, wl->funcs[f].size,
+						       wl->funcs[f].name };
+		p->nr_syms = wl->nr_funcs;
 	}
 	return 0;
 nomem:
@@ -570,51 +345,14 @@ nomem:
 	return -1;
 }
 
-/*
- * The ELF files go where perf looks for them (as perf record puts its
- * DSOs there): the user's build-id cache, and beside the perf.data in
- * NAME.debug/, a cache of the same layout that travels with the file
- * (perf --buildid-dir NAME.debug report -i NAME).
- */
-static int store_dsos(struct run *r, const char *target, bool in_place, char *err, size_t errlen)
+static void free_programs(struct run *r)
 {
-	char beside[4200], user[4096];
-	const char *dirs[2] = { NULL, NULL };
-
-	if (!in_place && buildid_beside) {
-		snprintf(beside, sizeof(beside), "%s.debug", target);
-		dirs[0] = beside;
+	for (unsigned int g = 0; r->progs && g < r->s->tasks_count; g++) {
+		free((void *)r->progs[g].code);
+		free((void *)r->progs[g].syms);
 	}
-	if (buildid_cache_dir && !*buildid_cache_dir)
-		dirs[1] = build_id_cache__default_dir(user, sizeof(user));
-	else
-		dirs[1] = buildid_cache_dir;
-	for (unsigned int i = 0; i < 2; i++) {
-		for (unsigned int g = 0; dirs[i] && r->dsos && g < r->s->tasks_count; g++) {
-			if (!build_id_cache__add(dirs[i], r->dsos[g].filename,
-						 r->dsos[g].elf.build_id, r->dsos[g].elf.image,
-						 r->dsos[g].elf.image_size, err, errlen))
-				continue;
-			if (i == 0)
-				return -1;	/* the output's own */
-			/* the user's cache, as perf record's, is a convenience: say so and go on */
-			snprintf(r->st->warning, sizeof(r->st->warning), "pmusim: warning: %s", err);
-			err[0] = '\0';
-			break;
-		}
-	}
-	return 0;
-}
-
-static void free_dsos(struct run *r)
-{
-	for (unsigned int g = 0; r->dsos && g < r->s->tasks_count; g++) {
-		genelf__exit(&r->dsos[g].elf);
-		free(r->dsos[g].code);
-		free(r->dsos[g].syms);
-	}
-	free(r->dsos);
-	r->dsos = NULL;
+	free(r->progs);
+	r->progs = NULL;
 }
 
 static int start_file(struct run *r, const char *output, const char *map_dir, char *err,
@@ -623,10 +361,12 @@ static int start_file(struct run *r, const char *output, const char *map_dir, ch
 	static const char *const argv[] = { "pmusim", "run" };
 	const struct scenario *s = r->s;
 	const struct model_cpu_desc *desc = r->m->cfg.desc;
-	uint8_t rec[SYNTH_RECORD_MAX];
-	struct perf_event_attr first_attr;
 
-	/* the writer reads the env again when it closes: it lives in the run */
+	/*
+	 * The header's env: what perf record reads of its system (uname,
+	 * /proc/cpuinfo), the machine's here. The writer reads it again when
+	 * it closes: it lives in the run.
+	 */
 	snprintf(r->cpuid, sizeof(r->cpuid), "GenuineIntel,%u,%u,%u", desc->family, desc->model,
 		 desc->stepping);
 	snprintf(r->cpu_desc, sizeof(r->cpu_desc), "pmusim model Intel %s", desc->name);
@@ -645,13 +385,8 @@ static int start_file(struct run *r, const char *output, const char *map_dir, ch
 	for (uint32_t i = 0; i < s->events_count; i++)
 		if (s->events[i].branch_sampling)
 			r->env.callchain_branches_only = false;
-	if (output) {
-		r->w = perf_data_writer__open(output, &r->env);
-		if (!r->w) {
-			snprintf(err, errlen, "%s", perf_data_writer__last_error());
-			return -1;
-		}
-	}
+	if (record__open_output(&r->rec, output, &r->env, err, errlen))
+		return -1;
 	/*
 	 * perf-PID.map files only when asked for (MAP_DIR): the perf.data
 	 * names each program's ELF file, and perf reads these maps only for
@@ -680,454 +415,19 @@ static int start_file(struct run *r, const char *output, const char *map_dir, ch
 		const struct vg_dso *d = vg_trace_dsos(r->trace, &nr);
 
 		/* the program's own files: perf finds them by path and checks the build-id */
-		for (unsigned int i = 0; i < nr; i++)
+		for (unsigned int i = 0; i < nr; i++) {
 			if (d[i].build_id_size &&
-			    perf_data_writer__add_build_id(r->w, d[i].build_id, d[i].build_id_size,
-							   d[i].path))
-				goto nomem;
-	} else if (build_dsos(r, err, errlen)) {
-		return -1;
-	}
-	for (unsigned int i = 0; i < s->events_count; i++) {
-		struct perf_event_attr attr;
-		u64 *ids = calloc(r->nr_events, sizeof(*ids));
-		unsigned int n = 0;
-
-		if (!ids)
-			goto nomem;
-		build_attr(r, &s->events[i], i == 0, &attr);
-		if (i == 0)
-			first_attr = attr;
-		for (unsigned int k = 0; k < r->nr_events; k++)
-			if (r->scn_of[k] == i)
-				ids[n++] = r->events[k]->id;
-		if (perf_data_writer__add_attr(r->w, &attr, s->events[i].event, ids, n)) {
-			free(ids);
-			goto nomem;
-		}
-		free(ids);
-	}
-	if (!s->events_count)
-		return 0;
-	/* the tasks that were there before recording began, as perf record synthesizes them */
-	for (unsigned int t = 0; t < r->m->nr_tasks; t++) {
-		struct sim_task *st = r->m->tasks[t];
-		const struct run_dso *dso = r->dsos ? &r->dsos[st->group] : NULL;
-		struct synth_sample_id sid = { .pid = (u32)st->task.pid, .tid = (u32)st->task.tid,
-					       .id = r->events[0]->id, .cpu = (u32)st->cpu };
-		size_t n;
-
-		if (st->sleeping)
-			continue;	/* a thread not started yet: its FORK comes when it starts */
-		n = perf_event__synthesize_comm(rec, &first_attr, sid.pid, sid.tid, st->task.comm,
-						&sid);
-		if (!n || perf_data_writer__write(r->w, (struct perf_event_header *)rec))
-			goto nomem;
-		/* a recorded program's mappings come as it maps them (perf_event_mmap) */
-		if (st->task.pid != st->task.tid || !dso)
-			continue;
-		n = perf_event__synthesize_mmap2(rec, &first_attr, sid.pid, sid.tid,
-						 dso->elf.map_start, dso->elf.map_len,
-						 dso->elf.map_pgoff, 0x5 /* R|X */,
-						 0x2 /* PRIVATE */, dso->filename, &sid);
-		if (!n || perf_data_writer__write(r->w, (struct perf_event_header *)rec))
-			goto nomem;
-	}
-	return 0;
-nomem:
-	snprintf(err, errlen, "pmusim: cannot write %s", output);
-	return -1;
-}
-
-/* ---- the summary, from the file --------------------------------------------- */
-
-static int truth_cmp(const void *a, const void *b)
-{
-	const struct run_truth *x = a, *y = b;
-
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return 0;
-}
-
-/* The truth of the sample TID took at TIME, or NULL. Truth sorted by truth_cmp. */
-static const struct run_truth *truth_find(const struct run *r, uint32_t tid, uint64_t time)
-{
-	struct run_truth key = { .tid = tid, .time = time };
-
-	return !r->nr_truth ? NULL : bsearch(&key, r->truth, r->nr_truth, sizeof(key), truth_cmp);
-}
-
-static struct run_task_depth *task_depth(struct run_stats *st, const struct sim_task *t)
-{
-	struct run_task_depth *d;
-
-	for (unsigned int i = 0; i < st->nr_tasks; i++)
-		if (st->tasks[i].tid == (uint32_t)t->task.tid)
-			return &st->tasks[i];
-	d = realloc(st->tasks, (st->nr_tasks + 1) * sizeof(*d));
-	if (!d)
-		return NULL;
-	st->tasks = d;
-	d = &st->tasks[st->nr_tasks++];
-	memset(d, 0, sizeof(*d));
-	d->tid = (uint32_t)t->task.tid;
-	d->group = t->group;
-	return d;
-}
-
-enum stack_verdict { STACK_WHOLE, STACK_SHORT, STACK_WRONG };
-
-/* FRAMES (innermost first) against the true stack, function by function. */
-static enum stack_verdict judge_stack(const struct run *r, const struct workload *wl,
-				      const struct run_truth *tr, const u64 *frames, u32 nr)
-{
-	const uint64_t *truth = r->truth_frames + tr->frames;
-
-	for (u32 i = 0; i < nr; i++) {
-		const struct wl_func *fn = r->trace ? NULL : workload_func_at(wl, frames[i]);
-
-		if (i >= tr->nr)
-			return STACK_WRONG;
-		if (r->trace ? frames[i] != truth[i] :
-			       !fn || (uint64_t)(fn - wl->funcs) != truth[i])
-			return STACK_WRONG;
-	}
-	return nr == tr->nr ? STACK_WHOLE : STACK_SHORT;
-}
-
-/*
- * VERDICT: the raw and the stitched stack's judgement, -1 where there is
- * none. 0, or -1 when a stitcher ran out of memory: a sample left out
- * would skew the figures.
- */
-static int account_depth(const struct run *r, struct run_stats *st, struct run_task_depth *d,
-			 const struct workload *wl, const struct run_truth *tr,
-			 struct lbr_stitcher *plain, struct lbr_stitcher *stitched,
-			 const struct perf_sample *s, int verdict[2])
-{
-	const u64 *frames;
-	u32 nr;
-	int ret;
-
-	verdict[0] = verdict[1] = -1;
-
-	ret = lbr_stitcher__resolve(plain, s, &frames, &nr);
-	if (ret < 0)
-		return -1;
-	if (ret > 0) {
-		st->cs_samples++;
-		st->depth_sum += nr;
-		if (nr > st->depth_max)
-			st->depth_max = nr;
-		if (d && tr) {
-			d->samples++;
-			d->lbr_sum += nr;
-			if (nr > d->lbr_max)
-				d->lbr_max = nr;
-			if (tr->nr > d->true_max)
-				d->true_max = tr->nr;
-			verdict[0] = (int)judge_stack(r, wl, tr, frames, nr);
-			d->lbr_whole += verdict[0] == STACK_WHOLE;
-		}
-	}
-	/* without CONFIG_LBR_STITCH there is no stitched stack to judge: no figures at all */
-	if (!IS_ENABLED(CONFIG_LBR_STITCH))
-		return 0;
-	ret = lbr_stitcher__resolve(stitched, s, &frames, &nr);
-	if (ret < 0)
-		return -1;
-	if (ret > 0) {
-		st->stitched_sum += nr;
-		if (nr > st->stitched_max)
-			st->stitched_max = nr;
-		if (d && tr) {
-			d->stitched_sum += nr;
-			if (nr > d->stitched_max)
-				d->stitched_max = nr;
-			verdict[1] = (int)judge_stack(r, wl, tr, frames, nr);
-			switch (verdict[1]) {
-			case STACK_WHOLE: d->stitched_whole++; break;
-			case STACK_SHORT: d->stitched_short++; break;
-			case STACK_WRONG: d->stitched_wrong++; break;
+			    record__add_build_id(&r->rec, d[i].build_id, d[i].build_id_size,
+						 d[i].path)) {
+				snprintf(err, errlen, "pmusim: cannot write %s", output);
+				return -1;
 			}
 		}
-	}
-	return 0;
-}
-
-/* The latest page snapshot that applies to CYC (its time_mono_last is not later). */
-static const struct tsc_conv *conv_for(const struct run *r, uint64_t cyc)
-{
-	for (size_t i = r->nr_convs; i > 0; i--)
-		if (r->convs[i - 1].mono_last <= cyc)
-			return &r->convs[i - 1];
-	return NULL;
-}
-
-/* A hw_time sample: its raw TSC post-processed as a tool would, against the model. */
-static void account_hw_time(const struct run *r, struct run_hw_time *hw, uint64_t tsc)
-{
-	const struct tsc_conv *conv = conv_for(r, tsc);
-	unsigned __int128 exact;
-	uint64_t mono, off;
-
-	if (!conv) {
-		hw->no_snapshot++;
-		return;
-	}
-	hw->samples++;
-	mono = tsc_conv_to_mono_raw(conv, tsc);
-	hw->mono_equal += mono == model_clock_tsc_to_mono_raw(tsc);
-	/* the model clock exactly: cycles since c0 at tsc_khz, no mult/shift rounding */
-	exact = (unsigned __int128)(tsc - model_clock.tsc_at_zero) * 1000000u /
-		model_clock.tsc_khz + model_clock.raw_at_zero;
-	off = mono > (uint64_t)exact ? mono - (uint64_t)exact : (uint64_t)exact - mono;
-	if (off > hw->max_ns_off_exact)
-		hw->max_ns_off_exact = off;
-	hw->tsc_khz = model_clock.tsc_khz;
-}
-
-/* The previous sample of one task from one event: where its next window began. */
-struct window_start {
-	uint64_t time;
-	bool seen;
-};
-
-static bool counts_instructions(const struct perf_event_attr *attr)
-{
-	return attr->type == PERF_TYPE_HARDWARE && attr->config == PERF_COUNT_HW_INSTRUCTIONS &&
-	       (attr->sample_type & PERF_SAMPLE_TIME) && (attr->sample_type & PERF_SAMPLE_PERIOD);
-}
-
-/*
- * The window S closed: its instructions and, from the task's previous
- * sample of the same event, its cycles. Returns false for a task's first
- * sample. The task runs alone on its CPU for this to be its own cycles.
- */
-static bool sample_window(struct window_start *w, const struct scn_event *e,
-			  const struct perf_sample *s, uint64_t *cycles)
-{
-	bool have = w->seen && s->time > w->time;
-
-	if (have)
-		*cycles = e->hw_time ? s->time - w->time :
-				       model_clock_ns_to_tsc(s->time) - model_clock_ns_to_tsc(w->time);
-	w->seen = true;
-	w->time = s->time;
-	return have;
-}
-
-/*
- * The truth file (run_trace()): one line per sample that has its truth,
- * in the perf.data's order: tid, time (ns), the raw LBR stack's and the
- * stitched stack's verdict (whole, short, wrong; - where the sample has no
- * LBR call stack), the sample's ip, the number of true frames, then the
- * frames in hex, innermost first: the innermost call's target, then each
- * call site (sim/vg_task.h).
- */
-static void write_truth_line(const struct run *r, const struct run_truth *tr,
-			     const int verdict[2])
-{
-	static const char *const names[] = { "whole", "short", "wrong" };
-	const uint64_t *fr = r->truth_frames + tr->frames;
-
-	fprintf(r->truth_fp, "%u %llu %s %s %#llx %u", tr->tid, (unsigned long long)tr->time,
-		verdict[0] < 0 ? "-" : names[verdict[0]], verdict[1] < 0 ? "-" : names[verdict[1]],
-		(unsigned long long)tr->ip, tr->nr);
-	for (unsigned int i = 0; i < tr->nr; i++)
-		fprintf(r->truth_fp, " %#llx", (unsigned long long)fr[i]);
-	fputc('\n', r->truth_fp);
-}
-
-static int summarize_file(struct run *r, char *err, size_t errlen)
-{
-	struct window_start *starts = NULL;	/* [task index][attr] */
-	struct run_stats *st = r->st;
-	struct lbr_stitcher plain, stitched;
-	struct perf_data_iter it;
-	struct perf_data_file f;
-	const u8 *ev;
-	u32 size;
-	int ret;
-
-	/* the finished file, before it goes to the output: a device cannot be read back */
-	if (perf_data_writer__open_result(r->w, &f)) {
-		snprintf(err, errlen, "%s", f.err);
-		perf_data_file__close(&f);
+	} else if (make_programs(r, err, errlen) ||
+		   record__add_programs(&r->rec, r->progs, s->tasks_count, err, errlen)) {
 		return -1;
 	}
-	starts = calloc((size_t)r->m->nr_tasks * f.nr_attrs + 1, sizeof(*starts));
-	if (!starts) {
-		perf_data_file__close(&f);
-		snprintf(err, errlen, "pmusim: out of memory");
-		return -1;
-	}
-	if (r->nr_truth)	/* a run without samples has no array to sort */
-		qsort(r->truth, r->nr_truth, sizeof(*r->truth), truth_cmp);
-	lbr_stitcher__init(&plain, f.max_branches, false);
-	lbr_stitcher__init(&stitched, f.max_branches, true);
-	perf_data_file__iter_init(&f, &it);
-	while ((ret = perf_data_file__next(&f, &it, &ev, &size)) > 0) {
-		const struct run_truth *tr = NULL;
-		struct run_task_depth *d = NULL;
-		const struct perf_data_attr *a;
-		const struct scn_event *e;
-		const struct workload *wl = NULL;
-		struct perf_sample s;
-		int verdict[2];
-		struct sim_task *t;
-		const char *why;
-		bool unparsed;
-
-		if (((const struct perf_event_header *)ev)->type != PERF_RECORD_SAMPLE)
-			continue;
-		a = perf_data_file__sample_attr(&f, ev, size);
-		unparsed = !a || perf_sample__parse(&a->attr, ev, size, &s, &why);
-		/* the run's own file: each sample has its attr and parses */
-		if (NEVER(unparsed))
-			continue;
-		/* the file's attrs are the scenario's events, in order */
-		e = &r->s->events[a - f.attrs];
-		t = machine_find_task(r->m, (int)s.tid);
-		if (a->attr.sample_type & PERF_SAMPLE_TIME)
-			tr = truth_find(r, s.tid, s.time);
-		if (t && !r->trace) {
-			const struct wl_func *fn;
-			bool is_short = e->alternative_period &&
-					(a->attr.sample_type & PERF_SAMPLE_PERIOD) &&
-					s.period == e->alternative_period;
-			uint64_t win = 0;
-			bool windowed = counts_instructions(&a->attr) &&
-					sample_window(&starts[(size_t)t->index * f.nr_attrs +
-								(size_t)(a - f.attrs)], e, &s, &win) &&
-					(!e->alternative_period || is_short);
-
-			/*
-			 * The previous sample's PMI handler ran inside this
-			 * window: time moved, but a cycles counter read with
-			 * the sample would not have counted it (the PMU is off
-			 * in the handler). The model's TSC runs at the core
-			 * clock here, so the handler's cost comes off as is.
-			 */
-			if (windowed && win > r->s->machine->pmi_cycles)
-				win -= r->s->machine->pmi_cycles;
-
-			wl = r->wls[t->group];
-			fn = workload_func_at(wl, s.ip);
-			for (unsigned int i = 0; fn && i < st->nr_funcs; i++) {
-				if (st->funcs[i].group != t->group || strcmp(st->funcs[i].name, fn->name))
-					continue;
-				st->funcs[i].samples++;
-				st->funcs[i].short_samples += is_short;
-				if (windowed) {
-					st->funcs[i].win_insns += s.period;
-					st->funcs[i].win_cycles += win;
-				}
-			}
-		}
-		if (e->hw_time && tr)
-			account_hw_time(r, &st->hw_time, s.time);
-		verdict[0] = verdict[1] = -1;
-		if ((a->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) &&
-		    (a->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) &&
-		    (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
-			if (t && tr) {
-				d = task_depth(st, t);
-				if (!d)
-					goto nomem;
-			}
-			if (account_depth(r, st, d, wl, tr, &plain, &stitched, &s, verdict))
-				goto nomem;
-		}
-		if (r->truth_fp && tr)
-			write_truth_line(r, tr, verdict);
-	}
-	lbr_stitcher__exit(&plain);
-	lbr_stitcher__exit(&stitched);
-	perf_data_file__close(&f);
-	free(starts);
-	return 0;
-nomem:
-	lbr_stitcher__exit(&plain);
-	lbr_stitcher__exit(&stitched);
-	perf_data_file__close(&f);
-	free(starts);
-	snprintf(err, errlen, "pmusim: out of memory");
-	return -1;
-}
-
-static int ground_truth(struct run *r)
-{
-	struct run_stats *st = r->st;
-	const struct scenario *s = r->s;
-	unsigned int n = 0;
-
-	if (r->trace) {
-		struct vg_trace_stats vs;
-
-		vg_trace_stats(r->trace, &vs);
-		st->insns = vs.insns;
-		st->branches = vs.branches;
-		st->cycles = vs.insns;		/* CPI 1 */
-		st->true_depth_max = vs.max_depth;
-		goto machine;
-	}
-	for (unsigned int g = 0; g < s->tasks_count; g++)
-		n += r->wls[g]->nr_funcs;
-	st->funcs = calloc(n, sizeof(*st->funcs));
-	if (!st->funcs)
-		return -1;
-	for (unsigned int g = 0; g < s->tasks_count; g++) {
-		for (uint32_t f = 0; f < r->wls[g]->nr_funcs; f++) {
-			struct run_func *rf = &st->funcs[st->nr_funcs + f];
-
-			snprintf(rf->name, sizeof(rf->name), "%s", r->wls[g]->funcs[f].name);
-			rf->group = g;
-		}
-		for (unsigned int t = 0; t < r->m->nr_tasks; t++) {
-			struct sim_task *tk = r->m->tasks[t];
-
-			if (tk->group != g)
-				continue;
-			for (uint32_t f = 0; f < r->wls[g]->nr_funcs; f++) {
-				st->funcs[st->nr_funcs + f].insns += tk->exec.self_insns[f];
-				st->funcs[st->nr_funcs + f].cycles += tk->exec.self_insns[f] +
-					(uint64_t)r->wls[g]->params.mispredict_penalty *
-					tk->exec.self_mispredicts[f];
-			}
-		}
-		st->nr_funcs += r->wls[g]->nr_funcs;
-	}
-	for (unsigned int t = 0; t < r->m->nr_tasks; t++) {
-		struct wl_exec *x = &r->m->tasks[t]->exec;
-
-		st->insns += x->insns;
-		st->branches += x->branches;
-		st->cycles += x->cycles;
-		st->mispredicts += x->mispredicts;
-		if (x->max_depth > st->true_depth_max)
-			st->true_depth_max = x->max_depth;
-	}
-machine:
-	for (unsigned int t = 0; t < r->m->nr_tasks; t++) {
-		size_t bytes = perf_ctx_data_task_bytes(&r->m->tasks[t]->task);
-
-		if (!bytes)
-			continue;
-		st->ctx_data_tasks++;
-		if (bytes > st->ctx_data_task_bytes)
-			st->ctx_data_task_bytes = bytes;
-	}
-	st->ctx_data_total_bytes = perf_ctx_data_total_bytes();
-	st->switches = r->m->nr_switches;
-	st->migrations = r->m->nr_migrations;
-	st->ticks = r->m->nr_ticks;
-	for (unsigned int c = 0; c < r->m->cfg.nr_cpus; c++)
-		st->pmis += model_cpu_nr_pmis(r->m->cpus[c].model);
-	return 0;
+	return record__synthesize(&r->rec, err, errlen);
 }
 
 /* ---- the run ---------------------------------------------------------------- */
@@ -1253,10 +553,8 @@ static void teardown(struct run *r)
 
 	for (unsigned int i = r->nr_events; i-- > 0;)
 		perf_event_release_kernel(r->events[i]);
-	for (unsigned int i = 0; i < r->nr_bufs; i++) {
-		perf_mmap_reader__exit(&r->bufs[i].reader);
-		ring_buffer_put(r->bufs[i].rb);
-	}
+	for (unsigned int i = 0; i < r->nr_rbs; i++)
+		ring_buffer_put(r->rbs[i]);
 	if (r->m)
 		for (unsigned int c = 0; c < r->m->cfg.nr_cpus; c++)
 			x86_pmu_attach_cpu((int)c, NULL);
@@ -1275,14 +573,11 @@ static void teardown(struct run *r)
 		workload_free(r->wls[g]);
 	free(r->wls);
 	free(r->events);
-	free(r->scn_of);
-	free(r->bufs);
-	free(r->batch);
-	free(r->offs);
-	free(r->truth);
-	free(r->truth_frames);
-	free(r->convs);
-	free_dsos(r);
+	free(r->rbs);
+	free(r->evsels);
+	free(r->threads);
+	free_programs(r);
+	judge_exit(&r->judge);
 	the_run = NULL;
 }
 
@@ -1305,17 +600,17 @@ static void remove_maps(struct run *r)
 
 unsigned int run_nr_buffers(const struct run *r)
 {
-	return r->nr_bufs;
+	return r->nr_rbs;
 }
 
 struct perf_event_mmap_page *run_buffer_page(const struct run *r, unsigned int i)
 {
-	return r->bufs[i].rb->user_page;
+	return r->rbs[i]->user_page;
 }
 
 void run_buffer_pause(struct run *r, unsigned int i, bool pause)
 {
-	rb_toggle_paused(r->bufs[i].rb, pause);
+	rb_toggle_paused(r->rbs[i], pause);
 }
 
 void run_advance(struct run *r, uint64_t cycles)
@@ -1325,8 +620,8 @@ void run_advance(struct run *r, uint64_t cycles)
 
 const struct run_truth *run_truths(const struct run *r, size_t *nr)
 {
-	*nr = r->nr_truth;
-	return r->truth;
+	*nr = r->judge.nr_truth;
+	return r->judge.truth;
 }
 
 int run_parse_sample(const struct run *r, const void *rec, size_t size, struct perf_sample *s)
@@ -1433,40 +728,19 @@ int run_trace(const struct scenario *s, struct vg_trace *trace, const char *comm
 	return run_one(&r, output, NULL, NULL, err, errlen);
 }
 
-/* OUTPUT.truth beside the perf.data, written whole or not at all. */
-static int open_truth(struct run *r, const char *target, char *err, size_t errlen)
+/* The session's counts, into the summary's figures. */
+static void take_record_stats(struct run_stats *st, const struct record_stats *rs)
 {
-	int fd;
-
-	snprintf(r->truth_tmp, sizeof(r->truth_tmp), "%s.truth.XXXXXX", target);
-	fd = mkstemp(r->truth_tmp);
-	if (fd < 0 || !(r->truth_fp = fdopen(fd, "w"))) {
-		snprintf(err, errlen, "pmusim: %s.truth: %s", target, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		r->truth_tmp[0] = '\0';
-		return -1;
-	}
-	fchmod(fd, 0644);
-	fputs("# pmusim truth 1: tid time lbr stitched ip nr frames (callee entry, call sites)\n",
-	      r->truth_fp);
-	return 0;
-}
-
-static int close_truth(struct run *r, const char *target, char *err, size_t errlen)
-{
-	char path[4200];
-	int bad = ferror(r->truth_fp);
-
-	bad |= fclose(r->truth_fp);
-	r->truth_fp = NULL;
-	snprintf(path, sizeof(path), "%s.truth", target);
-	if (bad || rename(r->truth_tmp, path)) {
-		snprintf(err, errlen, "pmusim: %s: %s", path, bad ? "write error" : strerror(errno));
-		return -1;
-	}
-	r->truth_tmp[0] = '\0';
-	return 0;
+	st->records = rs->records;
+	st->bytes = rs->bytes;
+	st->samples = rs->samples;
+	st->lost_records = rs->lost_records;
+	st->lost = rs->lost;
+	st->throttles = rs->throttles;
+	st->unthrottles = rs->unthrottles;
+	st->wakeups = rs->wakeups;
+	st->reads = rs->reads;
+	st->overwritten = rs->overwritten;
 }
 
 static int run_one(struct run *rp, const char *output, const char *map_dir,
@@ -1475,18 +749,29 @@ static int run_one(struct run *rp, const char *output, const char *map_dir,
 	struct run r = *rp;
 	const struct scenario *s = r.s;
 	struct run_stats *st = r.st;
+	const struct record_opts opts = {
+		.mmap_pages = s->buffer->pages, .overwrite = s->buffer->overwrite,
+		.interval = s->consumer->interval, .pause = s->consumer->pause,
+		.buildid_dir = buildid_cache_dir, .buildid_beside = buildid_beside,
+		.source = s->file,
+	};
+	const struct record_sys sys = {
+		sys_perf_event_open, sys_set_output, sys_id, sys_mmap, sys_poll, sys_pause_output,
+		&r,
+	};
 	struct saved_signals saved;
 	char target[4096];
-	bool in_place;
 	int ret = -1;
 
 	memset(st, 0, sizeof(*st));
 	the_run = &r;
 	catch_stop_signals(&saved);
-	if (setup(&r, err, errlen) || open_events(&r, err, errlen) ||
-	    start_file(&r, output, map_dir, err, errlen))
+	record__init(&r.rec, &opts, &sys);
+	if (setup(&r, err, errlen))
 		goto out;
-	r.next_read = s->consumer->interval;
+	r.judge = (struct judge){ .s = s, .m = r.m, .wls = r.wls, .trace = r.trace, .st = st };
+	if (open_events(&r, err, errlen) || start_file(&r, output, map_dir, err, errlen))
+		goto out;
 	run_machine(&r);
 	if (hook && !st->stop_signal) {
 		r.hold_reads = true;
@@ -1497,47 +782,36 @@ static int run_one(struct run *rp, const char *output, const char *map_dir,
 		r.hold_reads = false;
 	}
 	consume(&r, true);
-	if (r.error) {
-		snprintf(err, errlen, "pmusim: cannot write %s: %s", output, strerror(r.error));
+	if (r.rec.error || r.judge.error) {
+		snprintf(err, errlen, "pmusim: cannot write %s: %s", output,
+			 strerror(r.rec.error ? r.rec.error : r.judge.error));
 		goto out;
 	}
-	if (ground_truth(&r)) {
+	if (judge_ground_truth(&r.judge)) {
 		snprintf(err, errlen, "pmusim: out of memory");
 		goto out;
 	}
-	if (r.w) {
-		struct perf_data_writer *w;
-
-		if (perf_data_writer__finish(r.w)) {
-			snprintf(err, errlen, "%s", perf_data_writer__last_error());
+	if (r.rec.w) {
+		if (record__finish_output(&r.rec, err, errlen))
 			goto out;
-		}
-		snprintf(target, sizeof(target), "%s", perf_data_writer__target(r.w));
-		if (r.trace && open_truth(&r, target, err, errlen))
+		snprintf(target, sizeof(target), "%s", perf_data_writer__target(r.rec.w));
+		if (r.trace && judge_open_truth(&r.judge, target, err, errlen))
 			goto out;
-		if (summarize_file(&r, err, errlen))
+		r.judge.convs = r.rec.convs;
+		r.judge.nr_convs = r.rec.nr_convs;
+		if (judge_file(&r.judge, r.rec.w, err, errlen))
 			goto out;
-		/* the ELF files before the perf.data: one that cannot be stored leaves no file */
-		in_place = perf_data_writer__in_place(r.w);
-		if (store_dsos(&r, target, in_place, err, errlen))
+		if (record__write_buildid_cache(&r.rec, st->warning, sizeof(st->warning), err,
+						errlen) ||
+		    record__close_output(&r.rec, err, errlen))
 			goto out;
-		w = r.w;
-		r.w = NULL;
-		if (perf_data_writer__close(w)) {
-			snprintf(err, errlen, "%s", perf_data_writer__last_error());
-			goto out;
-		}
-		if (r.truth_fp && close_truth(&r, target, err, errlen))
+		if (r.judge.truth_fp && judge_close_truth(&r.judge, target, err, errlen))
 			goto out;
 	}
 	ret = 0;
 out:
-	if (r.truth_fp)
-		fclose(r.truth_fp);
-	if (r.truth_tmp[0])
-		unlink(r.truth_tmp);
-	if (r.w)
-		perf_data_writer__abort(r.w);
+	take_record_stats(st, &r.rec.stats);
+	record__exit(&r.rec);
 	if (ret)
 		remove_maps(&r);
 	teardown(&r);

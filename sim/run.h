@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A run: a scenario on the machine with the x86 driver, the event core
- * and the ring buffers, a consumer writing perf.data, and the figures
- * the summary prints (read back from the perf.data, as perf would).
+ * and the ring buffers, a consumer writing perf.data (the record session,
+ * tools/perf/builtin_record.h), and the figures the summary prints (read
+ * back from the perf.data, as perf would, by sim/judge.h).
  */
 #ifndef PMUSIM_SIM_RUN_H
 #define PMUSIM_SIM_RUN_H

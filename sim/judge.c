@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A run's samples against the machine's truth. See judge.h.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/task_ctx_data.h"
+#include "core/testcase.h"
+#include "core/x86/tsc.h"
+#include "sim/judge.h"
+#include "sim/machine.h"
+#include "sim/vg_task.h"
+#include "tools/perf/util/lbr_stitch.h"
+#include "tools/perf/util/perf_data.h"
+#include "tools/perf/util/perf_data_read.h"
+#include "tools/perf/util/tsc_convert.h"
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	void *n;
+	size_t c = *cap ? *cap : 4096;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need)
+		c *= 2;
+	n = realloc(*p, c * elem);
+	if (!n)
+		return -1;
+	*p = n;
+	*cap = c;
+	return 0;
+}
+
+/* ---- the truth, as the samples are taken ------------------------------------ */
+
+void judge_note_sample(struct judge *j, struct perf_event *event, struct perf_sample_data *data,
+		       struct pt_regs *regs)
+{
+	struct sim_task *t = current ? current->sim : NULL;
+	uint64_t ips[RUN_TRUTH_FRAMES];
+	struct run_truth *tr;
+	unsigned int n;
+
+	if (!t || !(event->attr.sample_type & PERF_SAMPLE_TIME))
+		return;
+	if (grow((void **)&j->truth, &j->truth_cap, j->nr_truth + 1, sizeof(*j->truth))) {
+		j->error = ENOMEM;
+		return;
+	}
+	tr = &j->truth[j->nr_truth++];
+	tr->tid = (uint32_t)t->task.tid;
+	tr->time = data->time;
+	tr->ip = regs->ip;		/* what the sample records (the executor's own op may lag) */
+	tr->tsc = perf_hw_time();
+	tr->nr = 0;
+	tr->frames = j->nr_truth_frames;
+	/* only LBR call-stack samples are judged against their stacks */
+	if (!(event->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) ||
+	    !(event->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK))
+		return;
+	n = j->trace ? vg_trace_callstack(t, ips, RUN_TRUTH_FRAMES) :
+		       wl_exec_callstack(&t->exec, ips, RUN_TRUTH_FRAMES);
+	if (grow((void **)&j->truth_frames, &j->truth_frames_cap, j->nr_truth_frames + n,
+		 sizeof(*j->truth_frames))) {
+		j->error = ENOMEM;
+		return;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		const struct wl_func *fn = j->trace ? NULL : workload_func_at(t->exec.wl, ips[i]);
+
+		j->truth_frames[j->nr_truth_frames++] = j->trace ? ips[i] :
+			fn ? (uint64_t)(fn - t->exec.wl->funcs) : UINT64_MAX;
+	}
+	tr->nr = (uint16_t)n;
+}
+
+/* ---- the summary, from the file --------------------------------------------- */
+
+static int truth_cmp(const void *a, const void *b)
+{
+	const struct run_truth *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return 0;
+}
+
+/* The truth of the sample TID took at TIME, or NULL. Truth sorted by truth_cmp. */
+static const struct run_truth *truth_find(const struct judge *j, uint32_t tid, uint64_t time)
+{
+	struct run_truth key = { .tid = tid, .time = time };
+
+	return !j->nr_truth ? NULL : bsearch(&key, j->truth, j->nr_truth, sizeof(key), truth_cmp);
+}
+
+static struct run_task_depth *task_depth(struct run_stats *st, const struct sim_task *t)
+{
+	struct run_task_depth *d;
+
+	for (unsigned int i = 0; i < st->nr_tasks; i++)
+		if (st->tasks[i].tid == (uint32_t)t->task.tid)
+			return &st->tasks[i];
+	d = realloc(st->tasks, (st->nr_tasks + 1) * sizeof(*d));
+	if (!d)
+		return NULL;
+	st->tasks = d;
+	d = &st->tasks[st->nr_tasks++];
+	memset(d, 0, sizeof(*d));
+	d->tid = (uint32_t)t->task.tid;
+	d->group = t->group;
+	return d;
+}
+
+enum stack_verdict { STACK_WHOLE, STACK_SHORT, STACK_WRONG };
+
+/* FRAMES (innermost first) against the true stack, function by function. */
+static enum stack_verdict judge_stack(const struct judge *j, const struct workload *wl,
+				      const struct run_truth *tr, const u64 *frames, u32 nr)
+{
+	const uint64_t *truth = j->truth_frames + tr->frames;
+
+	for (u32 i = 0; i < nr; i++) {
+		const struct wl_func *fn = j->trace ? NULL : workload_func_at(wl, frames[i]);
+
+		if (i >= tr->nr)
+			return STACK_WRONG;
+		if (j->trace ? frames[i] != truth[i] :
+			       !fn || (uint64_t)(fn - wl->funcs) != truth[i])
+			return STACK_WRONG;
+	}
+	return nr == tr->nr ? STACK_WHOLE : STACK_SHORT;
+}
+
+/*
+ * VERDICT: the raw and the stitched stack's judgement, -1 where there is
+ * none. 0, or -1 when a stitcher ran out of memory: a sample left out
+ * would skew the figures.
+ */
+static int account_depth(const struct judge *j, struct run_stats *st, struct run_task_depth *d,
+			 const struct workload *wl, const struct run_truth *tr,
+			 struct lbr_stitcher *plain, struct lbr_stitcher *stitched,
+			 const struct perf_sample *s, int verdict[2])
+{
+	const u64 *frames;
+	u32 nr;
+	int ret;
+
+	verdict[0] = verdict[1] = -1;
+
+	ret = lbr_stitcher__resolve(plain, s, &frames, &nr);
+	if (ret < 0)
+		return -1;
+	if (ret > 0) {
+		st->cs_samples++;
+		st->depth_sum += nr;
+		if (nr > st->depth_max)
+			st->depth_max = nr;
+		if (d && tr) {
+			d->samples++;
+			d->lbr_sum += nr;
+			if (nr > d->lbr_max)
+				d->lbr_max = nr;
+			if (tr->nr > d->true_max)
+				d->true_max = tr->nr;
+			verdict[0] = (int)judge_stack(j, wl, tr, frames, nr);
+			d->lbr_whole += verdict[0] == STACK_WHOLE;
+		}
+	}
+	/* without CONFIG_LBR_STITCH there is no stitched stack to judge: no figures at all */
+	if (!IS_ENABLED(CONFIG_LBR_STITCH))
+		return 0;
+	ret = lbr_stitcher__resolve(stitched, s, &frames, &nr);
+	if (ret < 0)
+		return -1;
+	if (ret > 0) {
+		st->stitched_sum += nr;
+		if (nr > st->stitched_max)
+			st->stitched_max = nr;
+		if (d && tr) {
+			d->stitched_sum += nr;
+			if (nr > d->stitched_max)
+				d->stitched_max = nr;
+			verdict[1] = (int)judge_stack(j, wl, tr, frames, nr);
+			switch (verdict[1]) {
+			case STACK_WHOLE: d->stitched_whole++; break;
+			case STACK_SHORT: d->stitched_short++; break;
+			case STACK_WRONG: d->stitched_wrong++; break;
+			}
+		}
+	}
+	return 0;
+}
+
+/* The latest page snapshot that applies to CYC (its time_mono_last is not later). */
+static const struct tsc_conv *conv_for(const struct judge *j, uint64_t cyc)
+{
+	for (size_t i = j->nr_convs; i > 0; i--)
+		if (j->convs[i - 1].mono_last <= cyc)
+			return &j->convs[i - 1];
+	return NULL;
+}
+
+/* A hw_time sample: its raw TSC post-processed as a tool would, against the model. */
+static void account_hw_time(const struct judge *j, struct run_hw_time *hw, uint64_t tsc)
+{
+	const struct tsc_conv *conv = conv_for(j, tsc);
+	unsigned __int128 exact;
+	uint64_t mono, off;
+
+	if (!conv) {
+		hw->no_snapshot++;
+		return;
+	}
+	hw->samples++;
+	mono = tsc_conv_to_mono_raw(conv, tsc);
+	hw->mono_equal += mono == model_clock_tsc_to_mono_raw(tsc);
+	/* the model clock exactly: cycles since c0 at tsc_khz, no mult/shift rounding */
+	exact = (unsigned __int128)(tsc - model_clock.tsc_at_zero) * 1000000u /
+		model_clock.tsc_khz + model_clock.raw_at_zero;
+	off = mono > (uint64_t)exact ? mono - (uint64_t)exact : (uint64_t)exact - mono;
+	if (off > hw->max_ns_off_exact)
+		hw->max_ns_off_exact = off;
+	hw->tsc_khz = model_clock.tsc_khz;
+}
+
+/* The previous sample of one task from one event: where its next window began. */
+struct window_start {
+	uint64_t time;
+	bool seen;
+};
+
+static bool counts_instructions(const struct perf_event_attr *attr)
+{
+	return attr->type == PERF_TYPE_HARDWARE && attr->config == PERF_COUNT_HW_INSTRUCTIONS &&
+	       (attr->sample_type & PERF_SAMPLE_TIME) && (attr->sample_type & PERF_SAMPLE_PERIOD);
+}
+
+/*
+ * The window S closed: its instructions and, from the task's previous
+ * sample of the same event, its cycles. Returns false for a task's first
+ * sample. The task runs alone on its CPU for this to be its own cycles.
+ */
+static bool sample_window(struct window_start *w, const struct scn_event *e,
+			  const struct perf_sample *s, uint64_t *cycles)
+{
+	bool have = w->seen && s->time > w->time;
+
+	if (have)
+		*cycles = e->hw_time ? s->time - w->time :
+				       model_clock_ns_to_tsc(s->time) - model_clock_ns_to_tsc(w->time);
+	w->seen = true;
+	w->time = s->time;
+	return have;
+}
+
+/*
+ * The truth file (run_trace()): one line per sample that has its truth,
+ * in the perf.data's order: tid, time (ns), the raw LBR stack's and the
+ * stitched stack's verdict (whole, short, wrong; - where the sample has no
+ * LBR call stack), the sample's ip, the number of true frames, then the
+ * frames in hex, innermost first: the innermost call's target, then each
+ * call site (sim/vg_task.h).
+ */
+static void write_truth_line(const struct judge *j, const struct run_truth *tr,
+			     const int verdict[2])
+{
+	static const char *const names[] = { "whole", "short", "wrong" };
+	const uint64_t *fr = j->truth_frames + tr->frames;
+
+	fprintf(j->truth_fp, "%u %llu %s %s %#llx %u", tr->tid, (unsigned long long)tr->time,
+		verdict[0] < 0 ? "-" : names[verdict[0]], verdict[1] < 0 ? "-" : names[verdict[1]],
+		(unsigned long long)tr->ip, tr->nr);
+	for (unsigned int i = 0; i < tr->nr; i++)
+		fprintf(j->truth_fp, " %#llx", (unsigned long long)fr[i]);
+	fputc('\n', j->truth_fp);
+}
+
+int judge_file(struct judge *j, struct perf_data_writer *w, char *err, size_t errlen)
+{
+	struct window_start *starts = NULL;	/* [task index][attr] */
+	struct run_stats *st = j->st;
+	struct lbr_stitcher plain, stitched;
+	struct perf_data_iter it;
+	struct perf_data_file f;
+	const u8 *ev;
+	u32 size;
+	int ret;
+
+	/* the finished file, before it goes to the output: a device cannot be read back */
+	if (perf_data_writer__open_result(w, &f)) {
+		snprintf(err, errlen, "%s", f.err);
+		perf_data_file__close(&f);
+		return -1;
+	}
+	starts = calloc((size_t)j->m->nr_tasks * f.nr_attrs + 1, sizeof(*starts));
+	if (!starts) {
+		perf_data_file__close(&f);
+		snprintf(err, errlen, "pmusim: out of memory");
+		return -1;
+	}
+	if (j->nr_truth)	/* a run without samples has no array to sort */
+		qsort(j->truth, j->nr_truth, sizeof(*j->truth), truth_cmp);
+	lbr_stitcher__init(&plain, f.max_branches, false);
+	lbr_stitcher__init(&stitched, f.max_branches, true);
+	perf_data_file__iter_init(&f, &it);
+	while ((ret = perf_data_file__next(&f, &it, &ev, &size)) > 0) {
+		const struct run_truth *tr = NULL;
+		struct run_task_depth *d = NULL;
+		const struct perf_data_attr *a;
+		const struct scn_event *e;
+		const struct workload *wl = NULL;
+		struct perf_sample s;
+		int verdict[2];
+		struct sim_task *t;
+		const char *why;
+		bool unparsed;
+
+		if (((const struct perf_event_header *)ev)->type != PERF_RECORD_SAMPLE)
+			continue;
+		a = perf_data_file__sample_attr(&f, ev, size);
+		unparsed = !a || perf_sample__parse(&a->attr, ev, size, &s, &why);
+		/* the run's own file: each sample has its attr and parses */
+		if (NEVER(unparsed))
+			continue;
+		/* the file's attrs are the scenario's events, in order */
+		e = &j->s->events[a - f.attrs];
+		t = machine_find_task(j->m, (int)s.tid);
+		if (a->attr.sample_type & PERF_SAMPLE_TIME)
+			tr = truth_find(j, s.tid, s.time);
+		if (t && !j->trace) {
+			const struct wl_func *fn;
+			bool is_short = e->alternative_period &&
+					(a->attr.sample_type & PERF_SAMPLE_PERIOD) &&
+					s.period == e->alternative_period;
+			uint64_t win = 0;
+			bool windowed = counts_instructions(&a->attr) &&
+					sample_window(&starts[(size_t)t->index * f.nr_attrs +
+								(size_t)(a - f.attrs)], e, &s, &win) &&
+					(!e->alternative_period || is_short);
+
+			/*
+			 * The previous sample's PMI handler ran inside this
+			 * window: time moved, but a cycles counter read with
+			 * the sample would not have counted it (the PMU is off
+			 * in the handler). The model's TSC runs at the core
+			 * clock here, so the handler's cost comes off as is.
+			 */
+			if (windowed && win > j->s->machine->pmi_cycles)
+				win -= j->s->machine->pmi_cycles;
+
+			wl = j->wls[t->group];
+			fn = workload_func_at(wl, s.ip);
+			for (unsigned int i = 0; fn && i < st->nr_funcs; i++) {
+				if (st->funcs[i].group != t->group || strcmp(st->funcs[i].name, fn->name))
+					continue;
+				st->funcs[i].samples++;
+				st->funcs[i].short_samples += is_short;
+				if (windowed) {
+					st->funcs[i].win_insns += s.period;
+					st->funcs[i].win_cycles += win;
+				}
+			}
+		}
+		if (e->hw_time && tr)
+			account_hw_time(j, &st->hw_time, s.time);
+		verdict[0] = verdict[1] = -1;
+		if ((a->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) &&
+		    (a->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) &&
+		    (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
+			if (t && tr) {
+				d = task_depth(st, t);
+				if (!d)
+					goto nomem;
+			}
+			if (account_depth(j, st, d, wl, tr, &plain, &stitched, &s, verdict))
+				goto nomem;
+		}
+		if (j->truth_fp && tr)
+			write_truth_line(j, tr, verdict);
+	}
+	lbr_stitcher__exit(&plain);
+	lbr_stitcher__exit(&stitched);
+	perf_data_file__close(&f);
+	free(starts);
+	return 0;
+nomem:
+	lbr_stitcher__exit(&plain);
+	lbr_stitcher__exit(&stitched);
+	perf_data_file__close(&f);
+	free(starts);
+	snprintf(err, errlen, "pmusim: out of memory");
+	return -1;
+}
+
+int judge_ground_truth(struct judge *j)
+{
+	struct run_stats *st = j->st;
+	const struct scenario *s = j->s;
+	unsigned int n = 0;
+
+	if (j->trace) {
+		struct vg_trace_stats vs;
+
+		vg_trace_stats(j->trace, &vs);
+		st->insns = vs.insns;
+		st->branches = vs.branches;
+		st->cycles = vs.insns;		/* CPI 1 */
+		st->true_depth_max = vs.max_depth;
+		goto machine;
+	}
+	for (unsigned int g = 0; g < s->tasks_count; g++)
+		n += j->wls[g]->nr_funcs;
+	st->funcs = calloc(n, sizeof(*st->funcs));
+	if (!st->funcs)
+		return -1;
+	for (unsigned int g = 0; g < s->tasks_count; g++) {
+		for (uint32_t f = 0; f < j->wls[g]->nr_funcs; f++) {
+			struct run_func *rf = &st->funcs[st->nr_funcs + f];
+
+			snprintf(rf->name, sizeof(rf->name), "%s", j->wls[g]->funcs[f].name);
+			rf->group = g;
+		}
+		for (unsigned int t = 0; t < j->m->nr_tasks; t++) {
+			struct sim_task *tk = j->m->tasks[t];
+
+			if (tk->group != g)
+				continue;
+			for (uint32_t f = 0; f < j->wls[g]->nr_funcs; f++) {
+				st->funcs[st->nr_funcs + f].insns += tk->exec.self_insns[f];
+				st->funcs[st->nr_funcs + f].cycles += tk->exec.self_insns[f] +
+					(uint64_t)j->wls[g]->params.mispredict_penalty *
+					tk->exec.self_mispredicts[f];
+			}
+		}
+		st->nr_funcs += j->wls[g]->nr_funcs;
+	}
+	for (unsigned int t = 0; t < j->m->nr_tasks; t++) {
+		struct wl_exec *x = &j->m->tasks[t]->exec;
+
+		st->insns += x->insns;
+		st->branches += x->branches;
+		st->cycles += x->cycles;
+		st->mispredicts += x->mispredicts;
+		if (x->max_depth > st->true_depth_max)
+			st->true_depth_max = x->max_depth;
+	}
+machine:
+	for (unsigned int t = 0; t < j->m->nr_tasks; t++) {
+		size_t bytes = perf_ctx_data_task_bytes(&j->m->tasks[t]->task);
+
+		if (!bytes)
+			continue;
+		st->ctx_data_tasks++;
+		if (bytes > st->ctx_data_task_bytes)
+			st->ctx_data_task_bytes = bytes;
+	}
+	st->ctx_data_total_bytes = perf_ctx_data_total_bytes();
+	st->switches = j->m->nr_switches;
+	st->migrations = j->m->nr_migrations;
+	st->ticks = j->m->nr_ticks;
+	for (unsigned int c = 0; c < j->m->cfg.nr_cpus; c++)
+		st->pmis += model_cpu_nr_pmis(j->m->cpus[c].model);
+	return 0;
+}
+
+int judge_open_truth(struct judge *j, const char *target, char *err, size_t errlen)
+{
+	int fd;
+
+	snprintf(j->truth_tmp, sizeof(j->truth_tmp), "%s.truth.XXXXXX", target);
+	fd = mkstemp(j->truth_tmp);
+	if (fd < 0 || !(j->truth_fp = fdopen(fd, "w"))) {
+		snprintf(err, errlen, "pmusim: %s.truth: %s", target, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		j->truth_tmp[0] = '\0';
+		return -1;
+	}
+	fchmod(fd, 0644);
+	fputs("# pmusim truth 1: tid time lbr stitched ip nr frames (callee entry, call sites)\n",
+	      j->truth_fp);
+	return 0;
+}
+
+int judge_close_truth(struct judge *j, const char *target, char *err, size_t errlen)
+{
+	char path[4200];
+	int bad = ferror(j->truth_fp);
+
+	bad |= fclose(j->truth_fp);
+	j->truth_fp = NULL;
+	snprintf(path, sizeof(path), "%s.truth", target);
+	if (bad || rename(j->truth_tmp, path)) {
+		snprintf(err, errlen, "pmusim: %s: %s", path, bad ? "write error" : strerror(errno));
+		return -1;
+	}
+	j->truth_tmp[0] = '\0';
+	return 0;
+}
+
+void judge_exit(struct judge *j)
+{
+	if (j->truth_fp)
+		fclose(j->truth_fp);
+	j->truth_fp = NULL;
+	if (j->truth_tmp[0])
+		unlink(j->truth_tmp);
+	j->truth_tmp[0] = '\0';
+	free(j->truth);
+	free(j->truth_frames);
+	j->truth = NULL;
+	j->truth_frames = NULL;
+	j->nr_truth = j->truth_cap = j->nr_truth_frames = j->truth_frames_cap = 0;
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The judge of a run: what the machine was doing when each sample was
+ * taken (its truth, noted by the run's overflow handler), and the run's
+ * perf.data read back as perf would read it and held against that
+ * truth: each LBR call stack, raw and stitched, frame by frame against
+ * the true stack; each sample's function, and the cycles of its
+ * sampling window, against the workloads' own counts; an hw_time
+ * sample's TSC, converted as a tool would, against the model's clock.
+ * The summary's figures (struct run_stats, sim/run.h) come from here;
+ * a recorded program's run also writes its truth file.
+ */
+#ifndef PMUSIM_SIM_JUDGE_H
+#define PMUSIM_SIM_JUDGE_H
+
+#include <stdio.h>
+
+#include "core/perf_event.h"
+#include "sim/run.h"
+
+struct machine;
+struct perf_data_writer;
+struct tsc_conv;
+struct vg_trace;
+struct workload;
+
+struct judge {
+	/* what it judges by: the run sets these */
+	const struct scenario *s;
+	struct machine *m;
+	struct workload **wls;		/* per scenario task entry */
+	struct vg_trace *trace;		/* a recorded program's run (run_trace()), or NULL */
+	struct run_stats *st;		/* where the figures go */
+	const struct tsc_conv *convs;	/* the user page's time conversion, oldest first */
+	size_t nr_convs;
+
+	/* the samples' truth, in the order they were taken */
+	struct run_truth *truth;
+	size_t nr_truth, truth_cap;
+	/*
+	 * The true stacks, one after another: a workload's frames as its
+	 * function indices, a recorded program's as addresses (sim/vg_task.h).
+	 */
+	uint64_t *truth_frames;
+	size_t nr_truth_frames, truth_frames_cap;
+	int error;			/* ENOMEM: a truth could not be noted */
+	FILE *truth_fp;			/* the truth file being written, or NULL */
+	char truth_tmp[4200];
+};
+
+/*
+ * The truth of the sample EVENT just wrote for the running task (none
+ * for a sample without a time, which cannot be matched to it): kept in
+ * the order taken, with the true stack for LBR call-stack samples.
+ */
+void judge_note_sample(struct judge *j, struct perf_event *event, struct perf_sample_data *data,
+		       struct pt_regs *regs);
+
+/*
+ * The machine's own counts once it ran: instructions, branches, cycles,
+ * each function's, the deepest stack, the PMU data the tasks held,
+ * switches, ticks and PMIs. 0, or -1: out of memory.
+ */
+int judge_ground_truth(struct judge *j);
+
+/*
+ * W's finished file (before it goes to the output: a device cannot be
+ * read back) read as perf would, each sample judged. 0, or -1 with a
+ * one-line error in ERR.
+ */
+int judge_file(struct judge *j, struct perf_data_writer *w, char *err, size_t errlen);
+
+/*
+ * TARGET.truth beside the perf.data (run_trace()), written whole or not
+ * at all: opened before judge_file() writes its lines, closed into place
+ * after. 0, or -1 with a one-line error in ERR.
+ */
+int judge_open_truth(struct judge *j, const char *target, char *err, size_t errlen);
+int judge_close_truth(struct judge *j, const char *target, char *err, size_t errlen);
+
+/* Frees the truth; a truth file not closed into place is removed. */
+void judge_exit(struct judge *j);
+
+#endif /* PMUSIM_SIM_JUDGE_H */
