@@ -137,12 +137,15 @@ check "bench_ringbuf scale: 4 to 1024 pages, each well formed" \
 "$obj/bench/bench_readers" >"$dir/readers.out" 2>&1; rc=$?
 want=()
 for size in 40 800; do
-	for r in "forward with tail" "backward overwrite" "copy-then-verify" "copy-then-verify cost"; do
+	for r in "forward with tail" "backward overwrite" "copy-then-verify" "copy-then-verify cost" floor; do
 		want+=("readers $r $size B")
 	done
 done
-check "bench_readers: the three readers and copy-then-verify's cost at 40 and 800 B, each well formed" \
+check "bench_readers: the three readers, copy-then-verify's cost and the floor at 40 and 800 B, each well formed" \
 	'[ $rc = 0 ] && records "$dir/readers.out" "${want[@]}"'
+check "the readers are judged against 0.5 of memcpy, the floor not at all" \
+	'grep -q "\"readers forward with tail 40 B\".*\"goal\":\">=0.50\"" "$dir/readers.out" &&
+	 grep -q "\"readers floor 40 B\".*\"goal\":\"\"" "$dir/readers.out"'
 
 # scripts/bench.sh on fakes: one program whose figures move from pass to
 # pass (bench.sh runs the programs three times: before the scripts, after
