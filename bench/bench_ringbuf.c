@@ -410,7 +410,7 @@ static void output_figure(int pages, unsigned int size, bool backward,
 	 * and the floor (the least a record can cost, no goal to meet).
 	 */
 	bench_report(fig, "ns/record", p.value, p.baseline, "memcpy ring",
-		     split || floor ? GOAL_NONE : GOAL_AT_MOST, size == 40 ? 3.0 : 1.5, p.noise);
+		     split || floor ? GOAL_NONE : GOAL_AT_MOST, size == 40 ? 2.0 : 1.25, p.noise);
 	rb_bench_check_lost(b, fig);
 	rb_bench_free(b);
 	free(m);
