@@ -30,6 +30,8 @@ extern inline void model_retire_branch(struct model_cpu *cpu, uint64_t from, uin
 				       unsigned int cycles);
 extern inline void model_retire_insns(struct model_cpu *cpu, uint64_t n, uint64_t cycles,
 				      bool user);
+extern inline bool model_retire_user_jccs(struct model_cpu *cpu, uint64_t reach, uint64_t cycles,
+					  uint64_t branches, uint64_t misses);
 
 /*
  * The TSC ticks of @cycles core cycles: the same number at the TSC's own

@@ -216,4 +216,33 @@ model_retire_inline void model_retire_insns(struct model_cpu *cpu, uint64_t n, u
 	}
 }
 
+/*
+ * A run of user blocks and taken conditional branches, as the fast halves
+ * of model_retire_insns(cpu, n, n, true) and model_retire_branch(cpu, ...,
+ * MODEL_BR_JCC, true, mispred, cycles) retire them one after the other:
+ * @reach is their reaches added up (a block's n + n, a branch's 1 +
+ * cycles; each block below 2^32 instructions), @cycles their cycles,
+ * @branches the branches and @misses the mispredicted ones. The calls'
+ * budget checks in turn pass exactly when their sum does. For a caller
+ * that works out which blocks and branches ran by arithmetic rather than
+ * by branching on each. False, and nothing retired, when one of them
+ * would have gone to its slow half or the LBR records conditional
+ * branches: the caller then retires them one by one.
+ */
+model_retire_inline bool model_retire_user_jccs(struct model_cpu *cpu, uint64_t reach,
+						uint64_t cycles, uint64_t branches,
+						uint64_t misses)
+{
+	struct model_retire_state *rs = model_cpu_retire_state(cpu);
+
+	if (model_retire_unlikely(reach >= rs->budget ||
+				  (rs->lbr_capture[1] >> MODEL_BR_JCC & 1)))
+		return false;
+	rs->budget -= reach;
+	rs->clock += cycles;
+	rs->pend_branches[1] += branches;
+	rs->pend_misses[1] += misses;
+	return true;
+}
+
 #endif /* PMUSIM_MODEL_RETIRE_H */

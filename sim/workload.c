@@ -609,6 +609,58 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 			uint32_t left = *left_at;	/* in the frame again when the op ends */
 
 			for (;;) {
+				/*
+				 * Whole iterations without a branch on their
+				 * draws: the host would mispredict half of the
+				 * conditionals, which cost more than the rest of
+				 * the iteration. The draws the ops below would
+				 * take are looked at, the outcome worked out by
+				 * arithmetic, and the draws taken only when the
+				 * iteration retires this way. Wherever the ops
+				 * could stop or go another way (the run's end,
+				 * the budget, the LBR, the loop's last
+				 * iteration, a refill of the draws) they run
+				 * instead, and draw the same. A loop of its own,
+				 * with its own locals, so that they stay in
+				 * registers.
+				 */
+				if (direct) {
+					const uint64_t bound = cond->bound, a = cur->arg;
+					/* not taken: the jcc and the skipped block */
+					const uint64_t n = 1 + (uint64_t)skipped->arg;
+					uint64_t mis = 0;
+
+					while (__builtin_expect(used + 2 < PRNG_BATCH && left > 1, 1)) {
+						uint64_t t = x->draws[used] < bound, mask = -t;
+						uint64_t m = t & (mis_draws ? x->draws[used + 1] < mis_bound
+									    : mis_always);
+						uint32_t back_draw = used + 1 + (uint32_t)(t & mis_draws);
+						uint64_t mb = mis_draws ? x->draws[back_draw] < mis_bound
+									: mis_always;
+						uint64_t cyc = 1 + (penalty & -m);
+						uint64_t back_cyc = 1 + (penalty & -mb);
+						uint64_t step = a + ((cyc & mask) | (n & ~mask)) + back_cyc;
+						uint64_t reach = 2 * a + (((1 + cyc) & mask) | (2 * n & ~mask)) +
+								 1 + back_cyc;
+
+						if (!__builtin_expect(cycles + step < end, 1) ||
+						    !model_retire_user_jccs(model, reach, step, t + 1, m + mb))
+							break;
+						used = back_draw + mis_draws;
+						cycles += step;
+						own += a + ((1 & mask) | (n & ~mask)) + 1;
+						branches += t + 1;
+						mis += m + mb;
+						left--;
+					}
+					self_mis[func] += mis;
+					/*
+					 * No *ip: no PMI falls in these iterations,
+					 * and the ops below store theirs before they
+					 * retire, as the slice's last retire always
+					 * is theirs.
+					 */
+				}
 				op = cond;
 				RETIRE_INSNS(cur->arg, cur->next);
 				if (cycles >= end)

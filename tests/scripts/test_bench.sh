@@ -120,15 +120,17 @@ for size in 40 800; do
 		want+=("ringbuf output $size B $mode")
 	done
 	want+=("ringbuf output $size B forward with tail, header then body")
+	want+=("ringbuf output floor $size B overwrite" "ringbuf output floor $size B with tail")
 	want+=("ringbuf backward vs forward $size B with tail" "ringbuf backward vs forward $size B overwrite")
 done
 "$obj/bench/bench_ringbuf" >"$dir/ringbuf.out" 2>"$dir/ringbuf.err"; rc=$?
 check "bench_ringbuf exits 0: no record lost in any figure $(head -c 200 "$dir/ringbuf.err")" '[ $rc = 0 ]'
-check "bench_ringbuf: the 14 output and direction figures, each well formed" 'records "$dir/ringbuf.out" "${want[@]}"'
-check "the 800-byte figures are judged against 1.5x, the 40-byte ones against 3x, the split record not at all" \
-	'grep -q "\"ringbuf output 800 B forward overwrite\".*\"goal\":\"<=1.50\"" "$dir/ringbuf.out" &&
-	 grep -q "\"ringbuf output 40 B backward with tail\".*\"goal\":\"<=3.00\"" "$dir/ringbuf.out" &&
-	 grep -q "header then body\".*\"goal\":\"\"" "$dir/ringbuf.out"'
+check "bench_ringbuf: the 14 output and direction figures and the 4 floors, each well formed" 'records "$dir/ringbuf.out" "${want[@]}"'
+check "the 800-byte figures are judged against 1.25x, the 40-byte ones against 2x, the split record and the floors not at all" \
+	'grep -q "\"ringbuf output 800 B forward overwrite\".*\"goal\":\"<=1.25\"" "$dir/ringbuf.out" &&
+	 grep -q "\"ringbuf output 40 B backward with tail\".*\"goal\":\"<=2.00\"" "$dir/ringbuf.out" &&
+	 grep -q "header then body\".*\"goal\":\"\"" "$dir/ringbuf.out" &&
+	 grep -q "\"ringbuf output floor 40 B with tail\".*\"goal\":\"\"" "$dir/ringbuf.out"'
 
 "$obj/bench/bench_ringbuf" scale >"$dir/scale.out" 2>&1; rc=$?
 check "bench_ringbuf scale: 4 to 1024 pages, each well formed" \
@@ -137,12 +139,15 @@ check "bench_ringbuf scale: 4 to 1024 pages, each well formed" \
 "$obj/bench/bench_readers" >"$dir/readers.out" 2>&1; rc=$?
 want=()
 for size in 40 800; do
-	for r in "forward with tail" "backward overwrite" "copy-then-verify" "copy-then-verify cost"; do
+	for r in "forward with tail" "backward overwrite" "copy-then-verify" "copy-then-verify cost" floor; do
 		want+=("readers $r $size B")
 	done
 done
-check "bench_readers: the three readers and copy-then-verify's cost at 40 and 800 B, each well formed" \
+check "bench_readers: the three readers, copy-then-verify's cost and the floor at 40 and 800 B, each well formed" \
 	'[ $rc = 0 ] && records "$dir/readers.out" "${want[@]}"'
+check "the readers are judged against 0.5 of memcpy, the floor not at all" \
+	'grep -q "\"readers forward with tail 40 B\".*\"goal\":\">=0.50\"" "$dir/readers.out" &&
+	 grep -q "\"readers floor 40 B\".*\"goal\":\"\"" "$dir/readers.out"'
 
 # scripts/bench.sh on fakes: one program whose figures move from pass to
 # pass (bench.sh runs the programs three times: before the scripts, after
