@@ -20,7 +20,7 @@
 
 #include "ksrc/ring_buffer_shim.h"
 #include "core/interleave.h"
-#include <generated/ksrc.h>
+#include <generated/ksrc_tree.h>
 
 _Static_assert(sizeof(struct perf_output_handle) <= sizeof(struct ksrc_output_handle),
 	       "struct ksrc_output_handle too small for the kernel's handle");

@@ -110,6 +110,11 @@ unsigned int perf_output_skip(struct perf_output_handle *handle, unsigned int le
 long perf_output_copy_aux(struct perf_output_handle *aux_handle,
 			  struct perf_output_handle *handle,
 			  unsigned long from, unsigned long to);
+void perf_aux_output_flag(struct perf_output_handle *handle, u64 flags);
+void *perf_aux_output_begin(struct perf_output_handle *handle, struct perf_event *event);
+void perf_aux_output_end(struct perf_output_handle *handle, unsigned long size);
+int perf_aux_output_skip(struct perf_output_handle *handle, unsigned long size);
+void *perf_get_aux(struct perf_output_handle *handle);
 
 /* kernel/events/core.c (ksrc/kernel/events/core_stubs.c) */
 void perf_event_header__init(struct perf_event_header *header, struct perf_sample_data *data,

@@ -181,6 +181,9 @@ struct x86_pmu_lbr {
 	bool has_callstack;
 };
 
+/* KVM's view of the LBR (arch/x86/events/intel/lbr.c) */
+void x86_perf_get_lbr(struct x86_pmu_lbr *lbr);
+
 struct perf_guest_switch_msr {
 	unsigned int msr;
 	u64 host, guest;
