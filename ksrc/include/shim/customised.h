@@ -195,6 +195,17 @@ static __always_inline bool local_try_cmpxchg(local_t *l, long *old, long new)
 }
 /* The kernel's local_try_cmpxchg() takes a long *; ring_buffer.c passes unsigned long *. */
 #define local_try_cmpxchg(l, old, new) local_try_cmpxchg((l), (long *)(old), (long)(new))
+/* The value it found: what ring_buffer.c called before v6.5 (the same instruction). */
+static __always_inline long local_cmpxchg(local_t *l, long old, long new)
+{
+	long found = old;
+	bool ok;
+
+	ksrc_access(KSRC_LOCAL_CMPXCHG, l, KSRC_BEFORE, new);
+	ok = __ksrc_local_try_cmpxchg(l, &found, new);
+	ksrc_access(KSRC_LOCAL_CMPXCHG, l, KSRC_AFTER, ok);
+	return found;
+}
 
 /* ---- atomics ----------------------------------------------------------- */
 

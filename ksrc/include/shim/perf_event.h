@@ -119,6 +119,9 @@ void *perf_get_aux(struct perf_output_handle *handle);
 /* kernel/events/core.c (ksrc/kernel/events/core_stubs.c) */
 void perf_event_header__init(struct perf_event_header *header, struct perf_sample_data *data,
 			     u32 type, u16 misc, u16 size, struct perf_event *event);
+/* what the trees before it call, after setting type, misc and size themselves */
+void perf_event_header__init_id(struct perf_event_header *header, struct perf_sample_data *data,
+				struct perf_event *event);
 void perf_event__output_id_sample(struct perf_event *event, struct perf_output_handle *handle,
 				  struct perf_sample_data *sample);
 

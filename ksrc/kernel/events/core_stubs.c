@@ -54,16 +54,22 @@ static void __perf_event_header__init_id(struct perf_sample_data *data,
 	}
 }
 
+void perf_event_header__init_id(struct perf_event_header *header, struct perf_sample_data *data,
+				struct perf_event *event)
+{
+	if (event->attr.sample_id_all) {
+		header->size += event->id_header_size;
+		__perf_event_header__init_id(data, event, event->attr.sample_type);
+	}
+}
+
 void perf_event_header__init(struct perf_event_header *header, struct perf_sample_data *data,
 			     u32 type, u16 misc, u16 size, struct perf_event *event)
 {
 	header->type = type;
 	header->misc = misc;
 	header->size = size;
-	if (event->attr.sample_id_all) {
-		header->size += event->id_header_size;
-		__perf_event_header__init_id(data, event, event->attr.sample_type);
-	}
+	perf_event_header__init_id(header, data, event);
 }
 
 /* A trailer lists IDENTIFIER last: a reader finds the id at the record's end. */

@@ -75,6 +75,8 @@ struct pt_regs {
 
 /* <asm/processor.h>, <asm/cpu_device_id.h>, <asm/intel-family.h>: family << 8 | model */
 struct cpuinfo_x86 {
+	u8 x86;				/* family (before v6.10's x86_vfm) */
+	u8 x86_model;
 	u32 x86_vfm;
 	u8 x86_stepping;
 	u32 x86_capability[NCAPINTS];
@@ -250,12 +252,19 @@ struct perf_event_pmu_context {
 	void *task_ctx_data;
 };
 
+/* before v6.2 ("perf: Rewrite core context handling"): the LBR data hung off the context */
+struct perf_event_context {
+	struct pmu *pmu;
+	void *task_ctx_data;
+};
+
 struct perf_event {
 	struct perf_event *group_leader;
 	struct pmu *pmu;
 	struct perf_event_attr attr;
 	struct hw_perf_event hw;
 	struct perf_event_pmu_context *pmu_ctx;
+	struct perf_event_context *ctx;		/* before v6.2 */
 	unsigned int attach_state;
 	u64 total_time_running;
 };
