@@ -19,6 +19,11 @@
 #   a ring_buffer.c (a copy of this build's tree's, when it has one) that
 #   calls perf_event_update_userpage, which core/ defines and the shim does
 #   not                          the link check fails, naming the call
+#   that tree's files made to call what newer trees call (v6.16's
+#   rdmsrq/wrmsrq/wrmsrq_safe, an ACR-wide x86 flag, perf_event_disable_
+#   inatomic, get_current_user, free_uid)
+#                                as 6.16.0 every check agrees; as 6.15.0
+#                                the flag fails perf_event.h's assert
 # config-independent: ksrc-check builds its own defconfig trees; nothing here reads this build's
 set -u
 src=${PMUSIM_SRCTREE:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -125,5 +130,46 @@ else
 		'[ $rc = 1 ] && grep -q "^not ok [0-9]* - build ring_buffer \[vmalloc\]: ksrc/ring_buffer.o: error: kernel/events/ring_buffer.c calls perf_event_update_userpage, which the unit does not define" "$dir/log"' || show
 	check "... and nothing of the unit is linked or run" \
 		'[ ! -e "$out/vmalloc/ksrc/ring_buffer.o" ] && grep -q "^not ok [0-9]* - diff \[vmalloc\]: not run" "$dir/log"'
+fi
+
+# ---- what newer trees call, which the shim supplies ------------------------------
+# The build's tree made to look newer: lbr.c and perf_event.h with v6.16's
+# MSR accessors (rdmsrq, wrmsrq, wrmsrq_safe), an x86 flag past bit 19 as
+# ACR is, and a ring_buffer.c that calls perf_event_disable_inatomic,
+# get_current_user and free_uid. As 6.16.0 it builds and agrees with core/;
+# as 6.15.0 the flag does not fit PERF_EVENT_FLAG_ARCH, as in that kernel.
+newer() { # DIR VERSION
+	local f
+	tree "$1" "$2"
+	for f in kernel/events/ring_buffer.c kernel/events/internal.h arch/x86/events/intel/lbr.c \
+		arch/x86/events/perf_event.h arch/x86/events/perf_event_flags.h; do
+		mkdir -p "$1/$(dirname "$f")"
+		cp "$real/$f" "$1/$f"
+	done
+	sed -i 's/\b\(rd\|wr\)msrl\(_safe\)\{0,1\}\b/\1msrq\2/g' \
+		"$1/arch/x86/events/intel/lbr.c" "$1/arch/x86/events/perf_event.h"
+	printf 'PERF_ARCH(ACR,\t\t0x0100000) /* made up: a flag past bit 19 */\n' \
+		>>"$1/arch/x86/events/perf_event_flags.h"
+	printf '\n/* made up: what newer trees call */\nvoid ksrc_made_up(struct perf_event *event);\n%s\n' \
+		'void ksrc_made_up(struct perf_event *event) { free_uid(get_current_user()); perf_event_disable_inatomic(event); }' \
+		>>"$1/kernel/events/ring_buffer.c"
+}
+if [ ! -f "$real/arch/x86/events/intel/lbr.c" ]; then
+	skip "what newer trees call: no kernel tree to copy the files from"
+else
+	newer "$dir/v6.16" 6.16.0
+	check "the made-up tree calls rdmsrq, wrmsrq and wrmsrq_safe and no rdmsrl" \
+		'grep -q "rdmsrq(" "$dir/v6.16/arch/x86/events/intel/lbr.c" && grep -q "wrmsrq_safe(" "$dir/v6.16/arch/x86/events/intel/lbr.c" &&
+		 ! grep -q "msrl" "$dir/v6.16/arch/x86/events/intel/lbr.c" "$dir/v6.16/arch/x86/events/perf_event.h"'
+	KSRC_LBR_DIFF_RUNS=20 ksrc_check "$dir/v6.16"
+	check "a 6.16-style tree: both units build, every check agrees (exit $rc)" \
+		'[ $rc = 0 ] && grep -q "^ok [0-9]* - build ring_buffer \[vmalloc\]" "$dir/log" &&
+		 grep -q "^ok [0-9]* - build lbr \[vmalloc\]: .* (0 kernel warnings)" "$dir/log" &&
+		 [ "$(grep -c "^ok [0-9]* - lbr [a-z]*: " "$dir/log")" = 4 ] &&
+		 grep -q "^ok [0-9]* - diff \[vmalloc\]" "$dir/log"' || show
+	newer "$dir/v6.15" 6.15.0
+	ksrc_check "$dir/v6.15"
+	check "the same as 6.15.0: the flag past bit 19 fails perf_event.h's static_assert, as in 6.15" \
+		'[ $rc = 1 ] && grep -q "^not ok [0-9]* - build lbr \[vmalloc\]: .* error: static assertion failed: \"(PERF_X86_EVENT_ACR & PERF_EVENT_FLAG_ARCH) == PERF_X86_EVENT_ACR\"" "$dir/log"' || show
 fi
 echo "1..$n"

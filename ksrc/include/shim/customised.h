@@ -220,6 +220,7 @@ typedef struct { atomic_t refs; } refcount_t;
 #define atomic64_set(v, i)	__atomic_store_n(&(v)->counter, (i), __ATOMIC_RELAXED)
 #define atomic64_inc(v)		((void)__atomic_fetch_add(&(v)->counter, 1, __ATOMIC_SEQ_CST))
 
+#define REFCOUNT_INIT(n)	{ .refs = { .counter = (n) } }
 static inline void refcount_set(refcount_t *r, int n) { atomic_set(&r->refs, n); }
 static inline unsigned int refcount_read(const refcount_t *r) { return (unsigned int)atomic_read(&r->refs); }
 static inline void refcount_inc(refcount_t *r) { atomic_inc(&r->refs); }

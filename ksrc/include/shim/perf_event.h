@@ -124,5 +124,7 @@ void perf_event_header__init_id(struct perf_event_header *header, struct perf_sa
 				struct perf_event *event);
 void perf_event__output_id_sample(struct perf_event *event, struct perf_output_handle *handle,
 				  struct perf_sample_data *sample);
+/* what newer trees' AUX paths call (pmusim's core/ has one of the same name) */
+void perf_event_disable_inatomic(struct perf_event *event);
 
 #endif /* KSRC_SHIM_PERF_EVENT_H */

@@ -94,6 +94,34 @@ void perf_event__output_id_sample(struct perf_event *event, struct perf_output_h
 		perf_output_put(handle, sample->id);
 }
 
+/*
+ * The AUX area's disable when it is full or truncated: as core.c's, a
+ * pending disable its irq_work carries out (here: the harness, never).
+ */
+void perf_event_disable_inatomic(struct perf_event *event)
+{
+	WRITE_ONCE(event->pending_disable, 1);
+	irq_work_queue(&event->pending_irq);
+}
+
+/* The user an mmap is charged to: one, whose references must balance. */
+struct user_struct {
+	refcount_t count;
+};
+static struct user_struct ksrc_user = { .count = REFCOUNT_INIT(1) };
+
+struct user_struct *get_current_user(void)
+{
+	refcount_inc(&ksrc_user.count);
+	return &ksrc_user;
+}
+
+void free_uid(struct user_struct *user)
+{
+	if (user)
+		WARN_ON_ONCE(refcount_dec_and_test(&user->count));
+}
+
 /* The AUX area is not under test: its record must never be asked for. */
 void perf_event_aux_event(struct perf_event *event, unsigned long head,
 			  unsigned long size, u64 flags)

@@ -218,7 +218,12 @@ struct arch_lbr_state {
 };
 
 /* <linux/perf_event.h> */
+/* v6.16 widened it for the x86 flags past bit 19 (ACR, auto counter reload) */
+#if KSRC_VERSION_CODE >= KSRC_KERNEL_VERSION(6, 16, 0)
+#define PERF_EVENT_FLAG_ARCH		0x0fffffff
+#else
 #define PERF_EVENT_FLAG_ARCH		0x000fffff
+#endif
 #define PERF_ATTACH_TASK		0x04
 
 struct pmu {
