@@ -39,7 +39,7 @@ trap 'rm -f "$allowed"' EXIT
 bad=0
 for sym in $undefined; do
 	case $sym in
-	__asan_*|__ubsan_*|__tsan_*|__msan_*|__sanitizer_*|__gcov_*|__llvm_*|__afl_*|__cmplog_*|\
+	__asan_*|__ubsan_*|__tsan_*|__msan_*|__sanitizer_*|__sancov_*|__gcov_*|__llvm_*|__afl_*|__cmplog_*|\
 	__start___sancov_*|__stop___sancov_*|_GLOBAL_OFFSET_TABLE_|__dso_handle)
 		continue ;;
 	esac

@@ -79,7 +79,10 @@ struct cpuinfo_x86 {
 	u8 x86_model;
 	u32 x86_vfm;
 	u8 x86_stepping;
-	u32 x86_capability[NCAPINTS];
+	union {				/* read as unsigned longs by test_bit() */
+		u32 x86_capability[NCAPINTS];
+		unsigned long x86_capability_alignment;
+	};
 };
 #define VFM_MAKE(family, model)	((u32)(family) << 8 | (model))
 #define INTEL_ATOM_BONNELL	VFM_MAKE(6, 0x1c)

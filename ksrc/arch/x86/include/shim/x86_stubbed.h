@@ -32,7 +32,7 @@ struct device_attribute;
 
 /* No groups: an event has no siblings. */
 #define for_each_sibling_event(sibling, event) \
-	for ((sibling) = NULL, (void)(event); (sibling); )
+	for ((sibling) = NULL, (void)(event); (sibling); (sibling) = NULL)
 
 struct kmem_cache;
 struct kmem_cache *kmem_cache_create(const char *name, unsigned int size, unsigned int align,
