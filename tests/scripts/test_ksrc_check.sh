@@ -37,6 +37,8 @@ ksrc_check() { # TREE: scripts/ksrc-check.sh on it, its output in $dir/log, exit
 	rc=$?
 }
 show() { sed 's/^/# /' "$dir/log" | head -40; }
+# check_log DESCRIPTION CONDITION: check, and on failure the run's output as comments
+check_log() { if eval "$2"; then ok "$1"; else nok "$1"; show; fi; }
 tree() { # DIR VERSION: a kernel tree's top Makefile
 	mkdir -p "$1"
 	printf 'VERSION = %s\nPATCHLEVEL = %s\nSUBLEVEL = %s\nEXTRAVERSION = -fake\n' \
@@ -59,7 +61,7 @@ check "make ksrc-check KSRC=not-a-tree: one line, exit 2 ($out1)" \
 # ---- a tree without the units' files ------------------------------------------
 tree "$dir/empty" 6.13.0
 ksrc_check "$dir/empty"
-check "a tree without the files: exit 0" '[ $rc = 0 ]' || show
+check_log "a tree without the files: exit 0" '[ $rc = 0 ]'
 for f in kernel/events/ring_buffer.c arch/x86/events/intel/lbr.c tools/lib/perf/mmap.c; do
 	check "a tree without $f: one skip line names it" \
 		'[ "$(grep -c "^ok [0-9]* - [a-z_]* # SKIP the tree has no $f:" "$dir/log")" = 1 ]'
@@ -90,7 +92,7 @@ stale tests/ksrc/test_ring_buffer_diff "# 512 boundary inputs agree (kernel 6.13
 stale tests/ksrc/test_ring_buffer_cases "ok 1 - x" "# kernel/events/ring_buffer.c of 6.13.0-fake"
 rm -f "$dir/stale-ran"
 ksrc_check "$dir/broken"
-check "files that do not build: exit 1" '[ $rc = 1 ]' || show
+check_log "files that do not build: exit 1" '[ $rc = 1 ]'
 check "the ring_buffer unit's build line shows ring_buffer.c's first compiler error" \
 	'grep -q "^not ok [0-9]* - build ring_buffer \[vmalloc\]: kernel/events/ring_buffer.c:4:[0-9]*: error: " "$dir/log"'
 check "the lbr unit's build line names get_current_user, an undeclared call, as lbr.c's error" \
@@ -126,8 +128,8 @@ else
 		printf 'void ksrc_made_up(struct perf_event *event)\n{\n\tperf_event_update_userpage(event);\n}\n'
 	} >"$dir/corecall/kernel/events/ring_buffer.c"
 	ksrc_check "$dir/corecall"
-	check "a call to a core/ name the shim lacks: the link check fails naming it, not a segfault later" \
-		'[ $rc = 1 ] && grep -q "^not ok [0-9]* - build ring_buffer \[vmalloc\]: ksrc/ring_buffer.o: error: kernel/events/ring_buffer.c calls perf_event_update_userpage, which the unit does not define" "$dir/log"' || show
+	check_log "a call to a core/ name the shim lacks: the link check fails naming it, not a segfault later" \
+		'[ $rc = 1 ] && grep -q "^not ok [0-9]* - build ring_buffer \[vmalloc\]: ksrc/ring_buffer.o: error: kernel/events/ring_buffer.c calls perf_event_update_userpage, which the unit does not define" "$dir/log"'
 	check "... and nothing of the unit is linked or run" \
 		'[ ! -e "$out/vmalloc/ksrc/ring_buffer.o" ] && grep -q "^not ok [0-9]* - diff \[vmalloc\]: not run" "$dir/log"'
 fi
@@ -162,14 +164,14 @@ else
 		'grep -q "rdmsrq(" "$dir/v6.16/arch/x86/events/intel/lbr.c" && grep -q "wrmsrq_safe(" "$dir/v6.16/arch/x86/events/intel/lbr.c" &&
 		 ! grep -q "msrl" "$dir/v6.16/arch/x86/events/intel/lbr.c" "$dir/v6.16/arch/x86/events/perf_event.h"'
 	KSRC_LBR_DIFF_RUNS=20 ksrc_check "$dir/v6.16"
-	check "a 6.16-style tree: both units build, every check agrees (exit $rc)" \
+	check_log "a 6.16-style tree: both units build, every check agrees (exit $rc)" \
 		'[ $rc = 0 ] && grep -q "^ok [0-9]* - build ring_buffer \[vmalloc\]" "$dir/log" &&
 		 grep -q "^ok [0-9]* - build lbr \[vmalloc\]: .* (0 kernel warnings)" "$dir/log" &&
 		 [ "$(grep -c "^ok [0-9]* - lbr [a-z]*: " "$dir/log")" = 4 ] &&
-		 grep -q "^ok [0-9]* - diff \[vmalloc\]" "$dir/log"' || show
+		 grep -q "^ok [0-9]* - diff \[vmalloc\]" "$dir/log"'
 	newer "$dir/v6.15" 6.15.0
 	ksrc_check "$dir/v6.15"
-	check "the same as 6.15.0: the flag past bit 19 fails perf_event.h's static_assert, as in 6.15" \
-		'[ $rc = 1 ] && grep -q "^not ok [0-9]* - build lbr \[vmalloc\]: .* error: static assertion failed: \"(PERF_X86_EVENT_ACR & PERF_EVENT_FLAG_ARCH) == PERF_X86_EVENT_ACR\"" "$dir/log"' || show
+	check_log "the same as 6.15.0: the flag past bit 19 fails perf_event.h's static_assert, as in 6.15" \
+		'[ $rc = 1 ] && grep -q "^not ok [0-9]* - build lbr \[vmalloc\]: .* error: static assertion failed: \"(PERF_X86_EVENT_ACR & PERF_EVENT_FLAG_ARCH) == PERF_X86_EVENT_ACR\"" "$dir/log"'
 fi
 echo "1..$n"
