@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include <generated/ksrc.h>
-#ifdef KSRC_VERSION
+#ifdef KSRC_UNIT_RING_BUFFER
 #include "ksrc/ring_buffer_ksrc.h"
 
 static char record[40] __attribute__((aligned(8)));
@@ -70,7 +70,7 @@ int main(int argc, char **argv)
 #else
 int main(void)
 {
-	fprintf(stderr, "# skipped: no kernel tree (KSRC=DIR or linux-source-6.12)\n");
+	fprintf(stderr, KSRC_NO_UNIT("ring_buffer") "\n");
 	return 77;
 }
 #endif

@@ -15,7 +15,7 @@
 #include "bench/bench.h"
 #include <generated/ksrc.h>
 
-#ifdef KSRC_VERSION
+#ifdef KSRC_UNIT_RING_BUFFER
 #include "ksrc/ring_buffer_ksrc.h"
 
 struct side {
@@ -144,7 +144,7 @@ int main(void)
 #else
 int main(void)
 {
-	fprintf(stderr, "bench_ringbuf_ksrc: # skipped: no kernel tree (KSRC=DIR or linux-source-6.12)\n");
+	fprintf(stderr, "bench_ringbuf_ksrc: " KSRC_NO_UNIT("ring_buffer") "\n");
 	return 0;
 }
 #endif

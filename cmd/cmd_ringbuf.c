@@ -379,7 +379,7 @@ int cmd_ringbuf(int argc, char **argv)
 		return bad_flag("%s", "--reader libperf: libperf reads an overwrite buffer backward only "
 				"(perf record --overwrite sets write_backward)");
 	if (libperf && !perf_mmap_libperf__available()) {
-		fprintf(stderr, "# skipped: no kernel tree (KSRC=DIR or linux-source-6.12)\n");
+		fprintf(stderr, "%s\n", KSRC_NO_UNIT("libperf_mmap"));
 		return RINGBUF_SKIP;
 	}
 	if (ringbuf_script__parse(&script, argv[optind], !cfg.backward && !cfg.overwrite))

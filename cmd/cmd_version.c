@@ -28,6 +28,8 @@ int cmd_version(int argc, char **argv)
 #ifdef KSRC_VERSION
 	/* the kernel tree whose own files this build runs (make KSRC=DIR) */
 	printf("ksrc %s %s\n", KSRC_VERSION, KSRC_DIR);
+	/* its units this build links (a unit the tree lacks, or left out by KSRC_UNITS, is not) */
+	printf("ksrc_units %s\n", KSRC_UNITS);
 #else
 	printf("ksrc none\n");
 #endif

@@ -48,7 +48,7 @@ static_libs="-lcyaml -lyaml -lelf -lnettle -lz"
 
 # fuzz_lbr's ksrc oracle sees the MSR writes through the linker (ksrc/Makefile.ksrc)
 ksrc_wrap() { # SHORT
-	if [ "$1" = lbr ] && grep -q KSRC_VERSION "$obj/include/generated/ksrc.h" 2>/dev/null; then
+	if [ "$1" = lbr ] && grep -q KSRC_UNIT_LBR "$obj/include/generated/ksrc.h" 2>/dev/null; then
 		echo -Wl,--wrap=model_wrmsr
 	fi
 }

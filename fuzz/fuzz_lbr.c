@@ -54,7 +54,7 @@
 #include "model/msr-index.h"
 #include "tools/perf/util/lbr_stitch.h"
 #include <generated/ksrc.h>
-#ifdef KSRC_VERSION
+#ifdef KSRC_UNIT_LBR
 #include "ksrc/oracle/lbr_diff.h"
 #endif
 
@@ -499,7 +499,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 5)
 		return 0;
-#ifdef KSRC_VERSION
+#ifdef KSRC_UNIT_LBR
 	{
 		static uint8_t in[1 << 16];
 		char why[1024];

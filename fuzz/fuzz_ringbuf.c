@@ -64,7 +64,7 @@
 #include "tools/lib/perf/mmap_read.h"
 #include "tools/lib/perf/mmap_libperf.h"
 #include <generated/ksrc.h>
-#ifdef KSRC_VERSION
+#ifdef KSRC_UNIT_RING_BUFFER
 #include "ksrc/oracle/ring_buffer_diff.h"
 #endif
 
@@ -1300,7 +1300,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 2)
 		return 0;
-#ifdef KSRC_VERSION
+#ifdef KSRC_UNIT_RING_BUFFER
 	/* the kernel's own ring_buffer.c in lockstep with core/ (ksrc/oracle) */
 	ksrc_ringbuf_diff_or_abort(data, size);
 #endif

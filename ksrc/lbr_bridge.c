@@ -6,7 +6,9 @@
  * event's hw_config, the LBR_SELECT shared register of
  * intel_shared_regs_constraints(), the task contexts, and calls lbr.c's
  * functions in the order the event core does. Built with the x86 shim and
- * the tree's arch/x86/events/perf_event.h.
+ * the tree's arch/x86/events/perf_event.h, and following that tree: where
+ * lbr.c's interface changed between trees, the bridge calls it as the
+ * tree declares it (see lbr_sched_task() and ksrc_lbr_read()).
  */
 #include <stdlib.h>
 
@@ -23,7 +25,8 @@ void ksrc_x86_kmem_cache_destroy(struct kmem_cache *cache);
 
 struct ksrc_lbr_task {
 	struct task_struct task;
-	struct perf_event_pmu_context epc;	/* v6.12: the task context's */
+	struct perf_event_pmu_context epc;	/* v6.2-v6.14: the task context's */
+	struct perf_event_context ctx;		/* before v6.2: the same data, the context's */
 	struct perf_ctx_data ctx_data;		/* v6.15: the task's own */
 };
 
@@ -34,6 +37,7 @@ struct ksrc_lbr_event {
 };
 
 static struct perf_event_pmu_context cpu_epc;	/* the CPU context's */
+static struct perf_event_context cpu_ctx;	/* the same, before v6.2 */
 static struct er_account lbr_era;		/* cpuc->shared_regs->regs[EXTRA_REG_LBR] */
 static struct ksrc_lbr_task *tasks[KSRC_LBR_MAX_TASKS];
 static bool global_ctx_data;			/* a CPU-wide call-stack event exists */
@@ -52,6 +56,8 @@ static void boot_cpu_data_init(void)
 	cpuid(1, &eax, &ebx, &ecx, &edx);
 	family = (eax >> 8) & 0xf;
 	model = ((eax >> 4) & 0xf) | ((eax >> 16) & 0xf) << 4;
+	boot_cpu_data.x86 = family;
+	boot_cpu_data.x86_model = model;	/* what trees before v6.10 compare */
 	boot_cpu_data.x86_vfm = VFM_MAKE(family, model);
 	boot_cpu_data.x86_stepping = eax & 0xf;
 	boot_cpu_data.x86_capability[4] = ecx;
@@ -132,6 +138,7 @@ void ksrc_lbr_shutdown(void)
 	memset(&boot_cpu_data, 0, sizeof(boot_cpu_data));
 	memset(&lbr_era, 0, sizeof(lbr_era));
 	memset(&cpu_epc, 0, sizeof(cpu_epc));
+	memset(&cpu_ctx, 0, sizeof(cpu_ctx));
 	ksrc_x86_static_keys_reset();
 	global_ctx_data = false;
 	ksrc_x86_cpu = NULL;
@@ -142,6 +149,7 @@ int ksrc_lbr_boot(struct model_cpu *cpu)
 	ksrc_lbr_shutdown();
 	ksrc_x86_cpu = cpu;
 	cpu_epc.pmu = x86_get_pmu(0);
+	cpu_ctx.pmu = x86_get_pmu(0);
 	boot_cpu_data_init();
 	intel_pmu_init_lbr();
 	intel_pmu_cpu_starting_lbr();
@@ -184,6 +192,7 @@ struct ksrc_lbr_task *ksrc_lbr_task_new(int pid)
 		return NULL;
 	t->task.pid = pid;
 	t->epc.pmu = x86_get_pmu(0);
+	t->ctx.pmu = x86_get_pmu(0);
 	for (i = 0; i < KSRC_LBR_MAX_TASKS && tasks[i]; i++)
 		;
 	if (i == KSRC_LBR_MAX_TASKS || (global_ctx_data && attach_task_data(t))) {
@@ -235,15 +244,18 @@ struct ksrc_lbr_event *ksrc_lbr_event_new(uint64_t branch_sample_type, struct ks
 		event->attach_state |= PERF_ATTACH_TASK;
 		event->hw.target = &task->task;
 		event->pmu_ctx = &task->epc;
+		event->ctx = &task->ctx;
 	} else {
 		event->pmu_ctx = &cpu_epc;
+		event->ctx = &cpu_ctx;
 	}
 	if (event->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) {
-		/* v6.12: PERF_ATTACH_TASK_DATA, the task context's data */
+		/* v6.12: PERF_ATTACH_TASK_DATA, the task context's data (before v6.2, the context's) */
 		if (task && !task->epc.task_ctx_data) {
 			task->epc.task_ctx_data = alloc_lbr_data();
 			if (!task->epc.task_ctx_data)
 				goto nomem;
+			task->ctx.task_ctx_data = task->epc.task_ctx_data;
 		}
 		/* v6.15: the task's perf_ctx_data, or every task's */
 		if (task) {
@@ -324,7 +336,16 @@ int ksrc_lbr_read(struct ksrc_lbr_event *e, struct perf_branch_entry *out, unsig
 	unsigned int n;
 
 	intel_pmu_lbr_read();
+#ifdef PMU_FL_BR_CNTR
+	/* v6.8 (branch counters, whose flag the tree defines with it): lbr.c saves the stack */
 	intel_pmu_lbr_save_brstack(&data, cpuc(), &e->event);
+#else
+	/* handle_pmi_common() before: the CPU's stack, for an event that samples it */
+	if (has_branch_stack(&e->event)) {
+		data.br_stack = &cpuc()->lbr_stack;
+		data.sample_flags |= PERF_SAMPLE_BRANCH_STACK;
+	}
+#endif
 	if (!(data.sample_flags & PERF_SAMPLE_BRANCH_STACK) || !data.br_stack)
 		return -1;
 	br = data.br_stack;
@@ -335,9 +356,38 @@ int ksrc_lbr_read(struct ksrc_lbr_event *e, struct perf_branch_entry *out, unsig
 	return (int)n;
 }
 
+/*
+ * intel_pmu_lbr_sched_task() as the tree declares it: with the context
+ * before v6.2, the PMU context after, and the task too since v6.15 (which
+ * the Debian 6.12 tree has). The call goes through the type the tree's
+ * perf_event.h gives it; a tree with another one fails to build here.
+ */
+typedef void sched_task_ctx_fn(struct perf_event_context *ctx, bool sched_in);
+typedef void sched_task_epc_fn(struct perf_event_pmu_context *pmu_ctx, bool sched_in);
+typedef void sched_task_epc_task_fn(struct perf_event_pmu_context *pmu_ctx,
+				    struct task_struct *task, bool sched_in);
+#define TREE_DECLARES(fn, type)	__builtin_types_compatible_p(__typeof__(fn), type)
+_Static_assert(TREE_DECLARES(intel_pmu_lbr_sched_task, sched_task_ctx_fn) ||
+	       TREE_DECLARES(intel_pmu_lbr_sched_task, sched_task_epc_fn) ||
+	       TREE_DECLARES(intel_pmu_lbr_sched_task, sched_task_epc_task_fn),
+	       "intel_pmu_lbr_sched_task(): the tree declares it in a way the bridge does not know");
+
+static void lbr_sched_task(struct ksrc_lbr_task *task, bool sched_in)
+{
+	void *fn = (void *)intel_pmu_lbr_sched_task;
+	struct perf_event_pmu_context *epc = task ? &task->epc : &cpu_epc;
+
+	if (TREE_DECLARES(intel_pmu_lbr_sched_task, sched_task_epc_task_fn))
+		((sched_task_epc_task_fn *)fn)(epc, task ? &task->task : NULL, sched_in);
+	else if (TREE_DECLARES(intel_pmu_lbr_sched_task, sched_task_epc_fn))
+		((sched_task_epc_fn *)fn)(epc, sched_in);
+	else
+		((sched_task_ctx_fn *)fn)(task ? &task->ctx : &cpu_ctx, sched_in);
+}
+
 void ksrc_lbr_sched_task(struct ksrc_lbr_task *task, bool sched_in)
 {
-	intel_pmu_lbr_sched_task(task ? &task->epc : &cpu_epc, task ? &task->task : NULL, sched_in);
+	lbr_sched_task(task, sched_in);
 }
 
 /* ---- views ---------------------------------------------------------------------- */

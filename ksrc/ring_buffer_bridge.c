@@ -20,7 +20,7 @@
 
 #include "ksrc/ring_buffer_shim.h"
 #include "core/interleave.h"
-#include <generated/ksrc.h>
+#include <generated/ksrc_tree.h>
 
 _Static_assert(sizeof(struct perf_output_handle) <= sizeof(struct ksrc_output_handle),
 	       "struct ksrc_output_handle too small for the kernel's handle");
@@ -83,6 +83,7 @@ static struct writer {
 	enum writer_state state;
 	struct perf_buffer *rb;
 	struct perf_event *event;
+	bool tail_read;		/* READ_TAIL due: data_tail read this round */
 } writers[MAX_WRITERS];
 static int nr_writers;
 
@@ -124,6 +125,16 @@ static void on_access(enum ksrc_prim prim, const volatile void *addr,
 		}
 		if (!rb)
 			return;
+		/*
+		 * PI_OUTPUT_BEGIN_READ_TAIL: head and data_tail both read. v6.12
+		 * reads head before the loop (and takes it from a failed
+		 * cmpxchg), trees before v6.5 read it after data_tail in each
+		 * round: the point is passed after the later of the two reads.
+		 */
+		if (w->tail_read && !(prim == KSRC_LOCAL_READ && at(addr, &rb->head))) {
+			w->tail_read = false;
+			fire(w, PI_OUTPUT_BEGIN_READ_TAIL);
+		}
 		if (prim == KSRC_LOCAL_READ && at(addr, &rb->lost) && w->state == W_ENTERED)
 			fire(w, PI_OUTPUT_BEGIN_NOT_PAUSED);
 		else if (prim == KSRC_LOCAL_CMPXCHG && at(addr, &rb->head))
@@ -153,6 +164,9 @@ static void on_access(enum ksrc_prim prim, const volatile void *addr,
 			fire(w, PI_OUTPUT_BEGIN_GOT_HANDLE);
 		} else if (at(addr, &rb->wakeup) && w->state == W_RESERVED) {
 			w->state = W_WM_READ;
+		} else if (at(addr, &rb->head) && w->tail_read) {
+			w->tail_read = false;
+			fire(w, PI_OUTPUT_BEGIN_READ_TAIL);
 		} else if (at(addr, &rb->head) && w->state == W_PUT) {
 			w->state = W_PUT_HEAD;
 			fire(w, PI_PUT_HANDLE_READ_HEAD);
@@ -162,7 +176,7 @@ static void on_access(enum ksrc_prim prim, const volatile void *addr,
 		break;
 	case KSRC_READ_ONCE:
 		if (at(addr, &rb->user_page->data_tail) && w->state == W_HANDLE)
-			fire(w, PI_OUTPUT_BEGIN_READ_TAIL);
+			w->tail_read = true;
 		else if (at(addr, &rb->nest)) {
 			w->state = W_PUT;
 			fire(w, PI_PUT_HANDLE_READ_NEST);

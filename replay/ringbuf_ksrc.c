@@ -18,7 +18,7 @@
 #include <generated/ksrc.h>
 #include "core/testcase.h"
 #include "replay/ringbuf_backend.h"
-#ifdef KSRC_VERSION
+#ifdef KSRC_UNIT_RING_BUFFER
 #include "ksrc/ring_buffer_ksrc.h"
 
 #define KSRC_PID	1000	/* the task the model backend names */
@@ -196,7 +196,7 @@ static int ksrc_open(void **priv, const struct ringbuf_config *cfg,
 {
 	(void)cfg; (void)sizes; (void)nr_sizes;
 	*priv = NULL;
-	fprintf(stderr, "# skipped: no kernel tree (KSRC=DIR or linux-source-6.12)\n");
+	fprintf(stderr, KSRC_NO_UNIT("ring_buffer") "\n");
 	return RINGBUF_SKIP;
 }
 

@@ -39,7 +39,7 @@ coverage_replay_fuzz() {
 		# with a kernel tree, fuzz_lbr's oracle sees the MSR writes through
 		# the linker, as fuzz/build.sh links it (ksrc/Makefile.ksrc)
 		wrap=
-		[ "$name" = fuzz_lbr ] && grep -q KSRC_VERSION "$obj/include/generated/ksrc.h" 2>/dev/null &&
+		[ "$name" = fuzz_lbr ] && grep -q KSRC_UNIT_LBR "$obj/include/generated/ksrc.h" 2>/dev/null &&
 			wrap=-Wl,--wrap=model_wrmsr
 		gcc -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers \
 			-I"$srctree" -I"$srctree/include" -I"$obj/include" -g --coverage -O0 \

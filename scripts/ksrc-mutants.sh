@@ -52,7 +52,7 @@ for p in "${patches[@]}"; do
 		KSRC_SEEDS=${KSRC_SEEDS:-1 2 3} \
 		timeout 1200 "$srctree/scripts/ksrc-check.sh" >"$work/$name.log" 2>&1
 	rc=$?
-	by=$(sed -n 's/^not ok [0-9]* - \([a-z]*\( \[[a-z]*\]\| [a-z]*\)\{0,1\}\).*/\1/p' "$work/$name.log" | paste -sd, -)
+	by=$(sed -n 's/^not ok [0-9]* - \([a-z]*\( [a-z_][a-z_]*\)\{0,1\}\( \[[a-z]*\]\)\{0,1\}\).*/\1/p' "$work/$name.log" | paste -sd, -)
 	if [ "$rc" != 0 ]; then
 		grep -m1 -E '^# .*(differ|observation|fence|ERROR|runtime error|op [0-9]+ \()' "$work/$name.log" |
 			cut -c1-160 | sed "s/^/  $name: /"

@@ -592,7 +592,7 @@ static void test_ringbuf_libperf_each(void **state)
 
 	(void)state;
 	if (!perf_mmap_libperf__available())
-		pmusim_skip("no kernel tree: libperf's reader is not built");
+		pmusim_skip("%s", KSRC_NO_UNIT_WHY("libperf_mmap"));
 	ringbuf_each(forward_script, forward, 2);
 	ringbuf_each("write 16 100\ndump\nwrite 40 3\ndump\n", backward, 3);
 }

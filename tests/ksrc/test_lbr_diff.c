@@ -22,16 +22,16 @@
 
 #include "tests/test.h"
 #include <generated/ksrc.h>
-#ifdef KSRC_VERSION
+#ifdef KSRC_UNIT_LBR
 #include "core/perf_event.h"
 #include "ksrc/oracle/lbr_diff.h"
 #include "model/model.h"
 #include <string.h>
 #endif
 
-#define NO_TREE "# skipped: no kernel tree (KSRC=DIR or linux-source-6.12)"
+#define NO_TREE KSRC_NO_UNIT("lbr")
 
-#ifdef KSRC_VERSION
+#ifdef KSRC_UNIT_LBR
 static char why[1024];
 
 /* The fixed program: ops as lbr_diff.h lists them. */
@@ -270,7 +270,7 @@ static void no_tree(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#ifdef KSRC_VERSION
+#ifdef KSRC_UNIT_LBR
 		cmocka_unit_test(models_x_filters),
 		cmocka_unit_test(context_switch_cases),
 		cmocka_unit_test(corpus_agrees),

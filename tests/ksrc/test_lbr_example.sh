@@ -25,10 +25,15 @@ if [ -n "${TALLY:-}" ]; then
 	echo "1..0 # SKIP too long for the check matrix"
 	exit 0
 fi
-tree=$(sed -n 's/^#define KSRC_DIR "\(.*\)"$/\1/p' "$obj/include/generated/ksrc.h" 2>/dev/null)
+tree=$(sed -n 's/^#define KSRC_DIR "\(.*\)"$/\1/p' "$obj/include/generated/ksrc_tree.h" 2>/dev/null)
 if [ -z "$tree" ] || [ ! -x "$obj/tests/ksrc/test_lbr_diff" ]; then
 	echo "# skipped: no kernel tree (KSRC=DIR or linux-source-6.12)"
 	echo "1..0 # SKIP no kernel tree"
+	exit 0
+fi
+if ! grep -q '^#define KSRC_UNIT_LBR 1' "$obj/include/generated/ksrc.h"; then
+	echo "# skipped: this build links no lbr unit of $tree"
+	echo "1..0 # SKIP no lbr unit"
 	exit 0
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pmusim-lbr-example.XXXXXX")

@@ -13,7 +13,7 @@
 #include <generated/ksrc.h>
 #include "tests/lib/rb_cases.h"
 #include "tests/lib/rb_view.h"
-#ifdef KSRC_VERSION
+#ifdef KSRC_UNIT_RING_BUFFER
 #include "ksrc/ring_buffer_ksrc.h"
 
 struct ksrc_rb {
@@ -116,7 +116,7 @@ int main(void)
 static void no_tree(void **state)
 {
 	(void)state;
-	printf("# skipped: no kernel tree (KSRC=DIR or linux-source-6.12)\n");
+	printf(KSRC_NO_UNIT("ring_buffer") "\n");
 	skip();
 }
 

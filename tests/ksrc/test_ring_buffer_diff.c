@@ -16,13 +16,13 @@
 
 #include "tests/test.h"
 #include <generated/ksrc.h>
-#ifdef KSRC_VERSION
+#ifdef KSRC_UNIT_RING_BUFFER
 #include "ksrc/oracle/ring_buffer_diff.h"
 #endif
 
-#define NO_TREE "# skipped: no kernel tree (KSRC=DIR or linux-source-6.12)"
+#define NO_TREE KSRC_NO_UNIT("ring_buffer")
 
-#ifdef KSRC_VERSION
+#ifdef KSRC_UNIT_RING_BUFFER
 static char why[512];
 static char trace[1 << 15];
 
@@ -167,7 +167,7 @@ static void no_tree(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#ifdef KSRC_VERSION
+#ifdef KSRC_UNIT_RING_BUFFER
 		cmocka_unit_test(exact_fit_behind_a_lost_first),
 		cmocka_unit_test(boundaries_agree),
 		cmocka_unit_test(corpus_agrees),

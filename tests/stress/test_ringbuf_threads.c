@@ -757,7 +757,7 @@ static void libperf_forward_reader_gets_every_record_whole_in_order_or_counted_l
 {
 	(void)state;
 	if (!perf_mmap_libperf__available())
-		pmusim_skip("no kernel tree (KSRC=DIR or linux-source-6.12)");
+		pmusim_skip("%s", KSRC_NO_UNIT_WHY("libperf_mmap"));
 	stress_run(MODE_FORWARD, true);
 }
 
@@ -765,7 +765,7 @@ static void libperf_paused_backward_reader_gets_whole_consecutive_records(void *
 {
 	(void)state;
 	if (!perf_mmap_libperf__available())
-		pmusim_skip("no kernel tree (KSRC=DIR or linux-source-6.12)");
+		pmusim_skip("%s", KSRC_NO_UNIT_WHY("libperf_mmap"));
 	stress_run(MODE_PAUSE, true);
 }
 

@@ -195,6 +195,17 @@ static __always_inline bool local_try_cmpxchg(local_t *l, long *old, long new)
 }
 /* The kernel's local_try_cmpxchg() takes a long *; ring_buffer.c passes unsigned long *. */
 #define local_try_cmpxchg(l, old, new) local_try_cmpxchg((l), (long *)(old), (long)(new))
+/* The value it found: what ring_buffer.c called before v6.5 (the same instruction). */
+static __always_inline long local_cmpxchg(local_t *l, long old, long new)
+{
+	long found = old;
+	bool ok;
+
+	ksrc_access(KSRC_LOCAL_CMPXCHG, l, KSRC_BEFORE, new);
+	ok = __ksrc_local_try_cmpxchg(l, &found, new);
+	ksrc_access(KSRC_LOCAL_CMPXCHG, l, KSRC_AFTER, ok);
+	return found;
+}
 
 /* ---- atomics ----------------------------------------------------------- */
 
@@ -209,6 +220,7 @@ typedef struct { atomic_t refs; } refcount_t;
 #define atomic64_set(v, i)	__atomic_store_n(&(v)->counter, (i), __ATOMIC_RELAXED)
 #define atomic64_inc(v)		((void)__atomic_fetch_add(&(v)->counter, 1, __ATOMIC_SEQ_CST))
 
+#define REFCOUNT_INIT(n)	{ .refs = { .counter = (n) } }
 static inline void refcount_set(refcount_t *r, int n) { atomic_set(&r->refs, n); }
 static inline unsigned int refcount_read(const refcount_t *r) { return (unsigned int)atomic_read(&r->refs); }
 static inline void refcount_inc(refcount_t *r) { atomic_inc(&r->refs); }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include <generated/autoconf.h>
+#include <generated/ksrc_tree.h>	/* KSRC_VERSION_CODE: what the shim versions */
 
 /* <linux/types.h> */
 typedef uint8_t u8;
@@ -82,6 +83,17 @@ typedef unsigned int __poll_t;
 #define PAGE_MASK		(~(PAGE_SIZE - 1))
 #define offset_in_page(p)	((unsigned long)(p) & ~PAGE_MASK)
 #define MAX_PAGE_ORDER		10
+/*
+ * MAX_ORDER, the name before v6.8 ("mm, treewide: rename MAX_ORDER to
+ * MAX_PAGE_ORDER"), was one more than the largest order until v6.4 ("mm,
+ * treewide: redefine MAX_ORDER sanely" made it the largest, and changed
+ * ring_buffer.c's checks to match): each tree's check says the same.
+ */
+#if KSRC_VERSION_CODE < KSRC_KERNEL_VERSION(6, 4, 0)
+#define MAX_ORDER		(MAX_PAGE_ORDER + 1)
+#else
+#define MAX_ORDER		MAX_PAGE_ORDER
+#endif
 static inline int get_order(unsigned long size)
 {
 	return size <= PAGE_SIZE ? 0 : ilog2((size - 1) >> PAGE_SHIFT) + 1;

@@ -110,11 +110,21 @@ unsigned int perf_output_skip(struct perf_output_handle *handle, unsigned int le
 long perf_output_copy_aux(struct perf_output_handle *aux_handle,
 			  struct perf_output_handle *handle,
 			  unsigned long from, unsigned long to);
+void perf_aux_output_flag(struct perf_output_handle *handle, u64 flags);
+void *perf_aux_output_begin(struct perf_output_handle *handle, struct perf_event *event);
+void perf_aux_output_end(struct perf_output_handle *handle, unsigned long size);
+int perf_aux_output_skip(struct perf_output_handle *handle, unsigned long size);
+void *perf_get_aux(struct perf_output_handle *handle);
 
 /* kernel/events/core.c (ksrc/kernel/events/core_stubs.c) */
 void perf_event_header__init(struct perf_event_header *header, struct perf_sample_data *data,
 			     u32 type, u16 misc, u16 size, struct perf_event *event);
+/* what the trees before it call, after setting type, misc and size themselves */
+void perf_event_header__init_id(struct perf_event_header *header, struct perf_sample_data *data,
+				struct perf_event *event);
 void perf_event__output_id_sample(struct perf_event *event, struct perf_output_handle *handle,
 				  struct perf_sample_data *sample);
+/* what newer trees' AUX paths call (pmusim's core/ has one of the same name) */
+void perf_event_disable_inatomic(struct perf_event *event);
 
 #endif /* KSRC_SHIM_PERF_EVENT_H */

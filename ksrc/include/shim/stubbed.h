@@ -33,6 +33,10 @@ struct mutex { int locked; };
 #define mutex_init(m)		((m)->locked = 0)
 #define INIT_LIST_HEAD(l)	do { (l)->next = (l); (l)->prev = (l); } while (0)
 
+/* <linux/sched/user.h>: one user, its references counted (core_stubs.c) */
+struct user_struct *get_current_user(void);
+void free_uid(struct user_struct *user);
+
 struct irq_work { int pending; };
 static inline bool irq_work_queue(struct irq_work *work)
 {

@@ -54,16 +54,22 @@ static void __perf_event_header__init_id(struct perf_sample_data *data,
 	}
 }
 
+void perf_event_header__init_id(struct perf_event_header *header, struct perf_sample_data *data,
+				struct perf_event *event)
+{
+	if (event->attr.sample_id_all) {
+		header->size += event->id_header_size;
+		__perf_event_header__init_id(data, event, event->attr.sample_type);
+	}
+}
+
 void perf_event_header__init(struct perf_event_header *header, struct perf_sample_data *data,
 			     u32 type, u16 misc, u16 size, struct perf_event *event)
 {
 	header->type = type;
 	header->misc = misc;
 	header->size = size;
-	if (event->attr.sample_id_all) {
-		header->size += event->id_header_size;
-		__perf_event_header__init_id(data, event, event->attr.sample_type);
-	}
+	perf_event_header__init_id(header, data, event);
 }
 
 /* A trailer lists IDENTIFIER last: a reader finds the id at the record's end. */
@@ -86,6 +92,34 @@ void perf_event__output_id_sample(struct perf_event *event, struct perf_output_h
 		perf_output_put(handle, sample->cpu_entry);
 	if (type & PERF_SAMPLE_IDENTIFIER)
 		perf_output_put(handle, sample->id);
+}
+
+/*
+ * The AUX area's disable when it is full or truncated: as core.c's, a
+ * pending disable its irq_work carries out (here: the harness, never).
+ */
+void perf_event_disable_inatomic(struct perf_event *event)
+{
+	WRITE_ONCE(event->pending_disable, 1);
+	irq_work_queue(&event->pending_irq);
+}
+
+/* The user an mmap is charged to: one, whose references must balance. */
+struct user_struct {
+	refcount_t count;
+};
+static struct user_struct ksrc_user = { .count = REFCOUNT_INIT(1) };
+
+struct user_struct *get_current_user(void)
+{
+	refcount_inc(&ksrc_user.count);
+	return &ksrc_user;
+}
+
+void free_uid(struct user_struct *user)
+{
+	if (user)
+		WARN_ON_ONCE(refcount_dec_and_test(&user->count));
 }
 
 /* The AUX area is not under test: its record must never be asked for. */

@@ -11,11 +11,11 @@
 
 #include <generated/ksrc.h>
 #include "tools/lib/perf/mmap_libperf.h"
-#ifdef KSRC_VERSION
+#ifdef KSRC_UNIT_LIBPERF_MMAP
 #include "ksrc/libperf_mmap_ksrc.h"
 #endif
 
-#ifdef KSRC_VERSION
+#ifdef KSRC_UNIT_LIBPERF_MMAP
 bool perf_mmap_libperf__available(void)
 {
 	return true;

@@ -44,6 +44,7 @@
 #include <stdint.h>
 
 #include "tools/lib/perf/mmap_read.h"
+#include <generated/ksrc.h>	/* KSRC_NO_UNIT_WHY(): why a build has none */
 
 struct ksrc_libperf_map;
 
@@ -60,9 +61,9 @@ struct perf_mmap_libperf {
 	void *hook_arg;
 };
 
-/* Is libperf's reader built in (a kernel tree)? */
+/* Is libperf's reader built in (a kernel tree's libperf_mmap unit)? */
 bool perf_mmap_libperf__available(void);
-/* 0, -EOPNOTSUPP (no kernel tree), -EINVAL (bad data_size), -ENOMEM. */
+/* 0, -EOPNOTSUPP (no libperf_mmap unit), -EINVAL (bad data_size), -ENOMEM. */
 int perf_mmap_libperf__init(struct perf_mmap_libperf *lp, void *base, bool overwrite, bool protect);
 void perf_mmap_libperf__exit(struct perf_mmap_libperf *lp);
 

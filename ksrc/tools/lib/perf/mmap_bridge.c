@@ -42,8 +42,14 @@ void ksrc_libperf_map_free(struct ksrc_libperf_map *m)
 {
 	if (!m)
 		return;
-	/* perf_mmap__munmap() without the munmap: the mapping is pmusim's */
-	free(m->map.event_copy);
+	/*
+	 * The tree's perf_mmap__munmap() frees what its reader allocated (the
+	 * copy of a wrapped record: 6.12's reader allocates it, 6.1's has it
+	 * in the map).
+	 * Without a base it unmaps nothing: the mapping is pmusim's.
+	 */
+	m->map.base = NULL;
+	perf_mmap__munmap(&m->map);
 	free(m);
 }
 

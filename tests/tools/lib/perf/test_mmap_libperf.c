@@ -82,7 +82,7 @@ static void test_libperf_read_done_skips_a_record_published_before_it(void **sta
 	(void)state;
 	if (!perf_mmap_libperf__available()) {
 		free(b.pg);
-		pmusim_skip("no kernel tree (KSRC=DIR or linux-source-6.12)");
+		pmusim_skip("%s", KSRC_NO_UNIT_WHY("libperf_mmap"));
 	}
 	for (uint64_t pos = 0; pos < 48; pos += REC_SIZE)
 		publish(&b, pos);
@@ -167,7 +167,7 @@ static void test_libperf_stops_where_the_callback_says(void **state)
 	(void)state;
 	if (!perf_mmap_libperf__available()) {
 		free(b.pg);
-		pmusim_skip("no kernel tree (KSRC=DIR or linux-source-6.12)");
+		pmusim_skip("%s", KSRC_NO_UNIT_WHY("libperf_mmap"));
 	}
 	for (uint64_t pos = 0; pos < 64; pos += REC_SIZE)
 		publish(&b, pos);
@@ -205,7 +205,7 @@ static void test_libperf_overrun_forward_buffer_reads_nothing(void **state)
 	(void)state;
 	if (!perf_mmap_libperf__available()) {
 		free(b.pg);
-		pmusim_skip("no kernel tree (KSRC=DIR or linux-source-6.12)");
+		pmusim_skip("%s", KSRC_NO_UNIT_WHY("libperf_mmap"));
 	}
 	for (uint64_t pos = 0; pos < DATA_SIZE; pos += REC_SIZE)
 		publish(&b, pos);
@@ -235,7 +235,7 @@ static void test_libperf_refuses_a_record_smaller_than_its_header(void **state)
 	(void)state;
 	if (!perf_mmap_libperf__available()) {
 		free(b.pg);
-		pmusim_skip("no kernel tree (KSRC=DIR or linux-source-6.12)");
+		pmusim_skip("%s", KSRC_NO_UNIT_WHY("libperf_mmap"));
 	}
 	publish(&b, 0);
 	memcpy(b.data + REC_SIZE, &tiny, sizeof(tiny));

@@ -2,7 +2,7 @@
 /*
  * customised: the x86 primitives lbr.c runs on, changed for testing.
  *
- *   rdmsrl/wrmsrl (+ _safe)  the MSR file of pmusim's model CPU plugged
+ *   rdmsrl/wrmsrl (+ _safe), v6.16's rdmsrq/wrmsrq  the MSR file of pmusim's model CPU plugged
  *                            into this unit (ksrc_x86_cpu), as core/x86/
  *                            msr.h does for core/; every write is also
  *                            counted (the oracle compares the streams)
@@ -53,6 +53,15 @@ static inline void wrmsrl(u32 msr, u64 val)
 	if (wrmsrl_safe(msr, val))
 		ksrc_x86_msr_unchecked(msr, val, true);
 }
+
+/*
+ * v6.16 renamed them ("x86/msr: Rename 'rdmsrl()' to 'rdmsrq()'" and the
+ * like): the same accesses under both names, whichever the tree calls.
+ */
+#define rdmsrq(msr, val)		rdmsrl(msr, val)
+#define wrmsrq(msr, val)		wrmsrl(msr, val)
+#define rdmsrq_safe(msr, val)		rdmsrl_safe(msr, val)
+#define wrmsrq_safe(msr, val)		wrmsrl_safe(msr, val)
 
 static inline void cpuid(unsigned int op, unsigned int *eax, unsigned int *ebx,
 			 unsigned int *ecx, unsigned int *edx)

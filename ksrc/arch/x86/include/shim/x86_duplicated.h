@@ -75,9 +75,14 @@ struct pt_regs {
 
 /* <asm/processor.h>, <asm/cpu_device_id.h>, <asm/intel-family.h>: family << 8 | model */
 struct cpuinfo_x86 {
+	u8 x86;				/* family (before v6.10's x86_vfm) */
+	u8 x86_model;
 	u32 x86_vfm;
 	u8 x86_stepping;
-	u32 x86_capability[NCAPINTS];
+	union {				/* read as unsigned longs by test_bit() */
+		u32 x86_capability[NCAPINTS];
+		unsigned long x86_capability_alignment;
+	};
 };
 #define VFM_MAKE(family, model)	((u32)(family) << 8 | (model))
 #define INTEL_ATOM_BONNELL	VFM_MAKE(6, 0x1c)
@@ -181,6 +186,9 @@ struct x86_pmu_lbr {
 	bool has_callstack;
 };
 
+/* KVM's view of the LBR (arch/x86/events/intel/lbr.c) */
+void x86_perf_get_lbr(struct x86_pmu_lbr *lbr);
+
 struct perf_guest_switch_msr {
 	unsigned int msr;
 	u64 host, guest;
@@ -213,7 +221,12 @@ struct arch_lbr_state {
 };
 
 /* <linux/perf_event.h> */
+/* v6.16 widened it for the x86 flags past bit 19 (ACR, auto counter reload) */
+#if KSRC_VERSION_CODE >= KSRC_KERNEL_VERSION(6, 16, 0)
+#define PERF_EVENT_FLAG_ARCH		0x0fffffff
+#else
 #define PERF_EVENT_FLAG_ARCH		0x000fffff
+#endif
 #define PERF_ATTACH_TASK		0x04
 
 struct pmu {
@@ -247,12 +260,19 @@ struct perf_event_pmu_context {
 	void *task_ctx_data;
 };
 
+/* before v6.2 ("perf: Rewrite core context handling"): the LBR data hung off the context */
+struct perf_event_context {
+	struct pmu *pmu;
+	void *task_ctx_data;
+};
+
 struct perf_event {
 	struct perf_event *group_leader;
 	struct pmu *pmu;
 	struct perf_event_attr attr;
 	struct hw_perf_event hw;
 	struct perf_event_pmu_context *pmu_ctx;
+	struct perf_event_context *ctx;		/* before v6.2 */
 	unsigned int attach_state;
 	u64 total_time_running;
 };

@@ -26,9 +26,13 @@
 
 typedef struct { int locked; } raw_spinlock_t;
 
+/* sysfs: perf_event.h declares its show functions, which lbr.c never calls */
+struct device;
+struct device_attribute;
+
 /* No groups: an event has no siblings. */
 #define for_each_sibling_event(sibling, event) \
-	for ((sibling) = NULL, (void)(event); (sibling); )
+	for ((sibling) = NULL, (void)(event); (sibling); (sibling) = NULL)
 
 struct kmem_cache;
 struct kmem_cache *kmem_cache_create(const char *name, unsigned int size, unsigned int align,
