@@ -57,7 +57,7 @@ for src in "$srctree"/fuzz/fuzz_*.c; do
 	name=$(basename "$src" .c)
 	short=${name#fuzz_}
 	# shellcheck disable=SC2086
-	$CC $CFLAGS -std=gnu11 -I"$srctree" -I"$srctree/include" -I"$obj/include" -c -o "$obj/$name.o" "$src"
+	$CC $CFLAGS -std=gnu11 -I"$obj/include" -I"$srctree" -I"$srctree/include" -c -o "$obj/$name.o" "$src"
 	# shellcheck disable=SC2086
 	$link $CFLAGS -o "$OUT/$name" "$obj/$name.o" "$obj/libpmusim.a" $LIB_FUZZING_ENGINE $(ksrc_wrap "$short") \
 		-Wl,-Bstatic $static_libs -Wl,-Bdynamic -lm -lpthread

@@ -42,7 +42,7 @@ coverage_replay_fuzz() {
 		[ "$name" = fuzz_lbr ] && grep -q KSRC_UNIT_LBR "$obj/include/generated/ksrc.h" 2>/dev/null &&
 			wrap=-Wl,--wrap=model_wrmsr
 		gcc -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers \
-			-I"$srctree" -I"$srctree/include" -I"$obj/include" -g --coverage -O0 \
+			-I"$obj/include" -I"$srctree" -I"$srctree/include" -g --coverage -O0 \
 			-o "$bin" "$src" fuzz/replay_main.c "$obj/libpmusim.a" $wrap \
 			-lcyaml -lyaml -lelf -lnettle -lz -lm -lpthread || return 1
 	done

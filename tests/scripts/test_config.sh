@@ -77,4 +77,24 @@ check "the object tree's include/ comes before the source tree's ($(first_includ
 f=$(flags 'call fuzz_cflags,replay')
 check "so does each fuzz flavour's ($(first_include "$f"))" \
 	'[ "$(first_include "$f")" = "-I$tree/build/fuzz/obj-replay/include" ]'
+# the kernel units' flags: a source tree's include/generated (an in-tree
+# make run) must not stand in for the object tree's (check-v6.12 built the
+# bridge with defconfig's attr, 144 bytes, against the test's 136)
+obj_before_src() { # FLAGS: -I<obj>/include comes before -I<src>/include
+	local i=0 o= s=
+	for w in $1; do
+		i=$((i + 1))
+		[ "$w" = "-I$dir/obj/include" ] && [ -z "$o" ] && o=$i
+		[ "$w" = "-I$tree/include" ] && [ -z "$s" ] && s=$i
+	done
+	[ -n "$o" ] && { [ -z "$s" ] || [ "$o" -lt "$s" ]; }
+}
+for v in KSRC_INCLUDES lbr_INCLUDES libperf_mmap_INCLUDES; do
+	f=$(flags $v)
+	check "$v takes the object tree's include/ before the source tree's" 'obj_before_src "$f"'
+done
+for s in fuzz/build.sh scripts/coverage.sh; do
+	check "$s compiles with the object tree's include/ before the source tree's" \
+		'grep -q -- "-I\"\$obj/include\" -I\"\$srctree\" -I\"\$srctree/include\"" "$src/$s"'
+done
 echo "1..$n"
