@@ -38,6 +38,7 @@
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
 
+#include "client_env.h"
 #include "vgstream.h"
 
 static const HChar *clo_out;		/* --pmusim-out=DIR */
@@ -443,7 +444,13 @@ static IRSB *pv_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
 
 static void start_client_code(ThreadId tid, ULong blocks)
 {
+	static Bool env_done;
+
 	(void)blocks;
+	if (!env_done) {
+		env_done = True;
+		client_env_restore(tid);	/* before the program's first instruction */
+	}
 	set_thread(tid);
 }
 
@@ -465,24 +472,62 @@ static void thread_exit(ThreadId tid)
 	out_commit(vgs_put_num(rec(VGS_THREAD_EXIT, 0), thread_no[tid]));
 }
 
-static void new_mapping(Addr a, SizeT len, Bool rr, Bool ww, Bool xx)
+/*
+ * Is @seg Valgrind's, not the program's? The core lends the program a
+ * page of the tool's own text (its trampolines: signal return, ...) and
+ * tells of it twice, as the page and as the trampolines' bytes; natively
+ * there is no such map. And its preload objects, if ld.so maps one.
+ */
+static Bool valgrinds_own(NSegment const *seg, const HChar *fn)
+{
+	static ULong tool_dev, tool_ino;	/* (a segment moves in the core's table) */
+	const HChar *base = fn;
+
+	if (!tool_ino) {
+		NSegment const *tool = VG_(am_find_nsegment)((Addr)&valgrinds_own);
+
+		if (tool) {
+			tool_dev = tool->dev;
+			tool_ino = tool->ino;
+		}
+	}
+	if (tool_ino && tool_dev == seg->dev && tool_ino == seg->ino)
+		return True;
+	for (const HChar *c = fn; *c; c++)
+		if (*c == '/')
+			base = c + 1;
+	return VG_(strncmp)(base, "vgpreload_", 10) == 0;
+}
+
+/* @startup: laid out by Valgrind's loader, before the program ran */
+static void new_mapping(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, Bool startup)
 {
 	NSegment const *seg;
 	const HChar *name = "//anon";
-	ULong pgoff = 0;
+	ULong pgoff = 0, dev = 0, ino = 0;
 	UChar *p;
 	UInt name_len;
 
 	if (!xx)
 		return;		/* only code can be sampled */
 	seg = VG_(am_find_nsegment)(a);
-	if (seg && seg->kind == SkFileC) {
+	if (seg && (seg->kind == SkFileC || seg->kind == SkFileV)) {
 		const HChar *fn = VG_(am_get_filename)(seg);
 
+		if (seg->kind == SkFileV || (fn && valgrinds_own(seg, fn)))
+			return;
 		if (fn) {
 			name = fn;
 			pgoff = seg->offset + (a - seg->start);
+			dev = seg->dev;
+			ino = seg->ino;
 		}
+	} else if (startup) {
+		/*
+		 * anonymous code before the program ran: the loader's rwx page
+		 * for ld.so's bss (the kernel maps it rw-), nothing of the program
+		 */
+		return;
 	}
 	name_len = VG_(strlen)(name);
 	if (name_len > VGS_NAME_MAX)
@@ -493,6 +538,8 @@ static void new_mapping(Addr a, SizeT len, Bool rr, Bool ww, Bool xx)
 	p = vgs_put_num(p, pgoff);
 	p = vgs_put_num(p, (rr ? VKI_PROT_READ : 0) | (ww ? VKI_PROT_WRITE : 0) |
 			(xx ? VKI_PROT_EXEC : 0));
+	p = vgs_put_num(p, dev);
+	p = vgs_put_num(p, ino);
 	p = vgs_put_num(p, name_len);
 	VG_(memcpy)(p, name, name_len);
 	out_commit(p + name_len);
@@ -501,13 +548,13 @@ static void new_mapping(Addr a, SizeT len, Bool rr, Bool ww, Bool xx)
 static void new_mem_startup(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di)
 {
 	(void)di;
-	new_mapping(a, len, rr, ww, xx);
+	new_mapping(a, len, rr, ww, xx, True);
 }
 
 static void new_mem_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di)
 {
 	(void)di;
-	new_mapping(a, len, rr, ww, xx);
+	new_mapping(a, len, rr, ww, xx, False);
 }
 
 /* As wait() reports it; -1 until an exit syscall (a killing signal leaves it so). */
@@ -621,6 +668,7 @@ static void atfork_child(ThreadId tid)
 static Bool process_cmd_line_option(const HChar *arg)
 {
 	if (VG_STR_CLO(arg, "--pmusim-out", clo_out)) {
+	} else if (client_env_option(arg)) {
 	} else {
 		return False;
 	}
@@ -630,6 +678,7 @@ static Bool process_cmd_line_option(const HChar *arg)
 static void print_usage(void)
 {
 	VG_(printf)("    --pmusim-out=DIR          write the stream files DIR/vg.PID.SEQ [required]\n");
+	VG_(printf)("    --pmusim-env=NAME[=VALUE] the program has no NAME, or NAME=VALUE [repeatable]\n");
 }
 
 static void print_debug_usage(void)
