@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A guest of tests/cmd/test_record_maps.sh. "env": print the environment,
+ * one variable a line, in its order. "maps": map a page of anonymous code
+ * (as a JIT does), then print /proc/self/maps.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+extern char **environ;
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "env")) {
+		for (char **e = environ; *e; e++)
+			puts(*e);
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "maps")) {
+		void *code = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
+				  -1, 0);
+		FILE *f = fopen("/proc/self/maps", "r");
+		char line[4096];
+
+		if (code == MAP_FAILED || !f)
+			return 1;
+		while (fgets(line, sizeof(line), f))
+			fputs(line, stdout);
+		fclose(f);
+		return 0;
+	}
+	fprintf(stderr, "usage: maps_env env|maps\n");
+	return 2;
+}
