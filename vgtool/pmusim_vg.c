@@ -349,9 +349,15 @@ static void instrument_exit(IRSB *out, const VexGuestLayout *layout, IRStmt *st,
 {
 	ULong dst = st->Ist.Exit.dst->Ico.U64;
 	IRExpr *guard = st->Ist.Exit.guard;
-	Bool rep;
-	UInt kind = decode_branch(addr, &rep);
+	Bool rep = False;
+	UInt kind = 0;
 
+	/*
+	 * (not decoded for the exits of the self-check Valgrind puts before
+	 * the first instruction of code in writable memory: @addr is 0 there)
+	 */
+	if (st->Ist.Exit.jk == Ijk_Boring || st->Ist.Exit.jk == Ijk_Call)
+		kind = decode_branch(addr, &rep);
 	if (st->Ist.Exit.jk != Ijk_Boring && st->Ist.Exit.jk != Ijk_Call)
 		add_count(out, n ? n - 1 : 0, guard);	/* a fault: it did not retire */
 	else if (dst == addr && rep)
@@ -557,6 +563,12 @@ static void new_mem_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di)
 	new_mapping(a, len, rr, ww, xx, False);
 }
 
+/* The kernel writes an executable vma anew when mprotect changes it (a JIT's W^X flip). */
+static void change_mem_mprotect(Addr a, SizeT len, Bool rr, Bool ww, Bool xx)
+{
+	new_mapping(a, len, rr, ww, xx, False);
+}
+
 /* As wait() reports it; -1 until an exit syscall (a killing signal leaves it so). */
 static Int exit_status = -1;
 
@@ -741,6 +753,7 @@ static void pv_pre_clo_init(void)
 	VG_(track_pre_thread_ll_exit)(thread_exit);
 	VG_(track_new_mem_startup)(new_mem_startup);
 	VG_(track_new_mem_mmap)(new_mem_mmap);
+	VG_(track_change_mem_mprotect)(change_mem_mprotect);
 	VG_(track_pre_deliver_signal)(pre_deliver_signal);
 	VG_(track_post_deliver_signal)(post_deliver_signal);
 	VG_(atfork)(NULL, NULL, atfork_child);

@@ -9,7 +9,8 @@
 #   with their length, offset, device and inode, and its page of
 #   anonymous code as //anon with zeros; whole pages, r-xp; nothing of
 #   Valgrind's (the tool, its trampoline, the loader's rwx page,
-#   vgpreload_*.so), in the MMAP2s nor in perf buildid-list;
+#   vgpreload_*.so), in the MMAP2s nor in perf buildid-list; a page
+#   that mprotect makes executable has its //anon MMAP2 too;
 # - the environment it prints is the one it prints natively, with the
 #   same variables in the same order (but _, which the shell sets to
 #   the command it ran), whatever LD_PRELOAD, LD_LIBRARY_PATH and
@@ -151,6 +152,22 @@ result(set(ids) <= names, "every build-id is of a file an MMAP2 names", str(set(
 print("ok the MMAP2 checks ran to their end")
 EOF
 )
+
+# a page of code that mprotect made executable: the kernel writes its vma then
+if (cd "$dir" && "$PMUSIM" record -o "$dir/jit.data" -- "$prog" jit >"$dir/jit.out" \
+	2>"$dir/jit.err"); then
+	page=$(head -1 "$dir/jit.out")
+	perf script -i "$dir/jit.data" --show-mmap-events -F comm 2>/dev/null |
+		sed -n 's/.*PERF_RECORD_MMAP2 [0-9/]*: \[\(0x[0-9a-f]*\)(\(0x[0-9a-f]*\)) @ 0 00:00 0 0\]: r-xp \/\/anon$/\1 \2/p' \
+		>"$dir/jit.anon"
+	covered=no
+	while read -r start len; do
+		[ $((start)) -le $((page)) ] && [ $((page)) -lt $((start + len)) ] && covered=yes
+	done <"$dir/jit.anon"
+	check "a page mprotect made r-x has its //anon MMAP2 (page $page)" "[ \$covered = yes ]"
+else
+	nok "jit: pmusim record failed: $(head -1 "$dir/jit.err")"
+fi
 
 # ---- the environment ---------------------------------------------------------
 # env_case NAME ENV...: the guest's environment natively and recorded, with ENV set

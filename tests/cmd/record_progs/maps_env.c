@@ -2,7 +2,8 @@
 /*
  * A guest of tests/cmd/test_record_maps.sh. "env": print the environment,
  * one variable a line, in its order. "maps": map a page of anonymous code
- * (as a JIT does), then print /proc/self/maps.
+ * (as a JIT does), then print /proc/self/maps. "jit": write a page of code,
+ * mprotect it from rw- to r-x, call it, print its address.
  */
 #include <stdio.h>
 #include <string.h>
@@ -30,6 +31,19 @@ int main(int argc, char **argv)
 		fclose(f);
 		return 0;
 	}
-	fprintf(stderr, "usage: maps_env env|maps\n");
+	if (argc > 1 && !strcmp(argv[1], "jit")) {
+		unsigned char *code = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+					   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (code == MAP_FAILED)
+			return 1;
+		code[0] = 0xc3;		/* ret */
+		if (mprotect(code, 4096, PROT_READ | PROT_EXEC))
+			return 1;
+		((void (*)(void))code)();
+		printf("%p\n", (void *)code);
+		return 0;
+	}
+	fprintf(stderr, "usage: maps_env env|maps|jit\n");
 	return 2;
 }
