@@ -122,31 +122,26 @@ static const char *find_program(const char *prog, char *buf, size_t len)
 	return NULL;
 }
 
-static bool is_elf(const char *path)
+/* What execve runs: 'E' an ELF file, '#' a #! script, 0 neither (or unreadable). */
+static int exec_kind(const char *path)
 {
 	unsigned char m[4] = { 0 };
 	FILE *f = fopen(path, "rb");
 	size_t n;
 
 	if (!f)
-		return false;
+		return 0;
 	n = fread(m, 1, sizeof(m), f);
 	fclose(f);
-	return n == 4 && !memcmp(m, "\177ELF", 4);
+	if (n == 4 && !memcmp(m, "\177ELF", 4))
+		return 'E';
+	return n >= 2 && m[0] == '#' && m[1] == '!' ? '#' : 0;
 }
 
 /* An ELF file or a #! script: what execve runs (valgrind says the rest in many lines). */
 static bool runnable(const char *path)
 {
-	unsigned char m[4] = { 0 };
-	FILE *f = fopen(path, "rb");
-	size_t n;
-
-	if (!f)
-		return false;
-	n = fread(m, 1, sizeof(m), f);
-	fclose(f);
-	return (n == 4 && !memcmp(m, "\177ELF", 4)) || (n >= 2 && m[0] == '#' && m[1] == '!');
+	return exec_kind(path) != 0;
 }
 
 /* Where pmusim's Valgrind tool is: $PMUSIM_VGTOOL_LIB, else vgtool/lib beside pmusim. */
@@ -225,7 +220,7 @@ static const char *valgrind_launcher(char *buf, size_t len)
 	if (!find_program("valgrind", buf, len))
 		return NULL;
 	snprintf(bin, sizeof(bin), "%s.bin", buf);
-	if (runnable(buf) && !is_elf(buf) && !access(bin, X_OK) && is_elf(bin) &&
+	if (exec_kind(buf) == '#' && !access(bin, X_OK) && exec_kind(bin) == 'E' &&
 	    strlen(bin) < len)
 		memcpy(buf, bin, strlen(bin) + 1);
 	return buf;
