@@ -42,7 +42,7 @@ struct vg_event {
 	uint64_t from, to, sp;		/* VGS_BRANCH, VGS_SIGNAL, VGS_SIGRETURN */
 	uint32_t other_tid;		/* VGS_THREAD_NEW, VGS_THREAD_EXIT: the thread */
 	uint64_t addr, len, pgoff;	/* VGS_MMAP */
-	uint32_t prot;
+	uint32_t prot, flags;		/* VGS_MMAP: flags as MMAP2 has them */
 	uint64_t dev, ino;		/* VGS_MMAP: the file's st_dev and st_ino, or 0 */
 	uint32_t pid;			/* VGS_FORK: the child; VGS_EXEC, VGS_EXIT: this one;
 					 * VGS_WAKE: the child reaped, or 0 */

@@ -547,7 +547,6 @@ void vg_trace_stats(const struct vg_trace *tr, struct vg_trace_stats *st)
 }
 
 #define VG_PAGE_SIZE	4096ULL
-#define VG_MAP_PRIVATE	0x02
 
 void vg_mmap_info(const struct vg_event *ev, uint32_t pid, uint32_t tid,
 		  struct perf_mmap_info *info, char *name)
@@ -564,7 +563,7 @@ void vg_mmap_info(const struct vg_event *ev, uint32_t pid, uint32_t tid,
 		.pid = pid, .tid = tid,
 		.addr = start, .len = end - start,
 		.pgoff = ev->pgoff >= head ? ev->pgoff - head : 0,
-		.prot = ev->prot, .flags = VG_MAP_PRIVATE,
+		.prot = ev->prot, .flags = ev->flags,
 		.filename = strcmp(name, "//anon") && name[0] ? name : NULL,
 	};
 	if (info->filename) {

@@ -103,9 +103,8 @@ struct perf_mmap_info;
 /*
  * The mapping @ev (VGS_MMAP) as the kernel's perf_event_mmap() describes
  * a vma: whole pages (start rounded down, end up, pgoff moved with the
- * start), maj, min and ino of the file, MAP_PRIVATE (the tool does not
- * see MAP_SHARED: executable shared file mappings are rare); anonymous
- * code has 0s and no file. @name (at least 4096 bytes) holds the file's
+ * start), maj, min and ino of the file, prot and flags as mapped;
+ * anonymous code has 0s and no file. @name (at least 4096 bytes) holds the file's
  * name, which info->filename points at.
  */
 void vg_mmap_info(const struct vg_event *ev, uint32_t pid, uint32_t tid,

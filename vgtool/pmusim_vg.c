@@ -505,6 +505,14 @@ static Bool valgrinds_own(NSegment const *seg, const HChar *fn)
 	return VG_(strncmp)(base, "vgpreload_", 10) == 0;
 }
 
+/*
+ * The kernel's MMAP2 flags for the mapping the running syscall makes:
+ * MAP_SHARED or MAP_PRIVATE, MAP_LOCKED, MAP_HUGETLB (pre_syscall sets it).
+ */
+static UInt map_flags = VKI_MAP_PRIVATE;
+#define PV_MAP_LOCKED	0x2000		/* x86's, which vki does not name */
+#define PV_MAP_HUGETLB	0x40000
+
 /* @startup: laid out by Valgrind's loader, before the program ran */
 static void new_mapping(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, Bool startup)
 {
@@ -544,6 +552,7 @@ static void new_mapping(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, Bool start
 	p = vgs_put_num(p, pgoff);
 	p = vgs_put_num(p, (rr ? VKI_PROT_READ : 0) | (ww ? VKI_PROT_WRITE : 0) |
 			(xx ? VKI_PROT_EXEC : 0));
+	p = vgs_put_num(p, startup ? VKI_MAP_PRIVATE : map_flags);
 	p = vgs_put_num(p, dev);
 	p = vgs_put_num(p, ino);
 	p = vgs_put_num(p, name_len);
@@ -591,6 +600,13 @@ static void pre_syscall(ThreadId tid, UInt nr, UWord *args, UInt nargs)
 	UInt path_len;
 
 	(void)nargs;
+	/* (MAP_SHARED_VALIDATE is MAP_SHARED too; mprotect keeps a mapping's own: rarely shared) */
+	map_flags = nr == __NR_shmat ? VKI_MAP_SHARED : VKI_MAP_PRIVATE;
+	if (nr == __NR_mmap) {
+		if (args[3] & VKI_MAP_SHARED)
+			map_flags = VKI_MAP_SHARED;
+		map_flags |= args[3] & (PV_MAP_LOCKED | PV_MAP_HUGETLB);
+	}
 	if (nr == __NR_exit_group || nr == __NR_exit) {
 		/* exit of the last thread, or exit_group: the process's status */
 		exit_status = (args[0] & 0xff) << 8;

@@ -6,8 +6,8 @@
 # under pmusim's Valgrind tool:
 # - its MMAP2 records are the maps the kernel would write for it: the
 #   executable file maps /proc/PID/maps shows when it runs natively,
-#   with their length, offset, device and inode, and its page of
-#   anonymous code as //anon with zeros; whole pages, r-xp; nothing of
+#   with their length, offset, device, inode and flags (one is shared),
+#   and its page of anonymous code as //anon with zeros; whole pages; nothing of
 #   Valgrind's (the tool, its trampoline, the loader's rwx page,
 #   vgpreload_*.so), in the MMAP2s nor in perf buildid-list; a page
 #   that mprotect makes executable has its //anon MMAP2 too;
@@ -119,9 +119,10 @@ result(not rwx, "no rwx MMAP2 (Valgrind's loader page)", ", ".join(rwx))
 unaligned = ["%#x(%#x) @ %#x %s" % (r["start"], r["len"], r["pgoff"], r["name"]) for r in recs
              if r["start"] % 4096 or r["len"] % 4096 or r["pgoff"] % 4096]
 result(not unaligned, "every MMAP2 is whole pages: start, length and offset", ", ".join(unaligned))
-flags = [r["prot"] + " " + r["name"] for r in recs if r["prot"] != "r-xp"]
-result(not flags, "every MMAP2 is r-xp (PROT_READ|PROT_EXEC, MAP_PRIVATE) as the guest mapped it",
-       ", ".join(flags))
+flags = [r["prot"] + " " + r["name"] for r in recs if r["prot"] not in ("r-xp", "r-xs")]
+result(not flags, "every MMAP2 is r-x, private or shared, as the guest mapped it", ", ".join(flags))
+shared = [r["name"] for r in recs if r["prot"] == "r-xs"]
+result(shared == [prog], "the guest's shared map of itself is its one MAP_SHARED MMAP2", str(shared))
 
 files = set((r["name"], r["len"], r["pgoff"], r["dev"], r["ino"], r["prot"]) for r in recs
             if r["name"].startswith("/") and not r["name"].startswith("//"))
@@ -129,7 +130,7 @@ missing = sorted(native - files)
 extra = sorted(files - native)
 result(not missing and not extra,
        "the file MMAP2s are the native /proc/PID/maps executable maps: path, length, offset, "
-       "maj:min, inode", "missing %s, extra %s" % (missing, extra))
+       "maj:min, inode, flags", "missing %s, extra %s" % (missing, extra))
 for path in sorted(set(f[0] for f in files)):
     st = os.stat(path)
     want = ("%02x:%02x" % (os.major(st.st_dev), os.minor(st.st_dev)), st.st_ino)
@@ -137,7 +138,7 @@ for path in sorted(set(f[0] for f in files)):
     result(got == {want}, "%s: maj:min and inode are stat's %s %d" % (os.path.basename(path), *want),
            str(got))
 progs = [f for f in files if f[0] == prog]
-result(len(progs) == 1, "the guest itself has its MMAP2", str(progs))
+result(len(progs) == 2, "the guest itself has its MMAP2s (its text, its shared page)", str(progs))
 anon = [r for r in recs if r["name"] == "//anon"]
 result(len(anon) == len(native_anon) == 1 and anon[0]["len"] == native_anon[0][0] and
        anon[0]["dev"] == "00:00" and anon[0]["ino"] == 0 and anon[0]["pgoff"] == 0,

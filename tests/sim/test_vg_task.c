@@ -277,7 +277,7 @@ static void test_mmap_info_is_the_kernels(void **state)
 	static const char so[] = "/usr/lib/libx.so";
 	struct vg_event ev = {
 		.type = VGS_MMAP, .addr = 0x5807d299, .len = 0x65, .pgoff = 0x7d299, .prot = 5,
-		.dev = makedev(254, 3), .ino = 247476, .name = so, .name_len = sizeof(so) - 1,
+		.flags = 0x02, .dev = makedev(254, 3), .ino = 247476, .name = so, .name_len = sizeof(so) - 1,
 	};
 	struct perf_mmap_info info;
 	char name[4096];
@@ -290,6 +290,10 @@ static void test_mmap_info_is_the_kernels(void **state)
 	assert_true(info.maj == 254 && info.min == 3 && info.ino == 247476);
 	assert_true(info.ino_generation == 0 && info.prot == 5 && info.flags == 0x02);
 	assert_string_equal(info.filename, so);
+	/* a shared, locked mapping says so */
+	ev.flags = 0x01 | 0x2000;
+	vg_mmap_info(&ev, 7, 8, &info, name);
+	assert_int_equal(info.flags, 0x2001);
 	/* across a page boundary: both pages */
 	ev.addr = 0x400ff0;
 	ev.len = 0x20;
@@ -662,7 +666,7 @@ static void test_corrupt_streams(void **state)
 	vgw_branch(&w, VGK_JMP, 0x100, 0x110, 0x7000, N);
 	at = ftell(w.f);
 	end = vgs_put_rec(rec, VGS_MMAP, 0);
-	for (unsigned int i = 0; i < 6; i++)	/* addr, len, pgoff, prot, dev, ino */
+	for (unsigned int i = 0; i < 7; i++)	/* addr, len, pgoff, prot, flags, dev, ino */
 		end = vgs_put_num(end, 0x1000);
 	end = vgs_put_num(end, 10);		/* the name's length */
 	vgw_raw(&w, rec, (size_t)(end - rec));
