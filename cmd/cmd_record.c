@@ -248,21 +248,23 @@ static int run_valgrind(const char *tool_dir, const char *dir, char **prog_argv,
 	const char *user_lib = getenv("VALGRIND_LIB");
 	int nargs = 0, ret = 0;
 	char **argv, *env_opt;
+	size_t env_len;
 
 	for (char **a = prog_argv; *a; a++)
 		nargs++;
 	if (!valgrind_launcher(launcher, sizeof(launcher)))
 		return -1;
 	/* the tool gives the program its own VALGRIND_LIB back, or none (vgtool/client_env.h) */
-	env_opt = malloc(sizeof("--pmusim-env=VALGRIND_LIB=") + (user_lib ? strlen(user_lib) : 0));
+	env_len = sizeof("--pmusim-env=VALGRIND_LIB=") + (user_lib ? strlen(user_lib) : 0);
+	env_opt = malloc(env_len);
 	argv = calloc((size_t)nargs + 8, sizeof(*argv));
 	if (!argv || !env_opt) {
 		free(argv);
 		free(env_opt);
 		return -1;
 	}
-	sprintf(env_opt, "--pmusim-env=VALGRIND_LIB%s%s", user_lib ? "=" : "",
-		user_lib ? user_lib : "");
+	snprintf(env_opt, env_len, "--pmusim-env=VALGRIND_LIB%s%s", user_lib ? "=" : "",
+		 user_lib ? user_lib : "");
 	snprintf(out, sizeof(out), "--pmusim-out=%s", dir);
 	argv[0] = "valgrind";
 	argv[1] = "--tool=pmusim";

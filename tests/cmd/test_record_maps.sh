@@ -14,7 +14,8 @@
 # - the environment it prints is the one it prints natively, with the
 #   same variables in the same order (but _, which the shell sets to
 #   the command it ran), whatever LD_PRELOAD, LD_LIBRARY_PATH and
-#   VALGRIND_LIB were, and in an image that execve ran.
+#   VALGRIND_LIB were, and in an image that execve ran; the tool's
+#   --pmusim-env option on its own.
 set -u
 . "$PMUSIM_SRCTREE/tests/lib/tap_lib.sh"
 progs=$PMUSIM_SRCTREE/tests/cmd/record_progs
@@ -206,5 +207,21 @@ if (cd "$dir" && "$PMUSIM" record -o "$dir/exec.data" -- /bin/sh -c 'exec "$0" e
 else
 	nok "exec: pmusim record failed: $(head -1 "$dir/exec.err")"
 fi
+# the tool's --pmusim-env itself: a variable taken out, one given a value
+# the program did not have (it comes last), a bad option refused
+launcher=$(type -P valgrind)
+[ -x "$launcher.bin" ] && launcher=$launcher.bin	# (Debian's wrapper adds variables)
+mkdir "$dir/streams"
+(cd "$dir" && env -u LD_PRELOAD -u VALGRIND_LIB "$prog" env | grep -v '^HOME=' >"$dir/opt.want"; echo "PMUSIM_NEW=a b" >>"$dir/opt.want")
+(cd "$dir" && env -u LD_PRELOAD VALGRIND_LIB="$PMUSIM_OBJTREE/vgtool/lib" "$launcher" -q --tool=pmusim \
+	--pmusim-out="$dir/streams" --pmusim-env=VALGRIND_LIB --pmusim-env=HOME "--pmusim-env=PMUSIM_NEW=a b" \
+	"$prog" env >"$dir/opt.got" 2>"$dir/opt.err")
+check "--pmusim-env=NAME takes NAME out, --pmusim-env=NAME=VALUE adds it" \
+	"diff '$dir/opt.want' '$dir/opt.got' >/dev/null"
+(cd "$dir" && VALGRIND_LIB="$PMUSIM_OBJTREE/vgtool/lib" "$launcher" -q --tool=pmusim \
+	--pmusim-out="$dir/streams" --pmusim-env==x "$prog" env >/dev/null 2>"$dir/bad.err")
+rc=$?
+check "--pmusim-env==x: refused, a name is needed (exit $rc)" \
+	"[ $rc != 0 ] && grep -q 'a variable.s name is needed' '$dir/bad.err'"
 check "no stream directory left" "[ -z \"\$(ls -A '$TMPDIR')\" ]"
 echo "1..$n"
