@@ -122,18 +122,26 @@ static const char *find_program(const char *prog, char *buf, size_t len)
 	return NULL;
 }
 
-/* An ELF file or a #! script: what execve runs (valgrind says the rest in many lines). */
-static bool runnable(const char *path)
+/* What execve runs: 'E' an ELF file, '#' a #! script, 0 neither (or unreadable). */
+static int exec_kind(const char *path)
 {
 	unsigned char m[4] = { 0 };
 	FILE *f = fopen(path, "rb");
 	size_t n;
 
 	if (!f)
-		return false;
+		return 0;
 	n = fread(m, 1, sizeof(m), f);
 	fclose(f);
-	return (n == 4 && !memcmp(m, "\177ELF", 4)) || (n >= 2 && m[0] == '#' && m[1] == '!');
+	if (n == 4 && !memcmp(m, "\177ELF", 4))
+		return 'E';
+	return n >= 2 && m[0] == '#' && m[1] == '!' ? '#' : 0;
+}
+
+/* An ELF file or a #! script: what execve runs (valgrind says the rest in many lines). */
+static bool runnable(const char *path)
+{
+	return exec_kind(path) != 0;
 }
 
 /* Where pmusim's Valgrind tool is: $PMUSIM_VGTOOL_LIB, else vgtool/lib beside pmusim. */
@@ -198,6 +206,26 @@ static void remove_dir(const char *dir)
 static volatile sig_atomic_t valgrind_stop_signal;
 static volatile sig_atomic_t valgrind_pid;
 
+/*
+ * The valgrind to run, into @buf: the one in PATH, or Debian's real
+ * launcher when that is Debian's wrapper script (valgrind beside
+ * valgrind.bin), which sets LD_LIBRARY_PATH=/usr/lib/debug and
+ * GLIBC{XX,PP}_FORCE_NEW for the program and rebuilds the environment
+ * in its own order: natively the program sees none of that.
+ */
+static const char *valgrind_launcher(char *buf, size_t len)
+{
+	char bin[PATH_MAX + 8];
+
+	if (!find_program("valgrind", buf, len))
+		return NULL;
+	snprintf(bin, sizeof(bin), "%s.bin", buf);
+	if (exec_kind(buf) == '#' && !access(bin, X_OK) && exec_kind(bin) == 'E' &&
+	    strlen(bin) < len)
+		memcpy(buf, bin, strlen(bin) + 1);
+	return buf;
+}
+
 static void stop_valgrind(int sig)
 {
 	valgrind_stop_signal = sig;
@@ -216,15 +244,27 @@ static int run_valgrind(const char *tool_dir, const char *dir, char **prog_argv,
 	static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa, old[ARRAY_SIZE(stops)];
 	sigset_t block, saved_mask;
-	char out[PATH_MAX + 32];
+	char out[PATH_MAX + 32], launcher[PATH_MAX];
+	const char *user_lib = getenv("VALGRIND_LIB");
 	int nargs = 0, ret = 0;
-	char **argv;
+	char **argv, *env_opt;
+	size_t env_len;
 
 	for (char **a = prog_argv; *a; a++)
 		nargs++;
-	argv = calloc((size_t)nargs + 8, sizeof(*argv));
-	if (!argv)
+	if (!valgrind_launcher(launcher, sizeof(launcher)))
 		return -1;
+	/* the tool gives the program its own VALGRIND_LIB back, or none (vgtool/client_env.h) */
+	env_len = sizeof("--pmusim-env=VALGRIND_LIB=") + (user_lib ? strlen(user_lib) : 0);
+	env_opt = malloc(env_len);
+	argv = calloc((size_t)nargs + 8, sizeof(*argv));
+	if (!argv || !env_opt) {
+		free(argv);
+		free(env_opt);
+		return -1;
+	}
+	snprintf(env_opt, env_len, "--pmusim-env=VALGRIND_LIB%s%s", user_lib ? "=" : "",
+		 user_lib ? user_lib : "");
 	snprintf(out, sizeof(out), "--pmusim-out=%s", dir);
 	argv[0] = "valgrind";
 	argv[1] = "--tool=pmusim";
@@ -232,8 +272,9 @@ static int run_valgrind(const char *tool_dir, const char *dir, char **prog_argv,
 	argv[3] = "-q";
 	/* children and the images execve runs are recorded too (vg.PID.SEQ each) */
 	argv[4] = "--trace-children=yes";
+	argv[5] = env_opt;
 	for (int i = 0; i < nargs; i++)
-		argv[5 + i] = prog_argv[i];
+		argv[6 + i] = prog_argv[i];
 	fflush(NULL);
 	/* held until the handlers know the pid: a stop is never lost */
 	sigemptyset(&block);
@@ -245,16 +286,18 @@ static int run_valgrind(const char *tool_dir, const char *dir, char **prog_argv,
 	if (*pid < 0) {
 		sigprocmask(SIG_SETMASK, &saved_mask, NULL);
 		free(argv);
+		free(env_opt);
 		return -1;
 	}
 	if (*pid == 0) {
 		sigprocmask(SIG_SETMASK, &saved_mask, NULL);
 		setenv("VALGRIND_LIB", tool_dir, 1);
-		execvp("valgrind", argv);
+		execv(launcher, argv);
 		fprintf(stderr, "pmusim: record: valgrind: %s\n", strerror(errno));
 		_exit(127);
 	}
 	free(argv);
+	free(env_opt);
 	valgrind_pid = *pid;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = stop_valgrind;

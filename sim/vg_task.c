@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "core/sideband.h"
@@ -545,6 +546,33 @@ void vg_trace_stats(const struct vg_trace *tr, struct vg_trace_stats *st)
 	st->unfollowed -= st->forks;
 }
 
+#define VG_PAGE_SIZE	4096ULL
+
+void vg_mmap_info(const struct vg_event *ev, uint32_t pid, uint32_t tid,
+		  struct perf_mmap_info *info, char *name)
+{
+	uint64_t start = ev->addr & ~(VG_PAGE_SIZE - 1);
+	uint64_t end = ev->addr + ev->len;
+	uint64_t head = ev->addr - start;
+
+	/* (an end past the top of the address space stays at its last page) */
+	end = end < ev->addr || end > UINT64_MAX - (VG_PAGE_SIZE - 1) ?
+	      UINT64_MAX & ~(VG_PAGE_SIZE - 1) : (end + VG_PAGE_SIZE - 1) & ~(VG_PAGE_SIZE - 1);
+	snprintf(name, 4096, "%.*s", (int)ev->name_len, ev->name);
+	*info = (struct perf_mmap_info){
+		.pid = pid, .tid = tid,
+		.addr = start, .len = end - start,
+		.pgoff = ev->pgoff >= head ? ev->pgoff - head : 0,
+		.prot = ev->prot, .flags = ev->flags,
+		.filename = strcmp(name, "//anon") && name[0] ? name : NULL,
+	};
+	if (info->filename) {
+		info->maj = major(ev->dev);
+		info->min = minor(ev->dev);
+		info->ino = ev->ino;
+	}
+}
+
 /* ---- the shadow call stack ----------------------------------------------------- */
 
 static uint32_t seg_base(const struct vg_thread *th)
@@ -844,14 +872,9 @@ static bool thread_note(struct vg_thread *th, const struct vg_event *ev, struct 
 	}
 	case VGS_MMAP: {
 		char name[4096];
-		struct perf_mmap_info info = {
-			.pid = (u32)th->task->task.pid, .tid = (u32)th->task->task.tid,
-			.addr = ev->addr, .len = ev->len, .pgoff = ev->pgoff,
-			.prot = ev->prot, .flags = 0x2 /* MAP_PRIVATE */,
-		};
+		struct perf_mmap_info info;
 
-		snprintf(name, sizeof(name), "%.*s", (int)ev->name_len, ev->name);
-		info.filename = strcmp(name, "//anon") ? name : NULL;
+		vg_mmap_info(ev, (u32)th->task->task.pid, (u32)th->task->task.tid, &info, name);
 		perf_event_mmap(&info);
 		break;
 	}

@@ -30,7 +30,11 @@
  *                   to - from (signed), sp - the last branch record's sp
  *                   (signed); "last" in file order, 0 before the first
  *   VGS_THREAD, VGS_THREAD_NEW, VGS_THREAD_EXIT    tid
- *   VGS_MMAP        addr, len, pgoff, prot, name_len, then the name's bytes
+ *   VGS_MMAP        addr, len, pgoff, prot, flags, dev, ino, name_len, then
+ *                   the name's bytes; flags as the kernel's MMAP2 has them
+ *                   (MAP_SHARED or MAP_PRIVATE, MAP_LOCKED, MAP_HUGETLB);
+ *                   dev and ino the file's (st_dev, st_ino of the mapped
+ *                   file, 0 for anonymous code)
  *   VGS_FORK, VGS_EXEC, VGS_EXIT, VGS_WAKE    pid, status (signed),
  *                   path_len, then the path's bytes (VGS_EXEC only; 0 for
  *                   the others)
@@ -52,7 +56,7 @@
 #include <stdint.h>
 
 #define VGS_MAGIC	"PMUSIMVG"
-#define VGS_VERSION	2
+#define VGS_VERSION	3
 
 struct vgs_file_header {
 	char magic[8];		/* VGS_MAGIC, not NUL-terminated */
@@ -100,8 +104,8 @@ enum vgs_branch_kind {
 
 #define VGS_NUM_MAX	10	/* bytes of a 64-bit number */
 #define VGS_NAME_MAX	16384	/* the longest name or path a record carries */
-/* The most bytes a record takes, but for a name or path (VGS_MMAP's six numbers). */
-#define VGS_REC_MAX	(1 + 6 * VGS_NUM_MAX)
+/* The most bytes a record takes, but for a name or path (VGS_MMAP's nine numbers). */
+#define VGS_REC_MAX	(1 + 9 * VGS_NUM_MAX)
 
 /* What the branch records' deltas are taken from; zero at the file's start. */
 struct vgs_coder {

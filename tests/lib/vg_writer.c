@@ -108,6 +108,9 @@ void vgw_mmap(struct vg_writer *w, uint64_t addr, const char *name)
 	end = vgs_put_num(end, 0x1000);
 	end = vgs_put_num(end, 0);
 	end = vgs_put_num(end, 5 /* r-x */);
+	end = vgs_put_num(end, 2 /* MAP_PRIVATE */);
+	end = vgs_put_num(end, 0);	/* dev */
+	end = vgs_put_num(end, 0);	/* ino */
 	end = vgs_put_num(end, len);
 	vgw_raw(w, buf, (size_t)(end - buf));
 	vgw_raw(w, name, len);

@@ -60,8 +60,9 @@ static void put_thread(struct enc *e, unsigned int type, uint32_t insns, uint64_
 	enc_end(e, vgs_put_num(vgs_put_rec(enc_rec(e, VGS_REC_MAX), type, insns), tid));
 }
 
-static void put_mmap(struct enc *e, uint32_t insns, uint64_t addr, uint64_t len, uint64_t pgoff,
-		     uint64_t prot, const char *name, size_t name_len)
+static void put_mmap_file(struct enc *e, uint32_t insns, uint64_t addr, uint64_t len,
+			  uint64_t pgoff, uint64_t prot, uint64_t flags, uint64_t dev,
+			  uint64_t ino, const char *name, size_t name_len)
 {
 	uint8_t *p = vgs_put_rec(enc_rec(e, VGS_REC_MAX + name_len), VGS_MMAP, insns);
 
@@ -69,9 +70,18 @@ static void put_mmap(struct enc *e, uint32_t insns, uint64_t addr, uint64_t len,
 	p = vgs_put_num(p, len);
 	p = vgs_put_num(p, pgoff);
 	p = vgs_put_num(p, prot);
+	p = vgs_put_num(p, flags);
+	p = vgs_put_num(p, dev);
+	p = vgs_put_num(p, ino);
 	p = vgs_put_num(p, name_len);
 	memcpy(p, name, name_len);
 	enc_end(e, p + name_len);
+}
+
+static void put_mmap(struct enc *e, uint32_t insns, uint64_t addr, uint64_t len, uint64_t pgoff,
+		     uint64_t prot, const char *name, size_t name_len)
+{
+	put_mmap_file(e, insns, addr, len, pgoff, prot, 2, 0, 0, name, name_len);
 }
 
 static void put_proc(struct enc *e, unsigned int type, uint32_t insns, uint64_t pid,
@@ -145,7 +155,7 @@ static void build_every_record(struct enc *e)
 {
 	static const char so[] = "/usr/lib/x86_64-linux-gnu/libc.so.6";
 
-	put_mmap(e, 0, 0x400000, 0x1000, 0, 5, "/bin/prog", 9);
+	put_mmap_file(e, 0, 0x400000, 0x1000, 0, 5, 2, 0xfe00, 247476, "/bin/prog", 9);
 	put_branch(e, VGK_CALL, 5, 12, 0x401000, 0x402000, 0x7ffc0000);
 	put_branch(e, VGK_COND, 2, 3, 0x402010, 0x402000, 0x7ffc0000);
 	put_branch(e, VGK_RET, 1, UINT32_MAX, 0x402020, 0x401005, 0x7ffc0008);
@@ -160,7 +170,8 @@ static void build_every_record(struct enc *e)
 	put_branch(e, VGK_SIGRETURN, 0, 3, 0, 0x500100, 0x7f0000);
 	put_thread(e, VGS_THREAD_EXIT, 0, 2);
 	put_thread(e, VGS_THREAD, 0, UINT32_MAX);
-	put_mmap(e, 5, UINT64_MAX - 0xfff, 0x1000, UINT64_MAX, UINT32_MAX, so, sizeof(so) - 1);
+	put_mmap_file(e, 5, UINT64_MAX - 0xfff, 0x1000, UINT64_MAX, UINT32_MAX, UINT32_MAX,
+		      UINT64_MAX, UINT64_MAX, so, sizeof(so) - 1);
 	put_mmap(e, 0, 0x1000, 0x1000, 0, 7, "", 0);
 	put_proc(e, VGS_FORK, 1, 4321, 0, NULL);
 	put_proc(e, VGS_EXEC, 2, 1234, 0, "/bin/true");
@@ -179,6 +190,7 @@ static void check_every_record(const struct vg_event *ev)
 {
 	assert_int_equal(ev[0].type, VGS_MMAP);
 	assert_true(ev[0].addr == 0x400000 && ev[0].len == 0x1000 && ev[0].prot == 5);
+	assert_true(ev[0].dev == 0xfe00 && ev[0].ino == 247476 && ev[0].flags == 2);
 	assert_int_equal(ev[0].name_len, 9);
 	assert_memory_equal(ev[0].name, "/bin/prog", 9);
 	assert_true(ev[1].type == VGS_BRANCH && ev[1].kind == VGK_CALL && ev[1].insn_len == 5);
@@ -202,7 +214,10 @@ static void check_every_record(const struct vg_event *ev)
 	assert_true(ev[14].type == VGS_MMAP && ev[14].addr == UINT64_MAX - 0xfff);
 	assert_true(ev[14].pgoff == UINT64_MAX && ev[14].prot == UINT32_MAX && ev[14].insns == 5);
 	assert_true(ev[14].tid == UINT32_MAX);
+	assert_true(ev[14].dev == UINT64_MAX && ev[14].ino == UINT64_MAX);
+	assert_true(ev[14].flags == UINT32_MAX);
 	assert_true(ev[15].type == VGS_MMAP && ev[15].name_len == 0 && ev[15].prot == 7);
+	assert_true(ev[15].dev == 0 && ev[15].ino == 0);
 	assert_true(ev[16].type == VGS_FORK && ev[16].pid == 4321 && ev[16].name_len == 0);
 	assert_true(ev[17].type == VGS_EXEC && ev[17].pid == 1234 && ev[17].name_len == 9);
 	assert_memory_equal(ev[17].name, "/bin/true", 9);
@@ -316,7 +331,7 @@ static void test_refusals(void **state)
 	static const uint8_t leads[] = { 0x00, 0x10, 0x70, 0x80, 0xe0, 0xf0 };
 	struct vg_event ev[2];
 	unsigned int nr;
-	char err[256];
+	char err[256], want[80];
 
 	(void)state;
 	for (unsigned int k = VGK__NR; k < 16; k++) {
@@ -375,6 +390,9 @@ static void test_refusals(void **state)
 	put_mmap(&e, 0, 0x1000, 0x1000, 0, (uint64_t)UINT32_MAX + 1, "/bin/x", 6);
 	expect_refused(&e, "mmap protection over 32 bits");
 	enc_init(&e);
+	put_mmap_file(&e, 0, 0x1000, 0x1000, 0, 5, (uint64_t)UINT32_MAX + 1, 0, 0, "/bin/x", 6);
+	expect_refused(&e, "mmap flags over 32 bits");
+	enc_init(&e);
 	put_proc(&e, VGS_FORK, 0, 5, 0, "/bin/x");
 	expect_refused(&e, "a path on a record that has none");
 	enc_init(&e);
@@ -419,7 +437,8 @@ static void test_refusals(void **state)
 	enc_init(&e);
 	((struct vgs_file_header *)e.buf)->version = 1;
 	assert_int_equal(read_all(e.buf, e.len, ev, 2, &nr, err, sizeof(err)), -1);
-	assert_string_equal(err, "STREAM: stream version 1, this pmusim reads 2");
+	snprintf(want, sizeof(want), "STREAM: stream version 1, this pmusim reads %u", VGS_VERSION);
+	assert_string_equal(err, want);
 	e.buf[0] = 'X';
 	assert_int_equal(read_all(e.buf, e.len, ev, 2, &nr, err, sizeof(err)), -1);
 	assert_string_equal(err, "STREAM: not a pmusim stream (bad magic)");

@@ -26,9 +26,11 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "tests/test.h"
+#include "core/sideband.h"
 #include "core/x86/pmu.h"
 #include "sim/machine.h"
 #include "sim/vg_stream.h"
@@ -267,6 +269,57 @@ static void test_mapped_files(void **state)
 	vg_trace_free(tr);
 	x86_branch_text_reset();
 	unlink(w.path);
+}
+
+/* A stream mapping as the kernel describes a vma: whole pages, the file's device and inode. */
+static void test_mmap_info_is_the_kernels(void **state)
+{
+	static const char so[] = "/usr/lib/libx.so";
+	struct vg_event ev = {
+		.type = VGS_MMAP, .addr = 0x5807d299, .len = 0x65, .pgoff = 0x7d299, .prot = 5,
+		.flags = 0x02, .dev = makedev(254, 3), .ino = 247476, .name = so, .name_len = sizeof(so) - 1,
+	};
+	struct perf_mmap_info info;
+	char name[4096];
+
+	(void)state;
+	/* a part of a page: the page, pgoff moved back as far as the start */
+	vg_mmap_info(&ev, 7, 8, &info, name);
+	assert_true(info.pid == 7 && info.tid == 8);
+	assert_true(info.addr == 0x5807d000 && info.len == 0x1000 && info.pgoff == 0x7d000);
+	assert_true(info.maj == 254 && info.min == 3 && info.ino == 247476);
+	assert_true(info.ino_generation == 0 && info.prot == 5 && info.flags == 0x02);
+	assert_string_equal(info.filename, so);
+	/* a shared, locked mapping says so */
+	ev.flags = 0x01 | 0x2000;
+	vg_mmap_info(&ev, 7, 8, &info, name);
+	assert_int_equal(info.flags, 0x2001);
+	/* across a page boundary: both pages */
+	ev.addr = 0x400ff0;
+	ev.len = 0x20;
+	ev.pgoff = 0x10;
+	vg_mmap_info(&ev, 7, 8, &info, name);
+	assert_true(info.addr == 0x400000 && info.len == 0x2000 && info.pgoff == 0);
+	/* whole pages stay as they are */
+	ev.addr = 0x486d000;
+	ev.len = 0x156000;
+	ev.pgoff = 0x26000;
+	vg_mmap_info(&ev, 7, 8, &info, name);
+	assert_true(info.addr == 0x486d000 && info.len == 0x156000 && info.pgoff == 0x26000);
+	/* the top page of the address space */
+	ev.addr = UINT64_MAX - 0xfff;
+	ev.len = 0x2000;
+	vg_mmap_info(&ev, 7, 8, &info, name);
+	assert_true(info.addr == UINT64_MAX - 0xfff && info.len == 0);
+	/* anonymous code: no file, no device, no inode, whatever the record says */
+	ev = (struct vg_event){ .type = VGS_MMAP, .addr = 0x7000, .len = 0x1000, .prot = 7,
+				.dev = 5, .ino = 6, .name = "//anon", .name_len = 6 };
+	vg_mmap_info(&ev, 7, 8, &info, name);
+	assert_null(info.filename);
+	assert_true(info.maj == 0 && info.min == 0 && info.ino == 0 && info.prot == 7);
+	ev.name_len = 0;
+	vg_mmap_info(&ev, 7, 8, &info, name);
+	assert_null(info.filename);
 }
 
 static void test_wake_waits_for_the_stream_before_it(void **state)
@@ -613,7 +666,7 @@ static void test_corrupt_streams(void **state)
 	vgw_branch(&w, VGK_JMP, 0x100, 0x110, 0x7000, N);
 	at = ftell(w.f);
 	end = vgs_put_rec(rec, VGS_MMAP, 0);
-	for (unsigned int i = 0; i < 4; i++)
+	for (unsigned int i = 0; i < 7; i++)	/* addr, len, pgoff, prot, flags, dev, ino */
 		end = vgs_put_num(end, 0x1000);
 	end = vgs_put_num(end, 10);		/* the name's length */
 	vgw_raw(&w, rec, (size_t)(end - rec));
@@ -1624,6 +1677,7 @@ int main(void)
 		cmocka_unit_test(test_shadow_stack),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_mapped_files),
+		cmocka_unit_test(test_mmap_info_is_the_kernels),
 		cmocka_unit_test(test_build_id_notes),
 		cmocka_unit_test(test_wake_waits_for_the_stream_before_it),
 		cmocka_unit_test(test_fork_and_exec),
