@@ -246,7 +246,8 @@ static bool repeats_last(const struct lbr_stitcher *st, const struct perf_sample
 	const struct perf_sample *l = st->last;
 
 	if (!l || l->tid != s->tid || l->branch_nr != s->branch_nr || l->hw_idx != s->hw_idx ||
-	    l->no_hw_idx != s->no_hw_idx || l->callchain_nr < user + 1)
+	    l->no_hw_idx != s->no_hw_idx || l->callchain_nr < user + 1 ||
+	    (!s->branch_nr && l->ip != s->ip))
 		return false;
 	if (st->enable && !s->no_hw_idx &&
 	    (!s->branch_nr || s->branch_nr > st->max_lbr || s->hw_idx > UINT64_MAX - st->max_lbr))
@@ -313,6 +314,13 @@ int lbr_stitcher__resolve(struct lbr_stitcher *st, const struct perf_sample *s,
 		} else {
 			st->frames[n++] = b.to;
 		}
+	} else {
+		/*
+		 * perf reads entries[0].to even when the stack is empty: from a
+		 * file that is the word after the stack, past the sample (the
+		 * next record's first field). The sample's own ip stands in.
+		 */
+		st->frames[n++] = s->ip;
 	}
 	/* prev_valid[] has max_lbr + 1 slots: only the entries below that are noted */
 	nr_save = t ? (s->branch_nr < (u64)st->max_lbr + 1 ? s->branch_nr : (u64)st->max_lbr + 1) : 0;
