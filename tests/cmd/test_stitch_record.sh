@@ -71,8 +71,8 @@ check "the program: every stack as perf prints it, library frames named" \
 	'against prog && grep -q "^samples [1-9]" "$dir/prog.check"'
 [ -s "$dir/prog.check" ] && sed 's/^/# /' "$dir/prog.check"
 check "its library's frames come from libstitch.so's .symtab (local, alias, weak, sizeless)" \
-	'for f in by_value stitch_leaf_alias stitch_f1 stitch_f40 stitch_top stitch_leaf@plt; do
-		grep -q " $f\$" "$dir/prog.out" || { echo "# no $f"; exit 1; }; done'
+	'(for f in by_value stitch_leaf_alias stitch_f1 stitch_f40 stitch_top stitch_leaf@plt; do
+		grep -q " $f\$" "$dir/prog.out" || { echo "# no $f"; exit 1; }; done)'
 check "libc's frames are named (qsort's callees), not [unknown]" \
 	'grep -q "qsort" "$dir/prog.out"'
 
