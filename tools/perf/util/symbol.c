@@ -99,7 +99,7 @@ static int build_id_cache_filename(char *buf, size_t size, const char *dir, cons
 				base) >= size ? -1 : 0;
 }
 
-/* Where TYPE says D's symbols may be, in BUF: 0, or -1 (TYPE does not apply). */
+/* Where TYPE says D's symbols may be, in BUF: 0, -1 (TYPE does not apply), -2 (no memory). */
 static int dso__read_binary_type_filename(const struct symbols *syms, const struct dso *d,
 					  const char *sbid, enum dso_binary_type type,
 					  char *buf, size_t size)
@@ -113,8 +113,10 @@ static int dso__read_binary_type_filename(const struct symbols *syms, const stru
 		static const char *const paths[] = { "%.0s%s", "%s/%s", "%s/.debug/%s",
 						     DEBUG_DIR "%s/%s" };
 
-		if (!is_regular_file(name) || filename__read_debuglink(name, link, sizeof(link)))
+		if (!is_regular_file(name))
 			return -1;
+		if (filename__read_debuglink(name, link, sizeof(link)))
+			return errno == ENOMEM ? -2 : -1;
 		snprintf(dir, sizeof(dir), "%.*s", dir_len, name);
 		for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
 			if ((size_t)snprintf(buf, size, paths[i], dir, link) < size &&
@@ -179,8 +181,13 @@ static void dso__load(struct symbols *syms, struct dso *d)
 		struct symsrc *s = &ss[nr_ss];
 		bool keep = false;
 
-		if (dso__read_binary_type_filename(syms, d, sbid, type, path, sizeof(path)) ||
-		    !is_regular_file(path))
+		int found = dso__read_binary_type_filename(syms, d, sbid, type, path, sizeof(path));
+
+		if (found == -2) {
+			syms->nomem = true;
+			break;
+		}
+		if (found || !is_regular_file(path))
 			continue;
 		if (symsrc__init(s, path, b ? b->id : NULL, b ? b->size : 0)) {
 			if (errno == ENOMEM) {

@@ -21,55 +21,121 @@
 /* A symbol while the table is built; END is exclusive, START == END: no size. */
 struct elf_symbol {
 	u64 start, end;
-	u32 order;		/* when it was added: of equal starts, the earlier comes first */
+	u32 name;		/* offset in sym_list.names */
 	u8 binding;
-	char *name;
 };
 
+/*
+ * The symbols so far, in the order perf inserts them, and their names in
+ * one block (the table's strings, in the end): no allocation per symbol.
+ */
 struct sym_list {
 	struct elf_symbol *s;
 	size_t nr, cap;
+	char *names;
+	size_t names_len, names_cap;
 };
 
-static int sym_list__add(struct sym_list *l, u64 start, u64 size, u8 binding, char *name)
+static int sym_list__add(struct sym_list *l, u64 start, u64 size, u8 binding,
+			 const char *name, const char *suffix)
 {
-	if (!name)
-		return -1;
+	size_t n = strlen(name), m = strlen(suffix);
+
 	if (l->nr == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 256;
-		struct elf_symbol *s = realloc(l->s, cap * sizeof(*s));
+		struct elf_symbol *p = realloc(l->s, cap * sizeof(*p));
 
-		if (!s) {
-			free(name);
+		if (!p)
 			return -1;
-		}
-		l->s = s;
+		l->s = p;
 		l->cap = cap;
 	}
-	l->s[l->nr] = (struct elf_symbol){ .start = start, .end = start + size,
-					   .order = (u32)l->nr, .binding = binding, .name = name };
-	l->nr++;
+	if (l->names_len + n + m + 1 > l->names_cap || l->names_len + n + m + 1 > UINT32_MAX) {
+		size_t cap = l->names_cap ? l->names_cap : 4096;
+		char *p;
+
+		while (cap < l->names_len + n + m + 1)
+			cap *= 2;
+		if (cap > UINT32_MAX || !(p = realloc(l->names, cap)))
+			return -1;
+		l->names = p;
+		l->names_cap = cap;
+	}
+	memcpy(l->names + l->names_len, name, n);
+	memcpy(l->names + l->names_len + n, suffix, m + 1);
+	l->s[l->nr++] = (struct elf_symbol){ .start = start, .end = start + size,
+					     .name = (u32)l->names_len, .binding = binding };
+	l->names_len += n + m + 1;
 	return 0;
 }
 
 static void sym_list__free(struct sym_list *l)
 {
-	for (size_t i = 0; i < l->nr; i++)
-		free(l->s[i].name);
 	free(l->s);
+	free(l->names);
 	memset(l, 0, sizeof(*l));
 }
 
-static int elf_symbol_cmp(const void *a, const void *b)
+/*
+ * Sort by start, equal starts in the order they were added (perf's
+ * rbtree puts an equal start to the right): a bottom-up merge sort,
+ * stable, the comparison inline rather than through qsort's callback
+ * (which was a third of reading libc's symbols).
+ */
+static int sym_list__sort(struct sym_list *l)
 {
-	const struct elf_symbol *x = a, *y = b;
+	struct elf_symbol *a = l->s, *b, *t;
+	size_t n = l->nr;
 
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
+	if (n < 2)
+		return 0;
+	b = malloc(n * sizeof(*b));
+	if (!b)
+		return -1;
+	for (size_t w = 1; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			size_t i = lo, j = mid, k = lo;
+
+			/* runs already in order (symbol tables are, in long stretches) */
+			if (mid == hi || a[mid - 1].start <= a[mid].start) {
+				memcpy(b + lo, a + lo, (hi - lo) * sizeof(*a));
+				continue;
+			}
+			while (i < mid && j < hi)
+				b[k++] = a[j].start < a[i].start ? a[j++] : a[i++];
+			while (i < mid)
+				b[k++] = a[i++];
+			while (j < hi)
+				b[k++] = a[j++];
+		}
+		t = a;
+		a = b;
+		b = t;
+	}
+	if (a != l->s) {
+		memcpy(l->s, a, n * sizeof(*a));
+		b = a;
+	}
+	free(b);
+	return 0;
 }
 
-static Elf_Scn *elf_section_by_name(Elf *elf, GElf_Shdr *shp, const char *name, size_t *idx)
+/*
+ * libelf says nothing of why a call failed; malloc's ENOMEM tells. Each
+ * call that may allocate runs with errno cleared, and a failure for want
+ * of memory marks *NOMEM: the caller then fails with ENOMEM rather than
+ * read the file as if it lacked what could not be read.
+ */
+static bool failed(bool failure, bool *nomem)
+{
+	if (failure && errno == ENOMEM)
+		*nomem = true;
+	return failure;
+}
+
+static Elf_Scn *elf_section_by_name(Elf *elf, GElf_Shdr *shp, const char *name, size_t *idx,
+				    bool *nomem)
 {
 	Elf_Scn *sec = NULL;
 	size_t shstrndx;
@@ -79,10 +145,12 @@ static Elf_Scn *elf_section_by_name(Elf *elf, GElf_Shdr *shp, const char *name, 
 	while ((sec = elf_nextscn(elf, sec)) != NULL) {
 		const char *str;
 
-		if (!gelf_getshdr(sec, shp))
+		errno = 0;
+		if (failed(!gelf_getshdr(sec, shp), nomem))
 			continue;
+		errno = 0;
 		str = elf_strptr(elf, shstrndx, shp->sh_name);
-		if (str && !strcmp(name, str)) {
+		if (!failed(!str, nomem) && !strcmp(name, str)) {
 			if (idx)
 				*idx = elf_ndxscn(sec);
 			return sec;
@@ -92,7 +160,7 @@ static Elf_Scn *elf_section_by_name(Elf *elf, GElf_Shdr *shp, const char *name, 
 }
 
 /* The GNU build-id note's descriptor into BF (SIZE bytes, zero-padded): its length, or -1. */
-static int elf_read_build_id(Elf *elf, u8 *bf, size_t size)
+static int elf_read_build_id(Elf *elf, u8 *bf, size_t size, bool *nomem)
 {
 	static const char *const names[] = { ".note.gnu.build-id", ".notes", ".note" };
 	Elf_Scn *sec = NULL;
@@ -102,8 +170,12 @@ static int elf_read_build_id(Elf *elf, u8 *bf, size_t size)
 	size_t off = 0, name_off, desc_off;
 
 	for (size_t i = 0; i < ARRAY_SIZE(names) && !sec; i++)
-		sec = elf_section_by_name(elf, &sh, names[i], NULL);
-	if (!sec || !(d = elf_getdata(sec, NULL)))
+		sec = elf_section_by_name(elf, &sh, names[i], NULL, nomem);
+	if (!sec)
+		return -1;
+	errno = 0;
+	d = elf_getdata(sec, NULL);
+	if (failed(!d, nomem))
 		return -1;
 	while ((off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
 		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
@@ -155,19 +227,26 @@ int symsrc__init(struct symsrc *ss, const char *name, const u8 *bid, size_t bid_
 		goto fail;
 	if (bid_size) {
 		u8 got[BUILD_ID_SIZE];
-		int n = elf_read_build_id(ss->elf, got, sizeof(got));
+		int n = elf_read_build_id(ss->elf, got, sizeof(got), &ss->nomem);
 
+		if (ss->nomem)
+			goto nomem;
 		if (n <= 0 || !build_id_equal(bid, bid_size, got,
 					      (size_t)n < sizeof(got) ? (size_t)n : sizeof(got)))
 			goto fail;
 	}
-	ss->symtab = elf_section_by_name(ss->elf, &ss->symshdr, ".symtab", NULL);
+	ss->symtab = elf_section_by_name(ss->elf, &ss->symshdr, ".symtab", NULL, &ss->nomem);
 	if (ss->symtab && ss->symshdr.sh_type != SHT_SYMTAB)
 		ss->symtab = NULL;
-	ss->dynsym = elf_section_by_name(ss->elf, &ss->dynshdr, ".dynsym", &ss->dynsym_idx);
+	ss->dynsym = elf_section_by_name(ss->elf, &ss->dynshdr, ".dynsym", &ss->dynsym_idx,
+					 &ss->nomem);
 	if (ss->dynsym && ss->dynshdr.sh_type != SHT_DYNSYM)
 		ss->dynsym = NULL;
+	if (ss->nomem)
+		goto nomem;
 	return 0;
+nomem:
+	err = ENOMEM;
 fail:
 	symsrc__destroy(ss);
 	errno = err;
@@ -207,35 +286,73 @@ static bool elf_sym__is_label(const GElf_Sym *sym)
 	       vis != STV_HIDDEN && vis != STV_INTERNAL;
 }
 
-/* The loadable segment holding VADDR, in *PHDR: 0, or -1 (none). */
-static int elf_read_program_header(Elf *elf, u64 vaddr, GElf_Phdr *phdr)
+/* The loadable segments of a file, read once: a symbol's segment is looked up in them. */
+struct load_segs {
+	GElf_Phdr *ph;
+	size_t nr;
+};
+
+static int load_segs__read(struct load_segs *segs, Elf *elf, bool *nomem)
 {
 	size_t n;
 
-	if (elf_getphdrnum(elf, &n))
+	segs->ph = NULL;
+	segs->nr = 0;
+	if (elf_getphdrnum(elf, &n) || !n)
+		return 0;
+	segs->ph = malloc(n * sizeof(*segs->ph));
+	if (!segs->ph)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		u64 sz;
+		GElf_Phdr *ph = &segs->ph[segs->nr];
 
-		if (!gelf_getphdr(elf, (int)i, phdr) || phdr->p_type != PT_LOAD)
+		errno = 0;
+		if (failed(!gelf_getphdr(elf, (int)i, ph), nomem) || ph->p_type != PT_LOAD ||
+		    !(ph->p_memsz > ph->p_filesz ? ph->p_memsz : ph->p_filesz))
 			continue;
-		sz = phdr->p_memsz > phdr->p_filesz ? phdr->p_memsz : phdr->p_filesz;
-		if (sz && vaddr >= phdr->p_vaddr && vaddr - phdr->p_vaddr < sz)
-			return 0;
+		segs->nr++;
 	}
-	return -1;
+	return 0;
 }
 
-static char *name_dup(const char *name, const char *suffix)
+/* perf's elf_read_program_header: the first loadable segment holding VADDR, or NULL. */
+static const GElf_Phdr *load_segs__find(const struct load_segs *segs, u64 vaddr)
 {
-	size_t n = strlen(name), m = strlen(suffix);
-	char *p = malloc(n + m + 1);
+	for (size_t i = 0; i < segs->nr; i++) {
+		const GElf_Phdr *ph = &segs->ph[i];
+		u64 sz = ph->p_memsz > ph->p_filesz ? ph->p_memsz : ph->p_filesz;
 
-	if (p) {
-		memcpy(p, name, n);
-		memcpy(p + n, suffix, m + 1);
+		if (vaddr >= ph->p_vaddr && vaddr - ph->p_vaddr < sz)
+			return ph;
 	}
-	return p;
+	return NULL;
+}
+
+/* A file's section headers, read once (perf reads one per symbol). */
+struct sec_headers {
+	GElf_Shdr *sh;			/* NULL where unreadable: sh_type SHT_NULL */
+	size_t nr, strndx;
+};
+
+static int sec_headers__read(struct sec_headers *h, Elf *elf, bool *nomem)
+{
+	Elf_Scn *sec = NULL;
+
+	h->sh = NULL;
+	h->nr = 0;
+	if (elf_getshdrnum(elf, &h->nr) || elf_getshdrstrndx(elf, &h->strndx) || !h->nr)
+		return h->nr = 0, 0;
+	h->sh = calloc(h->nr, sizeof(*h->sh));
+	if (!h->sh)
+		return -1;
+	while ((sec = elf_nextscn(elf, sec)) != NULL) {
+		size_t i = elf_ndxscn(sec);
+
+		errno = 0;
+		if (i < h->nr && failed(!gelf_getshdr(sec, &h->sh[i]), nomem))
+			memset(&h->sh[i], 0, sizeof(h->sh[i]));
+	}
+	return 0;
 }
 
 /*
@@ -246,8 +363,13 @@ static int load_table(struct sym_list *l, struct symsrc *syms_ss, struct symsrc 
 {
 	Elf_Scn *sec = syms_ss->symtab;
 	GElf_Shdr shdr = syms_ss->symshdr;
-	size_t shstrndx_sym, shstrndx_run, nr;
-	Elf_Data *syms;
+	struct sec_headers hs = { 0 }, hr = { 0 };
+	struct load_segs segs = { 0 };
+	Elf_Data *syms, *strs;
+	Elf_Scn *str_sec;
+	bool nomem = false;
+	int ret = -1;
+	size_t nr;
 
 	if (!sec) {
 		sec = syms_ss->dynsym;
@@ -255,22 +377,26 @@ static int load_table(struct sym_list *l, struct symsrc *syms_ss, struct symsrc 
 	}
 	if (!sec || !shdr.sh_entsize)
 		return 0;
-	if (elf_getshdrstrndx(syms_ss->elf, &shstrndx_sym) ||
-	    elf_getshdrstrndx(runtime_ss->elf, &shstrndx_run))
-		goto einval;
 	errno = 0;
 	syms = elf_getdata(sec, NULL);
-	if (!syms)
-		goto fail;
+	str_sec = elf_getscn(syms_ss->elf, shdr.sh_link);
+	strs = str_sec ? elf_getdata(str_sec, NULL) : NULL;
+	if (!syms || !strs || !strs->d_size) {
+		if (errno != ENOMEM)
+			errno = EINVAL;
+		return -1;
+	}
+	if (sec_headers__read(&hs, syms_ss->elf, &nomem) ||
+	    sec_headers__read(&hr, runtime_ss->elf, &nomem) ||
+	    load_segs__read(&segs, runtime_ss->elf, &nomem) || nomem)
+		goto nomem;
 	nr = shdr.sh_size / shdr.sh_entsize;
 	for (size_t i = 0; i < nr; i++) {
-		Elf *sec_elf = syms_ss->elf;
-		size_t sec_strndx = shstrndx_sym;
-		const char *name, *sec_name;
-		GElf_Shdr sh;
-		GElf_Phdr ph;
+		const struct sec_headers *h = &hs;
+		const GElf_Phdr *ph;
+		const GElf_Shdr *sh;
+		const char *name;
 		GElf_Sym sym;
-		Elf_Scn *s;
 		bool label;
 
 		if (!gelf_getsym(syms, (int)i, &sym))
@@ -279,41 +405,45 @@ static int load_table(struct sym_list *l, struct symsrc *syms_ss, struct symsrc 
 		if (!label && !elf_sym__is_function(&sym) && !elf_sym__is_object(&sym))
 			continue;
 		/* SHN_ABS and the other special indexes name no section: such a symbol is no code */
-		s = elf_getscn(sec_elf, sym.st_shndx);
-		if (!s || !gelf_getshdr(s, &sh))
+		if (sym.st_shndx >= hs.nr || hs.sh[sym.st_shndx].sh_type == SHT_NULL)
 			continue;
+		sh = &hs.sh[sym.st_shndx];
 		/* a debug file's sections hold no bytes: the runtime file's header tells */
-		if (sh.sh_type == SHT_NOBITS) {
-			sec_elf = runtime_ss->elf;
-			sec_strndx = shstrndx_run;
-			s = elf_getscn(sec_elf, sym.st_shndx);
-			if (!s || !gelf_getshdr(s, &sh))
+		if (sh->sh_type == SHT_NOBITS) {
+			if (sym.st_shndx >= hr.nr || hr.sh[sym.st_shndx].sh_type == SHT_NULL)
 				continue;
+			h = &hr;
+			sh = &hr.sh[sym.st_shndx];
 		}
 		if (label) {
-			sec_name = elf_strptr(sec_elf, sec_strndx, sh.sh_name);
-			if (!sec_name || (!strstr(sec_name, "text") && !strstr(sec_name, "data")))
+			const char *sec_name;
+
+			errno = 0;
+			sec_name = elf_strptr(h == &hs ? syms_ss->elf : runtime_ss->elf, h->strndx,
+					      sh->sh_name);
+			if (failed(!sec_name, &nomem))
+				goto nomem;
+			if ( (!strstr(sec_name, "text") && !strstr(sec_name, "data")))
 				continue;
 		}
-		if (elf_read_program_header(runtime_ss->elf, sym.st_value, &ph))
+		ph = load_segs__find(&segs, sym.st_value);
+		if (!ph || sym.st_name >= strs->d_size ||
+		    !memchr((const char *)strs->d_buf + sym.st_name, '\0', strs->d_size - sym.st_name))
 			continue;
-		name = elf_strptr(syms_ss->elf, shdr.sh_link, sym.st_name);
-		if (!name)
-			continue;
-		if (sym_list__add(l, sym.st_value - (ph.p_vaddr - ph.p_offset), sym.st_size,
-				  GELF_ST_BIND(sym.st_info), name_dup(name, "")))
+		name = (const char *)strs->d_buf + sym.st_name;
+		if (sym_list__add(l, sym.st_value - (ph->p_vaddr - ph->p_offset), sym.st_size,
+				  GELF_ST_BIND(sym.st_info), name, ""))
 			goto nomem;
 	}
-	return 0;
+	ret = 0;
+	goto out;
 nomem:
 	errno = ENOMEM;
-	return -1;
-fail:
-	if (errno == ENOMEM)
-		return -1;
-einval:
-	errno = EINVAL;
-	return -1;
+out:
+	free(hs.sh);
+	free(hr.sh);
+	free(segs.ph);
+	return ret;
 }
 
 /* A zero-sized symbol reaches to the next one; the last, to the page after its own. */
@@ -339,7 +469,8 @@ static size_t prefix_underscores(const char *s)
 }
 
 /* Of two symbols at one address, whether perf keeps A (else B). */
-static bool choose_first(const struct elf_symbol *a, const struct elf_symbol *b)
+static bool choose_first(const struct sym_list *l, const struct elf_symbol *a,
+			 const struct elf_symbol *b)
 {
 	u64 la = a->end - a->start, lb = b->end - b->start;
 	size_t ua, ub, na, nb;
@@ -350,12 +481,12 @@ static bool choose_first(const struct elf_symbol *a, const struct elf_symbol *b)
 		return b->binding == STB_WEAK;
 	if ((a->binding == STB_GLOBAL) != (b->binding == STB_GLOBAL))	/* global */
 		return a->binding == STB_GLOBAL;
-	ua = prefix_underscores(a->name);
-	ub = prefix_underscores(b->name);
+	ua = prefix_underscores(l->names + a->name);
+	ub = prefix_underscores(l->names + b->name);
 	if (ua != ub)			/* fewer leading underscores */
 		return ua < ub;
-	na = strlen(a->name);
-	nb = strlen(b->name);
+	na = strlen(l->names + a->name);
+	nb = strlen(l->names + b->name);
 	return na >= nb;		/* the longer name; on a tie the first */
 }
 
@@ -365,12 +496,9 @@ static void symbols__fixup_duplicate(struct sym_list *l)
 
 	for (size_t i = 0; i < l->nr; i++) {
 		if (out && l->s[out - 1].start == l->s[i].start) {
-			if (choose_first(&l->s[out - 1], &l->s[i])) {
-				free(l->s[i].name);
-			} else {
-				free(l->s[out - 1].name);
+			/* the loser's name stays in the block, unused */
+			if (!choose_first(l, &l->s[out - 1], &l->s[i]))
 				l->s[out - 1] = l->s[i];
-			}
 			continue;
 		}
 		l->s[out++] = l->s[i];
@@ -388,6 +516,7 @@ static int dso__synthesize_plt_symbols(struct sym_list *l, struct symsrc *ss)
 {
 	GElf_Shdr shdr_rel, shdr_plt;
 	Elf_Data *reldata, *syms;
+	bool nomem = false;
 	Elf_Scn *rel;
 	u64 off, entsize;
 	size_t nr;
@@ -395,18 +524,21 @@ static int dso__synthesize_plt_symbols(struct sym_list *l, struct symsrc *ss)
 
 	if (!ss->dynsym)
 		return 0;
-	rel = elf_section_by_name(ss->elf, &shdr_rel, ".rela.plt", NULL);
+	rel = elf_section_by_name(ss->elf, &shdr_rel, ".rela.plt", NULL, &nomem);
 	if (!rel) {
-		rel = elf_section_by_name(ss->elf, &shdr_rel, ".rel.plt", NULL);
+		rel = elf_section_by_name(ss->elf, &shdr_rel, ".rel.plt", NULL, &nomem);
 		rela = false;
 	}
 	if (!rel || shdr_rel.sh_link != ss->dynsym_idx || !shdr_rel.sh_entsize ||
-	    !elf_section_by_name(ss->elf, &shdr_plt, ".plt", NULL))
-		return 0;
+	    !elf_section_by_name(ss->elf, &shdr_plt, ".plt", NULL, &nomem))
+		goto out;
+	errno = 0;
 	reldata = elf_getdata(rel, NULL);
+	failed(!reldata, &nomem);
+	errno = 0;
 	syms = elf_getdata(ss->dynsym, NULL);
-	if (!reldata || !syms)
-		return 0;
+	if (failed(!syms, &nomem) || !reldata)
+		goto out;
 	nr = shdr_rel.sh_size / shdr_rel.sh_entsize;
 	entsize = shdr_plt.sh_entsize;
 	off = shdr_plt.sh_offset + entsize;
@@ -422,11 +554,19 @@ static int dso__synthesize_plt_symbols(struct sym_list *l, struct symsrc *ss)
 		info = rela ? ra.r_info : r.r_info;
 		if (!gelf_getsym(syms, (int)GELF_R_SYM(info), &sym))
 			continue;
+		errno = 0;
 		name = elf_strptr(ss->elf, ss->dynshdr.sh_link, sym.st_name);
-		if (sym_list__add(l, off, entsize, STB_GLOBAL, name_dup(name ? name : "", "@plt"))) {
-			errno = ENOMEM;
-			return -1;
+		if (failed(!name, &nomem) && nomem)
+			goto out;
+		if (sym_list__add(l, off, entsize, STB_GLOBAL, name ? name : "", "@plt")) {
+			nomem = true;
+			goto out;
 		}
+	}
+out:
+	if (nomem) {
+		errno = ENOMEM;
+		return -1;
 	}
 	return 0;
 }
@@ -438,34 +578,36 @@ int dso__load_sym(struct perf_map *table, struct symsrc *syms_ss, struct symsrc 
 
 	table->syms = NULL;
 	table->nr = 0;
+	table->strings = NULL;
 	if (load_table(&l, syms_ss, runtime_ss))
 		goto fail;
-	if (!l.nr)
+	if (!l.nr) {
+		sym_list__free(&l);
 		return 0;
-	qsort(l.s, l.nr, sizeof(*l.s), elf_symbol_cmp);
+	}
+	if (sym_list__sort(&l))
+		goto nomem;
 	symbols__fixup_end(&l);
 	symbols__fixup_duplicate(&l);
 	/* perf adds the PLT's entries afterwards, beside the others, untouched by the fix-ups */
 	nr = l.nr;
 	if (dso__synthesize_plt_symbols(&l, runtime_ss))
 		goto fail;
-	if (l.nr != nr) {
-		for (size_t i = 0; i < l.nr; i++)
-			l.s[i].order = (u32)i;
-		qsort(l.s, l.nr, sizeof(*l.s), elf_symbol_cmp);
-	}
+	if (l.nr != nr && sym_list__sort(&l))
+		goto nomem;
 	table->syms = malloc(l.nr * sizeof(*table->syms));
-	if (!table->syms) {
-		errno = ENOMEM;
-		goto fail;
-	}
+	if (!table->syms)
+		goto nomem;
 	for (size_t i = 0; i < l.nr; i++)
 		table->syms[i] = (struct perf_map_sym){ .start = l.s[i].start,
 							.size = l.s[i].end - l.s[i].start,
-							.name = l.s[i].name };
+							.name = l.names + l.s[i].name };
 	table->nr = l.nr;
+	table->strings = l.names;
 	free(l.s);
 	return 0;
+nomem:
+	errno = ENOMEM;
 fail:
 	sym_list__free(&l);
 	return -1;
@@ -475,14 +617,17 @@ int filename__read_debuglink(const char *path, char *buf, size_t size)
 {
 	struct symsrc ss;
 	GElf_Shdr sh;
-	Elf_Data *d;
+	Elf_Data *d = NULL;
 	Elf_Scn *sec;
 	int ret = -1;
 
 	if (symsrc__init(&ss, path, NULL, 0))
 		return -1;
-	sec = elf_section_by_name(ss.elf, &sh, ".gnu_debuglink", NULL);
-	d = sec ? elf_getdata(sec, NULL) : NULL;
+	sec = elf_section_by_name(ss.elf, &sh, ".gnu_debuglink", NULL, &ss.nomem);
+	errno = 0;
+	if (sec)
+		d = elf_getdata(sec, NULL);
+	failed(sec && !d, &ss.nomem);
 	if (d && d->d_size && size) {
 		size_t n = strnlen(d->d_buf, d->d_size);
 
@@ -492,6 +637,13 @@ int filename__read_debuglink(const char *path, char *buf, size_t size)
 			ret = 0;
 		}
 	}
+	bool nomem = ss.nomem;
+
 	symsrc__destroy(&ss);
+	if (nomem) {
+		errno = ENOMEM;
+		return -1;
+	}
+	errno = EINVAL;
 	return ret;
 }

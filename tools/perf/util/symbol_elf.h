@@ -39,6 +39,7 @@ struct symsrc {
 	Elf_Scn *dynsym;		/* .dynsym, or NULL */
 	GElf_Shdr dynshdr;
 	size_t dynsym_idx;
+	bool nomem;			/* a read failed for want of memory */
 };
 
 /*
@@ -68,7 +69,7 @@ static inline bool symsrc__possibly_runtime(const struct symsrc *ss)
  */
 int dso__load_sym(struct perf_map *table, struct symsrc *syms_ss, struct symsrc *runtime_ss);
 
-/* The name in the .gnu_debuglink section of the ELF file at PATH into BUF: 0, or -1. */
+/* The name in the .gnu_debuglink section of the ELF file at PATH into BUF: 0, or -1 (errno ENOMEM: no memory). */
 int filename__read_debuglink(const char *path, char *buf, size_t size);
 
 #endif
