@@ -78,37 +78,45 @@ static void sym_list__free(struct sym_list *l)
 
 /*
  * Sort by start, equal starts in the order they were added (perf's
- * rbtree puts an equal start to the right): a bottom-up merge sort,
- * stable, the comparison inline rather than through qsort's callback
- * (which was a third of reading libc's symbols).
+ * rbtree puts an equal start to the right): an LSD radix sort, stable,
+ * 11 bits a pass and only as many passes as the largest start needs (two
+ * for a library of 2 MiB). qsort's callback on libc's 10,000 symbols was a
+ * third of reading them, and a merge sort half of what remained.
  */
+#define RADIX_BITS	11
+#define RADIX		(1u << RADIX_BITS)
+
 static int sym_list__sort(struct sym_list *l)
 {
 	struct elf_symbol *a = l->s, *b, *t;
-	size_t n = l->nr;
+	size_t n = l->nr, *count;
+	u64 max = 0;
 
 	if (n < 2)
 		return 0;
+	for (size_t i = 0; i < n; i++)
+		max |= a[i].start;
 	b = malloc(n * sizeof(*b));
-	if (!b)
+	count = malloc(RADIX * sizeof(*count));
+	if (!b || !count) {
+		free(b);
+		free(count);
 		return -1;
-	for (size_t w = 1; w < n; w *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * w) {
-			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-			size_t i = lo, j = mid, k = lo;
+	}
+	for (unsigned int shift = 0; shift < 64 && (max >> shift); shift += RADIX_BITS) {
+		size_t sum = 0;
 
-			/* runs already in order (symbol tables are, in long stretches) */
-			if (mid == hi || a[mid - 1].start <= a[mid].start) {
-				memcpy(b + lo, a + lo, (hi - lo) * sizeof(*a));
-				continue;
-			}
-			while (i < mid && j < hi)
-				b[k++] = a[j].start < a[i].start ? a[j++] : a[i++];
-			while (i < mid)
-				b[k++] = a[i++];
-			while (j < hi)
-				b[k++] = a[j++];
+		memset(count, 0, RADIX * sizeof(*count));
+		for (size_t i = 0; i < n; i++)
+			count[(a[i].start >> shift) & (RADIX - 1)]++;
+		for (size_t d = 0; d < RADIX; d++) {
+			size_t c = count[d];
+
+			count[d] = sum;
+			sum += c;
 		}
+		for (size_t i = 0; i < n; i++)
+			b[count[(a[i].start >> shift) & (RADIX - 1)]++] = a[i];
 		t = a;
 		a = b;
 		b = t;
@@ -118,6 +126,7 @@ static int sym_list__sort(struct sym_list *l)
 		b = a;
 	}
 	free(b);
+	free(count);
 	return 0;
 }
 
