@@ -69,6 +69,23 @@ static int sym_list__add(struct sym_list *l, u64 start, u64 size, u8 binding,
 	return 0;
 }
 
+/* A symbol whose name is already in the block, at NAME. */
+static int sym_list__push(struct sym_list *l, u64 start, u64 size, u8 binding, u32 name)
+{
+	if (l->nr == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 256;
+		struct elf_symbol *p = realloc(l->s, cap * sizeof(*p));
+
+		if (!p)
+			return -1;
+		l->s = p;
+		l->cap = cap;
+	}
+	l->s[l->nr++] = (struct elf_symbol){ .start = start, .end = start + size, .name = name,
+					     .binding = binding };
+	return 0;
+}
+
 static void sym_list__free(struct sym_list *l)
 {
 	free(l->s);
@@ -94,6 +111,18 @@ static int sym_list__sort(struct sym_list *l)
 
 	if (n < 2)
 		return 0;
+	if (n <= 64) {
+		/* a handful (an executable's .dynsym): insertion, stable as well */
+		for (size_t i = 1; i < n; i++) {
+			struct elf_symbol x = a[i];
+			size_t j = i;
+
+			for (; j > 0 && a[j - 1].start > x.start; j--)
+				a[j] = a[j - 1];
+			a[j] = x;
+		}
+		return 0;
+	}
 	for (size_t i = 0; i < n; i++)
 		max |= a[i].start;
 	b = malloc(n * sizeof(*b));
@@ -376,6 +405,7 @@ static int load_table(struct sym_list *l, struct symsrc *syms_ss, struct symsrc 
 	struct load_segs segs = { 0 };
 	Elf_Data *syms, *strs;
 	Elf_Scn *str_sec;
+	const Elf64_Sym *sym64 = NULL;
 	bool nomem = false;
 	int ret = -1;
 	size_t nr;
@@ -400,15 +430,40 @@ static int load_table(struct sym_list *l, struct symsrc *syms_ss, struct symsrc 
 	    load_segs__read(&segs, runtime_ss->elf, &nomem) || nomem)
 		goto nomem;
 	nr = shdr.sh_size / shdr.sh_entsize;
+	if (nr > syms->d_size / shdr.sh_entsize)
+		nr = syms->d_size / shdr.sh_entsize;
+	/* libelf gives a 64-bit file's symbols in memory order: read them in place */
+	if (gelf_getclass(syms_ss->elf) == ELFCLASS64 && syms->d_type == ELF_T_SYM &&
+	    shdr.sh_entsize == sizeof(Elf64_Sym))
+		sym64 = syms->d_buf;
+	/*
+	 * The names are the string table's: one copy of it, NUL-terminated at
+	 * its end, holds them all (a symbol names its offset there); the PLT's
+	 * names are added after it.
+	 */
+	if (strs->d_size >= UINT32_MAX)
+		goto einval;
+	l->names = malloc(strs->d_size + 1);
+	if (!l->names)
+		goto nomem;
+	memcpy(l->names, strs->d_buf, strs->d_size);
+	l->names[strs->d_size] = '\0';
+	l->names_len = l->names_cap = strs->d_size + 1;
+	/* room for every symbol at once: no copying as the list grows */
+	l->s = malloc((nr ? nr : 1) * sizeof(*l->s));
+	if (!l->s)
+		goto nomem;
+	l->cap = nr ? nr : 1;
 	for (size_t i = 0; i < nr; i++) {
 		const struct sec_headers *h = &hs;
 		const GElf_Phdr *ph;
 		const GElf_Shdr *sh;
-		const char *name;
 		GElf_Sym sym;
 		bool label;
 
-		if (!gelf_getsym(syms, (int)i, &sym))
+		if (sym64)
+			sym = sym64[i];
+		else if (!gelf_getsym(syms, (int)i, &sym))
 			continue;
 		label = elf_sym__is_label(&sym);
 		if (!label && !elf_sym__is_function(&sym) && !elf_sym__is_object(&sym))
@@ -430,21 +485,22 @@ static int load_table(struct sym_list *l, struct symsrc *syms_ss, struct symsrc 
 			errno = 0;
 			sec_name = elf_strptr(h == &hs ? syms_ss->elf : runtime_ss->elf, h->strndx,
 					      sh->sh_name);
-			if (failed(!sec_name, &nomem))
+			if (failed(!sec_name, &nomem) && nomem)
 				goto nomem;
-			if ( (!strstr(sec_name, "text") && !strstr(sec_name, "data")))
+			if (!sec_name || (!strstr(sec_name, "text") && !strstr(sec_name, "data")))
 				continue;
 		}
 		ph = load_segs__find(&segs, sym.st_value);
-		if (!ph || sym.st_name >= strs->d_size ||
-		    !memchr((const char *)strs->d_buf + sym.st_name, '\0', strs->d_size - sym.st_name))
+		if (!ph || sym.st_name >= strs->d_size)
 			continue;
-		name = (const char *)strs->d_buf + sym.st_name;
-		if (sym_list__add(l, sym.st_value - (ph->p_vaddr - ph->p_offset), sym.st_size,
-				  GELF_ST_BIND(sym.st_info), name, ""))
+		if (sym_list__push(l, sym.st_value - (ph->p_vaddr - ph->p_offset), sym.st_size,
+				   GELF_ST_BIND(sym.st_info), sym.st_name))
 			goto nomem;
 	}
 	ret = 0;
+	goto out;
+einval:
+	errno = EINVAL;
 	goto out;
 nomem:
 	errno = ENOMEM;
