@@ -131,7 +131,8 @@ static void write_elf(const struct spec *spec, const char *name, char *path, siz
 	note[4] = (u8)spec->bid_size;
 	note[8] = NT_GNU_BUILD_ID;
 	memcpy(note + 12, "GNU", 4);
-	memcpy(note + 16, spec->bid, spec->bid_size);
+	if (spec->bid_size)
+		memcpy(note + 16, spec->bid, spec->bid_size);
 	memset(link, 0, sizeof(link));
 	if (spec->debuglink)
 		strcpy(link, spec->debuglink);
