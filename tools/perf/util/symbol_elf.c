@@ -605,6 +605,9 @@ static int dso__synthesize_plt_symbols(struct sym_list *l, struct symsrc *ss)
 	if (failed(!syms, &nomem) || !reldata)
 		goto out;
 	nr = shdr_rel.sh_size / shdr_rel.sh_entsize;
+	/* a damaged header may claim more than the section holds */
+	if (nr > reldata->d_size / shdr_rel.sh_entsize)
+		nr = reldata->d_size / shdr_rel.sh_entsize;
 	entsize = shdr_plt.sh_entsize;
 	off = shdr_plt.sh_offset + entsize;
 	for (size_t i = 0; i < nr; i++, off += entsize) {
