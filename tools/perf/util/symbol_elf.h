@@ -17,7 +17,9 @@
  * for every mapping of the file. Zero-sized symbols reach to the next one,
  * and of several at one address the one perf prefers is kept.
  *
- * C++ and Rust names are kept mangled: perf demangles them.
+ * C++ and Rust names are kept mangled: perf demangles them. A lookup
+ * (perf_map__find) takes the last symbol starting at or below the offset;
+ * where symbols overlap, perf's rbtree walk may find the outer one.
  */
 #ifndef PMUSIM_TOOLS_PERF_UTIL_SYMBOL_ELF_H
 #define PMUSIM_TOOLS_PERF_UTIL_SYMBOL_ELF_H
