@@ -22,6 +22,10 @@
  * record are a counter in memory, bumped on every way out of the SB; only
  * taken branches call a helper.  Valgrind runs one thread at a time, so
  * the counter is swapped per thread when the scheduler switches.
+ *
+ * Where each instruction starts goes out once per translation (VGS_CODE,
+ * from the SB's IMarks), not per run: pmusim finds the instruction a
+ * counter overflowed at from the run's start and the count into it.
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
