@@ -39,10 +39,10 @@ struct vg_thread {
 	 * last branch's target; 0: not known), run_done of them retired
 	 * before the current retire call, which is a block, or the branch
 	 * ev holds (in_branch). walk_addr is where instruction walk_idx of
-	 * the run starts, the last one a PMI named.
+	 * the run from walk_start starts, the last one a PMI named.
 	 */
 	uint64_t run_start, run_done;
-	uint64_t walk_idx, walk_addr;
+	uint64_t walk_start, walk_idx, walk_addr;
 	bool in_branch;
 	/*
 	 * Held: it does nothing before its CPU's TSC reaches hold_tsc (the
@@ -681,10 +681,11 @@ unsigned int vg_trace_callstack(const struct sim_task *t, uint64_t *ips, unsigne
 /* ---- where a PMI interrupts ------------------------------------------------------- */
 
 /* @th's instructions run straight from @addr (0: from somewhere not known). */
-static void start_run(struct vg_thread *th, uint64_t addr)
+static inline void start_run(struct vg_thread *th, uint64_t addr)
 {
-	th->run_start = th->walk_addr = addr;
-	th->run_done = th->walk_idx = 0;
+	/* per branch: the walk's state is left for run_addr() to notice */
+	th->run_start = addr;
+	th->run_done = 0;
 }
 
 /* The length of the instruction at @addr: its image's, or the forker's that it copied. */
@@ -709,9 +710,9 @@ static bool run_addr(struct vg_thread *th, uint64_t idx, uint64_t *addr)
 {
 	if (!th->run_start)
 		return false;
-	if (idx < th->walk_idx) {
+	if (th->walk_start != th->run_start || idx < th->walk_idx) {
+		th->walk_start = th->walk_addr = th->run_start;
 		th->walk_idx = 0;
-		th->walk_addr = th->run_start;
 	}
 	while (th->walk_idx < idx) {
 		unsigned int len = insn_len(th->img, th->walk_addr);
