@@ -91,10 +91,10 @@ check "cycles:u: every sample in straight is at an instruction of it" \
 	"! grep -q bad '$dir/cycles.places' && [ \$(wc -l <'$dir/cycles.places') -ge 450 ]"
 python3 - "$dir/cycles.places" >"$dir/spread.txt" <<'EOF'
 import collections, sys
-p = [int(x) for x in open(sys.argv[1])]
+p = [int(x) for x in open(sys.argv[1]) if not x.startswith("bad")]
 c = collections.Counter(p)
 adds = sum(v for k, v in c.items() if 0 <= k < 1000)
-print(len(p), len(c), max(c.values()), c.get(1001, 0), adds)
+print(len(p), len(c), max(c.values(), default=0), c.get(1001, 0), adds)
 EOF
 read -r nr distinct most on_jne on_adds <"$dir/spread.txt"
 check "cycles:u: $distinct distinct ips of $nr samples, at most $most on one, $on_jne on the jne" \
@@ -109,12 +109,21 @@ top=$(grep -E '^ +[0-9]+\.[0-9]+ +: +[0-9a-f]+:' "$dir/annotate.txt" | awk '$1 >
 check "perf annotate: $hot of straight's $((lines + 4)) lines have samples, the most $top%" \
 	"[ $lines -eq 1000 ] && [ $hot -ge \$(($nr * 95 / 100)) ] && awk -v t=$top 'BEGIN {exit !(t <= 1)}'"
 
+# A 7-instruction loop: a seventh of the samples each (before: 85.7% on the
+# jne, the rest on the loop's first instruction, the branch's target)
+(cd "$dir" && "$PMUSIM" record -o "$dir/seven.data" -e cycles:u -c $PERIOD -- \
+	"$dir/straight" 3000000 seven >/dev/null 2>"$dir/seven.err")
+perf annotate -i "$dir/seven.data" --stdio -s seven 2>/dev/null |
+	grep -E '^ +[0-9]+\.[0-9]+ +: +[0-9a-f]+:' | awk '$1 > 0 {print $1}' >"$dir/seven.pct"
+check "a 7-instruction loop: each instruction has a seventh of the samples ($(tr '\n' ' ' <"$dir/seven.pct")%)" \
+	"[ \$(wc -l <'$dir/seven.pct') -eq 7 ] && awk '\$1 < 13.3 || \$1 > 15.3 {bad = 1} END {exit bad}' '$dir/seven.pct'"
+
 # --- instructions: exactly N apart ------------------------------------------------------------
 # stride PLACES PERIOD: the steps between neighbours that are not PERIOD mod 1002
 stride() {
 	python3 - "$1" "$2" <<'EOF'
 import sys
-p = [int(x) for x in open(sys.argv[1])]
+p = [int(x) for x in open(sys.argv[1]) if not x.startswith("bad")]
 step = int(sys.argv[2]) % 1002
 print(sum(1 for a, b in zip(p, p[1:]) if (b - a) % 1002 != step), len(p))
 EOF
