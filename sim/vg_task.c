@@ -13,6 +13,7 @@
 #include "core/sideband.h"
 #include "core/testcase.h"
 #include "core/x86/pmu.h"
+#include "sim/vg_code.h"
 #include "sim/vg_stream.h"
 #include "sim/vg_task.h"
 
@@ -32,7 +33,17 @@ struct vg_thread {
 	struct vg_event ev;		/* the record being retired */
 	bool have_ev;
 	uint64_t left;			/* its instructions before the branch not yet retired */
-	uint64_t ip;			/* where a PMI now would interrupt */
+	uint64_t ip;			/* where a PMI now would interrupt, if nothing better is known */
+	/*
+	 * The straight run of instructions it is in: from run_start (the
+	 * last branch's target; 0: not known), run_done of them retired
+	 * before the current retire call, which is a block, or the branch
+	 * ev holds (in_branch). walk_addr is where instruction walk_idx of
+	 * the run from walk_start starts, the last one a PMI named.
+	 */
+	uint64_t run_start, run_done;
+	uint64_t walk_start, walk_idx, walk_addr;
+	bool in_branch;
 	/*
 	 * Held: it does nothing before its CPU's TSC reaches hold_tsc (the
 	 * time it was created, woken or its image began), idling the CPU.
@@ -81,6 +92,7 @@ struct vg_image {
 	int32_t status;
 	char *exec_path;
 	struct vg_image *next;		/* the image the execve ran, if it was recorded */
+	struct vg_code code;		/* where its instructions start (VGS_CODE) */
 };
 
 struct vg_proc {
@@ -233,6 +245,7 @@ static void free_image(struct vg_image *img)
 		free(img->threads[i].segs);
 	}
 	free(img->threads);
+	vg_code_free(&img->code);
 	free(img->wakes);
 	free(img->forks);
 	free(img->exec_path);
@@ -265,6 +278,12 @@ static struct vg_image *load_image(struct vg_trace *tr, struct vg_proc *proc, co
 		struct vg_thread *th = NULL;
 
 		tr->records++;
+		if (ev.type == VGS_CODE) {
+			/* the image's, no thread's */
+			if (vg_code_add(&img->code, ev.addr, (const uint8_t *)ev.name, ev.name_len))
+				goto nomem_stream;
+			continue;
+		}
 		if (ev.type != VGS_THREAD && !(th = add_thread(img, ev.tid, idx)))
 			goto nomem_stream;
 		switch (ev.type) {
@@ -659,6 +678,79 @@ unsigned int vg_trace_callstack(const struct sim_task *t, uint64_t *ips, unsigne
 	return n;
 }
 
+/* ---- where a PMI interrupts ------------------------------------------------------- */
+
+/* @th's instructions run straight from @addr (0: from somewhere not known). */
+static inline void start_run(struct vg_thread *th, uint64_t addr)
+{
+	/* per branch: the walk's state is left for run_addr() to notice */
+	th->run_start = addr;
+	th->run_done = 0;
+}
+
+/* The length of the instruction at @addr: its image's, or the forker's that it copied. */
+static unsigned int insn_len(const struct vg_image *img, uint64_t addr)
+{
+	for (;;) {
+		unsigned int len = vg_code_len(&img->code, addr);
+
+		/* a forked child runs its parent's translations until it makes its own */
+		if (len || img != img->proc->first || !img->proc->forker)
+			return len;
+		img = img->proc->forker;
+	}
+}
+
+/*
+ * Where instruction @idx of @th's run starts: false if the run's start or
+ * a length on the way is not known. Samples come in order within a run,
+ * so the walk goes on from the last one's.
+ */
+static bool run_addr(struct vg_thread *th, uint64_t idx, uint64_t *addr)
+{
+	if (!th->run_start)
+		return false;
+	if (th->walk_start != th->run_start || idx < th->walk_idx) {
+		th->walk_start = th->walk_addr = th->run_start;
+		th->walk_idx = 0;
+	}
+	while (th->walk_idx < idx) {
+		unsigned int len = insn_len(th->img, th->walk_addr);
+
+		if (!len)
+			return false;
+		th->walk_addr += len;
+		th->walk_idx++;
+	}
+	*addr = th->walk_addr;
+	return true;
+}
+
+/*
+ * The model's PMI comes after @retired instructions of the retire call
+ * thread_run() is making: the interrupted ip is the next instruction (the
+ * skid of one instruction that a PMI has at least: it is taken when the
+ * overflowing instruction has retired), the eventing ip the one that
+ * overflowed. For a branch, its target and itself.
+ */
+static void vg_pmi_at(struct sim_task *t, uint64_t retired, struct pt_regs *regs)
+{
+	struct vg_thread *th = t->src.priv;
+	uint64_t next, at;
+
+	if (th->in_branch) {
+		regs->eventing_ip = th->ev.from;
+		regs->ip = th->ev.to;
+		return;
+	}
+	/* retired >= 1: the model's PMI comes after an instruction */
+	if (NEVER(!retired) || !run_addr(th, th->run_done + retired - 1, &at))
+		return;		/* regs->ip stays where thread_run() put it */
+	regs->eventing_ip = at;
+	if (run_addr(th, th->run_done + retired, &next))
+		regs->ip = next;
+}
+
 /* ---- processes, threads and what they wait for ------------------------------------ */
 
 /* @th does nothing before @tsc; its task, if asleep, goes back on a runqueue. */
@@ -806,6 +898,9 @@ static void proc_fork(struct vg_thread *th, uint32_t pid, uint64_t tsc)
 		if (c->pid != pid || c->forker != th->img || c->forked)
 			continue;
 		c->forked = true;
+		/* the child goes on where the fork returns, as the parent does */
+		start_run(&c->first->threads[0], th->run_start);
+		c->first->threads[0].run_done = th->run_done;
 		for (struct vg_image *img = c->first; img; img = img->next)
 			for (unsigned int i = 0; i < img->nr_threads; i++)
 				img->threads[i].task->task.real_parent = &th->task->task;
@@ -836,6 +931,9 @@ static bool thread_note(struct vg_thread *th, const struct vg_event *ev, struct 
 
 		/* load_image() added each thread a THREAD_NEW names; each has a task */
 		if (ALWAYS(child && child->task) && !child->begun) {
+			/* it starts where the clone returns, as its creator goes on */
+			start_run(child, th->run_start);
+			child->run_done = th->run_done;
 			perf_event_task(&child->task->task, 1);	/* FORK, current the parent */
 			start_at(child, now);
 		}
@@ -893,7 +991,7 @@ static int next_own(struct vg_thread *th, uint64_t tsc)
 	while ((ret = vg_stream_next(&th->cur, &th->ev, err, sizeof(err))) > 0) {
 		uint64_t idx = th->walked++;
 
-		if (th->ev.type != VGS_THREAD && th->ev.tid == th->vtid) {
+		if (th->ev.type != VGS_THREAD && th->ev.type != VGS_CODE && th->ev.tid == th->vtid) {
 			advance(th, idx, tsc);
 			return 1;
 		}
@@ -956,11 +1054,16 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 		if (th->left) {
 			uint64_t n = th->left < budget - done ? th->left : budget - done;
 
-			/* a PMI in the block interrupts at its end: the branch, if one follows */
+			/*
+			 * A PMI in the block: vg_pmi_at() names the instruction; where
+			 * it cannot, the PMI interrupts at the block's end: the branch,
+			 * if one follows.
+			 */
 			if (ev->type == VGS_BRANCH)
 				th->ip = ev->from;
 			*sink->ip = th->ip;
 			model_retire_insns(model, n, n, true);
+			th->run_done += n;
 			th->left -= n;
 			tr->insns += n;
 			done += n;
@@ -976,11 +1079,16 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 		}
 		if (ev->type == VGS_BRANCH) {
 			/* CPI 1: the branch is one cycle; the model never mispredicts */
+			th->in_branch = true;
 			model_retire_branch(model, ev->from, ev->to, model_type[ev->kind], true, false,
 					    1);
+			th->in_branch = false;
+			start_run(th, ev->to);
 			tr->insns++;
 			tr->branches++;
 			done++;
+		} else if (ev->type == VGS_SIGNAL || ev->type == VGS_SIGRETURN) {
+			start_run(th, ev->to);
 		} else if (thread_note(th, ev, model)) {
 			break;
 		}
@@ -1013,7 +1121,7 @@ int vg_trace_add_tasks(struct vg_trace *tr, struct machine *m, const char *comm)
 		for (struct vg_image *img = proc->first; img; img = img->next) {
 			for (unsigned int i = 0; i < img->nr_threads; i++) {
 				struct vg_thread *th = &img->threads[i];
-				struct sim_task_source src = { thread_run, th };
+				struct sim_task_source src = { thread_run, th, vg_pmi_at };
 				bool first = img == proc->first && i == 0;
 				/* the program's threads that no THREAD_NEW creates run from the start */
 				bool runnable = p == 0 && img == proc->first && (i == 0 || !th->created);

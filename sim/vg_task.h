@@ -9,6 +9,13 @@
  * included; no branch mispredicts. Instructions and taken branches are
  * the program's, exactly.
  *
+ * Sample ips: each thread knows where its straight run began (the last
+ * branch's target, or where its creator's clone or fork returned) and how
+ * many of its instructions retired; with the image's instruction lengths
+ * (VGS_CODE, sim/vg_code.h) the model's PMI, taken right after the
+ * instruction that wrapped a counter (model_cpu_set_pmi_at), gets that
+ * instruction as pt_regs.eventing_ip and the next as ip: a skid of one.
+ *
  * Threads: a thread's task sleeps until its creator's records reach the
  * creation (FORK goes out then), and ends at its last record (EXIT). Each
  * thread retires its own records in order.

@@ -22,6 +22,10 @@
  * record are a counter in memory, bumped on every way out of the SB; only
  * taken branches call a helper.  Valgrind runs one thread at a time, so
  * the counter is swapped per thread when the scheduler switches.
+ *
+ * Where each instruction starts goes out once per translation (VGS_CODE,
+ * from the SB's IMarks), not per run: pmusim finds the instruction a
+ * counter overflowed at from the run's start and the count into it.
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
@@ -42,6 +46,9 @@
 #include "vgstream.h"
 
 static const HChar *clo_out;		/* --pmusim-out=DIR */
+
+/* The most instructions of one VGS_CODE record the tool writes (an SB has far fewer). */
+#define VGS_CODE_PIECE	256
 
 /* ---- output ---------------------------------------------------------- */
 
@@ -148,6 +155,25 @@ static void rec_branch(UInt kind, UInt insn_len, ULong from, ULong to, ULong sp)
 	insn_count = 0;
 	out_commit(vgs_put_branch(out_reserve(VGS_REC_MAX), &coder, kind, insn_len, insns, from,
 				  to, sp));
+}
+
+/*
+ * Where the @n instructions from @addr start, as their lengths: a record
+ * of no thread's (count 0), so that pmusim can name the address of any
+ * instruction it counts (vgstream.h).  Once per translation: nothing is
+ * added to the code that runs.
+ */
+static void rec_code(ULong addr, const UChar *lens, UInt n)
+{
+	UChar *p;
+
+	if (!n)
+		return;
+	p = vgs_put_rec(out_reserve(VGS_REC_MAX + n), VGS_CODE, 0);
+	p = vgs_put_num(p, addr);
+	p = vgs_put_num(p, n);
+	VG_(memcpy)(p, lens, n);
+	out_commit(p + n);
 }
 
 static void switch_count(ThreadId tid)
@@ -383,6 +409,10 @@ static IRSB *pv_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
 	IRJumpKind jk = in->jumpkind;
 	Bool to_const = in->next->tag == Iex_Const;
 	ULong dst = to_const ? in->next->Iex.Const.con->Ico.U64 : 0;
+	/* the SB's instructions as contiguous pieces, for rec_code() */
+	UChar lens[VGS_CODE_PIECE];
+	ULong piece = 0;
+	UInt nr_lens = 0;
 
 	(void)closure;
 	(void)vge;
@@ -411,6 +441,19 @@ static IRSB *pv_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
 				call_branch(out, layout, addr, const64(at), kind ? kind : VGK_JMP,
 					    len, n, NULL);
 				n = 0;
+			}
+			if (at != next_addr || nr_lens == VGS_CODE_PIECE) {
+				rec_code(piece, lens, nr_lens);
+				piece = at;
+				nr_lens = 0;
+			}
+			if (st->Ist.IMark.len >= 1 && st->Ist.IMark.len <= 15) {
+				lens[nr_lens++] = (UChar)st->Ist.IMark.len;
+			} else {
+				/* not decoded (it faults): no length to give */
+				rec_code(piece, lens, nr_lens);
+				piece = at + st->Ist.IMark.len;
+				nr_lens = 0;
 			}
 			addr = at;
 			len = st->Ist.IMark.len;
@@ -443,6 +486,7 @@ static IRSB *pv_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
 		call_branch(out, layout, addr, in->next, kind, len, n, NULL);
 	else
 		add_count(out, n, NULL);	/* the SB was only cut */
+	rec_code(piece, lens, nr_lens);
 	return out;
 }
 

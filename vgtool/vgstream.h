@@ -40,6 +40,9 @@
  *                   the others)
  *                   (names and paths: no NUL, at most VGS_NAME_MAX bytes)
  *   VGS_INSNS, VGS_EXEC_FAILED      nothing
+ *   VGS_CODE        addr, n, then n bytes: the lengths (1..15) of n
+ *                   instructions laid end to end from addr, as the tool
+ *                   translated them (count 0: it belongs to no thread)
  *
  * A taken branch in a loop is some 5 bytes: lead, count, the straight
  * code since the last branch's target, a short displacement, a stack
@@ -49,6 +52,14 @@
  * thread retired since its previous record, the branch instruction itself
  * included, so the sum over a thread's records is exactly what it retired
  * (a REP-prefixed string instruction counts once).  It fits 32 bits.
+ *
+ * Where each instruction is: between two branch records of a thread its
+ * instructions run straight from the first one's target, and the VGS_CODE
+ * records say where each instruction starts (every translated superblock
+ * is described once, before it first runs), so the reader can name the
+ * address of any instruction it counts without decoding x86 itself.  A
+ * later VGS_CODE for the same address (code mapped again, or rewritten)
+ * replaces the earlier one.
  */
 #ifndef PMUSIM_VGTOOL_VGSTREAM_H
 #define PMUSIM_VGTOOL_VGSTREAM_H
@@ -56,7 +67,7 @@
 #include <stdint.h>
 
 #define VGS_MAGIC	"PMUSIMVG"
-#define VGS_VERSION	3
+#define VGS_VERSION	4
 
 struct vgs_file_header {
 	char magic[8];		/* VGS_MAGIC, not NUL-terminated */
@@ -85,6 +96,7 @@ enum vgs_rec_type {
 				 * the stream holds before this record happened before
 				 * what the thread does after it. status: the syscall's
 				 * number; pid: the child wait4/waitid reaped, else 0 */
+	VGS_CODE,		/* where the instructions of translated code start */
 	VGS__NR
 };
 
@@ -104,6 +116,7 @@ enum vgs_branch_kind {
 
 #define VGS_NUM_MAX	10	/* bytes of a 64-bit number */
 #define VGS_NAME_MAX	16384	/* the longest name or path a record carries */
+#define VGS_CODE_MAX	VGS_NAME_MAX	/* the most instructions a VGS_CODE record lists */
 /* The most bytes a record takes, but for a name or path (VGS_MMAP's nine numbers). */
 #define VGS_REC_MAX	(1 + 9 * VGS_NUM_MAX)
 

@@ -116,6 +116,17 @@ void vgw_mmap(struct vg_writer *w, uint64_t addr, const char *name)
 	vgw_raw(w, name, len);
 }
 
+void vgw_code(struct vg_writer *w, uint64_t addr, const uint8_t *lens, uint32_t n)
+{
+	uint8_t buf[VGS_REC_MAX], *end;
+
+	end = vgs_put_rec(buf, VGS_CODE, 0);
+	end = vgs_put_num(end, addr);
+	end = vgs_put_num(end, n);
+	vgw_raw(w, buf, (size_t)(end - buf));
+	vgw_raw(w, lens, n);
+}
+
 void vgw_rec(struct vg_writer *w, unsigned int type, uint32_t insns)
 {
 	uint8_t buf[VGS_REC_MAX], *end;

@@ -97,6 +97,17 @@ static void put_proc(struct enc *e, unsigned int type, uint32_t insns, uint64_t 
 	enc_end(e, p + n);
 }
 
+/* VGS_CODE: @n instructions from @addr, their lengths @lens; @insns as given (0 is right) */
+static void put_code(struct enc *e, uint32_t insns, uint64_t addr, const uint8_t *lens, size_t n)
+{
+	uint8_t *p = vgs_put_rec(enc_rec(e, VGS_REC_MAX + n), VGS_CODE, insns);
+
+	p = vgs_put_num(p, addr);
+	p = vgs_put_num(p, n);
+	memcpy(p, lens, n);
+	enc_end(e, p + n);
+}
+
 static void put_bytes(struct enc *e, const void *bytes, size_t n)
 {
 	memcpy(enc_rec(e, n), bytes, n);
@@ -183,6 +194,7 @@ static void build_every_record(struct enc *e)
 	put_proc(e, VGS_EXIT, 0, 1, INT32_MAX, NULL);
 	put_proc(e, VGS_WAKE, 8, 4322, 61, NULL);	/* wait4 reaped 4322 */
 	put_proc(e, VGS_WAKE, 0, 0, 202, NULL);		/* futex */
+	put_code(e, 0, 0x401000, (const uint8_t *)"\x01\x0f\x05", 3);
 }
 
 /* The records of build_every_record() as read (@first: the index of its first record). */
@@ -231,12 +243,14 @@ static void check_every_record(const struct vg_event *ev)
 	assert_true(ev[24].type == VGS_WAKE && ev[24].pid == 4322 && ev[24].status == 61);
 	assert_true(ev[24].insns == 8 && ev[24].name_len == 0);
 	assert_true(ev[25].type == VGS_WAKE && ev[25].pid == 0 && ev[25].status == 202);
+	assert_true(ev[26].type == VGS_CODE && ev[26].addr == 0x401000 && ev[26].name_len == 3);
+	assert_memory_equal(ev[26].name, "\x01\x0f\x05", 3);
 	/* what a record does not carry is zero, whichever path read it */
 	assert_true(ev[1].pid == 0 && ev[1].name == NULL && ev[1].addr == 0 && ev[1].other_tid == 0);
 	assert_true(ev[16].from == 0 && ev[16].kind == 0);
 }
 
-#define NR_EVERY 26
+#define NR_EVERY 27
 
 static void test_every_record_reads_back(void **state)
 {
@@ -328,7 +342,8 @@ static void test_refusals(void **state)
 					 0xff, 0x02, 0, 0, 0 };
 	static const uint8_t max64[] = { 0x01, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 					 0xff, 0xff, 0x01, 0, 0 };
-	static const uint8_t leads[] = { 0x00, 0x10, 0x70, 0x80, 0xe0, 0xf0 };
+	static const uint8_t leads[] = { 0x00, 0x10, 0x70, 0x80, 0xf0 };
+	static const uint8_t lens_ok[] = { 1, 15 }, len_zero[] = { 3, 0 }, len_16[] = { 16 };
 	struct vg_event ev[2];
 	unsigned int nr;
 	char err[256], want[80];
@@ -374,6 +389,31 @@ static void test_refusals(void **state)
 		put_bytes(&e, insns_cut, sizeof(insns_cut));
 	}
 	expect_refused(&e, "record header cut short");
+	enc_init(&e);
+	put_code(&e, 1, 0x1000, lens_ok, 2);
+	expect_refused(&e, "instructions counted on a code record");
+	enc_init(&e);
+	put_code(&e, 0, 0x1000, lens_ok, 0);
+	expect_refused(&e, "code record of no or too many instructions");
+	enc_init(&e);
+	put_code(&e, 0, 0x1000, len_zero, 2);
+	expect_refused(&e, "instruction length not 1..15");
+	enc_init(&e);
+	put_code(&e, 0, 0x1000, len_16, 1);
+	expect_refused(&e, "instruction length not 1..15");
+	enc_init(&e);
+	put_code(&e, 0, UINT64_MAX - 3, lens_ok, 2);
+	expect_refused(&e, "code past the end of the address space");
+	enc_init(&e);
+	{
+		/* VGS_CODE_MAX + 1 lengths: refused by the count, before the bytes */
+		uint8_t *p = vgs_put_rec(enc_rec(&e, VGS_REC_MAX), VGS_CODE, 0);
+
+		p = vgs_put_num(p, 0x1000);
+		p = vgs_put_num(p, VGS_CODE_MAX + 1);
+		enc_end(&e, p);
+	}
+	expect_refused(&e, "code record of no or too many instructions");
 	enc_init(&e);
 	put_thread(&e, VGS_THREAD, 0, 0);
 	expect_refused(&e, "thread 0");
