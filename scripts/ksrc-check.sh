@@ -28,6 +28,9 @@
 #              seed, model and ksrc backends (tests/replay/test_ringbuf_libperf.sh),
 #              and the real-thread stress test, libperf's readers included
 #              (KSRC_STRESS_SECONDS, default 2.5, for its five runs)
+#   core       tests/ksrc/test_core: the tree's kernel/events/core.c
+#              with its ring_buffer.c (the core unit): perf_event_open()'s
+#              body on valid and invalid attrs
 # and once (arch/x86/events/intel/lbr.c does not depend on the variant),
 # tests/ksrc/test_lbr_diff: the kernel's lbr.c in lockstep with
 # core/x86/lbr.c (MSR writes, branch stack, hw_idx, task contexts), the
@@ -57,7 +60,7 @@ seeds=${KSRC_SEEDS:-$(seq 1 10)}
 ksrc=${KSRC-}
 skip_msg="# skipped: no kernel tree (KSRC=DIR or linux-source-6.12)"
 variants=${KSRC_VARIANTS:-vmalloc pages}
-checks="build replay cases diff libperf"
+checks="build replay cases diff libperf core"
 lbr_checks="models_x_filters:models context_switch_cases:switches corpus_agrees:corpus random_programs:random"
 n=0 passed=0 failed=0 skipped=0
 
@@ -181,6 +184,7 @@ for v in $variants; do
 	if ! make -s --no-print-directory -C "$srctree" O="$o" KSRC="$ksrc" KSRC_UNITS="${built[*]}" -j2 \
 		"$o/pmusim" "$o/tests/ksrc/test_ring_buffer_diff" "$o/tests/ksrc/test_ring_buffer_cases" \
 		"$o/tests/ksrc/test_lbr_diff" "$o/tests/stress/test_ringbuf_threads" \
+		"$o/tests/ksrc/test_core" \
 		>>"$o/build.log" 2>&1; then
 		grep -E 'error|\*\*\*' "$o/build.log" | head -10 | sed 's/^/# /'
 		not_ok "build [$v]: pmusim with the units ${built[*]:-(none)}: $(first_error "$o/build.log") (all of it in $o/build.log)"
@@ -287,6 +291,22 @@ for v in $variants; do
 				[ "$src" = 0 ] || grep -v '^\[ *\(RUN\|OK\) *\]' "$tmp/s" | tail -15 | sed 's/^/# /'
 				not_ok "libperf [$v]: $lbad of $((lbad + ltotal)) script runs differ, $lstress libperf stress runs, stress test exit $src"
 			fi
+		fi
+	fi
+
+	# core: the kernel's core.c, end to end on the model PMU
+	if has core "${present[@]}"; then
+		t=$o/tests/ksrc/test_core
+		if ! has core "${built[@]}"; then
+			not_run core core
+		elif ! fresh "$t"; then
+			not_ok "core [$v]: not run, $t was not built by this run"
+		elif (cd "$o" && CMOCKA_MESSAGE_OUTPUT=STDOUT "$t") >"$tmp/c" 2>&1 &&
+			grep -q "^# kernel/events/core.c of $version\$" "$tmp/c"; then
+			ok "core [$v]: $(grep -c '^\[ *OK *\]' "$tmp/c") tests of kernel/events/core.c pass; $(grep '^# [0-9]' "$tmp/c" | sed 's/^# //' | paste -sd ';')"
+		else
+			grep -v '^\[ *\(RUN\|OK\) *\]' "$tmp/c" | tail -20 | sed 's/^/# /'
+			not_ok "core [$v]: the kernel's core.c fails its tests"
 		fi
 	fi
 done
