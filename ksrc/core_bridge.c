@@ -2,7 +2,8 @@
 /*
  * The bridge to the kernel's kernel/events/core.c (interface:
  * ksrc/core_ksrc.h): boots it as start_kernel() would (perf_event_init()),
- * and reaches the file only through what user space reaches:
+ * registers the model PMU (ksrc/core_model_pmu.c) as x86 registers its
+ * "cpu" PMU, and reaches the file only through what user space reaches:
  * the perf_event_open() syscall body, the event file's mmap, ioctl and
  * release. Built with the core unit's shim and the tree's own
  * <linux/perf_event.h>.
@@ -15,7 +16,9 @@
 /* the shim's access hook: the core unit installs none */
 ksrc_access_fn ksrc_access_hook;
 
-/* ksrc/kernel/events/core_shim.c */
+/* ksrc/core_model_pmu.c, ksrc/kernel/events/core_shim.c */
+extern struct pmu ksrc_model_pmu;
+void ksrc_model_pmu_attach(struct model_cpu *cpu);
 struct file *ksrc_core_fd_file(int fd);
 /* kernel/events/internal.h's, as ring_buffer.c defines it */
 struct page *perf_mmap_to_page(struct perf_buffer *rb, unsigned long pgoff);
@@ -29,10 +32,10 @@ int ksrc_core_boot(struct model_cpu *cpu)
 {
 	if (ksrc_core_booted)
 		return -EBUSY;
-	(void)cpu;	/* no hardware PMU yet: the software ones */
 	perf_event_init();
+	ksrc_model_pmu_attach(cpu);
 	ksrc_core_booted = true;
-	return 0;
+	return perf_pmu_register(&ksrc_model_pmu, "cpu", PERF_TYPE_RAW);
 }
 
 int ksrc_core_perf_event_open(const void *uattr, int pid, int cpu, int group_fd,

@@ -30,7 +30,9 @@
 #              (KSRC_STRESS_SECONDS, default 2.5, for its five runs)
 #   core       tests/ksrc/test_core: the tree's kernel/events/core.c
 #              with its ring_buffer.c (the core unit): perf_event_open()'s
-#              body on valid and invalid attrs
+#              body on valid and invalid attrs, perf_mmap(), and PMIs of the
+#              model PMU through the model driver into the real
+#              __perf_event_overflow and the ring buffer
 # and once (arch/x86/events/intel/lbr.c does not depend on the variant),
 # tests/ksrc/test_lbr_diff: the kernel's lbr.c in lockstep with
 # core/x86/lbr.c (MSR writes, branch stack, hw_idx, task contexts), the
