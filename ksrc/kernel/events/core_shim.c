@@ -194,22 +194,31 @@ void *idr_replace(struct idr *idr, void *ptr, unsigned long id)
 
 /* ---- the min-heap's sift-down ------------------------------------------------------ */
 void ksrc_min_heap_sift_down(void *data, int nr, size_t elem_size, int pos,
-			     const struct min_heap_callbacks *func, void *args)
+			     bool (*less)(const void *, const void *, void *),
+			     void (*swp)(void *, void *, void *), void *args,
+			     bool (*less2)(const void *, const void *), void (*swp2)(void *, void *))
 {
 	char *base = data;
 
+	/* less/swp: v6.11's callbacks, with args; less2/swp2: the trees' before */
+#define KSRC_LESS(a, b)	(less ? less((a), (b), args) : less2((a), (b)))
 	for (;;) {
 		int l = 2 * pos + 1, r = l + 1, least = pos;
+		char *lp = base + (size_t)l * elem_size, *rp = base + (size_t)r * elem_size;
 
-		if (l < nr && func->less(base + (size_t)l * elem_size, base + (size_t)least * elem_size, args))
+		if (l < nr && KSRC_LESS(lp, base + (size_t)least * elem_size))
 			least = l;
-		if (r < nr && func->less(base + (size_t)r * elem_size, base + (size_t)least * elem_size, args))
+		if (r < nr && KSRC_LESS(rp, base + (size_t)least * elem_size))
 			least = r;
 		if (least == pos)
 			return;
-		func->swp(base + (size_t)pos * elem_size, base + (size_t)least * elem_size, args);
+		if (swp)
+			swp(base + (size_t)pos * elem_size, base + (size_t)least * elem_size, args);
+		else
+			swp2(base + (size_t)pos * elem_size, base + (size_t)least * elem_size);
 		pos = least;
 	}
+#undef KSRC_LESS
 }
 
 /*
@@ -360,7 +369,7 @@ void fd_install(unsigned int fd, struct file *file)
 
 struct fd fdget(unsigned int fd)
 {
-	return (struct fd){ fd < KSRC_NR_FDS ? ksrc_fds[fd] : NULL };
+	return (struct fd){ fd < KSRC_NR_FDS ? ksrc_fds[fd] : NULL, 0 };
 }
 
 struct file *fget(unsigned int fd)

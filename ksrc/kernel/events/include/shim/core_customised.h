@@ -242,7 +242,13 @@ struct task_struct {
 	struct mm_struct		*mm;
 	struct signal_struct		*signal;
 	struct task_struct		*real_parent;
+#if KSRC_VERSION_CODE >= KSRC_KERNEL_VERSION(6, 2, 0)
 	struct perf_event_context	*perf_event_ctxp;
+#else
+	/* one per context type before "perf: Rewrite core context handling" (v6.2) */
+	struct perf_event_context	*perf_event_ctxp[perf_nr_task_contexts];
+#endif
+	int				on_rq;
 	struct mutex			perf_event_mutex;
 	struct list_head		perf_event_list;
 	u8				perf_recursion[4];
@@ -423,7 +429,17 @@ void *idr_find(const struct idr *idr, unsigned long id);
 void *idr_remove(struct idr *idr, unsigned long id);
 void *idr_replace(struct idr *idr, void *ptr, unsigned long id);
 
-/* ---- min-heap (<linux/min_heap.h>, v6.11's interface) --------------------------------- */
+/*
+ * ---- min-heap (<linux/min_heap.h>) -----------------------------------------------------
+ * v6.11 ("lib min_heap: add type-safe interface") made the heap a type of
+ * its caller's (DEFINE_MIN_HEAP) and gave the callbacks an argument; the
+ * trees before have struct min_heap and the element size in the callbacks.
+ */
+void ksrc_min_heap_sift_down(void *data, int nr, size_t elem_size, int pos,
+			     bool (*less)(const void *, const void *, void *),
+			     void (*swp)(void *, void *, void *), void *args,
+			     bool (*less2)(const void *, const void *), void (*swp2)(void *, void *));
+#if KSRC_VERSION_CODE >= KSRC_KERNEL_VERSION(6, 11, 0)
 #define DEFINE_MIN_HEAP(type, name)		\
 	struct name {				\
 		int nr;				\
@@ -435,10 +451,8 @@ struct min_heap_callbacks {
 	bool (*less)(const void *lhs, const void *rhs, void *args);
 	void (*swp)(void *lhs, void *rhs, void *args);
 };
-void ksrc_min_heap_sift_down(void *data, int nr, size_t elem_size, int pos,
-			     const struct min_heap_callbacks *func, void *args);
 #define min_heap_sift_down(h, pos, f, a)	\
-	ksrc_min_heap_sift_down((h)->data, (h)->nr, sizeof(*(h)->data), (pos), (f), (a))
+	ksrc_min_heap_sift_down((h)->data, (h)->nr, sizeof(*(h)->data), (pos), (f)->less, (f)->swp, (a), NULL, NULL)
 #define min_heapify_all(h, f, a) do {							\
 	for (int __i = (h)->nr / 2 - 1; __i >= 0; __i--)				\
 		min_heap_sift_down((h), __i, (f), (a));					\
@@ -450,6 +464,32 @@ void ksrc_min_heap_sift_down(void *data, int nr, size_t elem_size, int pos,
 		min_heap_sift_down((h), 0, (f), (a));					\
 	}										\
 } while (0)
+#else
+struct min_heap {
+	void *data;
+	int nr;
+	int size;
+};
+struct min_heap_callbacks {
+	int elem_size;
+	bool (*less)(const void *lhs, const void *rhs);
+	void (*swp)(void *lhs, void *rhs);
+};
+#define min_heapify(h, pos, f)	\
+	ksrc_min_heap_sift_down((h)->data, (h)->nr, (f)->elem_size, (pos), NULL, NULL, NULL, (f)->less, (f)->swp)
+#define min_heapify_all(h, f) do {							\
+	for (int __i = (h)->nr / 2 - 1; __i >= 0; __i--)				\
+		min_heapify((h), __i, (f));						\
+} while (0)
+#define min_heap_pop(h, f) do {								\
+	if ((h)->nr > 0) {								\
+		char *__d = (h)->data;							\
+		(h)->nr--;								\
+		memcpy(__d, __d + (size_t)(h)->nr * (f)->elem_size, (f)->elem_size);	\
+		min_heapify((h), 0, (f));						\
+	}										\
+} while (0)
+#endif
 
 /* ---- hashes ---------------------------------------------------------------------------- */
 #define GOLDEN_RATIO_64			0x61C8864680B583EBull
@@ -504,6 +544,8 @@ int scnprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((__for
 int sprintf(char *buf, const char *fmt, ...) __attribute__((__format__(printf, 2, 3)));
 int kstrtoul(const char *s, unsigned int base, unsigned long *res);
 int kstrtoint(const char *s, unsigned int base, int *res);
+/* strlcpy, which core.c called before v6.8 */
+#define strlcpy(d, s, n)		({ size_t __n = (n); strncpy((d), (s), __n); (d)[__n - 1] = 0; strlen(s); })
 #define kill_fasync(fp, sig, band)	((void)(fp))
 #define fasync_helper(fd, f, on, fp)	KSRC_UNEXPECTED(int, fasync_helper, fd, f, on, fp)
 
@@ -519,7 +561,7 @@ struct file *fget(unsigned int fd);
 void fput(struct file *file);
 #define get_file(f)			({ (f)->f_count++; (f); })
 #define atomic_long_inc_not_zero_file(f) 1
-#define EMPTY_FD			((struct fd){ NULL })
+#define EMPTY_FD			((struct fd){ NULL, 0 })
 #define O_RDWR				02
 #define O_CLOEXEC			02000000
 

@@ -431,6 +431,7 @@ struct super_block { dev_t s_dev; };
 struct dentry { struct inode *d_inode; };
 struct file_operations {
 	struct module *owner;
+	loff_t (*llseek)(struct file *, loff_t, int);	/* set by trees before v6.12 */
 	ssize_t (*read)(struct file *, char __user *, size_t, loff_t *);
 	__poll_t (*poll)(struct file *, struct poll_table_struct *);
 	long (*unlocked_ioctl)(struct file *, unsigned int, unsigned long);
@@ -448,7 +449,7 @@ struct file {
 	void				*f_mapping;
 	long				f_count;
 };
-struct fd { struct file *file; };
+struct fd { struct file *file; unsigned int flags; };	/* flags: before v6.12 */
 struct mm_struct {
 	atomic64_t		pinned_vm;
 	unsigned long		start_brk, brk, start_stack;

@@ -168,6 +168,9 @@ struct perf_event;
 #define PTRACE_MODE_ATTACH_REALCREDS	0x12
 
 #define d_path(p, b, l)			KSRC_UNEXPECTED(char *, d_path, p, b, l)
+#define file_path(f, b, l)		KSRC_UNEXPECTED(char *, file_path, f, b, l)
+#define build_id_parse(v, b, s)		KSRC_UNEXPECTED(int, build_id_parse, v, b, s)
+#define no_llseek			NULL
 #define d_inode(d)			KSRC_UNEXPECTED(struct inode *, d_inode, d)
 #define path_put(p)			KSRC_UNEXPECTED_V(path_put, p)
 #define kern_path(n, f, p)		KSRC_UNEXPECTED(int, kern_path, n, f, p)
