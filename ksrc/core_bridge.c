@@ -20,6 +20,7 @@ ksrc_access_fn ksrc_access_hook;
 extern struct pmu ksrc_model_pmu;
 void ksrc_model_pmu_attach(struct model_cpu *cpu);
 struct file *ksrc_core_fd_file(int fd);
+void ksrc_core_fd_close(int fd);
 /* kernel/events/internal.h's, as ring_buffer.c defines it */
 struct page *perf_mmap_to_page(struct perf_buffer *rb, unsigned long pgoff);
 long ksrc_sys_perf_event_open(struct perf_event_attr __user *attr_uptr, pid_t pid, int cpu,
@@ -27,6 +28,9 @@ long ksrc_sys_perf_event_open(struct perf_event_attr __user *attr_uptr, pid_t pi
 
 static bool ksrc_core_booted;
 static struct mm_struct ksrc_mm;
+/* each fd's mapping (one at most), unmapped at close as munmap would */
+#define KSRC_CORE_MAX_FDS 64
+static struct vm_area_struct *ksrc_vmas[KSRC_CORE_MAX_FDS];
 
 int ksrc_core_boot(struct model_cpu *cpu)
 {
@@ -58,8 +62,10 @@ int ksrc_core_mmap(int fd, unsigned int nr_pages)
 	struct vm_area_struct *vma;
 	int ret;
 
-	if (!file)
+	if (!file || fd >= KSRC_CORE_MAX_FDS)
 		return -EBADF;
+	if (ksrc_vmas[fd])
+		return -EBUSY;
 	vma = calloc(1, sizeof(*vma));
 	if (!vma)
 		return -ENOMEM;
@@ -74,9 +80,25 @@ int ksrc_core_mmap(int fd, unsigned int nr_pages)
 		free(vma);
 		return ret;
 	}
-	if (vma->vm_ops && vma->vm_ops->open)
-		vma->vm_ops->open(vma);
+	/* the mapping holds the file, as mmap_region()'s get_file() */
+	get_file(file);
+	ksrc_vmas[fd] = vma;
 	return 0;
+}
+
+/* munmap() of the fd's mapping, then close(): the kernel's order */
+void ksrc_core_close(int fd)
+{
+	struct vm_area_struct *vma = fd >= 0 && fd < KSRC_CORE_MAX_FDS ? ksrc_vmas[fd] : NULL;
+
+	if (vma) {
+		ksrc_vmas[fd] = NULL;
+		if (vma->vm_ops && vma->vm_ops->close)
+			vma->vm_ops->close(vma);
+		fput(vma->vm_file);
+		free(vma);
+	}
+	ksrc_core_fd_close(fd);
 }
 
 size_t ksrc_core_rb_copy(int fd, void *buf, size_t len)
@@ -123,4 +145,10 @@ int ksrc_core_event_state(int fd, struct ksrc_core_state *st)
 	st->interrupts = event->hw.interrupts;
 	st->state = event->state;
 	return 0;
+}
+
+void ksrc_core_tick(void)
+{
+	perf_event_task_tick();
+	ksrc_irq_work_run();
 }

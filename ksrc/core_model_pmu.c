@@ -223,9 +223,10 @@ static void ksrc_pmu_pmi(void *ctx, int cpu_id)
 		if (!(status & (1ULL << idx)) || !event)
 			continue;
 		ksrc_pmu_update(event);
-		perf_sample_data_init(&data, 0, event->hw.last_period);
+		/* x86_pmu_handle_irq()'s order: the next period first, the sample's after */
 		if (!ksrc_pmu_set_period(event))
 			continue;
+		perf_sample_data_init(&data, 0, event->hw.last_period);
 		if (perf_event_overflow(event, &data, &regs))
 			ksrc_pmu_stop(event, 0);
 	}

@@ -398,8 +398,8 @@ struct file *ksrc_core_fd_file(int fd)
 }
 
 /* close(fd): the table forgets it, the file loses a reference */
-void ksrc_core_close(int fd);
-void ksrc_core_close(int fd)
+void ksrc_core_fd_close(int fd);
+void ksrc_core_fd_close(int fd)
 {
 	struct file *file = ksrc_core_fd_file(fd);
 

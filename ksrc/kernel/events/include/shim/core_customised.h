@@ -323,6 +323,8 @@ struct static_key_true { struct static_key key; };
 /* ---- irq_work: queued, run by ksrc_irq_work_run() ---------------------------------- */
 void ksrc_irq_work_queue(struct irq_work *work);
 void ksrc_irq_work_run(void);
+/* the ring shim's irq_work_queue() does nothing; here the work runs later */
+#define irq_work_queue(w)		({ ksrc_irq_work_queue(w); true; })
 #define init_irq_work(w, f)		(*(w) = (struct irq_work){ .func = (f) })
 #define IRQ_WORK_INIT_HARD(f)		((struct irq_work){ .func = (f) })
 #define irq_work_queue_on(w, cpu)	irq_work_queue(w)
