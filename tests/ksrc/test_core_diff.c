@@ -6,8 +6,9 @@
  * through the model driver (ksrc/core_model_pmu.c):
  *   open_errnos   perf_event_open() on valid and invalid attrs: the same
  *                 errno (or both an event)
- *   pmis          a sampling event, the same instructions retired on both
- *                 CPUs: the same ring-buffer bytes, count, sample_period,
+ *   pmis          a sampling event (IDENTIFIER, IP, TID, TIME, ID, ADDR,
+ *                 STREAM_ID, CPU, PERIOD, READ), the same instructions
+ *                 retired on both CPUs: the same ring-buffer bytes, count, sample_period,
  *                 last_period, period_left, hw.interrupts
  *   throttle      past max_samples_per_tick PMIs in one tick (100 at the
  *                 default rate and HZ=1000), then a tick: the same
@@ -15,6 +16,8 @@
  *   freq          freq mode over blocks and ticks: the same adjusted periods
  *   ioctls        ENABLE, DISABLE, PERIOD, RESET, REFRESH, PAUSE_OUTPUT and
  *                 invalid ones: the same returns, then state and bytes
+ *   group_read    a group of three whose leader samples PERF_SAMPLE_READ
+ *                 with PERF_FORMAT_GROUP, ID, the times and LOST
  * KSRC_CORE_DIFF_DUMP=1 prints both buffers' records at each comparison.
  * Part of make ksrc-check.
  */
@@ -49,6 +52,8 @@ static void clock_set(u64 ns)
 	ksrc_core_set_clock(ns);
 }
 static struct pt_regs core_regs = { .user = true };
+/* core/'s running task, as the shim's (ksrc/kernel/events/core_shim.c): pid 1, tid 1 */
+static struct task_struct core_task = { .pid = 1, .tid = 1, .comm = "ksrc" };
 
 static int setup(void **state)
 {
@@ -61,6 +66,7 @@ static int setup(void **state)
 		return -1;
 	x86_pmu_set_irq_regs(0, &core_regs);
 	pmusim_clock_ns = core_clock;
+	pmusim_curr[0] = &core_task;
 	clock_set(1000000);
 	return ksrc_core_boot(cpu_ksrc);
 }
@@ -290,15 +296,18 @@ static void retire_both(u64 insns)
 
 static void pmis(void **state)
 {
+	u64 before = model_cpu_nr_pmis(cpu_ksrc);
+
 	(void)state;
-	open_sampling(10007, PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
+	open_sampling(10007, PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+		      PERF_SAMPLE_ID | PERF_SAMPLE_ADDR |
 		      PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ);
 	for (int i = 0; i < 50; i++) {
 		retire_both(997 + (u64)i * 31);
 		compare("after a block of instructions");
 	}
 	printf("# %llu PMIs on each side: the same ring-buffer bytes (%llu), count, periods\n",
-	       (unsigned long long)model_cpu_nr_pmis(cpu_ksrc),
+	       (unsigned long long)(model_cpu_nr_pmis(cpu_ksrc) - before),
 	       (unsigned long long)s.rb->user_page->data_head);
 	close_sampling();
 }
@@ -396,6 +405,44 @@ static void ioctls(void **state)
 	close_sampling();
 }
 
+/* A group: its leader samples with PERF_SAMPLE_READ of the whole group */
+static void group_read(void **state)
+{
+	struct perf_event_attr a = attr_of(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 10000,
+					   PERF_SAMPLE_IP | PERF_SAMPLE_READ | PERF_SAMPLE_PERIOD);
+	struct perf_event *sib[2];
+	int fds[2];
+
+	(void)state;
+	a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
+			PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_LOST;
+	open_sampling_attr(a);
+	for (int i = 0; i < 2; i++) {
+		struct perf_event_attr b = attr_of(PERF_TYPE_HARDWARE,
+						   i ? PERF_COUNT_HW_CPU_CYCLES : PERF_COUNT_HW_INSTRUCTIONS,
+						   0, 0);
+		struct perf_event_attr bk = b;
+		int ec;
+
+		b.read_format = a.read_format;
+		bk.read_format = a.read_format;
+		ec = perf_event_open_attr(&b, b.size, -1, 0, s.ev, 0, NULL, &sib[i]);
+		fds[i] = ksrc_core_perf_event_open(&bk, -1, 0, s.fd, 0);
+		assert_int_equal(ec, 0);
+		assert_true(fds[i] >= 0);
+	}
+	for (int i = 0; i < 40; i++) {
+		clock_set(now_ns + 3000);
+		retire_both(2999);
+		compare("group: after a block");
+	}
+	printf("# group of 3, leader sampling PERF_SAMPLE_READ with GROUP|ID|TIMES|LOST: the same "
+	       "bytes (%llu)\n", (unsigned long long)s.rb->user_page->data_head);
+	for (int i = 0; i < 2; i++)
+		close_both(sib[i], fds[i]);
+	close_sampling();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -404,6 +451,7 @@ int main(void)
 		cmocka_unit_test(throttle),
 		cmocka_unit_test(freq),
 		cmocka_unit_test(ioctls),
+		cmocka_unit_test(group_read),
 	};
 
 	printf("# kernel/events/core.c of %s against core/\n", KSRC_VERSION);
