@@ -218,9 +218,7 @@ static inline bool atomic_dec_unless_positive(atomic_t *v)
 #define xchg(p, n)		__atomic_exchange_n((p), (n), __ATOMIC_SEQ_CST)
 #define refcount_dec(r)		atomic_dec(&(r)->refs)
 #define refcount_add(n, r)	atomic_add((n), &(r)->refs)
-#define refcount_inc_not_zero_k	refcount_inc_not_zero
-static inline bool local64_add_negative_k(s64 i, local64_t *l) { return (s64)local64_add_return(i, l) < 0; }
-#define local64_add_negative(i, l)	local64_add_negative_k((i), (l))
+static inline bool local64_add_negative(s64 i, local64_t *l) { return (s64)local64_add_return(i, l) < 0; }
 
 /* ---- tasks -------------------------------------------------------------------- */
 enum perf_event_task_context {
@@ -278,7 +276,6 @@ enum pid_type { PIDTYPE_PID, PIDTYPE_TGID, PIDTYPE_PGID, PIDTYPE_SID, PIDTYPE_MA
 #define task_tgid_nr_ns(p, ns)		__task_pid_nr_ns(p, PIDTYPE_TGID, ns)
 #define task_pid_vnr(p)			((p)->pid)
 #define task_tgid_vnr(p)		((p)->tgid)
-#define find_lively_task_by_vpid_k(p)	NULL
 #define __task_cred(t)			KSRC_UNEXPECTED(const struct cred *, __task_cred, t)
 #define current_user()			KSRC_UNEXPECTED(struct user_struct *, current_user)
 #define rlimit(r)			(~0UL)
@@ -372,8 +369,6 @@ typedef struct poll_table_struct poll_table;
 #define ns_to_ktime(ns)			((ktime_t)(ns))
 #define ktime_to_ns(t)			((s64)(t))
 #define TICK_NSEC			(NSEC_PER_SEC / HZ)
-typedef int clockid_t_k;
-#define clockid_t clockid_t_k
 
 /* clocks: the bridge's, so that both sides see the same time */
 u64 ksrc_clock(void);
@@ -404,7 +399,6 @@ void *ksrc_kmalloc(size_t size, gfp_t flags);
 #define kmalloc(s, f)			ksrc_kmalloc((s), (f))
 #define kmalloc_node(s, f, n)		ksrc_kmalloc((s), (f))
 #define kcalloc(n, s, f)		kcalloc_node((n), (s), (f), -1)
-#define kzalloc_obj_k(s)		kzalloc(s, GFP_KERNEL)
 #define kfree_rcu(p, f)			kfree(p)
 #define kvfree(p)			kfree(p)
 #define kstrdup(s, g)			KSRC_UNEXPECTED(char *, kstrdup, s, g)
@@ -562,7 +556,6 @@ struct fd fdget(unsigned int fd);
 struct file *fget(unsigned int fd);
 void fput(struct file *file);
 #define get_file(f)			({ (f)->f_count++; (f); })
-#define atomic_long_inc_not_zero_file(f) 1
 #define EMPTY_FD			((struct fd){ NULL, 0 })
 #define O_RDWR				02
 #define O_CLOEXEC			02000000

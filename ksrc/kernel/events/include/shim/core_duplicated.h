@@ -45,7 +45,6 @@ typedef unsigned long phys_addr_t;
 typedef unsigned long dma_addr_t;
 typedef unsigned long irq_hw_number_t;
 typedef struct { long counter; } atomic_long_t;
-typedef _Bool bool_k;
 #define __aligned_u64	__u64 __attribute__((aligned(8)))
 #define __bitwise
 #define __force
@@ -120,7 +119,6 @@ typedef _Bool bool_k;
 #define NR_CPUS			CONFIG_NR_CPUS
 #define TASK_COMM_LEN		16
 #define KSYM_NAME_LEN		512
-#define PATH_MAX_K		4096
 #define NAME_MAX		255
 #define __ALIGN_KERNEL(x, a)	ALIGN(x, a)
 #define sizeof_field(T, m)	sizeof(((T *)0)->m)
@@ -133,7 +131,6 @@ typedef _Bool bool_k;
 #define ERR_CAST(p)		((void *)(p))
 #define PTR_ERR_OR_ZERO(p)	(IS_ERR(p) ? PTR_ERR(p) : 0)
 #define ENOTSUPP		524
-#define EOPNOTSUPP_K		EOPNOTSUPP
 #define data_race(expr)		(expr)
 #define unreachable()		__builtin_unreachable()
 

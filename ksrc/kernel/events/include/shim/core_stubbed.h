@@ -280,7 +280,6 @@ struct device {
 #define POLL_HUP			6
 #define SIGIO				29
 #define SIGTRAP				5
-#define O_RDWR_K			02
 #define VM_READ				0x00000001UL
 #define VM_WRITE			0x00000002UL
 #define VM_EXEC				0x00000004UL
