@@ -12,7 +12,8 @@
 #   - one of IMPORTS (ksrc/NAME.imports: the names the unit takes from
 #     pmusim on purpose, one a line, # comments),
 #   - defined by the C library the compiler links (libc.so.6), or
-#   - a compiler runtime's (sanitizers, coverage, fuzzer instrumentation).
+#   - a compiler runtime's (sanitizers, coverage, fuzzer instrumentation,
+#     libgcc's __builtin_popcount without -mpopcnt).
 # Otherwise it prints, for each such name and each OBJ that calls it,
 #   UNIT.o: error: NAME calls SYMBOL, which the unit does not define ...
 # and exits 1. CC names the compiler (default cc).
@@ -40,7 +41,8 @@ bad=0
 for sym in $undefined; do
 	case $sym in
 	__asan_*|__ubsan_*|__tsan_*|__msan_*|__sanitizer_*|__sancov_*|__gcov_*|__llvm_*|__afl_*|__cmplog_*|\
-	__start___sancov_*|__stop___sancov_*|_GLOBAL_OFFSET_TABLE_|__dso_handle)
+	__start___sancov_*|__stop___sancov_*|_GLOBAL_OFFSET_TABLE_|__dso_handle|\
+	__popcount[sdt]i2)
 		continue ;;
 	esac
 	grep -qx -- "$sym" "$allowed" && continue

@@ -28,6 +28,17 @@
 #              seed, model and ksrc backends (tests/replay/test_ringbuf_libperf.sh),
 #              and the real-thread stress test, libperf's readers included
 #              (KSRC_STRESS_SECONDS, default 2.5, for its five runs)
+#   core       tests/ksrc/test_core: the tree's kernel/events/core.c
+#              with its ring_buffer.c (the core unit): perf_event_open()'s
+#              body on valid and invalid attrs, perf_mmap(), and PMIs of the
+#              model PMU through the model driver into the real
+#              __perf_event_overflow and the ring buffer
+#   core-diff  tests/ksrc/test_core_diff: the same against core/'s port, in
+#              lockstep on two model CPUs: errnos of valid and invalid
+#              attrs, ring-buffer bytes, count and periods after each
+#              block of PMIs, throttling and the tick's unthrottle, freq
+#              mode, the ioctls and event_limit (the no-software-pmu
+#              departure named)
 # and once (arch/x86/events/intel/lbr.c does not depend on the variant),
 # tests/ksrc/test_lbr_diff: the kernel's lbr.c in lockstep with
 # core/x86/lbr.c (MSR writes, branch stack, hw_idx, task contexts), the
@@ -57,7 +68,7 @@ seeds=${KSRC_SEEDS:-$(seq 1 10)}
 ksrc=${KSRC-}
 skip_msg="# skipped: no kernel tree (KSRC=DIR or linux-source-6.12)"
 variants=${KSRC_VARIANTS:-vmalloc pages}
-checks="build replay cases diff libperf"
+checks="build replay cases diff libperf core core-diff"
 lbr_checks="models_x_filters:models context_switch_cases:switches corpus_agrees:corpus random_programs:random"
 n=0 passed=0 failed=0 skipped=0
 
@@ -181,6 +192,7 @@ for v in $variants; do
 	if ! make -s --no-print-directory -C "$srctree" O="$o" KSRC="$ksrc" KSRC_UNITS="${built[*]}" -j2 \
 		"$o/pmusim" "$o/tests/ksrc/test_ring_buffer_diff" "$o/tests/ksrc/test_ring_buffer_cases" \
 		"$o/tests/ksrc/test_lbr_diff" "$o/tests/stress/test_ringbuf_threads" \
+		"$o/tests/ksrc/test_core" "$o/tests/ksrc/test_core_diff" \
 		>>"$o/build.log" 2>&1; then
 		grep -E 'error|\*\*\*' "$o/build.log" | head -10 | sed 's/^/# /'
 		not_ok "build [$v]: pmusim with the units ${built[*]:-(none)}: $(first_error "$o/build.log") (all of it in $o/build.log)"
@@ -288,6 +300,26 @@ for v in $variants; do
 				not_ok "libperf [$v]: $lbad of $((lbad + ltotal)) script runs differ, $lstress libperf stress runs, stress test exit $src"
 			fi
 		fi
+	fi
+
+	# core: the kernel's core.c, end to end on the model PMU, then against core/
+	if has core "${present[@]}"; then
+		for t in test_core test_core_diff; do
+			c=core
+			[ "$t" = test_core_diff ] && c=core-diff
+			t=$o/tests/ksrc/$t
+			if ! has core "${built[@]}"; then
+				not_run "$c" core
+			elif ! fresh "$t"; then
+				not_ok "$c [$v]: not run, $t was not built by this run"
+			elif (cd "$o" && CMOCKA_MESSAGE_OUTPUT=STDOUT "$t") >"$tmp/c" 2>&1 &&
+				grep -q "^# kernel/events/core.c of $version\( against core/\)\{0,1\}\$" "$tmp/c"; then
+				ok "$c [$v]: $(grep -c '^\[ *OK *\]' "$tmp/c") tests pass; $(grep '^# [0-9a-z]' "$tmp/c" | grep -v '^# kernel/' | sed 's/^# //' | paste -sd ';' | sed 's/;/; /g')"
+			else
+				grep -v '^\[ *\(RUN\|OK\) *\]' "$tmp/c" | tail -20 | sed 's/^/# /'
+				not_ok "$c [$v]: the kernel's core.c fails $(basename "$t")"
+			fi
+		done
 	fi
 done
 

@@ -70,9 +70,8 @@ static __always_inline void ksrc_access(enum ksrc_prim prim, const volatile void
 
 #define READ_ONCE(x) ({							\
 	__typeof__(&(x)) __p = &(x);					\
-	__typeof__(x) __v;						\
 	ksrc_access(KSRC_READ_ONCE, __p, KSRC_BEFORE, 0);		\
-	__v = __atomic_load_n(__p, __KSRC_LOAD);			\
+	__auto_type __v = __atomic_load_n(__p, __KSRC_LOAD);		\
 	ksrc_access(KSRC_READ_ONCE, __p, KSRC_AFTER, 0);		\
 	__v;								\
 })

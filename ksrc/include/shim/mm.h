@@ -16,6 +16,7 @@
 struct page {
 	unsigned long flags;		/* PG_private only */
 	void *mapping;
+	unsigned long index;		/* its offset in the mapping (core.c sets it) */
 	unsigned long private;
 	unsigned long frame;		/* its place in the memfd */
 	void *virtual;			/* where the "kernel" maps it */

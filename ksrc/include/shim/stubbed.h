@@ -31,13 +31,17 @@ typedef struct { int locked; } spinlock_t;
 struct mutex { int locked; };
 #define spin_lock_init(l)	((l)->locked = 0)
 #define mutex_init(m)		((m)->locked = 0)
-#define INIT_LIST_HEAD(l)	do { (l)->next = (l); (l)->prev = (l); } while (0)
+static inline void INIT_LIST_HEAD(struct list_head *l)
+{
+	l->next = l;
+	l->prev = l;
+}
 
 /* <linux/sched/user.h>: one user, its references counted (core_stubs.c) */
 struct user_struct *get_current_user(void);
 void free_uid(struct user_struct *user);
 
-struct irq_work { int pending; };
+struct irq_work { int pending; void (*func)(struct irq_work *work); struct irq_work *next; };
 static inline bool irq_work_queue(struct irq_work *work)
 {
 	(void)work;
