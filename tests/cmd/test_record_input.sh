@@ -74,7 +74,7 @@ refused "--cpus 0" "pmusim: record: --cpus: must be at least 1" --cpus 0 -- "$di
 refused "--cpu with a bad CPU list" \
 	"pmusim: record: -C 1x: not a CPU list (0,2-3; CPUs 0..$(($(sed -n 's/^CONFIG_MODEL_MAX_CPUS=//p' "$PMUSIM_OBJTREE/.config") - 1)))" \
 	--cpu 1x -- "$dir/prog"
-refused "an unknown CPU model" "pmusim: record: --cpu pentium: unknown CPU model" --cpu pentium -- "$dir/prog"
+refused "an unknown CPU model" "pmusim: record: --cpu pentium: unknown CPU model (--cpu list lists them)" --cpu pentium -- "$dir/prog"
 refused "-c with -F" \
 	"pmusim: record: cannot set frequency and period at the same time (-c and -F)" -c 1000 -F 99 -- "$dir/prog"
 refused "no program" "pmusim: record: give a program: pmusim record [options] -- PROG [ARGS]" -c 1000
