@@ -325,7 +325,8 @@ int cmd_run(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":o:" OVR_SHORTOPTS "hN", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
-			if (cmd_empty_name("run", "-o", optarg, "file"))
+			if (cmd_empty_name("run", "-o", optarg, "file") ||
+			    cmd_pipe_refused("run", optarg))
 				goto bad;
 			out = optarg;
 			break;
