@@ -212,6 +212,8 @@ int overrides_apply(struct scenario *s, const struct overrides *o, char *err, si
 {
 	/* perf record -j/-b with --call-graph lbr: the branch stack is kept, the call stack not */
 	bool lbr_dropped = o->call_graph_lbr && (o->branch_any || o->branch_filter);
+	const char *kernel_only = NULL;	/* an event that gets no LBR call stack for it */
+	struct scn_event probe;
 	int ret;
 
 	if (o->have_seed)
@@ -253,20 +255,29 @@ int overrides_apply(struct scenario *s, const struct overrides *o, char *err, si
 			e->branch_sampling = true;
 			e->branch_filter = o->branch_filter ? o->branch_filter : PERF_SAMPLE_BRANCH_ANY;
 		}
-		if (o->call_graph_lbr && !lbr_dropped) {
-			e->call_graph = SCN_CG_LBR;
-			e->branch_filter = 0;
-			e->branch_sampling = false;
-		}
 		if (o->user_only && exclude_kernel(e)) {
 			err[0] = '\0';
 			return -1;
+		}
+		if (o->call_graph_lbr && !lbr_dropped &&
+		    !scenario_parse_event(&probe, e->event) && probe.exclude_user) {
+			/* perf's evsel__config_callchain(): the LBR call stack is the user's */
+			if (!kernel_only)
+				kernel_only = e->event;
+		} else if (o->call_graph_lbr && !lbr_dropped) {
+			e->call_graph = SCN_CG_LBR;
+			e->branch_filter = 0;
+			e->branch_sampling = false;
 		}
 		scenario_event_defaults(e);
 	}
 	ret = scenario_check(s, err, errlen);
 	if (!ret)
 		warn_options(o, lbr_dropped);
+	if (!ret && kernel_only)
+		fprintf(stderr, "pmusim: %s: warning: %s: LBR callstack option is only available "
+			"to get user callchain information: no call chains for it\n", o->cmd,
+			kernel_only);
 	return ret;
 }
 

@@ -282,9 +282,12 @@ perf report -i "$dir/cyc.data" --stdio >"$dir/cyc.report" 2>&1
 check "-e cycles: opened as cycles:u (exclude_kernel), perf report without its kernel-maps warning" \
 	"grep -q \"of event 'cycles:u'\" '$dir/cyc.report' && ! grep -qi 'restricted' '$dir/cyc.report' &&
 	 perf evlist -v -i '$dir/cyc.data' 2>/dev/null | grep -q 'exclude_kernel: 1'"
-record kern -e cycles:k -c 20011 -- "$dir/guest" tail
+record kern -e cycles:k --call-graph lbr -c 20011 -- "$dir/guest" tail
 check "-e cycles:k: no samples, and one line saying it counts the kernel only" \
 	"grep -q '^  samples 0,' '$dir/kern.err' && [ \"\$(grep -c 'warning: cycles:k counts the kernel only' '$dir/kern.err')\" = 1 ]"
+check "-e cycles:k --call-graph lbr: perf's line that LBR call stacks are the user's, and none asked for" \
+	"grep -q 'warning: cycles:k: LBR callstack option is only available to get user callchain information' '$dir/kern.err' &&
+	 ! perf evlist -v -i '$dir/kern.data' 2>/dev/null | grep -q 'CALLCHAIN'"
 record raw -e r1234,instructions -c 20011 -- "$dir/guest" tail
 check "-e r1234 (not counted by the model): one line saying it counted nothing; instructions sampled" \
 	"grep -q 'warning: r1234:u counted nothing' '$dir/raw.err' && [ \$(perf script -i '$dir/raw.data' 2>/dev/null | grep -c instructions) -gt 0 ]"
