@@ -334,6 +334,21 @@ struct perf_data_writer *perf_data_writer__open(const char *path,
 	return w;
 }
 
+/*
+ * Whether an existing TARGET of mode MODE takes writes: a FIFO is not
+ * opened (that would wait for its reader), anything else is, and closed.
+ * 0, or -1 with errno.
+ */
+static int takes_writes(const char *target, mode_t mode)
+{
+	int fd;
+
+	if (S_ISFIFO(mode))
+		return access(target, W_OK);
+	fd = open(target, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	return fd < 0 ? -1 : close(fd);
+}
+
 int perf_data_writer__check(const char *path, char *err, size_t errlen)
 {
 	char *target, *tmp = NULL, *copy = NULL;
@@ -341,7 +356,8 @@ int perf_data_writer__check(const char *path, char *err, size_t errlen)
 	int fd, ret = -1;
 
 	if (!strcmp(path, "-")) {
-		if (fstat(STDOUT_FILENO, &st) || (fcntl(STDOUT_FILENO, F_GETFL) & O_ACCMODE) == O_RDONLY) {
+		if (fstat(STDOUT_FILENO, &st) ||
+		    (fcntl(STDOUT_FILENO, F_GETFL) & O_ACCMODE) == O_RDONLY) {
 			snprintf(err, errlen, "-: standard output is not open for writing");
 			return -1;
 		}
@@ -362,12 +378,7 @@ int perf_data_writer__check(const char *path, char *err, size_t errlen)
 			snprintf(err, errlen, "%s: is a directory", target);
 			goto out;
 		}
-		/*
-		 * What exists must take writes: a FIFO is not opened (that
-		 * would wait for its reader), anything else is, and closed.
-		 */
-		if (S_ISFIFO(st.st_mode) ? access(target, W_OK) :
-		    (fd = open(target, O_WRONLY | O_NONBLOCK | O_CLOEXEC)) < 0 || close(fd)) {
+		if (takes_writes(target, st.st_mode)) {
 			snprintf(err, errlen, "%s: cannot write: %s", target, strerror(errno));
 			goto out;
 		}
