@@ -450,32 +450,30 @@ static void print_throttling(FILE *f, const struct scenario *s, const struct run
 }
 
 /*
- * An event without samples says why, one line each (PREFIX starts it):
- * one that counts the kernel only, one that counted nothing (the model
- * has no such event in user space), one that counted less than a period.
+ * Why event I gave no samples, into BUF: it counts the kernel only, it
+ * counted nothing (the model has no such event in user space), or less
+ * than a period. False when it gave samples.
  */
-static void warn_no_samples(FILE *f, const char *prefix, const struct scenario *s,
-			    const struct run_stats *st)
+static bool no_samples_why(const struct scenario *s, const struct run_stats *st, uint32_t i,
+			   char *buf, size_t len)
 {
-	for (uint32_t i = 0; i < s->events_count && i < RUN_MAX_EVENTS; i++) {
-		const struct scn_event *e = &s->events[i];
+	const struct scn_event *e = &s->events[i];
 
-		if (st->event_samples[i])
-			continue;
-		if (e->exclude_user)
-			fprintf(f, "%swarning: %s counts the kernel only, and the program runs in "
-				"user space only here: no samples\n", prefix, e->event);
-		else if (!st->event_count[i])
-			fprintf(f, "%swarning: %s counted nothing in the program's user space (the "
-				"model does not count it there): no samples\n", prefix, e->event);
-		else if (e->period)
-			fprintf(f, "%swarning: %s counted %llu, less than its period %llu: no "
-				"samples\n", prefix, e->event, (unsigned long long)st->event_count[i],
-				(unsigned long long)e->period);
-		else
-			fprintf(f, "%swarning: %s counted %llu and gave no samples\n", prefix,
-				e->event, (unsigned long long)st->event_count[i]);
-	}
+	if (i >= RUN_MAX_EVENTS || st->event_samples[i])
+		return false;
+	if (e->exclude_user)
+		snprintf(buf, len, "%s counts the kernel only, and the program runs in user space "
+			 "only here: no samples", e->event);
+	else if (!st->event_count[i])
+		snprintf(buf, len, "%s counted nothing in the program's user space (the model does "
+			 "not count it there): no samples", e->event);
+	else if (e->period)
+		snprintf(buf, len, "%s counted %llu, less than its period %llu: no samples", e->event,
+			 (unsigned long long)st->event_count[i], (unsigned long long)e->period);
+	else
+		snprintf(buf, len, "%s counted %llu and gave no samples", e->event,
+			 (unsigned long long)st->event_count[i]);
+	return true;
 }
 
 static void print_summary(const char *prog, const struct scenario *s,
@@ -484,6 +482,7 @@ static void print_summary(const char *prog, const struct scenario *s,
 			  const char *truth)
 {
 	FILE *f = stderr;
+	char why[256];
 
 	fprintf(f, "pmusim record %s: %s; %u thread%s on %u %s CPU%s\n", prog, how,
 		vs->threads, vs->threads == 1 ? "" : "s", s->machine->cpus, s->machine->cpu,
@@ -495,7 +494,9 @@ static void print_summary(const char *prog, const struct scenario *s,
 		(unsigned long long)st->samples, (unsigned long long)st->lost,
 		(unsigned long long)st->switches, (unsigned long long)st->migrations);
 	print_throttling(f, s, st);
-	warn_no_samples(f, "  ", s, st);
+	for (uint32_t i = 0; i < s->events_count; i++)
+		if (no_samples_why(s, st, i, why, sizeof(why)))
+			fprintf(f, "  warning: %s\n", why);
 	if (vs->forks || vs->execs)
 		fprintf(f, "  %u child process%s, %u execve%s followed\n", vs->forks,
 			vs->forks == 1 ? "" : "es", vs->execs, vs->execs == 1 ? "" : "s");
@@ -582,6 +583,7 @@ static void print_json(FILE *f, const char *prog, const struct scenario *s,
 		       const struct run_stats *st, const struct record_end *e, const char *out,
 		       const char *truth, int status)
 {
+	unsigned int no_samples = 0;
 	struct json j;
 
 	json_init(&j, f);
@@ -612,6 +614,18 @@ static void print_json(FILE *f, const char *prog, const struct scenario *s,
 	json_bool(&j, "truth_lost", vs->truth_lost);
 	json_u64(&j, "cycles", st->cycles);
 	run_stats_json_counts(&j, st);
+	/* the events that gave no samples, as the summary's warning lines say why */
+	for (uint32_t i = 0; i < s->events_count; i++) {
+		char why[256];
+
+		if (!no_samples_why(s, st, i, why, sizeof(why)))
+			continue;
+		if (!no_samples++)
+			json_array_begin(&j, "no_samples");
+		json_string(&j, NULL, why);
+	}
+	if (no_samples)
+		json_array_end(&j);
 	run_stats_json_depth_begin(&j, st);
 	for (unsigned int i = 0; i < st->nr_tasks; i++) {
 		const struct run_task_depth *d = &st->tasks[i];
@@ -898,7 +912,6 @@ int cmd_record(int argc, char **argv)
 			st.stop_signal == SIGHUP ? "SIGHUP" : "SIGTERM", out);
 	if (json) {
 		/* the last thing on stderr, or FILE whole */
-		warn_no_samples(stderr, "pmusim: record: ", s, &st);
 		print_json(json_fp, prog, s, trace, &vs, &st, &end, out, shown_truth, ret);
 		if (json_fp != stderr && (ferror(json_fp) | fclose(json_fp))) {
 			fprintf(stderr, "pmusim: record: %s: write error\n", json_path);
