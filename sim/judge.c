@@ -415,7 +415,12 @@ int judge_ground_truth(struct judge *j)
 		st->insns = vs.insns;
 		st->branches = vs.branches;
 		st->cycles = vs.insns;		/* CPI 1 */
-		st->true_depth_max = vs.max_depth;
+		/*
+		 * In frames, as a true stack counts them (the innermost
+		 * function, then a call site for each call): one more than
+		 * the calls on the deepest shadow stack.
+		 */
+		st->true_depth_max = vs.max_depth ? vs.max_depth + 1 : 0;
 		goto machine;
 	}
 	for (unsigned int g = 0; g < s->tasks_count; g++)

@@ -311,8 +311,11 @@ check "-c 1 --max-sample-rate 2000000000: no throttles, more PMIs ($(samples "$d
 # the summary's depths: "true max" is at the samples in the header as in the table
 hdr=$(sed -n 's/.*at the samples true max \([0-9]*\),.*/\1/p' "$dir/threads.err")
 tbl=$(awk '/^ +100[0-9] /{if ($3 > m) m = $3} END {print m + 0}' "$dir/threads.err")
+deepest=$(sed -n 's/.*call-stack depth (frames): deepest \([0-9]*\);.*/\1/p' "$dir/threads.err")
 check "summary: the header's true max ($hdr) is the table's deepest true-max ($tbl)" \
 	"[ -n '$hdr' ] && [ '$hdr' = '$tbl' ] && grep -q 'true-max' '$dir/threads.err'"
+check "summary: the program's deepest stack ($deepest frames) is no shallower than any at a sample" \
+	"[ -n '$deepest' ] && [ '$deepest' -ge '$hdr' ]"
 check "summary: each thread's comm, last in its row" \
 	"[ \$(awk '/^ +100[0-9] /' '$dir/threads.err' | wc -l) -gt 0 ] && ! awk '/^ +100[0-9] / && \$NF != \"guest\"' '$dir/threads.err' | grep -q ."
 
