@@ -172,7 +172,7 @@ static int replace_events(struct scenario *s, const struct overrides *o)
  * NAME:u, or NAMEu after a ':' or a '/' (cycles:p, cpu/cycles/). 0, or
  * -1: out of memory.
  */
-static int exclude_kernel(struct scn_event *e)
+static int count_user_only(struct scn_event *e)
 {
 	struct scn_event probe;
 	char *name;
@@ -255,7 +255,7 @@ int overrides_apply(struct scenario *s, const struct overrides *o, char *err, si
 			e->branch_sampling = true;
 			e->branch_filter = o->branch_filter ? o->branch_filter : PERF_SAMPLE_BRANCH_ANY;
 		}
-		if (o->user_only && exclude_kernel(e)) {
+		if (o->user_only && count_user_only(e)) {
 			err[0] = '\0';
 			return -1;
 		}
