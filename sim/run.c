@@ -830,6 +830,14 @@ static int run_one(struct run *rp, const char *output, const char *map_dir,
 	}
 	consume(&r, true);
 	read_counts(&r);
+	if (r.rec.error == EIO) {
+		/*
+		 * The writer's own line, as record__finish_output() gives it:
+		 * the path and why (a full disk, a pipe's reader gone).
+		 */
+		snprintf(err, errlen, "%s", perf_data_writer__last_error());
+		goto out;
+	}
 	if (r.rec.error || r.judge.error) {
 		snprintf(err, errlen, "pmusim: cannot write %s: %s", output,
 			 strerror(r.rec.error ? r.rec.error : r.judge.error));

@@ -250,6 +250,13 @@ check "-o - | perf report -i -: the guest's symbols and call chains" \
 	"grep -qE '[0-9.]+%.* guest +\\[\\.\\] spin' '$dir/pipe.report' && grep -q -- '---' '$dir/pipe.report'"
 check "-o -: no truth file and no file named - (the summary says where the data went)" \
 	"[ ! -e '$dir/-' ] && [ ! -e '$dir/-.truth' ] && grep -q 'perf.data on standard output (pipe mode)' '$dir/pipe.err' && ! grep -q truth '$dir/pipe.err'"
+# a reader that goes away: the recording fails in one line, nothing left in TMPDIR
+(cd "$dir" && "$PMUSIM" record -o - --call-graph lbr -c 20011 -- "$dir/guest" deep \
+	2>"$dir/epipe.err" | head -c 100 >/dev/null; exit "${PIPESTATUS[0]}")
+rc=$?
+check "-o - | head -c 100: exit 1 (not SIGPIPE's 141), one line saying the pipe broke" \
+	"[ $rc -eq 1 ] && [ \"\$(cat '$dir/epipe.err')\" = 'standard output (-o -): write failed: Broken pipe' ] &&
+	 [ -z \"\$(ls -A '$TMPDIR')\" ]"
 # (the marker is not in the command line, which the stream's CMDLINE carries)
 (cd "$dir" && "$PMUSIM" record -o - -- sh -c 'echo pipe$((40 + 2))' >"$dir/echo.stream" 2>"$dir/echo.err")
 check "-o -: the program's stdout goes to stderr, as under perf record -o -" \
