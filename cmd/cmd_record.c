@@ -3,8 +3,10 @@
  * pmusim record [options] -- PROG ARGS: run a real program under pmusim's
  * Valgrind tool (vgtool/), then retire its recorded threads on the model
  * PMU's CPUs (sim/vg_task.c) through the same run as pmusim run
- * (sim/run.c): perf.data out, the true stacks beside it in
- * perf.data.truth, and a summary on stderr (the program owns stdout).
+ * (sim/run.c): perf.data out (or perf's pipe stream on stdout, -o -), the
+ * true stacks beside it in perf.data.truth, and a summary on stderr (the
+ * program owns stdout). As perf record, the output is checked before the
+ * program runs.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -29,21 +31,27 @@
 #include "sim/run.h"
 #include "sim/scenario.h"
 #include "sim/vg_task.h"
+#include "tools/perf/util/perf_data.h"
 
 static void usage(FILE *f)
 {
-	fputs("usage: pmusim record [options] -- PROG [ARGS]\n"
+	fprintf(f, "usage: pmusim record [options] -- PROG [ARGS]\n"
 	      "  run PROG under pmusim's Valgrind tool, retire its threads on the model\n"
 	      "  PMU's CPUs and record them into perf.data, its true stacks into\n"
 	      "  perf.data.truth; a summary on stderr\n\n"
-	      "  -o, --output FILE      perf.data to write (default perf.data)\n"
+	      "  -o, --output FILE      perf.data to write (default perf.data); -o -: perf's\n"
+	      "                         pipe mode on stdout (| perf report -i -)\n"
+	      "      --truth FILE       the true stacks (default FILE.truth beside a regular\n"
+	      "                         -o FILE; none beside a device, a FIFO or a pipe)\n"
 	      "      --cpu MODEL        the CPU model (skylake, ...; default the build's);\n"
-	      "                         --cpu CPUS (digits) is -C\n"
+	      "                         --cpu list lists them; --cpu CPUS (digits) is -C\n"
 	      "      --cpus N           simulated CPUs (default 2)\n"
 	      "  -N, --no-buildid-cache (accepted: the program's files stay where they are)\n"
 	      "      --json[=FILE]      the summary as JSON, on stderr or into FILE\n"
 	      "perf record's options (as pmusim run takes them):\n"
-	      "  -e, --event EVENT      record EVENT (default cycles:u; :u :k, rHEX, A,B)\n"
+	      "  -e, --event EVENT      record EVENT (default cycles:u; :u :k, rHEX, A,B);\n"
+	      "                         user space only: cycles is cycles:u, as perf's\n"
+	      "                         fall back when the kernel is out of reach\n"
 	      "  -c, --count PERIOD     sample period (default 100003)\n"
 	      "  -F, --freq FREQ        sample frequency instead\n"
 	      "  -a, --all-cpus         system-wide: one event per CPU\n"
@@ -53,10 +61,33 @@ static void usage(FILE *f)
 	      "  -b, --branch-any       sample any taken branch\n"
 	      "  -j, --branch-filter F  branch filter words (any,u,call_stack,...)\n"
 	      "      --call-graph lbr   LBR call stacks\n"
+	      "  -g                     LBR call stacks (no frame pointers are simulated)\n"
+	      "      --max-sample-rate N\n"
+	      "                         kernel.perf_event_max_sample_rate (default %d):\n"
+	      "                         throttling holds each CPU to N/HZ samples a tick\n"
 	      "      --seed N           the scheduler's seed (default 1)\n"
 	      "Timing: one cycle per instruction; instructions and branches are exact.\n"
 	      "Exit status: the program's (128 + N if signal N killed it), as perf record;\n"
-	      "  1 if the recording failed, 2 for bad input.\n", f);
+	      "  1 if the recording failed, 2 for bad input.\n", CONFIG_PERF_SAMPLE_MAX_RATE);
+}
+
+/* --cpu list: the models, what their LBR offers, the build's default marked. */
+static void list_cpus(FILE *f)
+{
+	const struct model_cpu_desc *def = model_cpu_desc_default();
+	unsigned int nr;
+	const struct model_cpu_desc *t = model_cpu_desc_table(&nr);
+
+	fprintf(f, "%-16s %-8s %-4s %s\n", "model", "f/m/s", "LBR", "LBR modes");
+	for (unsigned int i = 0; i < nr; i++) {
+		char fms[16];
+
+		snprintf(fms, sizeof(fms), "%u/%u/%u", t[i].family, t[i].model, t[i].stepping);
+		fprintf(f, "%-16s %-8s %-4u %s%s%s%s\n", t[i].name, fms, t[i].lbr_nr,
+			t[i].arch_lbr ? "Arch LBR, " : "", "-b -j",
+			t[i].has_lbr_callstack || t[i].arch_lbr ? ", --call-graph lbr" : "",
+			&t[i] == def ? " (the default)" : "");
+	}
 }
 
 /* The scenario record runs on: the machine, one event, the buffer, the consumer. */
@@ -203,6 +234,9 @@ static void remove_dir(const char *dir)
  * with its file unfinished, but what the program did so far is worth
  * keeping.
  */
+/* -o -: stdout carries the perf.data, and the program writes to stderr (as under perf) */
+static bool pipe_output;
+
 static volatile sig_atomic_t valgrind_stop_signal;
 static volatile sig_atomic_t valgrind_pid;
 
@@ -292,6 +326,8 @@ static int run_valgrind(const char *tool_dir, const char *dir, char **prog_argv,
 	if (*pid == 0) {
 		sigprocmask(SIG_SETMASK, &saved_mask, NULL);
 		setenv("VALGRIND_LIB", tool_dir, 1);
+		if (pipe_output)
+			dup2(STDERR_FILENO, STDOUT_FILENO);
 		execv(launcher, argv);
 		fprintf(stderr, "pmusim: record: valgrind: %s\n", strerror(errno));
 		_exit(127);
@@ -373,11 +409,80 @@ static double avg(uint64_t sum, uint64_t n)
 	return n ? (double)sum / (double)n : 0.0;
 }
 
+/* The deepest true stack at one of the samples, over the threads (the table's true-max). */
+static uint32_t true_max_at_samples(const struct run_stats *st)
+{
+	uint32_t max = 0;
+
+	for (unsigned int i = 0; i < st->nr_tasks; i++)
+		if (st->tasks[i].true_max > max)
+			max = st->tasks[i].true_max;
+	return max;
+}
+
+/* The thread's last comm, as the per-thread table shows it. */
+static const char *comm_of(const struct vg_trace *trace, uint32_t tid)
+{
+	const char *comm = "";
+	uint32_t pid = 0;
+
+	vg_trace_thread(trace, tid, &pid, &comm);
+	return comm;
+}
+
+/*
+ * The throttling line, as pmusim run counts it, with the limit that made
+ * it: perf_event_max_sample_rate / HZ samples a tick on each CPU.
+ */
+static void print_throttling(FILE *f, const struct scenario *s, const struct run_stats *st)
+{
+	uint32_t rate = s->machine->max_sample_rate ? s->machine->max_sample_rate :
+			CONFIG_PERF_SAMPLE_MAX_RATE;
+
+	fprintf(f, "  throttles %llu, unthrottles %llu", (unsigned long long)st->throttles,
+		(unsigned long long)st->unthrottles);
+	if (st->throttles)
+		fprintf(f, ": at most %u samples a tick on a CPU (perf_event_max_sample_rate %u Hz, "
+			"HZ %u)%s", (rate + s->machine->hz - 1) / s->machine->hz, rate,
+			s->machine->hz, s->machine->max_sample_rate ? "" :
+			"; --max-sample-rate raises it");
+	fputc('\n', f);
+}
+
+/*
+ * Why event I gave no samples, into BUF: it counts the kernel only, it
+ * counted nothing (the model has no such event in user space), or less
+ * than a period. False when it gave samples.
+ */
+static bool no_samples_why(const struct scenario *s, const struct run_stats *st, uint32_t i,
+			   char *buf, size_t len)
+{
+	const struct scn_event *e = &s->events[i];
+
+	if (i >= RUN_MAX_EVENTS || st->event_samples[i])
+		return false;
+	if (e->exclude_user)
+		snprintf(buf, len, "%s counts the kernel only, and the program runs in user space "
+			 "only here: no samples", e->event);
+	else if (!st->event_count[i])
+		snprintf(buf, len, "%s counted nothing in the program's user space (the model does "
+			 "not count it there): no samples", e->event);
+	else if (e->period)
+		snprintf(buf, len, "%s counted %llu, less than its period %llu: no samples", e->event,
+			 (unsigned long long)st->event_count[i], (unsigned long long)e->period);
+	else
+		snprintf(buf, len, "%s counted %llu and gave no samples", e->event,
+			 (unsigned long long)st->event_count[i]);
+	return true;
+}
+
 static void print_summary(const char *prog, const struct scenario *s,
-			  const struct vg_trace_stats *vs, const struct run_stats *st,
-			  const char *how, const char *out)
+			  const struct vg_trace *trace, const struct vg_trace_stats *vs,
+			  const struct run_stats *st, const char *how, const char *out,
+			  const char *truth)
 {
 	FILE *f = stderr;
+	char why[256];
 
 	fprintf(f, "pmusim record %s: %s; %u thread%s on %u %s CPU%s\n", prog, how,
 		vs->threads, vs->threads == 1 ? "" : "s", s->machine->cpus, s->machine->cpu,
@@ -388,6 +493,10 @@ static void print_summary(const char *prog, const struct scenario *s,
 	fprintf(f, "  samples %llu, lost %llu, context switches %llu, migrations %llu\n",
 		(unsigned long long)st->samples, (unsigned long long)st->lost,
 		(unsigned long long)st->switches, (unsigned long long)st->migrations);
+	print_throttling(f, s, st);
+	for (uint32_t i = 0; i < s->events_count; i++)
+		if (no_samples_why(s, st, i, why, sizeof(why)))
+			fprintf(f, "  warning: %s\n", why);
 	if (vs->forks || vs->execs)
 		fprintf(f, "  %u child process%s, %u execve%s followed\n", vs->forks,
 			vs->forks == 1 ? "" : "es", vs->execs, vs->execs == 1 ? "" : "s");
@@ -398,55 +507,85 @@ static void print_summary(const char *prog, const struct scenario *s,
 		fprintf(f, "  warning: threads left waiting for what their streams never say\n");
 	if (vs->truth_lost)
 		fprintf(f, "  warning: out of memory for a shadow stack: some true stacks are short\n");
+	/*
+	 * "true max" is the deepest true stack at one of the LBR call-stack
+	 * samples, in the header as in the table; the program's deepest
+	 * stack at any time is said as such.
+	 */
 	if (st->cs_samples && !IS_ENABLED(CONFIG_LBR_STITCH)) {
 		/* the raw LBR stacks' judgement alone, and that nothing was stitched */
-		fprintf(f, "  call-stack depth: true max %u; LBR avg %.1f max %llu; stitching off "
-			"(this build has no CONFIG_LBR_STITCH)\n", st->true_depth_max,
+		fprintf(f, "  call-stack depth (frames): deepest %u; at the samples true max %u, "
+			"LBR avg %.1f max %llu; stitching off (this build has no CONFIG_LBR_STITCH)\n",
+			st->true_depth_max, true_max_at_samples(st),
 			avg(st->depth_sum, st->cs_samples), (unsigned long long)st->depth_max);
-		fprintf(f, "  per thread, against its true stack at each sample (frames):\n"
-			"  %7s %7s %5s %7s %7s %9s\n", "tid", "samples", "true", "lbr-avg", "lbr-max",
-			"lbr-whole");
+		fprintf(f, "  per thread, at its samples against its true stack then (frames):\n"
+			"  %7s %7s %8s %7s %7s %9s  %s\n", "tid", "samples", "true-max", "lbr-avg",
+			"lbr-max", "lbr-whole", "comm");
 		for (unsigned int i = 0; i < st->nr_tasks; i++) {
 			const struct run_task_depth *d = &st->tasks[i];
 
-			fprintf(f, "  %7u %7llu %5u %7.1f %7llu %9llu\n", d->tid,
+			fprintf(f, "  %7u %7llu %8u %7.1f %7llu %9llu  %s\n", d->tid,
 				(unsigned long long)d->samples, d->true_max, avg(d->lbr_sum, d->samples),
-				(unsigned long long)d->lbr_max, (unsigned long long)d->lbr_whole);
+				(unsigned long long)d->lbr_max, (unsigned long long)d->lbr_whole,
+				comm_of(trace, d->tid));
 		}
 	} else if (st->cs_samples) {
-		fprintf(f, "  call-stack depth: true max %u; LBR avg %.1f max %llu; stitched avg %.1f max %llu\n",
-			st->true_depth_max, avg(st->depth_sum, st->cs_samples),
+		fprintf(f, "  call-stack depth (frames): deepest %u; at the samples true max %u, "
+			"LBR avg %.1f max %llu, stitched avg %.1f max %llu\n", st->true_depth_max,
+			true_max_at_samples(st), avg(st->depth_sum, st->cs_samples),
 			(unsigned long long)st->depth_max, avg(st->stitched_sum, st->cs_samples),
 			(unsigned long long)st->stitched_max);
-		fprintf(f, "  per thread, against its true stack at each sample (frames):\n"
-			"  %7s %7s %5s %7s %8s %8s %9s %6s %6s %6s\n", "tid", "samples", "true",
-			"lbr-max", "lbr-whole", "stitched", "st-max", "whole", "short", "wrong");
+		fprintf(f, "  per thread, at its samples against its true stack then (frames):\n"
+			"  %7s %7s %8s %7s %9s %8s %7s %6s %6s %6s  %s\n", "tid", "samples",
+			"true-max", "lbr-max", "lbr-whole", "stitched", "st-max", "whole", "short",
+			"wrong", "comm");
 		for (unsigned int i = 0; i < st->nr_tasks; i++) {
 			const struct run_task_depth *d = &st->tasks[i];
 
-			fprintf(f, "  %7u %7llu %5u %7llu %8llu %8.1f %9llu %6llu %6llu %6llu\n",
+			fprintf(f, "  %7u %7llu %8u %7llu %9llu %8.1f %7llu %6llu %6llu %6llu  %s\n",
 				d->tid, (unsigned long long)d->samples, d->true_max,
 				(unsigned long long)d->lbr_max, (unsigned long long)d->lbr_whole,
 				avg(d->stitched_sum, d->samples),
 				(unsigned long long)d->stitched_max,
 				(unsigned long long)d->stitched_whole,
 				(unsigned long long)d->stitched_short,
-				(unsigned long long)d->stitched_wrong);
+				(unsigned long long)d->stitched_wrong, comm_of(trace, d->tid));
 		}
 	}
-	fprintf(f, "  %s, the true stacks in %s.truth\n", out, out);
+	if (!strcmp(out, "-"))
+		fprintf(f, "  perf.data on standard output (pipe mode)");
+	else
+		fprintf(f, "  %s", out);
+	if (truth)
+		fprintf(f, ", the true stacks in %s", truth);
+	fputc('\n', f);
+}
+
+/*
+ * Where the run wrote the true stacks: --truth's FILE, else OUT.truth
+ * beside a regular file, none beside a device, a FIFO or a pipe.
+ */
+static const char *truth_written(const char *out, const char *truth, char *buf, size_t len)
+{
+	struct stat st;
+
+	if (truth)
+		return truth;
+	if (!strcmp(out, "-") || (!stat(out, &st) && !S_ISREG(st.st_mode)))
+		return NULL;
+	snprintf(buf, len, "%s.truth", out);
+	return buf;
 }
 
 /* The summary as JSON: pmusim run --json's keys where they apply, and how the program ended. */
 static void print_json(FILE *f, const char *prog, const struct scenario *s,
 		       const struct vg_trace *trace, const struct vg_trace_stats *vs,
 		       const struct run_stats *st, const struct record_end *e, const char *out,
-		       int status)
+		       const char *truth, int status)
 {
-	char truth[PATH_MAX + 8];
+	unsigned int no_samples = 0;
 	struct json j;
 
-	snprintf(truth, sizeof(truth), "%s.truth", out);
 	json_init(&j, f);
 	json_object_begin(&j, NULL);
 	json_string(&j, "program", prog);
@@ -454,7 +593,8 @@ static void print_json(FILE *f, const char *prog, const struct scenario *s,
 	json_string(&j, "cpu", s->machine->cpu);
 	json_u64(&j, "cpus", s->machine->cpus);
 	json_string(&j, "output", out);
-	json_string(&j, "truth", truth);
+	if (truth)		/* none beside a device, a FIFO or a pipe */
+		json_string(&j, "truth", truth);
 	json_object_begin(&j, "end");
 	json_string(&j, "how", e->how);
 	if (!strcmp(e->how, "killed"))
@@ -474,6 +614,18 @@ static void print_json(FILE *f, const char *prog, const struct scenario *s,
 	json_bool(&j, "truth_lost", vs->truth_lost);
 	json_u64(&j, "cycles", st->cycles);
 	run_stats_json_counts(&j, st);
+	/* the events that gave no samples, as the summary's warning lines say why */
+	for (uint32_t i = 0; i < s->events_count; i++) {
+		char why[256];
+
+		if (!no_samples_why(s, st, i, why, sizeof(why)))
+			continue;
+		if (!no_samples++)
+			json_array_begin(&j, "no_samples");
+		json_string(&j, NULL, why);
+	}
+	if (no_samples)
+		json_array_end(&j);
 	run_stats_json_depth_begin(&j, st);
 	for (unsigned int i = 0; i < st->nr_tasks; i++) {
 		const struct run_task_depth *d = &st->tasks[i];
@@ -498,10 +650,11 @@ static void print_json(FILE *f, const char *prog, const struct scenario *s,
 
 int cmd_record(int argc, char **argv)
 {
-	enum { OPT_CPUS = OVR_OPT__END, OPT_CPU, OPT_JSON };
+	enum { OPT_CPUS = OVR_OPT__END, OPT_CPU, OPT_JSON, OPT_TRUTH };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "json", optional_argument, NULL, OPT_JSON },
+		{ "truth", required_argument, NULL, OPT_TRUTH },
 		{ "cpus", required_argument, NULL, OPT_CPUS },
 		{ "no-buildid-cache", no_argument, NULL, 'N' },
 		OVR_LONGOPTS,
@@ -509,14 +662,17 @@ int cmd_record(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct option opts[sizeof(longopts) / sizeof(longopts[0])];
-	struct overrides o = { .cmd = "record" };
+	/* the program runs in user space only: its events count there (cycles is cycles:u) */
+	struct overrides o = { .cmd = "record", .user_only = true };
 	const char *out = "perf.data", *model = NULL, *prog, *json_path = NULL, *tmp;
+	const char *truth = NULL, *shown_truth;
+	char truth_buf[PATH_MAX + 8];
 	bool json = false, json_file = false;
 	struct stat json_st = { 0 };
 	FILE *json_fp = NULL;
 	const char **cmdline = NULL;
 	char err[600], dir[PATH_MAX], tool_dir[PATH_MAX], path[PATH_MAX], stream[PATH_MAX + 64];
-	char scn_path[PATH_MAX + 32], comm[16];
+	char scn_path[PATH_MAX + 32], comm[16], check[PATH_MAX + 256];
 	struct record_end end;
 	struct vg_trace *trace = NULL;
 	struct vg_trace_stats vs;
@@ -543,6 +699,11 @@ int cmd_record(int argc, char **argv)
 			out = optarg;
 			break;
 		case 'N': break;
+		case OPT_TRUTH:
+			if (cmd_empty_name("record", "--truth", optarg, "file"))
+				goto bad;
+			truth = optarg;
+			break;
 		case OPT_JSON:
 			/* --json= is not --json: it names a file, and no name */
 			if (optarg && cmd_empty_name("record", "--json=", optarg, "file"))
@@ -560,8 +721,14 @@ int cmd_record(int argc, char **argv)
 					goto bad;
 				break;
 			}
+			if (!strcmp(optarg, "list")) {
+				list_cpus(stdout);
+				overrides_free(&o);
+				return 0;
+			}
 			if (!model_cpu_desc_lookup(optarg)) {
-				fprintf(stderr, "pmusim: record: --cpu %s: unknown CPU model\n", optarg);
+				fprintf(stderr, "pmusim: record: --cpu %s: unknown CPU model (--cpu list "
+					"lists them)\n", optarg);
 				goto bad;
 			}
 			model = optarg;
@@ -614,18 +781,36 @@ int cmd_record(int argc, char **argv)
 		goto bad;
 	}
 
-	/* perf.data's cmdline: as typed, without where the output goes */
+	/* as perf record opens its output first: nothing runs when it cannot be written */
+	if (perf_data_writer__check(out, check, sizeof(check))) {
+		fprintf(stderr, "pmusim: record: %s\n", check);
+		goto bad;
+	}
+	if (truth && (!strcmp(truth, "-") || !strcmp(truth, out))) {
+		fprintf(stderr, "pmusim: record: --truth %s: name a file of its own (/dev/stderr: "
+			"the terminal)\n", truth);
+		goto bad;
+	}
+	if (truth && perf_data_writer__check(truth, check, sizeof(check))) {
+		fprintf(stderr, "pmusim: record: --truth: %s\n", check);
+		goto bad;
+	}
+	pipe_output = !strcmp(out, "-");
+	run_set_truth_file(truth);
+
+	/* perf.data's cmdline: as typed, without where the output (and the truth) goes */
 	cmdline = calloc((size_t)argc + 2, sizeof(*cmdline));
 	if (!cmdline)
 		goto nomem;
 	cmdline[nr_cmdline++] = "pmusim";
 	for (int i = 0; i < argc; i++) {
-		if (i < optind && (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) &&
-		    i + 1 < argc) {
+		if (i < optind && (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output") ||
+				   !strcmp(argv[i], "--truth")) && i + 1 < argc) {
 			i++;
 			continue;
 		}
 		if (i < optind && (!strncmp(argv[i], "--output=", 9) ||
+				   !strncmp(argv[i], "--truth=", 8) ||
 				   (!strncmp(argv[i], "-o", 2) && argv[i][2])))
 			continue;
 		/* nor where the summary goes: same recording, same bytes */
@@ -718,6 +903,7 @@ int cmd_record(int argc, char **argv)
 	if (st.stop_signal)
 		vs.stalled = false;	/* stopped, not stuck */
 	describe_end(&vs, vg_status, &end);
+	shown_truth = truth_written(out, truth, truth_buf, sizeof(truth_buf));
 	/* the recording is complete: the program's status, as perf record's */
 	ret = st.stop_signal ? 128 + st.stop_signal : exit_status_of(vg_status);
 	if (st.stop_signal)
@@ -726,7 +912,7 @@ int cmd_record(int argc, char **argv)
 			st.stop_signal == SIGHUP ? "SIGHUP" : "SIGTERM", out);
 	if (json) {
 		/* the last thing on stderr, or FILE whole */
-		print_json(json_fp, prog, s, trace, &vs, &st, &end, out, ret);
+		print_json(json_fp, prog, s, trace, &vs, &st, &end, out, shown_truth, ret);
 		if (json_fp != stderr && (ferror(json_fp) | fclose(json_fp))) {
 			fprintf(stderr, "pmusim: record: %s: write error\n", json_path);
 			if (json_file)
@@ -735,7 +921,7 @@ int cmd_record(int argc, char **argv)
 		}
 		json_fp = NULL;
 	} else {
-		print_summary(prog, s, &vs, &st, end.text, out);
+		print_summary(prog, s, trace, &vs, &st, end.text, out, shown_truth);
 		if (NEVER(st.warning[0]))	/* (as in print_json) */
 			fprintf(stderr, "%s\n", st.warning);
 	}

@@ -46,7 +46,10 @@ static void usage(FILE *f)
 	      "      --overwrite        overwrite buffers, written backward\n"
 	      "  -b, --branch-any       sample any taken branch\n"
 	      "  -j, --branch-filter F  branch filter words, comma-separated (any,u,call_stack,...)\n"
-	      "      --call-graph lbr   LBR call stacks (as perf record --call-graph lbr)\n", f);
+	      "      --call-graph lbr   LBR call stacks (as perf record --call-graph lbr)\n"
+	      "  -g                     LBR call stacks (no frame pointers are simulated)\n"
+	      "      --max-sample-rate N\n"
+	      "                         kernel.perf_event_max_sample_rate (machine.max_sample_rate)\n", f);
 }
 
 static void progress(uint64_t now, uint64_t duration)
@@ -325,7 +328,8 @@ int cmd_run(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":o:" OVR_SHORTOPTS "hN", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
-			if (cmd_empty_name("run", "-o", optarg, "file"))
+			if (cmd_empty_name("run", "-o", optarg, "file") ||
+			    cmd_pipe_refused("run", optarg))
 				goto bad;
 			out = optarg;
 			break;

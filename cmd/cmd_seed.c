@@ -131,7 +131,8 @@ int cmd_seed(int argc, char **argv)
 			have_seed = true;
 		} else if (!strcmp(a, "-o") && i + 1 < argc) {
 			o.output = argv[++i];
-			if (cmd_empty_name("seed", a, o.output, "file"))
+			if (cmd_empty_name("seed", a, o.output, "file") ||
+			    cmd_pipe_refused("seed", o.output))
 				return 2;
 		} else if (!strcmp(a, "--map-dir") && i + 1 < argc) {
 			o.map_dir = argv[++i];

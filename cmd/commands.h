@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 struct pmusim_command {
 	const char *name;
@@ -34,6 +35,21 @@ static inline bool cmd_empty_name(const char *cmd, const char *opt, const char *
 	if (*name)
 		return false;
 	fprintf(stderr, "pmusim: %s: %s: the %s name is empty\n", cmd, opt, what);
+	return true;
+}
+
+/*
+ * Whether NAME, command CMD's -o, is "-": perf's pipe mode, which the
+ * writer takes (tools/perf/util/perf_data.h) but only pmusim record,
+ * whose summary goes to stderr, gives it; if so, one line, and the caller
+ * exits 2.
+ */
+static inline bool cmd_pipe_refused(const char *cmd, const char *name)
+{
+	if (strcmp(name, "-"))
+		return false;
+	fprintf(stderr, "pmusim: %s: -o -: perf's pipe mode is pmusim record's (%s prints on "
+		"stdout)\n", cmd, cmd);
 	return true;
 }
 

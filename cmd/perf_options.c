@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* perf record's options on a scenario; see perf_options.h. */
+#define _GNU_SOURCE	/* asprintf */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,12 +190,62 @@ static int replace_events(struct scenario *s, const struct overrides *o)
 	return 0;
 }
 
+/*
+ * An event that counts both user space and the kernel counts user space
+ * only, renamed as perf record renames it when it falls back to that:
+ * NAME:u, or NAMEu after a ':' or a '/' (cycles:p, cpu/cycles/). 0, or
+ * -1: out of memory.
+ */
+static int count_user_only(struct scn_event *e)
+{
+	struct scn_event probe;
+	char *name;
+
+	if (scenario_parse_event(&probe, e->event) || probe.exclude_kernel || probe.exclude_user)
+		return 0;
+	if (asprintf(&name, "%s%su", e->event, strpbrk(e->event, ":/") ? "" : ":") < 0)
+		return -1;
+	/* (a name the parser would not take as user-only stays as it was) */
+	if (scenario_parse_event(&probe, name) || !probe.exclude_kernel) {
+		free(name);
+		return 0;
+	}
+	free(e->event);
+	e->event = name;
+	return 0;
+}
+
+/* What perf record would warn of these options, a line each, once they are known good. */
+static void warn_options(const struct overrides *o, bool lbr_dropped)
+{
+	if (lbr_dropped && o->call_graph_g)
+		fprintf(stderr, "pmusim: %s: warning: -g: frame-pointer call chains are not "
+			"simulated, and LBR call stacks do not go with a branch stack (-b/-j): "
+			"no call chains\n", o->cmd);
+	else if (lbr_dropped)
+		/* perf's evsel__config_callchain(), then its fall back to frame pointers */
+		fprintf(stderr, "pmusim: %s: warning: Cannot use LBR callstack with branch stack "
+			"(-b/-j): no call chains (perf falls back to frame pointers, which are not "
+			"simulated)\n", o->cmd);
+	else if (o->call_graph_g)
+		fprintf(stderr, "pmusim: %s: warning: -g: frame-pointer call chains are not "
+			"simulated: recording LBR call stacks (--call-graph lbr)\n", o->cmd);
+}
+
 int overrides_apply(struct scenario *s, const struct overrides *o, char *err, size_t errlen)
 {
+	/* perf record -j/-b with --call-graph lbr: the branch stack is kept, the call stack not */
+	bool lbr_dropped = o->call_graph_lbr && (o->branch_any || o->branch_filter);
+	const char *kernel_only = NULL;	/* an event that gets no LBR call stack for it */
+	struct scn_event probe;
+	int ret;
+
 	if (o->have_seed)
 		s->seed = o->seed;
 	if (o->have_duration)
 		s->duration = o->duration;
+	if (o->max_sample_rate)
+		s->machine->max_sample_rate = o->max_sample_rate;
 	if (o->pages)
 		s->buffer->pages = o->pages;
 	if (o->overwrite)
@@ -227,16 +279,30 @@ int overrides_apply(struct scenario *s, const struct overrides *o, char *err, si
 			e->branch_sampling = true;
 			e->branch_filter = o->branch_filter ? o->branch_filter : PERF_SAMPLE_BRANCH_ANY;
 		}
-		if (o->call_graph_lbr) {
+		if (o->user_only && count_user_only(e)) {
+			err[0] = '\0';
+			return -1;
+		}
+		if (o->call_graph_lbr && !lbr_dropped &&
+		    !scenario_parse_event(&probe, e->event) && probe.exclude_user) {
+			/* perf's evsel__config_callchain(): the LBR call stack is the user's */
+			if (!kernel_only)
+				kernel_only = e->event;
+		} else if (o->call_graph_lbr && !lbr_dropped) {
 			e->call_graph = SCN_CG_LBR;
-			if (!o->branch_filter && !o->branch_any) {
-				e->branch_filter = 0;
-				e->branch_sampling = false;
-			}
+			e->branch_filter = 0;
+			e->branch_sampling = false;
 		}
 		scenario_event_defaults(e);
 	}
-	return scenario_check(s, err, errlen);
+	ret = scenario_check(s, err, errlen);
+	if (!ret)
+		warn_options(o, lbr_dropped);
+	if (!ret && kernel_only)
+		fprintf(stderr, "pmusim: %s: warning: %s: LBR callstack option is only available "
+			"to get user callchain information: no call chains for it\n", o->cmd,
+			kernel_only);
+	return ret;
 }
 
 
@@ -303,6 +369,17 @@ int overrides_option(struct overrides *o, int c, const char *arg)
 			return -1;
 		}
 		o->call_graph_lbr = true;
+		o->call_graph_g = false;
+		return 0;
+	case 'g':
+		/* as perf's -g: the call graph, in the mode already chosen, if any */
+		if (!o->call_graph_lbr)
+			o->call_graph_lbr = o->call_graph_g = true;
+		return 0;
+	case OVR_OPT_MAX_SAMPLE_RATE:
+		if (option_uint(o, "--max-sample-rate", arg, 1, INT_MAX, &v))
+			return -1;
+		o->max_sample_rate = (uint32_t)v;
 		return 0;
 	default:
 		return 1;
@@ -311,6 +388,8 @@ int overrides_option(struct overrides *o, int c, const char *arg)
 
 int overrides_finish(struct overrides *o)
 {
+	uint32_t max_rate = o->max_sample_rate ? o->max_sample_rate : CONFIG_PERF_SAMPLE_MAX_RATE;
+
 	/* perf record refuses both, in these words */
 	if (o->have_period && o->have_freq) {
 		fprintf(stderr, "pmusim: %s: cannot set frequency and period at the same time "
@@ -318,12 +397,12 @@ int overrides_finish(struct overrides *o)
 		return -1;
 	}
 	/* perf record: a frequency above the limit is lowered to it, with a warning */
-	if (o->have_freq && o->freq > CONFIG_PERF_SAMPLE_MAX_RATE) {
+	if (o->have_freq && o->freq > max_rate) {
 		fprintf(stderr, "pmusim: %s: warning: -F %llu is above the maximum sample rate "
-			"(perf_event_max_sample_rate %d Hz): using %d Hz\n", o->cmd,
-			(unsigned long long)o->freq, CONFIG_PERF_SAMPLE_MAX_RATE,
-			CONFIG_PERF_SAMPLE_MAX_RATE);
-		o->freq = CONFIG_PERF_SAMPLE_MAX_RATE;
+			"(perf_event_max_sample_rate %u Hz): using %u Hz%s\n", o->cmd,
+			(unsigned long long)o->freq, max_rate, max_rate,
+			o->max_sample_rate ? "" : " (--max-sample-rate raises the limit)");
+		o->freq = max_rate;
 	}
 	/* perf record rounds -m up to a power of two, and says so */
 	if (o->pages & (o->pages - 1)) {

@@ -332,6 +332,8 @@ int judge_file(struct judge *j, struct perf_data_writer *w, char *err, size_t er
 			continue;
 		/* the file's attrs are the scenario's events, in order */
 		e = &j->s->events[a - f.attrs];
+		if (a - f.attrs < RUN_MAX_EVENTS)
+			st->event_samples[a - f.attrs]++;
 		t = machine_find_task(j->m, (int)s.tid);
 		if (a->attr.sample_type & PERF_SAMPLE_TIME)
 			tr = truth_find(j, s.tid, s.time);
@@ -413,7 +415,12 @@ int judge_ground_truth(struct judge *j)
 		st->insns = vs.insns;
 		st->branches = vs.branches;
 		st->cycles = vs.insns;		/* CPI 1 */
-		st->true_depth_max = vs.max_depth;
+		/*
+		 * In frames, as a true stack counts them (the innermost
+		 * function, then a call site for each call): one more than
+		 * the calls on the deepest shadow stack.
+		 */
+		st->true_depth_max = vs.max_depth ? vs.max_depth + 1 : 0;
 		goto machine;
 	}
 	for (unsigned int g = 0; g < s->tasks_count; g++)
@@ -471,34 +478,45 @@ machine:
 	return 0;
 }
 
-int judge_open_truth(struct judge *j, const char *target, char *err, size_t errlen)
+int judge_open_truth(struct judge *j, const char *path, char *err, size_t errlen)
 {
+	struct stat st;
 	int fd;
 
-	snprintf(j->truth_tmp, sizeof(j->truth_tmp), "%s.truth.XXXXXX", target);
-	fd = mkstemp(j->truth_tmp);
-	if (fd < 0 || !(j->truth_fp = fdopen(fd, "w"))) {
-		snprintf(err, errlen, "pmusim: %s.truth: %s", target, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		/* a device or a FIFO (--truth /dev/stderr): written in place, never replaced */
 		j->truth_tmp[0] = '\0';
-		return -1;
+		j->truth_fp = fopen(path, "w");
+		if (!j->truth_fp) {
+			snprintf(err, errlen, "pmusim: %s: %s", path, strerror(errno));
+			return -1;
+		}
+	} else {
+		snprintf(j->truth_tmp, sizeof(j->truth_tmp), "%s.XXXXXX", path);
+		fd = mkstemp(j->truth_tmp);
+		if (fd < 0 || !(j->truth_fp = fdopen(fd, "w"))) {
+			snprintf(err, errlen, "pmusim: %s: %s", path, strerror(errno));
+			if (fd >= 0) {
+				close(fd);
+				unlink(j->truth_tmp);
+			}
+			j->truth_tmp[0] = '\0';
+			return -1;
+		}
+		fchmod(fd, 0644);
 	}
-	fchmod(fd, 0644);
 	fputs("# pmusim truth 1: tid time lbr stitched ip nr frames (callee entry, call sites)\n",
 	      j->truth_fp);
 	return 0;
 }
 
-int judge_close_truth(struct judge *j, const char *target, char *err, size_t errlen)
+int judge_close_truth(struct judge *j, const char *path, char *err, size_t errlen)
 {
-	char path[4200];
 	int bad = ferror(j->truth_fp);
 
 	bad |= fclose(j->truth_fp);
 	j->truth_fp = NULL;
-	snprintf(path, sizeof(path), "%s.truth", target);
-	if (bad || rename(j->truth_tmp, path)) {
+	if (bad || (j->truth_tmp[0] && rename(j->truth_tmp, path))) {
 		snprintf(err, errlen, "pmusim: %s: %s", path, bad ? "write error" : strerror(errno));
 		return -1;
 	}

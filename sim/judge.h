@@ -71,12 +71,14 @@ int judge_ground_truth(struct judge *j);
 int judge_file(struct judge *j, struct perf_data_writer *w, char *err, size_t errlen);
 
 /*
- * TARGET.truth beside the perf.data (run_trace()), written whole or not
- * at all: opened before judge_file() writes its lines, closed into place
- * after. 0, or -1 with a one-line error in ERR.
+ * The truth file PATH of a recorded program's run (run_trace()): a
+ * regular file (or none yet) is written whole or not at all, beside it
+ * and renamed; a device or a FIFO is written in place. Opened before
+ * judge_file() writes its lines, closed into place after. 0, or -1 with
+ * a one-line error in ERR.
  */
-int judge_open_truth(struct judge *j, const char *target, char *err, size_t errlen);
-int judge_close_truth(struct judge *j, const char *target, char *err, size_t errlen);
+int judge_open_truth(struct judge *j, const char *path, char *err, size_t errlen);
+int judge_close_truth(struct judge *j, const char *path, char *err, size_t errlen);
 
 /* Frees the truth; a truth file not closed into place is removed. */
 void judge_exit(struct judge *j);

@@ -68,6 +68,26 @@ void run_set_buildid_dirs(const char *user_cache, bool beside)
 	buildid_beside = beside;
 }
 
+/* Where a recorded program's truth goes: see run_set_truth_file(). */
+static const char *truth_file;
+
+void run_set_truth_file(const char *path)
+{
+	truth_file = path;
+}
+
+/* The truth file of the output W: run_set_truth_file()'s, else beside a regular file only. */
+static bool truth_path(const struct perf_data_writer *w, char *buf, size_t len)
+{
+	if (truth_file)
+		snprintf(buf, len, "%s", truth_file);
+	else if (!perf_data_writer__in_place(w))
+		snprintf(buf, len, "%s.truth", perf_data_writer__target(w));
+	else
+		return false;	/* a device, a FIFO, a pipe: no stray FILE.truth beside it */
+	return true;
+}
+
 /* ---- what core/ asks of the world ----------------------------------------- */
 
 static struct task_struct *find_task_by_vpid(int pid)
@@ -506,6 +526,21 @@ static int setup(struct run *r, char *err, size_t errlen)
 		snprintf(err, errlen, "pmusim: machine.hz %u: the event core refused it", cfg.hz);
 		return -1;
 	}
+	if (s->machine->max_sample_rate) {
+		/*
+		 * sysctl kernel.perf_event_max_sample_rate=N, then
+		 * kernel.perf_cpu_time_max_percent=0 (in this order: the
+		 * kernel takes no rate while that is 0): the rate holds,
+		 * however long the PMIs take. check() keeps N in 1..INT_MAX.
+		 */
+		ret = perf_event_max_sample_rate_set((int)s->machine->max_sample_rate);
+		if (NEVER(ret)) {
+			snprintf(err, errlen, "pmusim: machine.max_sample_rate %u: the event core "
+				 "refused it", s->machine->max_sample_rate);
+			return -1;
+		}
+		perf_cpu_time_max_percent_set(0);
+	}
 	for (unsigned int c = 0; c < cfg.nr_cpus; c++) {
 		ret = x86_pmu_attach_cpu((int)c, r->m->cpus[c].model);
 		if (ret) {
@@ -729,6 +764,18 @@ int run_trace(const struct scenario *s, struct vg_trace *trace, const char *comm
 	return run_one(&r, output, NULL, NULL, err, errlen);
 }
 
+/* What each event counted, over its CPUs or threads (as perf record -s would read it). */
+static void read_counts(struct run *r)
+{
+	for (unsigned int k = 0; k < r->rec.nr_fds; k++) {
+		unsigned int i = r->rec.evsel_of[k];
+
+		if (i < RUN_MAX_EVENTS)
+			r->st->event_count[i] += perf_event_read_value(r->events[r->rec.fds[k]],
+									NULL, NULL);
+	}
+}
+
 /* The session's counts, into the summary's figures. */
 static void take_record_stats(struct run_stats *st, const struct record_stats *rs)
 {
@@ -761,7 +808,7 @@ static int run_one(struct run *rp, const char *output, const char *map_dir,
 		&r,
 	};
 	struct saved_signals saved;
-	char target[4096];
+	char truth[4200];
 	int ret = -1;
 
 	memset(st, 0, sizeof(*st));
@@ -783,6 +830,15 @@ static int run_one(struct run *rp, const char *output, const char *map_dir,
 		r.hold_reads = false;
 	}
 	consume(&r, true);
+	read_counts(&r);
+	if (r.rec.error == EIO) {
+		/*
+		 * The writer's own line, as record__finish_output() gives it:
+		 * the path and why (a full disk, a pipe's reader gone).
+		 */
+		snprintf(err, errlen, "%s", perf_data_writer__last_error());
+		goto out;
+	}
 	if (r.rec.error || r.judge.error) {
 		snprintf(err, errlen, "pmusim: cannot write %s: %s", output,
 			 strerror(r.rec.error ? r.rec.error : r.judge.error));
@@ -795,8 +851,8 @@ static int run_one(struct run *rp, const char *output, const char *map_dir,
 	if (r.rec.w) {
 		if (record__finish_output(&r.rec, err, errlen))
 			goto out;
-		snprintf(target, sizeof(target), "%s", perf_data_writer__target(r.rec.w));
-		if (r.trace && judge_open_truth(&r.judge, target, err, errlen))
+		if (r.trace && truth_path(r.rec.w, truth, sizeof(truth)) &&
+		    judge_open_truth(&r.judge, truth, err, errlen))
 			goto out;
 		r.judge.convs = r.rec.convs;
 		r.judge.nr_convs = r.rec.nr_convs;
@@ -806,7 +862,7 @@ static int run_one(struct run *rp, const char *output, const char *map_dir,
 						errlen) ||
 		    record__close_output(&r.rec, err, errlen))
 			goto out;
-		if (r.judge.truth_fp && judge_close_truth(&r.judge, target, err, errlen))
+		if (r.judge.truth_fp && judge_close_truth(&r.judge, truth, err, errlen))
 			goto out;
 	}
 	ret = 0;

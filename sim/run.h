@@ -59,8 +59,12 @@ struct run_hw_time {
 	uint64_t tsc_khz;
 };
 
+#define RUN_MAX_EVENTS	16	/* as many as a scenario lists */
+
 struct run_stats {
 	uint64_t samples, lost_records, lost, throttles, unthrottles, wakeups, reads;
+	/* each scenario event's: what it counted when the run ended, its samples in the file */
+	uint64_t event_count[RUN_MAX_EVENTS], event_samples[RUN_MAX_EVENTS];
 	uint64_t switches, migrations, ticks, pmis;
 	uint64_t insns, branches, cycles, mispredicts;
 	uint64_t overwritten;		/* bytes a backward buffer lost before a read */
@@ -158,6 +162,13 @@ int run_trace(const struct scenario *s, struct vg_trace *trace, const char *comm
  * default) OUTPUT.debug/, a build-id cache beside the perf.data.
  */
 void run_set_buildid_dirs(const char *user_cache, bool beside);
+
+/*
+ * Where run_trace() writes the true stacks: PATH; NULL (the default):
+ * OUTPUT.truth beside a perf.data that is a regular file, none beside a
+ * device, a FIFO or a pipe (-o -). PATH must outlive the runs.
+ */
+void run_set_truth_file(const char *path);
 
 /*
  * While a run runs, SIGINT and SIGTERM stop its machine (as they stop

@@ -6,6 +6,7 @@
  * (sim/scenario_lines.c).
  */
 #include <cyaml/cyaml.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +64,8 @@ static const cyaml_schema_field_t machine_fields[] = {
 	CYAML_FIELD_UINT("timeslice", CYAML_FLAG_OPTIONAL, struct scn_machine, timeslice),
 	CYAML_FIELD_UINT("quantum", CYAML_FLAG_OPTIONAL, struct scn_machine, quantum),
 	CYAML_FIELD_UINT("pmi_cycles", CYAML_FLAG_OPTIONAL, struct scn_machine, pmi_cycles),
+	CYAML_FIELD_UINT("max_sample_rate", CYAML_FLAG_OPTIONAL, struct scn_machine,
+			 max_sample_rate),
 	CYAML_FIELD_END
 };
 
@@ -498,6 +501,9 @@ static int check(struct checker *c)
 	if (!m->quantum || m->quantum > m->timeslice)
 		return fail(c, "machine.quantum", "must be 1..timeslice (%llu)",
 			    (unsigned long long)m->timeslice);
+	if (m->max_sample_rate > INT_MAX)
+		return fail(c, "machine.max_sample_rate", "must be 1..%d (0: the kernel's, %d)",
+			    INT_MAX, CONFIG_PERF_SAMPLE_MAX_RATE);
 	/* a handler as long as a tick would leave the tasks no time at all */
 	if (m->pmi_cycles >= tick_cycles(m->hz))
 		return fail(c, "machine.pmi_cycles", "must be 0..%llu (less than a tick at hz %u)",
@@ -552,10 +558,12 @@ static int check(struct checker *c)
 			return fail(c, path, "period and freq exclude each other");
 		if (!e->period && !e->freq)
 			return fail(c, path, "give a period or a freq");
-		if (e->freq > CONFIG_PERF_SAMPLE_MAX_RATE) {
+		if (e->freq > (m->max_sample_rate ? m->max_sample_rate :
+			       CONFIG_PERF_SAMPLE_MAX_RATE)) {
 			snprintf(path, sizeof(path), "events.%u.freq", i);
 			return fail(c, path, "above the maximum sample rate (perf_event_max_sample_rate "
-				    "%d Hz)", CONFIG_PERF_SAMPLE_MAX_RATE);
+				    "%u Hz)", m->max_sample_rate ? m->max_sample_rate :
+				    CONFIG_PERF_SAMPLE_MAX_RATE);
 		}
 		if (e->period >> 63)
 			return fail(c, path, "too large");

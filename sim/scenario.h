@@ -30,6 +30,14 @@ struct scn_machine {
 	uint64_t timeslice;		/* cycles a task runs before it is preempted */
 	uint64_t quantum;		/* lockstep step of the CPUs, cycles */
 	uint64_t pmi_cycles;		/* core cycles a PMI's handler takes; 0: none */
+	/*
+	 * kernel.perf_event_max_sample_rate; 0 (the default): the kernel's
+	 * CONFIG_PERF_SAMPLE_MAX_RATE, lowered at run time for long PMIs as
+	 * the kernel does. Another rate is held: the run also sets
+	 * kernel.perf_cpu_time_max_percent to 0, or the PMIs' length would
+	 * lower it straight back.
+	 */
+	uint32_t max_sample_rate;
 };
 
 struct scn_workload {

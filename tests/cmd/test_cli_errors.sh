@@ -6,7 +6,8 @@
 # with a bad option value, a missing or unknown seed, an extra argument,
 # a missing scenario; and -o where no file can go (a directory, a symlink
 # loop, a missing directory): exit 1, one line naming the path, nothing
-# left behind; an empty FILE or DIR to any option (-o, --json=, --map-dir):
+# left behind; -o - (pipe mode, record's only) to run and seed: exit 2;
+# an empty FILE or DIR to any option (-o, --json=, --map-dir):
 # exit 2, one line saying so; and -o a relative symlink, written at its
 # target.
 set -u
@@ -86,6 +87,13 @@ empty "pmusim: record: --json=: the file name is empty" record --json= -- /bin/t
 empty "pmusim: record: -o: the file name is empty" record -o "" -- /bin/true
 empty "pmusim: seed: -o: the file name is empty" seed task-ctx-data "$dir/s.yaml" -o ""
 empty "pmusim: seed: --map-dir: the directory name is empty" seed task-ctx-data "$dir/s.yaml" --map-dir ""
+# -o -, perf's pipe mode, is record's: run and seed print on stdout
+try run "$dir/s.yaml" --no-progress -o -
+check "run -o -: exit 2, one line, nothing on stdout" \
+	'[ $rc = 2 ] && [ "$(wc -l <"$dir/err")" = 1 ] && [ "$first" = "pmusim: run: -o -: perf'"'"'s pipe mode is pmusim record'"'"'s (run prints on stdout)" ] && [ ! -s "$dir/out" ]'
+try seed task-ctx-data "$dir/s.yaml" -o -
+check "seed -o -: exit 2, one line, nothing on stdout" \
+	'[ $rc = 2 ] && [ "$first" = "pmusim: seed: -o -: perf'"'"'s pipe mode is pmusim record'"'"'s (seed prints on stdout)" ] && [ ! -s "$dir/out" ]'
 if grep -qx CONFIG_LBR_STITCH=y "$PMUSIM_OBJTREE/.config"; then
 	empty "pmusim: stitch: --map-dir: the directory name is empty" stitch --map-dir "" "$dir/s.yaml"
 else	# (without CONFIG_LBR_STITCH, stitch refuses whatever it is given)

@@ -11,7 +11,11 @@
 # dlopen'd library, a C++ exception) true to the program; a child
 # process and the image its execve ran, a thread's wait for another. Then the same
 # bytes twice, every CPU model with each LBR mode, perf report, annotate
-# and brstackinsn against the real files, and bad input.
+# and brstackinsn against the real files, where the output goes (perf's
+# pipe mode read by perf report and perf script, a FIFO, /dev/null,
+# --truth), perf's habits (-g, cycles without :u, events without
+# samples, LBR call stacks with -j, throttling and --max-sample-rate, the
+# summary's depths and comm column), and bad input.
 set -u
 . "$PMUSIM_SRCTREE/tests/lib/tap_lib.sh"
 progs=$PMUSIM_SRCTREE/tests/cmd/record_progs
@@ -229,6 +233,98 @@ record killedjson --json --call-graph lbr -c 20011 -- "$dir/guest" killed
 check "killed --json: the JSON on stderr says signal 11 and exit status 139" \
 	"json_check '$dir/killedjson.err' 'j[\"end\"] == dict(how=\"killed\", signal=11, text=j[\"end\"][\"text\"], exit_status=139)'"
 
+
+# -o -: perf's pipe mode, what perf report -i - and perf script -i - read
+(cd "$dir" && "$PMUSIM" record -o - --call-graph lbr -c 20011 -- "$dir/guest" deep \
+	>"$dir/pipe.stream" 2>"$dir/pipe.err")
+rc=$?
+check "-o -: exit 0, the stream starts with perf's pipe header (PERFILE2, size 16)" \
+	"[ $rc -eq 0 ] && [ \"\$(head -c 16 '$dir/pipe.stream' | od -An -tx1 | tr -d ' \n')\" = 50455246494c45321000000000000000 ]"
+perf script -i - -F tid,ip,sym,period <"$dir/pipe.stream" >"$dir/pipe.script" 2>/dev/null
+perf script -i "$dir/deep.data" -F tid,ip,sym,period >"$dir/deep.script" 2>/dev/null
+check "-o -: perf script -i - reads the same $(wc -l <"$dir/deep.script") samples as from the file" \
+	"[ -s '$dir/deep.script' ] && cmp -s '$dir/pipe.script' '$dir/deep.script'"
+"$PMUSIM" record -o - --call-graph lbr -c 20011 -- "$dir/guest" deep 2>/dev/null |
+	perf report -i - --stdio --no-children 2>/dev/null >"$dir/pipe.report"
+check "-o - | perf report -i -: the guest's symbols and call chains" \
+	"grep -qE '[0-9.]+%.* guest +\\[\\.\\] spin' '$dir/pipe.report' && grep -q -- '---' '$dir/pipe.report'"
+check "-o -: no truth file and no file named - (the summary says where the data went)" \
+	"[ ! -e '$dir/-' ] && [ ! -e '$dir/-.truth' ] && grep -q 'perf.data on standard output (pipe mode)' '$dir/pipe.err' && ! grep -q truth '$dir/pipe.err'"
+# a reader that goes away: the recording fails in one line, nothing left in TMPDIR
+(cd "$dir" && "$PMUSIM" record -o - --call-graph lbr -c 20011 -- "$dir/guest" deep \
+	2>"$dir/epipe.err" | head -c 100 >/dev/null; exit "${PIPESTATUS[0]}")
+rc=$?
+check "-o - | head -c 100: exit 1 (not SIGPIPE's 141), one line saying the pipe broke" \
+	"[ $rc -eq 1 ] && [ \"\$(cat '$dir/epipe.err')\" = 'standard output (-o -): write failed: Broken pipe' ] &&
+	 [ -z \"\$(ls -A '$TMPDIR')\" ]"
+# (the marker is not in the command line, which the stream's CMDLINE carries)
+(cd "$dir" && "$PMUSIM" record -o - -- sh -c 'echo pipe$((40 + 2))' >"$dir/echo.stream" 2>"$dir/echo.err")
+check "-o -: the program's stdout goes to stderr, as under perf record -o -" \
+	"grep -qx pipe42 '$dir/echo.err' && ! grep -q pipe42 '$dir/echo.stream' && perf script -i - <'$dir/echo.stream' >/dev/null 2>&1"
+# a FIFO and a device: written in place, no FILE.truth or FILE.truth.XXXXXX beside them
+mkfifo "$dir/fifo"
+cat "$dir/fifo" >"$dir/fifo.out" &
+reader=$!
+(cd "$dir" && "$PMUSIM" record -o "$dir/fifo" -c 20011 -- "$dir/guest" tail 2>"$dir/fifo.err")
+wait $reader
+check "-o FIFO: perf script reads what came through it, and no $dir/fifo.truth*" \
+	"[ \$(perf script -i '$dir/fifo.out' 2>/dev/null | wc -l) -gt 0 ] && [ -z \"\$(ls '$dir' | grep '^fifo\\.truth')\" ]"
+touch "$dir/stamp"
+(cd "$dir" && "$PMUSIM" record -o /dev/null -c 20011 -- "$dir/guest" tail 2>"$dir/null.err")
+check "-o /dev/null: no /dev/null.truth* made, and the summary names no truth" \
+	"[ -z \"\$(find /dev -maxdepth 1 -name 'null.truth*' -newer '$dir/stamp')\" ] && ! grep -q truth '$dir/null.err'"
+# --truth FILE: there and not beside; where it goes is not what was recorded
+record truthed --truth "$dir/t.truth" --call-graph lbr -c 20011 -- "$dir/guest" deep
+check "--truth FILE: the true stacks there, none beside the perf.data, the same perf.data bytes" \
+	"head -1 '$dir/t.truth' | grep -q '^# pmusim truth' && cmp -s '$dir/t.truth' '$dir/deep.data.truth' &&
+	 [ ! -e '$dir/truthed.data.truth' ] && cmp -s '$dir/truthed.data' '$dir/deep.data'"
+
+# perf's habits
+record g -g -c 20011 -- "$dir/guest" deep
+check "-g: one line saying it records LBR call stacks, and it does" \
+	"[ \"\$(grep -c 'warning: -g: frame-pointer call chains are not simulated: recording LBR call stacks (--call-graph lbr)' '$dir/g.err')\" = 1 ] &&
+	 perf evlist -v -i '$dir/g.data' 2>/dev/null | grep -q 'CALLCHAIN'"
+record cyc -e cycles -c 20011 -- "$dir/guest" tail
+perf report -i "$dir/cyc.data" --stdio >"$dir/cyc.report" 2>&1
+check "-e cycles: opened as cycles:u (exclude_kernel), perf report without its kernel-maps warning" \
+	"grep -q \"of event 'cycles:u'\" '$dir/cyc.report' && ! grep -qi 'restricted' '$dir/cyc.report' &&
+	 perf evlist -v -i '$dir/cyc.data' 2>/dev/null | grep -q 'exclude_kernel: 1'"
+record kern -e cycles:k --call-graph lbr -c 20011 -- "$dir/guest" tail
+check "-e cycles:k: no samples, and one line saying it counts the kernel only" \
+	"grep -q '^  samples 0,' '$dir/kern.err' && [ \"\$(grep -c 'warning: cycles:k counts the kernel only' '$dir/kern.err')\" = 1 ]"
+check "-e cycles:k --call-graph lbr: perf's line that LBR call stacks are the user's, and none asked for" \
+	"grep -q 'warning: cycles:k: LBR callstack option is only available to get user callchain information' '$dir/kern.err' &&
+	 ! perf evlist -v -i '$dir/kern.data' 2>/dev/null | grep -q 'CALLCHAIN'"
+record raw -e r1234,instructions -c 20011 -- "$dir/guest" tail
+check "-e r1234 (not counted by the model): one line saying it counted nothing; instructions sampled" \
+	"grep -q 'warning: r1234:u counted nothing' '$dir/raw.err' && [ \$(perf script -i '$dir/raw.data' 2>/dev/null | grep -c instructions) -gt 0 ]"
+record big -c 1000000000 -- "$dir/guest" tail
+check "-c beyond what the program runs: one line saying what it counted against the period" \
+	"grep -qE 'warning: cycles:u counted [0-9]+, less than its period 1000000000: no samples' '$dir/big.err'"
+record lbrj -j any,u --call-graph lbr -c 20011 -- "$dir/guest" tail
+check "-j any,u with --call-graph lbr: perf's one line, the branch stack kept, no call chains" \
+	"[ \"\$(grep -c 'warning: Cannot use LBR callstack with branch stack' '$dir/lbrj.err')\" = 1 ] &&
+	 perf evlist -v -i '$dir/lbrj.data' 2>/dev/null | grep -q 'BRANCH_STACK' &&
+	 ! perf evlist -v -i '$dir/lbrj.data' 2>/dev/null | grep -q 'CALLCHAIN'"
+# throttling: every taken branch a PMI at -c 1, more than a tick allows
+record thr -c 1 -- "$dir/guest" tail
+record unthr -c 1 --max-sample-rate 2000000000 -- "$dir/guest" tail
+samples() { awk '/^  samples /{sub(/,$/, "", $2); print $2}' "$1"; }
+check "-c 1: the summary counts throttles and names the limit and --max-sample-rate" \
+	"grep -qE '^  throttles [1-9][0-9]*, unthrottles [0-9]+: at most 100 samples a tick on a CPU \\(perf_event_max_sample_rate 100000 Hz, HZ 1000\\); --max-sample-rate raises it' '$dir/thr.err'"
+check "-c 1 --max-sample-rate 2000000000: no throttles, more PMIs ($(samples "$dir/thr.err") samples before)" \
+	"grep -q '^  throttles 0, unthrottles 0\$' '$dir/unthr.err' &&
+	 [ \$(awk '/PMIs/{print \$NF}' '$dir/unthr.err') -gt \$(awk '/PMIs/{print \$NF}' '$dir/thr.err') ]"
+# the summary's depths: "true max" is at the samples in the header as in the table
+hdr=$(sed -n 's/.*at the samples true max \([0-9]*\),.*/\1/p' "$dir/threads.err")
+tbl=$(awk '/^ +100[0-9] /{if ($3 > m) m = $3} END {print m + 0}' "$dir/threads.err")
+deepest=$(sed -n 's/.*call-stack depth (frames): deepest \([0-9]*\);.*/\1/p' "$dir/threads.err")
+check "summary: the header's true max ($hdr) is the table's deepest true-max ($tbl)" \
+	"[ -n '$hdr' ] && [ '$hdr' = '$tbl' ] && grep -q 'true-max' '$dir/threads.err'"
+check "summary: the program's deepest stack ($deepest frames) is no shallower than any at a sample" \
+	"[ -n '$deepest' ] && [ '$deepest' -ge '$hdr' ]"
+check "summary: each thread's comm, last in its row" \
+	"[ \$(awk '/^ +100[0-9] /' '$dir/threads.err' | wc -l) -gt 0 ] && ! awk '/^ +100[0-9] / && \$NF != \"guest\"' '$dir/threads.err' | grep -q ."
 
 # bad input: one line, exit 2, no output file
 bad() {

@@ -6,7 +6,12 @@
 # empty stand-in tool (PMUSIM_VGTOOL_LIB) let each case reach its step.
 # The command line's mistakes and every refusal before the program runs:
 # exit 2, one line naming the problem, no perf.data, no truth, no --json
-# FILE, no stream directory left in TMPDIR. Then the contract with
+# FILE, no stream directory left in TMPDIR. The output is checked before
+# the program runs (a missing or read-only directory, an unwritable file,
+# a directory, -o - without a stdout to write, --truth alike): one line
+# naming the path, exit 2, and the program (which would make a marker
+# file) never runs. The new options' mistakes (--max-sample-rate, -g on a
+# CPU without call stacks) and --cpu list. Then the contract with
 # valgrind (its arguments, VALGRIND_LIB, the program's stdout untouched,
 # Debian's valgrind.bin run rather than its wrapper script)
 # and valgrind's failures: no stream (exit status or signal: exit 2), a
@@ -30,12 +35,16 @@ case $VG_DO in
 exit3) exit 3 ;;
 kill) kill -KILL $$ ;;
 garbage) printf 'not a stream' >"$out/vg.$$.0"; echo "the program's own output" ;;
+run) while [ $# -gt 0 ] && [ "${1#-}" != "$1" ]; do shift; done; "$@" ;;
 esac
 exit 0
 EOS
 chmod +x "$dir/bin/valgrind"
 printf '#!/bin/sh\nexit 0\n' >"$dir/prog"
 chmod +x "$dir/prog"
+# a program that leaves a mark when it runs
+printf '#!/bin/sh\n: >"%s"\n' "$dir/marker" >"$dir/marks"
+chmod +x "$dir/marks"
 export VG_LOG=$dir/vg.log VG_DO=exit3 PMUSIM_VGTOOL_LIB=$dir/tool
 export PATH=$dir/bin:$PATH
 
@@ -74,7 +83,7 @@ refused "--cpus 0" "pmusim: record: --cpus: must be at least 1" --cpus 0 -- "$di
 refused "--cpu with a bad CPU list" \
 	"pmusim: record: -C 1x: not a CPU list (0,2-3; CPUs 0..$(($(sed -n 's/^CONFIG_MODEL_MAX_CPUS=//p' "$PMUSIM_OBJTREE/.config") - 1)))" \
 	--cpu 1x -- "$dir/prog"
-refused "an unknown CPU model" "pmusim: record: --cpu pentium: unknown CPU model" --cpu pentium -- "$dir/prog"
+refused "an unknown CPU model" "pmusim: record: --cpu pentium: unknown CPU model (--cpu list lists them)" --cpu pentium -- "$dir/prog"
 refused "-c with -F" \
 	"pmusim: record: cannot set frequency and period at the same time (-c and -F)" -c 1000 -F 99 -- "$dir/prog"
 refused "no program" "pmusim: record: give a program: pmusim record [options] -- PROG [ARGS]" -c 1000
@@ -116,6 +125,81 @@ refused "--call-graph lbr on a CPU without the LBR call-stack mode" \
 	--cpu nehalem --call-graph lbr -- "$dir/prog"
 refused "--json=FILE in a directory that is not there" \
 	"pmusim: record: --json=$dir/none/s.json: No such file or directory" --json="$dir/none/s.json" -- "$dir/prog"
+
+# the output, checked before the program runs: it would leave $dir/marker
+# unrun OUT DESCRIPTION LINE ARGS...: exit 2, stderr exactly LINE, no valgrind, no marker, nothing written
+unrun() {
+	local what=$1 line=$2
+	shift 2
+	rm -f "$VG_LOG" "$dir/marker"
+	(cd "$dir/work" && VG_DO=run "$PMUSIM" record "$@" -- "$dir/marks" >"$dir/out" 2>"$dir/err")
+	rc=$?
+	err=$(cat "$dir/err")
+	if [ "$rc" = 2 ] && [ "$err" = "$line" ] && [ ! -e "$dir/marker" ] && [ ! -e "$VG_LOG" ] &&
+	   nothing && [ -z "$(ls -A "$dir/work")" ]; then
+		ok "$what: exit 2, one line, the program never ran"
+	else
+		nok "$what: exit $rc, stderr: $err"
+	fi
+}
+# the marker's absence means something: where the output can go, the program runs
+(cd "$dir/work" && VG_DO=run "$PMUSIM" record -o "$dir/work/out.data" -- "$dir/marks" >/dev/null 2>&1)
+check "the marking program runs when the output can be written" '[ -e "$dir/marker" ]'
+rm -rf "$dir/work" && mkdir "$dir/work"
+unrun "-o in a directory that is not there" \
+	"pmusim: record: $dir/none/x.data: cannot create a file in $dir/none: No such file or directory" \
+	-o "$dir/none/x.data"
+unrun "-o a directory" "pmusim: record: $dir/work: is a directory" -o "$dir/work"
+unrun "--truth in a directory that is not there" \
+	"pmusim: record: --truth: $dir/none/t: cannot create a file in $dir/none: No such file or directory" \
+	-o "$dir/work/out.data" --truth "$dir/none/t"
+unrun "--truth -" "pmusim: record: --truth -: name a file of its own (/dev/stderr: the terminal)" \
+	-o "$dir/work/out.data" --truth -
+unrun "--truth the perf.data itself" \
+	"pmusim: record: --truth $dir/work/out.data: name a file of its own (/dev/stderr: the terminal)" \
+	-o "$dir/work/out.data" --truth "$dir/work/out.data"
+rm -f "$VG_LOG" "$dir/marker"
+(cd "$dir/work" && VG_DO=run "$PMUSIM" record -o - -- "$dir/marks" >&- 2>"$dir/err")
+check "-o - with stdout closed: exit 2, one line, the program never ran" \
+	'[ $? = 2 ] && [ "$(cat "$dir/err")" = "pmusim: record: -: standard output is not open for writing" ] && [ ! -e "$dir/marker" ]'
+# read-only: root writes anyway, so as root these run as nobody
+mkdir "$dir/ro"
+: >"$dir/ro.data"
+chmod 555 "$dir/ro"
+chmod 444 "$dir/ro.data"
+as_user=
+if [ "$(id -u)" = 0 ]; then
+	chmod 755 "$dir" "$dir/bin" "$dir/work" "$dir/tool"
+	chmod 1777 "$dir/tmp"
+	as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
+	$as_user true 2>/dev/null && $as_user test -x "$PMUSIM" || as_user=none
+fi
+if [ "$as_user" = none ]; then
+	skip "read-only directory and file: root here, and nobody (setpriv) cannot run $PMUSIM"
+	skip "... the unwritable file likewise"
+else
+	rm -f "$dir/marker"
+	(cd "$dir/work" && VG_DO=run $as_user "$PMUSIM" record -o "$dir/ro/x.data" -- "$dir/marks" >/dev/null 2>"$dir/err")
+	check "-o in a read-only directory: exit 2, one line naming it, the program never ran" \
+		'[ $? = 2 ] && [ "$(cat "$dir/err")" = "pmusim: record: $dir/ro/x.data: cannot create a file in $dir/ro: Permission denied" ] && [ ! -e "$dir/marker" ] && [ -z "$(ls -A "$dir/ro")" ]'
+	(cd "$dir/work" && VG_DO=run $as_user "$PMUSIM" record -o "$dir/ro.data" -- "$dir/marks" >/dev/null 2>"$dir/err")
+	check "-o a file that cannot be written: exit 2, one line naming it, the program never ran" \
+		'[ $? = 2 ] && [ "$(cat "$dir/err")" = "pmusim: record: $dir/ro.data: cannot write: Permission denied" ] && [ ! -e "$dir/marker" ] && [ ! -s "$dir/ro.data" ]'
+fi
+chmod 755 "$dir/ro"
+[ -z "$(ls -A "$dir/tmp")" ] || nok "a stream directory was left in TMPDIR: $(ls "$dir/tmp")"
+
+# the options part 6 added
+refused "--max-sample-rate 0" "pmusim: record: --max-sample-rate: must be at least 1" \
+	--max-sample-rate 0 -- "$dir/prog"
+refused "--max-sample-rate beyond an int" \
+	"pmusim: record: --max-sample-rate: 2147483648 is too large (at most 2147483647)" \
+	--max-sample-rate 2147483648 -- "$dir/prog"
+refused "-g on a CPU without the LBR call-stack mode" \
+	"pmusim: record: CPU model 'nehalem' has no LBR call-stack mode" --cpu nehalem -g -- "$dir/prog"
+try --cpu list
+check "--cpu list: exit 0, every model on stdout (skylake the default here or not), nothing on stderr" \
+	'[ $rc = 0 ] && [ -z "$err" ] && [ "$(awk "NR > 1 {print \$1}" "$dir/out" | tr "\n" " ")" = "core2 atom nehalem haswell skylake icelake sapphirerapids " ] && grep -q "^haswell .*--call-graph lbr" "$dir/out" && ! grep -q "^nehalem .*--call-graph lbr" "$dir/out"'
 
 # valgrind as record calls it: the tool's directory, the stream directory, the program's words
 try -c 1000 --json="$dir/work/s.json" -- "$dir/prog" a 'b c'

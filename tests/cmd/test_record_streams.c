@@ -7,7 +7,8 @@
  * no exit record (valgrind's status stands), an execve whose image was
  * not traced, a fork whose child was not, a --json=FILE that cannot be
  * written (exit 1, and a FILE that is not a regular file is never
- * removed), SIGINT, SIGTERM or SIGHUP while valgrind runs (the program is
+ * removed), an output that cannot be written (exit 2 before valgrind
+ * runs), an event without samples (a line, a --json entry), SIGINT, SIGTERM or SIGHUP while valgrind runs (the program is
  * stopped, the stream replayed), and SIGINT during the replay (exit 130,
  * stopped_by; last, since a stop signal stays seen for the rest of the
  * process).
@@ -287,18 +288,48 @@ static void test_option_forms(void **state)
 	assert_tmp_empty();
 }
 
-/* an output that cannot be written: the recording fails, exit 1, one line, no file */
+/*
+ * An output that cannot be written, as perf record finds it before the
+ * workload starts: exit 2, one line naming it, and valgrind never ran (the
+ * stand-in leaves src/done at its end).
+ */
 static void test_output_fails(void **state)
 {
-	char *err;
+	char done[128], *err;
 
 	(void)state;
 	write_fork_exec();
-	assert_int_equal(record("--output=/nonexistent-pmusim-dir/x.data", NULL), 1);
+	snprintf(done, sizeof(done), "%s/src/done", dir);
+	unlink(done);
+	assert_int_equal(record("--output=/nonexistent-pmusim-dir/x.data", NULL), 2);
 	err = scratch_read(errpath);
-	assert_non_null(strstr(err, "/nonexistent-pmusim-dir/x.data"));
-	assert_non_null(strchr(err, '\n'));
-	assert_string_equal(strchr(err, '\n'), "\n");	/* one line */
+	assert_string_equal(err, "pmusim: record: /nonexistent-pmusim-dir/x.data: cannot create a "
+			    "file in /nonexistent-pmusim-dir: No such file or directory\n");
+	assert_int_equal(access(done, F_OK), -1);
+	free(err);
+	assert_tmp_empty();
+}
+
+/* An event without samples says why: a line of the summary, an entry of --json's no_samples */
+static void test_no_samples_said(void **state)
+{
+	char opt[128], *err, *json;
+
+	(void)state;
+	write_fork_exec();	/* 2000 instructions */
+	assert_int_equal(record(NULL), 0);
+	err = scratch_read(errpath);
+	assert_non_null(strstr(err, "\n  warning: cycles:u counted 2000, less than its period "
+				"100003: no samples\n"));
+	free(err);
+	snprintf(opt, sizeof(opt), "--json=%s", jsonpath);
+	assert_int_equal(record(opt, "-e", "cycles:k,instructions", "-c", "500", NULL), 0);
+	json = scratch_read(jsonpath);
+	assert_non_null(strstr(json, "\n  \"no_samples\": [\n    \"cycles:k counts the kernel only, "
+				 "and the program runs in user space only here: no samples\"\n  ],\n"));
+	free(json);
+	err = scratch_read(errpath);
+	assert_string_equal(err, "");
 	free(err);
 	assert_tmp_empty();
 }
@@ -427,6 +458,7 @@ int main(void)
 		cmocka_unit_test(test_json_write_error),
 		cmocka_unit_test(test_option_forms),
 		cmocka_unit_test(test_output_fails),
+		cmocka_unit_test(test_no_samples_said),
 		cmocka_unit_test(test_stopped_while_valgrind_runs),
 		cmocka_unit_test(test_stopped_by_sighup_while_valgrind_runs),
 		cmocka_unit_test(test_sigint),	/* last: the stop stays seen */

@@ -7,7 +7,8 @@
 # rounds up to a power of two and says so, -e A -e B and -e A,B record
 # both events; a mistake in an option names the option, not a line of
 # the scenario; a run without samples says so and suggests no stitching;
-# -o /dev/null suggests no command that reads it back;
+# -o /dev/null suggests no command that reads it back; --max-sample-rate
+# lets -F go higher and stops -c's throttling; -g records LBR call stacks;
 # perf.data's header records the command line as typed and, for
 # --call-graph lbr without -b/-j, no BRANCH_STACK feature.
 set -u
@@ -68,6 +69,22 @@ run F s -F 10000000
 check "-F 10000000: a warning naming -F and the 100000 Hz limit, and it runs" \
 	'[ $rc = 0 ] && grep -q -- "-F 10000000 is above the maximum sample rate (perf_event_max_sample_rate 100000 Hz): using 100000 Hz" "$dir/F.err"'
 pcheck "-F 10000000: recorded at 100000 Hz" 'evlist F | grep -q "sample_freq }: 100000,"'
+
+# --max-sample-rate: kernel.perf_event_max_sample_rate, which -F may then reach and which throttles -c
+run Fm s -F 300000 --max-sample-rate 400000
+check "-F 300000 --max-sample-rate 400000: no warning, recorded at 300000 Hz" \
+	'[ $rc = 0 ] && [ ! -s "$dir/Fm.err" ]'
+pcheck "... perf evlist shows sample_freq 300000" 'evlist Fm | grep -q "sample_freq }: 300000,"'
+throttles() { grep -oE "^ +throttles [0-9]+" "$dir/$1.txt" | grep -oE '[0-9]+'; }
+run thr s -c 200
+run unthr s -c 200 --max-sample-rate 2000000000
+check "-c 200: throttled ($(throttles thr)); --max-sample-rate 2000000000: not, and more samples" \
+	'[ "$(throttles thr)" -gt 0 ] && [ "$(throttles unthr)" = 0 ] && [ "$(samples unthr)" -gt "$(samples thr)" ]'
+# -g: LBR call stacks, said in one line
+run g s -g
+check "-g: one warning line, and it runs" \
+	'[ $rc = 0 ] && [ "$(cat "$dir/g.err")" = "pmusim: run: warning: -g: frame-pointer call chains are not simulated: recording LBR call stacks (--call-graph lbr)" ]'
+pcheck "-g: LBR call stacks in the attr" 'evlist g | grep -q "CALLCHAIN" && evlist g | grep -q "CALL_STACK"'
 
 # -m: perf record rounds up to a power of two
 run m s -m 3

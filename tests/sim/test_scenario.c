@@ -214,6 +214,34 @@ static void pmi_cycles_zero_is_a_value(void **state)
 
 static const char base[] = "duration: 1000\ntasks:\n  - name: t\n    workload: {kind: tchain}\n";
 
+/* machine.max_sample_rate: kernel.perf_event_max_sample_rate, and what -F may ask up to */
+static void max_sample_rate_sets_the_freq_limit(void **state)
+{
+	struct scenario *s;
+	char err[256], text[400];
+
+	(void)state;
+	write_file("duration: 5000\nmachine: {max_sample_rate: 400000}\n"
+		   "tasks:\n  - name: t\n    workload: {kind: random}\n"
+		   "events:\n  - event: cycles\n    freq: 300000\n");
+	assert_int_equal(scenario_load(path, &s, err, sizeof(err)), 0);
+	unlink(path);
+	assert_int_equal(s->machine->max_sample_rate, 400000);
+	scenario_free(s);
+	/* without it, the kernel's default (0 here) */
+	write_file("duration: 5000\ntasks:\n  - name: t\n    workload: {kind: random}\n");
+	assert_int_equal(scenario_load(path, &s, err, sizeof(err)), 0);
+	unlink(path);
+	assert_int_equal(s->machine->max_sample_rate, 0);
+	scenario_free(s);
+	snprintf(text, sizeof(text), "%smachine: {max_sample_rate: 1000}\nevents:\n"
+		 "  - event: cycles\n    freq: 1001\n", base);
+	expect_error(text, 8, "events.0.freq", "above the maximum sample rate "
+		     "(perf_event_max_sample_rate 1000 Hz)");
+	snprintf(text, sizeof(text), "%smachine:\n  max_sample_rate: 3000000000\n", base);
+	expect_error(text, 6, "machine.max_sample_rate", "must be 1..2147483647");
+}
+
 static void syntax_error_names_its_line(void **state)
 {
 	(void)state;
@@ -801,6 +829,7 @@ int main(void)
 		cmocka_unit_test(minimal_scenario_gets_defaults),
 		cmocka_unit_test(phases_workload_loads),
 		cmocka_unit_test(pmi_cycles_zero_is_a_value),
+		cmocka_unit_test(max_sample_rate_sets_the_freq_limit),
 		cmocka_unit_test(syntax_error_names_its_line),
 		cmocka_unit_test(unknown_field_names_its_line),
 		cmocka_unit_test(bad_number_names_its_line),

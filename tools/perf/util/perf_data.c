@@ -8,6 +8,8 @@
  * and the final header at close. Only a complete file reaches PATH: renamed
  * over it when PATH is a regular file (or none), copied into it when PATH
  * is a device or a FIFO, which are never replaced. A symlink is followed.
+ * In pipe mode ("-") the file is built aside all the same (it is read
+ * back), and a pipe's stream goes to standard output as the records come.
  */
 #define _GNU_SOURCE	/* asprintf */
 #include <errno.h>
@@ -17,6 +19,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -66,9 +69,19 @@ struct perf_data_writer {
 	u64 first_time, last_time;
 	bool failed;
 	char err[ERR_MAX];
+	/* pipe mode: target_fd is standard output, written through this buffer */
+	bool pipe;
+	u32 pipe_build_ids;		/* BUILD_ID entries sent down the pipe */
+	size_t pipe_len;
+	u8 pipe_buf[65536];
 };
 
 static _Thread_local char last_error[ERR_MAX];
+
+static void pipe_start(struct perf_data_writer *w);
+static void pipe_put(struct perf_data_writer *w, const void *buf, size_t len);
+static void pipe_send_build_ids(struct perf_data_writer *w);
+static void pipe_flush(struct perf_data_writer *w);
 
 const char *perf_data_writer__last_error(void)
 {
@@ -84,7 +97,7 @@ writer_fail(struct perf_data_writer *w, const char *fmt, ...)
 	if (w->failed)
 		return;
 	w->failed = true;
-	n = snprintf(w->err, sizeof(w->err), "%s: ", w->path);
+	n = snprintf(w->err, sizeof(w->err), "%s: ", w->pipe ? "standard output (-o -)" : w->path);
 	va_start(ap, fmt);
 	vsnprintf(w->err + n, sizeof(w->err) - n, fmt, ap);
 	va_end(ap);
@@ -209,13 +222,69 @@ static void open_fail(struct perf_data_writer *w, const char *fmt, ...)
 	errno = err;
 }
 
+/*
+ * Where W's file goes: w->target, and for a device, a FIFO or a pipe
+ * (in place) target_fd open for writing. 0, or -1 after open_fail().
+ */
+static int open_target(struct perf_data_writer *w)
+{
+	struct stat st;
+
+	if (!strcmp(w->path, "-")) {
+		/* perf's pipe mode: standard output as it is now, kept out of children */
+		w->pipe = w->in_place = true;
+		w->target = strdup(w->path);
+		if (!w->target) {
+			open_fail(w, "-: out of memory");
+			return -1;
+		}
+		w->target_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+		if (w->target_fd < 0) {
+			open_fail(w, "-: standard output: %s", strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	w->target = resolve_target(w->path);
+	if (!w->target) {
+		open_fail(w, "%s: cannot follow: %s", w->path, strerror(errno));
+		return -1;
+	}
+	if (stat(w->target, &st)) {
+		if (errno != ENOENT) {
+			open_fail(w, "%s: cannot stat: %s", w->target, strerror(errno));
+			return -1;
+		}
+		st.st_mode = S_IFREG;	/* created as a regular file */
+	}
+	w->in_place = !S_ISREG(st.st_mode);
+	if (w->in_place && S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		open_fail(w, "%s: is a directory", w->target);
+		return -1;
+	}
+	if (w->in_place) {
+		/*
+		 * A device, a FIFO: written in place, never replaced. The
+		 * file is built aside (the header comes last) and copied
+		 * in when it is complete.
+		 */
+		w->target_fd = open(w->target, O_WRONLY | O_CLOEXEC);
+		if (w->target_fd < 0) {
+			open_fail(w, "%s: cannot open: %s", w->target, strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 struct perf_data_writer *perf_data_writer__open(const char *path,
 						const struct perf_data_env *env)
 {
 	static const u8 zero_header[PERF_FILE_HEADER_SIZE];
 	struct perf_data_writer *w;
 	const char *tmpdir = NULL;
-	struct stat st;
+	int ret;
 
 	last_error[0] = '\0';
 	if (!path || !*path || !env) {
@@ -231,44 +300,21 @@ struct perf_data_writer *perf_data_writer__open(const char *path,
 	w->env = env;
 	w->target_fd = -1;
 	w->path = strdup(path);
-	w->target = resolve_target(path);
-	if (!w->path || !w->target) {
-		open_fail(w, "%s: cannot follow: %s", path, strerror(errno));
+	if (!w->path) {
+		open_fail(w, "%s: out of memory", path);
 		return NULL;
 	}
-	if (stat(w->target, &st)) {
-		if (errno != ENOENT) {
-			open_fail(w, "%s: cannot stat: %s", w->target, strerror(errno));
-			return NULL;
-		}
-		st.st_mode = S_IFREG;	/* created as a regular file */
-	}
-	w->in_place = !S_ISREG(st.st_mode);
-	if (w->in_place && S_ISDIR(st.st_mode)) {
-		errno = EISDIR;
-		open_fail(w, "%s: is a directory", w->target);
+	if (open_target(w))
 		return NULL;
-	}
 	if (w->in_place) {
-		/*
-		 * A device, a FIFO: written in place, never replaced. The
-		 * file is built aside (the header comes last) and copied
-		 * in when it is complete.
-		 */
-		w->target_fd = open(w->target, O_WRONLY | O_CLOEXEC);
-		if (w->target_fd < 0) {
-			open_fail(w, "%s: cannot open: %s", w->target, strerror(errno));
-			return NULL;
-		}
 		tmpdir = getenv("TMPDIR");
 		if (!tmpdir || !*tmpdir)
 			tmpdir = "/tmp";
-		if (asprintf(&w->tmp, "%s/pmusim-perf.data.XXXXXX", tmpdir) < 0) {
-			w->tmp = NULL;
-			open_fail(w, "%s: out of memory", path);
-			return NULL;
-		}
-	} else if (asprintf(&w->tmp, "%s.tmp.XXXXXX", w->target) < 0) {
+		ret = asprintf(&w->tmp, "%s/pmusim-perf.data.XXXXXX", tmpdir);
+	} else {
+		ret = asprintf(&w->tmp, "%s.tmp.XXXXXX", w->target);
+	}
+	if (ret < 0) {
 		w->tmp = NULL;
 		open_fail(w, "%s: out of memory", path);
 		return NULL;
@@ -277,14 +323,94 @@ struct perf_data_writer *perf_data_writer__open(const char *path,
 	w->fp = create_temp(w->tmp);
 	if (!w->fp) {
 		if (w->in_place)
-			open_fail(w, "%s: cannot create a temporary file in %s: %s", w->target,
-				  tmpdir, strerror(errno));
+			open_fail(w, "%s: cannot create a temporary file in %s: %s",
+				  w->pipe ? "standard output (-o -)" : w->target, tmpdir,
+				  strerror(errno));
 		else
 			open_fail(w, "%s: cannot create: %s", w->target, strerror(errno));
 		return NULL;
 	}
 	do_write(w, zero_header, sizeof(zero_header));
 	return w;
+}
+
+/*
+ * Whether an existing TARGET of mode MODE takes writes: a FIFO is not
+ * opened (that would wait for its reader), anything else is, and closed.
+ * 0, or -1 with errno.
+ */
+static int takes_writes(const char *target, mode_t mode)
+{
+	int fd;
+
+	if (S_ISFIFO(mode))
+		return access(target, W_OK);
+	fd = open(target, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	return fd < 0 ? -1 : close(fd);
+}
+
+int perf_data_writer__check(const char *path, char *err, size_t errlen)
+{
+	char *target, *tmp = NULL, *copy = NULL;
+	struct stat st;
+	int fd, ret = -1;
+
+	if (!strcmp(path, "-")) {
+		if (fstat(STDOUT_FILENO, &st) ||
+		    (fcntl(STDOUT_FILENO, F_GETFL) & O_ACCMODE) == O_RDONLY) {
+			snprintf(err, errlen, "-: standard output is not open for writing");
+			return -1;
+		}
+		if (isatty(STDOUT_FILENO)) {
+			snprintf(err, errlen, "-: standard output is a terminal: pipe it into perf "
+				 "(perf report -i -)");
+			return -1;
+		}
+		return 0;
+	}
+	target = resolve_target(path);
+	if (!target) {
+		snprintf(err, errlen, "%s: cannot follow: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!stat(target, &st)) {
+		if (S_ISDIR(st.st_mode)) {
+			snprintf(err, errlen, "%s: is a directory", target);
+			goto out;
+		}
+		if (takes_writes(target, st.st_mode)) {
+			snprintf(err, errlen, "%s: cannot write: %s", target, strerror(errno));
+			goto out;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			ret = 0;	/* written in place: its directory does not matter */
+			goto out;
+		}
+	} else if (errno != ENOENT) {
+		snprintf(err, errlen, "%s: cannot stat: %s", target, strerror(errno));
+		goto out;
+	}
+	/* a regular file is built beside it and renamed: its directory takes a file */
+	if (asprintf(&tmp, "%s.tmp.XXXXXX", target) < 0) {
+		tmp = NULL;
+		snprintf(err, errlen, "%s: out of memory", target);
+		goto out;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		copy = strdup(target);
+		snprintf(err, errlen, "%s: cannot create a file in %s: %s", target,
+			 copy ? dirname(copy) : "its directory", strerror(errno));
+		goto out;
+	}
+	close(fd);
+	unlink(tmp);
+	ret = 0;
+out:
+	free(copy);
+	free(tmp);
+	free(target);
+	return ret;
 }
 
 int perf_data_writer__add_attr(struct perf_data_writer *w,
@@ -331,7 +457,8 @@ int perf_data_writer__add_build_id(struct perf_data_writer *w, const u8 *build_i
 {
 	struct writer_build_id *b;
 
-	if (size > 20 || !filename || w->finished) {
+	/* (an entry's size is 16 bits: a name as long as a path at most) */
+	if (size > 20 || !filename || strlen(filename) >= 4096 || w->finished) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -351,6 +478,9 @@ int perf_data_writer__add_build_id(struct perf_data_writer *w, const u8 *build_i
 		return -1;
 	}
 	w->nr_build_ids++;
+	/* down a pipe before the samples that need it, as soon as the stream has begun */
+	if (w->pipe && w->data_started)
+		pipe_send_build_ids(w);
 	return 0;
 }
 
@@ -382,6 +512,8 @@ static void write_attrs(struct perf_data_writer *w)
 		do_write(w, &ids, sizeof(ids));
 	}
 	w->data_offset = writer_pos(w);
+	if (w->pipe)
+		pipe_start(w);
 }
 
 static const struct perf_event_attr *writer_sample_attr(struct perf_data_writer *w,
@@ -449,6 +581,8 @@ int perf_data_writer__write(struct perf_data_writer *w,
 	if (event->type == PERF_RECORD_SAMPLE)
 		note_sample_time(w, event);
 	do_write(w, event, event->size);
+	if (w->pipe)
+		pipe_put(w, event, event->size);
 	if (w->failed) {
 		errno = EIO;
 		return -1;
@@ -521,6 +655,39 @@ static bool feature_present(const struct perf_data_writer *w, int feat)
 	}
 }
 
+/*
+ * One BUILD_ID entry (perf_record_header_build_id), by PUT: header (of
+ * TYPE: 0 in the feature section, PERF_RECORD_HEADER_BUILD_ID down a
+ * pipe), pid (-1: the host), the id in 24 bytes with its size, the name
+ * padded to NAME_ALIGN. perf record writes user DSOs so.
+ */
+static void write_build_id_entry(struct perf_data_writer *w, const struct writer_build_id *b,
+				 u32 type, void (*put)(struct perf_data_writer *, const void *,
+						       size_t))
+{
+	static const char zeros[NAME_ALIGN];
+	size_t len = strlen(b->filename) + 1;
+	size_t padded = (len + NAME_ALIGN - 1) / NAME_ALIGN * NAME_ALIGN;
+	struct {
+		struct perf_event_header h;
+		u32 pid;
+		u8 id[24];
+	} __attribute__((packed)) e = {
+		.h = {
+			.type = type,
+			.misc = PERF_RECORD_MISC_USER | PERF_RECORD_MISC_BUILD_ID_SIZE,
+			.size = (u16)(8 + 4 + 24 + padded),
+		},
+		.pid = (u32)-1,
+	};
+
+	memcpy(e.id, b->id, 20);
+	e.id[20] = b->size;
+	put(w, &e, sizeof(e));
+	put(w, b->filename, len);
+	put(w, zeros, padded - len);
+}
+
 static void write_feature(struct perf_data_writer *w, int feat)
 {
 	const struct perf_data_env *env = w->env;
@@ -529,32 +696,8 @@ static void write_feature(struct perf_data_writer *w, int feat)
 
 	switch (feat) {
 	case HEADER_BUILD_ID:
-		/*
-		 * perf_record_header_build_id: header, pid (-1: the host),
-		 * the id in 24 bytes with its size, the name padded to
-		 * NAME_ALIGN. perf record writes user DSOs so.
-		 */
-		for (i = 0; i < w->nr_build_ids; i++) {
-			static const char zeros[NAME_ALIGN];
-			const struct writer_build_id *b = &w->build_ids[i];
-			size_t len = strlen(b->filename) + 1;
-			size_t padded = (len + NAME_ALIGN - 1) / NAME_ALIGN * NAME_ALIGN;
-			struct perf_event_header h = {
-				.type = 0,
-				.misc = PERF_RECORD_MISC_USER | PERF_RECORD_MISC_BUILD_ID_SIZE,
-				.size = (u16)(8 + 4 + 24 + padded),
-			};
-			u8 id[24];
-
-			memcpy(id, b->id, 20);
-			id[20] = b->size;
-			id[21] = id[22] = id[23] = 0;
-			do_write(w, &h, sizeof(h));
-			write_u32(w, (u32)-1);
-			do_write(w, id, sizeof(id));
-			do_write(w, b->filename, len);
-			do_write(w, zeros, padded - len);
-		}
+		for (i = 0; i < w->nr_build_ids; i++)
+			write_build_id_entry(w, &w->build_ids[i], 0, do_write);
 		break;
 	case HEADER_HOSTNAME:	write_string(w, env->hostname); break;
 	case HEADER_OSRELEASE:	write_string(w, env->os_release); break;
@@ -666,6 +809,10 @@ int perf_data_writer__finish(struct perf_data_writer *w)
 	h.data.offset = w->data_offset;
 	h.data.size = w->data_size;
 	write_features(w, &h);
+	if (w->pipe) {
+		pipe_send_build_ids(w);
+		pipe_flush(w);
+	}
 	writer_seek(w, 0);
 	do_write(w, &h, sizeof(h));
 	if (!w->failed && fflush(w->fp))
@@ -726,6 +873,139 @@ static void copy_into_target(struct perf_data_writer *w)
 	if (close(w->target_fd) && !w->failed)
 		writer_fail(w, "close failed: %s", strerror(errno));
 	w->target_fd = -1;
+}
+
+/* ---- pipe mode ------------------------------------------------------------- */
+
+/*
+ * What the buffer holds, down the pipe. A reader that went away is a
+ * write error (EPIPE), not the end of pmusim: SIGPIPE is held while the
+ * pipe is written, and the one the write raised is taken back.
+ */
+static void pipe_flush(struct perf_data_writer *w)
+{
+	static const struct timespec now;
+	sigset_t set, old;
+	int ret, err;
+
+	if (!w->pipe_len || w->failed)
+		return;
+	sigemptyset(&set);
+	sigaddset(&set, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	ret = write_all(w->target_fd, w->pipe_buf, w->pipe_len);
+	err = errno;
+	if (ret && err == EPIPE && !sigismember(&old, SIGPIPE))
+		sigtimedwait(&set, NULL, &now);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	w->pipe_len = 0;
+	if (ret)
+		writer_fail(w, "write failed: %s", strerror(err));
+}
+
+static void pipe_put(struct perf_data_writer *w, const void *buf, size_t len)
+{
+	const u8 *p = buf;
+
+	while (len && !w->failed) {
+		size_t n = sizeof(w->pipe_buf) - w->pipe_len;
+
+		if (n > len)
+			n = len;
+		memcpy(w->pipe_buf + w->pipe_len, p, n);
+		w->pipe_len += n;
+		p += n;
+		len -= n;
+		if (w->pipe_len == sizeof(w->pipe_buf))
+			pipe_flush(w);
+	}
+}
+
+/* The BUILD_ID entries not yet sent, as PERF_RECORD_HEADER_BUILD_ID records. */
+static void pipe_send_build_ids(struct perf_data_writer *w)
+{
+	for (; w->pipe_build_ids < w->nr_build_ids; w->pipe_build_ids++)
+		write_build_id_entry(w, &w->build_ids[w->pipe_build_ids],
+				     PERF_RECORD_HEADER_BUILD_ID, pipe_put);
+}
+
+/*
+ * Whether perf record sends feature FEAT down a pipe: BUILD_ID goes as
+ * records of its own, BRANCH_STACK never goes (perf has no record for
+ * it), SAMPLE_TIME is not known until the end.
+ */
+static bool pipe_feature(int feat)
+{
+	return feat != HEADER_BUILD_ID && feat != HEADER_BRANCH_STACK &&
+	       feat != HEADER_SAMPLE_TIME;
+}
+
+/* One PERF_RECORD_HEADER_FEATURE record: header, the feature's id, its section as in a file. */
+static void pipe_send_feature(struct perf_data_writer *w, u64 feat)
+{
+	struct perf_event_header h = { .type = PERF_RECORD_HEADER_FEATURE };
+	FILE *fp = w->fp;
+	char *body = NULL;
+	size_t size = 0;
+	bool failed;
+
+	/* the section is written as into the file, into memory */
+	w->fp = open_memstream(&body, &size);
+	if (!w->fp) {
+		w->fp = fp;
+		writer_fail(w, "out of memory");
+		return;
+	}
+	if (feat < HEADER_LAST_FEATURE)
+		write_feature(w, (int)feat);
+	failed = fclose(w->fp) != 0;
+	w->fp = fp;
+	if (failed || !body)
+		writer_fail(w, "out of memory");
+	else if (16 + size > 0xffff)
+		writer_fail(w, "feature %llu too large for a pipe (%zu bytes)",
+			    (unsigned long long)feat, size);
+	if (!w->failed) {
+		h.size = (u16)(16 + size);
+		pipe_put(w, &h, sizeof(h));
+		pipe_put(w, &feat, sizeof(feat));
+		pipe_put(w, body, size);
+	}
+	free(body);
+}
+
+/*
+ * The stream's start, as perf record writes a pipe's: the magic and the
+ * header's size, each attr with its ids (PERF_RECORD_HEADER_ATTR), the
+ * features, HEADER_LAST_FEATURE's id to end them, and the BUILD_ID
+ * entries known so far.
+ */
+static void pipe_start(struct perf_data_writer *w)
+{
+	const u64 header[2] = { PERF_MAGIC2, PERF_PIPE_HEADER_SIZE };
+
+	pipe_put(w, header, sizeof(header));
+	for (u32 i = 0; i < w->nr_attrs && !w->failed; i++) {
+		const struct writer_attr *a = &w->attrs[i];
+		size_t size = 8 + PERF_DATA_ATTR_SIZE + (size_t)a->nr_ids * sizeof(u64);
+		struct perf_event_header h = {
+			.type = PERF_RECORD_HEADER_ATTR, .size = (u16)size,
+		};
+
+		if (size > 0xffff) {
+			writer_fail(w, "%u event ids: too many for a pipe's attr record (at most %zu)",
+				    a->nr_ids, (0xffff - 8 - (size_t)PERF_DATA_ATTR_SIZE) / 8);
+			return;
+		}
+		pipe_put(w, &h, sizeof(h));
+		pipe_put(w, &a->attr, PERF_DATA_ATTR_SIZE);
+		pipe_put(w, a->ids, (size_t)a->nr_ids * sizeof(u64));
+	}
+	for (int feat = HEADER_FIRST_FEATURE; feat < HEADER_LAST_FEATURE; feat++)
+		if (pipe_feature(feat) && feature_present(w, feat))
+			pipe_send_feature(w, (u64)feat);
+	pipe_send_feature(w, HEADER_LAST_FEATURE);
+	pipe_send_build_ids(w);
 }
 
 /*
@@ -789,7 +1069,7 @@ int perf_data_writer__close(struct perf_data_writer *w)
 	int ret = 0;
 
 	perf_data_writer__finish(w);
-	if (w->in_place && !w->failed)
+	if (w->in_place && !w->pipe && !w->failed)
 		copy_into_target(w);
 	if (fclose(w->fp) && !w->failed)
 		writer_fail(w, "close failed: %s", strerror(errno));

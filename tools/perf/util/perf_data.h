@@ -22,6 +22,16 @@
 
 #define PERF_MAGIC2		0x32454c4946524550ULL	/* "PERFILE2" */
 #define PERF_FILE_HEADER_SIZE	104
+/* A pipe's header is the magic and this size; records follow */
+#define PERF_PIPE_HEADER_SIZE	16
+
+/*
+ * The perf tool's records that carry a pipe's header (tools/lib/perf's
+ * event.h): an attr and its ids, a BUILD_ID entry, a feature's section.
+ */
+#define PERF_RECORD_HEADER_ATTR		64
+#define PERF_RECORD_HEADER_BUILD_ID	67
+#define PERF_RECORD_HEADER_FEATURE	80
 
 /*
  * The attr size pmusim writes: perf 6.1 refuses anything larger
@@ -114,7 +124,12 @@ struct perf_data_file;
 
 /*
  * Start a perf.data for PATH (as perf record does, a symlink is followed
- * and what is said here is of its target):
+ * and what is said here is of its target). PATH "-" is perf's pipe mode:
+ * standard output (as it is at this call) gets a pipe's stream, which
+ * perf report -i - reads: the header's magic, then the attrs, the
+ * features perf record sends down a pipe and the BUILD_ID entries as
+ * records, then the records as they come; the file is built in $TMPDIR
+ * beside it (to be read back). Otherwise:
  * - a regular file or none: the file is built in PATH.tmp.XXXXXX (a name
  *   of this writer's own, in PATH's directory) and renamed over PATH only
  *   when perf_data_writer__close() succeeds; a previous PATH with bytes
@@ -156,9 +171,21 @@ int perf_data_writer__write(struct perf_data_writer *w,
 int perf_data_writer__add_build_id(struct perf_data_writer *w, const u8 *build_id, u8 size,
 				   const char *filename);
 
-/* Where the file goes, symlinks followed; whether it is written in place (see __open). */
+/*
+ * Where the file goes, symlinks followed ("-": standard output); whether
+ * it is written in place (see __open: a device, a FIFO, a pipe).
+ */
 const char *perf_data_writer__target(const struct perf_data_writer *w);
 bool perf_data_writer__in_place(const struct perf_data_writer *w);
+
+/*
+ * Whether perf_data_writer__open(PATH) can write PATH, without writing
+ * anything (perf record opens its output before the workload starts): a
+ * missing or read-only directory, an existing file that cannot be
+ * written, a directory. "-" needs a standard output that is open for
+ * writing and no terminal. 0, or -1 with one line naming PATH in ERR.
+ */
+int perf_data_writer__check(const char *path, char *err, size_t errlen);
 
 /*
  * Write the features and the final header: the file is complete, not yet

@@ -5,8 +5,10 @@
  * its own message and never read past; samples decode field by field for
  * every sample_type bit; perf-PID.map and the synthesized COMM/MMAP2.
  */
+#define _GNU_SOURCE	/* posix_openpt, ptsname */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1654,6 +1656,300 @@ static void sample_read_lost_and_a_short_header_are_refused(void **state)
 	assert_string_equal(why, "record header");
 }
 
+/* ---- pipe mode and the output check ------------------------------------------ */
+
+/* A writer of "-" whose standard output is FD (stdout itself is left as it was). */
+static struct perf_data_writer *open_on(int fd)
+{
+	struct perf_data_writer *w;
+	int saved;
+
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	assert_true(saved >= 0);
+	assert_int_equal(dup2(fd, STDOUT_FILENO), STDOUT_FILENO);
+	w = perf_data_writer__open("-", &test_env);
+	assert_int_equal(dup2(saved, STDOUT_FILENO), STDOUT_FILENO);
+	close(saved);
+	return w;
+}
+
+/* perf_data_writer__check("-") with FD as standard output. */
+static int check_on(int fd, char *err, size_t errlen)
+{
+	int saved, ret;
+
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	assert_true(saved >= 0);
+	assert_int_equal(dup2(fd, STDOUT_FILENO), STDOUT_FILENO);
+	ret = perf_data_writer__check("-", err, errlen);
+	assert_int_equal(dup2(saved, STDOUT_FILENO), STDOUT_FILENO);
+	close(saved);
+	return ret;
+}
+
+/* Read what the pipe holds once its writers are gone. */
+static size_t read_all(int fd, u8 *buf, size_t cap)
+{
+	size_t len = 0;
+	ssize_t n;
+
+	while ((n = read(fd, buf + len, cap - len)) > 0)
+		len += (size_t)n;
+	assert_true(n == 0);
+	return len;
+}
+
+static void pipe_mode_streams_perfs_pipe_format(void **state)
+{
+	static const u8 bid1[20] = { 1, 2, 3 }, bid2[20] = { 9, 8, 7 };
+	/* the features perf record sends down a pipe, of what test_env has */
+	static const u64 feats[] = {
+		HEADER_HOSTNAME, HEADER_OSRELEASE, HEADER_VERSION, HEADER_ARCH, HEADER_NRCPUS,
+		HEADER_CPUDESC, HEADER_CPUID, HEADER_TOTAL_MEM, HEADER_CMDLINE,
+		HEADER_EVENT_DESC, HEADER_CPU_PMU_CAPS, HEADER_LAST_FEATURE,
+	};
+	struct perf_event_attr a1, a2;
+	u64 ids1[] = { 11, 12 }, ids2[] = { 21 }, v;
+	u8 rec[256], out[65536];
+	struct perf_data_writer *w;
+	struct perf_event_header h;
+	size_t len, pos, nf = 0;
+	u32 n1, n2, size;
+	int fds[2];
+
+	(void)state;
+	setenv("TMPDIR", dir, 1);
+	assert_int_equal(pipe(fds), 0);
+	w = open_on(fds[1]);
+	close(fds[1]);
+	assert_non_null(w);
+	/* its own copy of stdout, kept out of the programs it may start */
+	assert_true(perf_data_writer__in_place(w));
+	assert_string_equal(perf_data_writer__target(w), "-");
+	assert_int_equal(count_temp_files("pmusim-perf.data"), 1);
+	test_attr(&a1, PERF_COUNT_HW_CPU_CYCLES);
+	test_attr(&a2, PERF_COUNT_HW_INSTRUCTIONS);
+	a1.branch_sample_type = 0;
+	a1.sample_type &= ~PERF_SAMPLE_BRANCH_STACK;
+	assert_int_equal(perf_data_writer__add_attr(w, &a1, "cycles:u", ids1, 2), 0);
+	assert_int_equal(perf_data_writer__add_attr(w, &a2, "instructions:u", ids2, 1), 0);
+	assert_int_equal(perf_data_writer__add_build_id(w, bid1, 20, "/bin/one"), 0);
+	n1 = build_sample(rec, 12, 5000);
+	assert_int_equal(perf_data_writer__write(w, (struct perf_event_header *)rec), 0);
+	/* a file met after the start: its entry goes down before the next record */
+	assert_int_equal(perf_data_writer__add_build_id(w, bid2, 20, "/lib/two.so"), 0);
+	n2 = build_sample(rec, 21, 6000);
+	assert_int_equal(perf_data_writer__write(w, (struct perf_event_header *)rec), 0);
+	assert_int_equal(perf_data_writer__close(w), 0);
+	assert_int_equal(count_temp_files("pmusim-perf.data"), 0);
+	len = read_all(fds[0], out, sizeof(out));
+	close(fds[0]);
+
+	/* the pipe's header: the magic and its own size, 16 */
+	assert_true(len > 16);
+	memcpy(&v, out, 8);
+	assert_true(v == PERF_MAGIC2);
+	memcpy(&v, out + 8, 8);
+	assert_int_equal(v, PERF_PIPE_HEADER_SIZE);
+	pos = 16;
+	/* the attrs, each with its ids */
+	for (int i = 0; i < 2; i++) {
+		struct perf_event_attr a;
+		u64 id;
+
+		memcpy(&h, out + pos, sizeof(h));
+		assert_int_equal(h.type, PERF_RECORD_HEADER_ATTR);
+		assert_int_equal(h.size, 8 + PERF_DATA_ATTR_SIZE + 8 * (i ? 1 : 2));
+		memset(&a, 0, sizeof(a));
+		memcpy(&a, out + pos + 8, PERF_DATA_ATTR_SIZE);
+		assert_int_equal(a.size, PERF_DATA_ATTR_SIZE);
+		assert_int_equal(a.config, i ? PERF_COUNT_HW_INSTRUCTIONS : PERF_COUNT_HW_CPU_CYCLES);
+		memcpy(&id, out + pos + 8 + PERF_DATA_ATTR_SIZE, 8);
+		assert_int_equal(id, i ? 21 : 11);
+		pos += h.size;
+	}
+	/* the features in order, HEADER_LAST_FEATURE's id ending them */
+	while (pos + 16 <= len) {
+		u64 feat;
+
+		memcpy(&h, out + pos, sizeof(h));
+		if (h.type != PERF_RECORD_HEADER_FEATURE)
+			break;
+		memcpy(&feat, out + pos + 8, 8);
+		assert_true(nf < ARRAY_SIZE(feats));
+		assert_int_equal(feat, feats[nf]);
+		if (feat == HEADER_HOSTNAME) {
+			/* the section as in a file: its length padded to 64, the name */
+			memcpy(&size, out + pos + 16, 4);
+			assert_int_equal(size, 64);
+			assert_string_equal((const char *)out + pos + 20, "pmusim");
+			assert_int_equal(h.size, 16 + 4 + 64);
+		}
+		if (feat == HEADER_LAST_FEATURE)
+			assert_int_equal(h.size, 16);
+		nf++;
+		pos += h.size;
+	}
+	assert_int_equal(nf, ARRAY_SIZE(feats));
+	/* the build-id known at the start, the first sample, the new build-id, the second */
+	memcpy(&h, out + pos, sizeof(h));
+	assert_int_equal(h.type, PERF_RECORD_HEADER_BUILD_ID);
+	assert_int_equal(h.misc, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_BUILD_ID_SIZE);
+	assert_int_equal(h.size, 36 + 64);
+	assert_memory_equal(out + pos + 12, bid1, 20);
+	assert_int_equal(out[pos + 32], 20);
+	assert_string_equal((const char *)out + pos + 36, "/bin/one");
+	pos += h.size;
+	memcpy(&h, out + pos, sizeof(h));
+	assert_int_equal(h.type, PERF_RECORD_SAMPLE);
+	assert_int_equal(h.size, n1);
+	pos += h.size;
+	memcpy(&h, out + pos, sizeof(h));
+	assert_int_equal(h.type, PERF_RECORD_HEADER_BUILD_ID);
+	assert_string_equal((const char *)out + pos + 36, "/lib/two.so");
+	pos += h.size;
+	memcpy(&h, out + pos, sizeof(h));
+	assert_int_equal(h.type, PERF_RECORD_SAMPLE);
+	assert_int_equal(h.size, n2);
+	assert_memory_equal(out + pos, rec, n2);
+	pos += h.size;
+	assert_int_equal(pos, len);
+	unsetenv("TMPDIR");
+}
+
+static void pipe_mode_without_a_reader_is_a_write_error(void **state)
+{
+	struct perf_event_attr a;
+	u64 id = 11;
+	struct perf_data_writer *w;
+	sigset_t pending;
+	u8 rec[256];
+	int fds[2];
+
+	(void)state;
+	setenv("TMPDIR", dir, 1);
+	assert_int_equal(pipe(fds), 0);
+	w = open_on(fds[1]);
+	close(fds[1]);
+	close(fds[0]);		/* the reader went away */
+	assert_non_null(w);
+	test_attr(&a, PERF_COUNT_HW_CPU_CYCLES);
+	assert_int_equal(perf_data_writer__add_attr(w, &a, "cycles:u", &id, 1), 0);
+	build_sample(rec, 11, 100);
+	/* buffered, then written at the end: EPIPE there, and this process lives on */
+	assert_int_equal(perf_data_writer__write(w, (struct perf_event_header *)rec), 0);
+	assert_int_equal(perf_data_writer__close(w), -1);
+	assert_string_equal(perf_data_writer__last_error(),
+			    "standard output (-o -): write failed: Broken pipe");
+	assert_int_equal(sigpending(&pending), 0);
+	assert_false(sigismember(&pending, SIGPIPE));
+	assert_int_equal(count_temp_files("pmusim-perf.data"), 0);
+	unsetenv("TMPDIR");
+}
+
+/* Entries of the test directory: the check makes no file it leaves behind. */
+static int count_entries(const char *path)
+{
+	struct dirent *de;
+	DIR *d = opendir(path);
+	int n = 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+static void check_says_what_the_writer_would_meet(void **state)
+{
+	char path[200], sub[160], msg[600], err[600];
+	int fds[2], tty, fd, status, entries;
+	pid_t pid;
+
+	(void)state;
+	snprintf(sub, sizeof(sub), "%s/check", dir);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	/* a new file in a directory that takes files: nothing made */
+	snprintf(path, sizeof(path), "%s/new.data", sub);
+	assert_int_equal(perf_data_writer__check(path, err, sizeof(err)), 0);
+	assert_int_equal(count_entries(sub), 0);
+	/* an existing file that can be written: left as it was */
+	assert_int_equal(write_small(path, 1), 0);
+	entries = count_entries(sub);
+	assert_int_equal(perf_data_writer__check(path, err, sizeof(err)), 0);
+	assert_int_equal(count_entries(sub), entries);
+	/* a missing directory, named with the reason */
+	snprintf(path, sizeof(path), "%s/none/x.data", sub);
+	assert_int_equal(perf_data_writer__check(path, err, sizeof(err)), -1);
+	snprintf(msg, sizeof(msg), "%s: cannot create a file in %s/none: No such file or directory",
+		 path, sub);
+	assert_string_equal(err, msg);
+	/* a directory */
+	assert_int_equal(perf_data_writer__check(sub, err, sizeof(err)), -1);
+	snprintf(msg, sizeof(msg), "%s: is a directory", sub);
+	assert_string_equal(err, msg);
+	/* a device and a FIFO: in place (the FIFO is not opened: that would wait) */
+	if (!access("/dev/null", W_OK))
+		assert_int_equal(perf_data_writer__check("/dev/null", err, sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/fifo", sub);
+	assert_int_equal(mkfifo(path, 0644), 0);
+	assert_int_equal(perf_data_writer__check(path, err, sizeof(err)), 0);
+	unlink(path);
+
+	/* read-only: root writes anyway, so the child checks as nobody */
+	snprintf(path, sizeof(path), "%s/ro", sub);
+	assert_int_equal(mkdir(path, 0555), 0);
+	snprintf(path, sizeof(path), "%s/ro.data", sub);
+	assert_int_equal(write_small(path, 1), 0);
+	assert_int_equal(chmod(path, 0444), 0);
+	assert_int_equal(chmod(dir, 0755), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (geteuid() == 0 && (setgid(65534) || setuid(65534)))
+			_exit(3);
+		snprintf(path, sizeof(path), "%s/ro/x.data", sub);
+		if (perf_data_writer__check(path, err, sizeof(err)) != -1 ||
+		    !strstr(err, "/ro: Permission denied"))
+			_exit(1);
+		snprintf(path, sizeof(path), "%s/ro.data", sub);
+		snprintf(msg, sizeof(msg), "%s: cannot write: Permission denied", path);
+		if (perf_data_writer__check(path, err, sizeof(err)) != -1 || strcmp(err, msg))
+			_exit(2);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	chmod(dir, 0700);
+
+	/* "-": a pipe is what it wants, a read-only stdout or a terminal it refuses */
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(check_on(fds[1], err, sizeof(err)), 0);
+	close(fds[0]);
+	close(fds[1]);
+	fd = open("/dev/null", O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(check_on(fd, err, sizeof(err)), -1);
+	assert_string_equal(err, "-: standard output is not open for writing");
+	close(fd);
+	tty = posix_openpt(O_RDWR | O_NOCTTY);
+	if (tty >= 0 && !grantpt(tty) && !unlockpt(tty) &&
+	    (fd = open(ptsname(tty), O_RDWR | O_NOCTTY)) >= 0) {
+		assert_int_equal(check_on(fd, err, sizeof(err)), -1);
+		assert_string_equal(err, "-: standard output is a terminal: pipe it into perf "
+					 "(perf report -i -)");
+		close(fd);
+	} else {
+		print_message("# no pseudo-terminal here: the terminal case is not checked\n");
+	}
+	if (tty >= 0)
+		close(tty);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1686,6 +1982,9 @@ int main(void)
 		cmocka_unit_test(reader_refuses_a_record_header_cut_short),
 		cmocka_unit_test(synthesized_trailer_and_long_names),
 		cmocka_unit_test(sample_read_lost_and_a_short_header_are_refused),
+		cmocka_unit_test(pipe_mode_streams_perfs_pipe_format),
+		cmocka_unit_test(pipe_mode_without_a_reader_is_a_write_error),
+		cmocka_unit_test(check_says_what_the_writer_would_meet),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
