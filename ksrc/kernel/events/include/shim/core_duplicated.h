@@ -87,6 +87,14 @@ typedef struct { long counter; } atomic_long_t;
 #define __same_type(a, b)	__builtin_types_compatible_p(typeof(a), typeof(b))
 #define BUILD_BUG_ON(cond)	_Static_assert(!(cond), "BUILD_BUG_ON(" #cond ")")
 #define BUILD_BUG_ON_MSG(cond, msg) _Static_assert(!(cond), msg)
+/*
+ * <linux/build_bug.h>: the message is optional and the expression stands
+ * in for it. C11 wants one; clang refuses the one-argument form as a C2x
+ * extension (the fuzz builds compile the unit with clang).
+ */
+#undef static_assert
+#define __static_assert(expr, msg, ...)	_Static_assert(expr, msg)
+#define static_assert(expr, ...)	__static_assert(expr, ##__VA_ARGS__, #expr)
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define ALIGN(x, a)		(((x) + ((__typeof__(x))(a) - 1)) & ~((__typeof__(x))(a) - 1))
 #define IS_ALIGNED(x, a)	(((x) & ((__typeof__(x))(a) - 1)) == 0)
