@@ -91,8 +91,10 @@ static struct vg_chan *chan_new(struct vg_feed *f, uint32_t pid, uint32_t seq, c
 {
 	struct vg_chan *c = calloc(1, sizeof(*c)), **v;
 
-	if (!c)
+	if (!c) {
+		snprintf(f->err, sizeof(f->err), "pmusim: out of memory reading %s", name);
 		return NULL;
+	}
 	c->f = f;
 	c->pid = pid;
 	c->seq = seq;
@@ -104,6 +106,7 @@ static struct vg_chan *chan_new(struct vg_feed *f, uint32_t pid, uint32_t seq, c
 		free(c);
 		if (v)
 			f->chans = v;
+		snprintf(f->err, sizeof(f->err), "pmusim: out of memory reading %s", name);
 		return NULL;
 	}
 	f->chans = v;

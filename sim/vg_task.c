@@ -496,6 +496,13 @@ static bool pid_followed(const struct vg_trace *tr, uint32_t pid)
 	return false;
 }
 
+/* A stream that did not come because the feed failed (memory, the pipe) stops the run. */
+static void feed_failed(struct vg_trace *tr)
+{
+	if (vg_feed_error(tr->feed) && !tr->err[0])
+		snprintf(tr->err, sizeof(tr->err), "%s", vg_feed_error(tr->feed));
+}
+
 /* The image execve ran after @img, if it was traced and ran: it begins, with its first thread. */
 static struct vg_image *image_next(struct vg_image *img)
 {
@@ -506,8 +513,10 @@ static struct vg_image *image_next(struct vg_image *img)
 	if (img->next || !img->exec || !img->scout_done || img->proc->ended)
 		return img->next;
 	c = vg_feed_find(tr->feed, img->proc->pid, img->seq + 1);
-	if (!c)
+	if (!c) {
+		feed_failed(tr);
 		return NULL;
+	}
 	/* the new image's comm is the file it ran */
 	comm_of(comm, img->exec_path);
 	img->next = open_image(tr, img->proc, c, img->seq + 1, comm);
@@ -532,7 +541,8 @@ int vg_trace_open_feed(struct vg_trace **out, struct vg_feed *feed, const char *
 	*out = NULL;
 	if (!tr || !(tr->dir = strdup(first ? first : "pipe"))) {
 		free(tr);
-		snprintf(err, errlen, "pmusim: out of memory");
+		snprintf(err, errlen, "pmusim: out of memory reading %s",
+			 first ? first : "the stream pipe");
 		return -1;
 	}
 	tr->feed = feed;
@@ -547,7 +557,7 @@ int vg_trace_open_feed(struct vg_trace **out, struct vg_feed *feed, const char *
 		goto fail;
 	}
 	if (!(proc = new_proc(tr, NULL, 0))) {
-		snprintf(err, errlen, "pmusim: out of memory");
+		snprintf(err, errlen, "pmusim: out of memory reading %s", vg_chan_name(c));
 		goto fail;
 	}
 	proc->first = open_image(tr, proc, c, 0, "");
@@ -584,6 +594,19 @@ int vg_trace_load(struct vg_trace **out, const char *path, char *err, size_t err
 		return -1;
 	}
 	(*out)->own_feed = true;
+	/*
+	 * a file is whole: its first image is read (and checked) now, so
+	 * that its threads have their tasks from the start and a bad record
+	 * is an error here
+	 */
+	while (scout_one((*out)->procs[0]->first) > 0)
+		;
+	if ((*out)->err[0]) {
+		snprintf(err, errlen, "%s", (*out)->err);
+		vg_trace_free(*out);
+		*out = NULL;
+		return -1;
+	}
 	return 0;
 }
 
@@ -919,15 +942,21 @@ static void proc_fork(struct vg_thread *th, uint32_t pid, uint64_t tsc)
 	struct vg_chan *ch;
 
 	/* a pid followed already is not this child's (see pid_followed()) */
-	if (pid_followed(tr, pid) || !(ch = vg_feed_find(tr->feed, pid, 0)))
-		return;		/* not traced */
+	if (pid_followed(tr, pid))
+		return;
+	ch = vg_feed_find(tr->feed, pid, 0);
+	if (!ch) {
+		feed_failed(tr);
+		return;		/* not traced, or the feed failed */
+	}
 	c = new_proc(tr, th->img, pid);
 	if (!c || !(c->first = open_image(tr, c, ch, 0, th->img->comm))) {
 		if (c)
 			tr->nr_procs--;
 		free(c);
 		if (!tr->err[0])
-			snprintf(tr->err, sizeof(tr->err), "pmusim: out of memory");
+			snprintf(tr->err, sizeof(tr->err), "pmusim: out of memory reading %s",
+				 vg_chan_name(ch));
 		return;
 	}
 	scout_first(c->first);

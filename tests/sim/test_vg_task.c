@@ -345,12 +345,13 @@ static void test_fork_and_exec(void **state)
 	assert_int_equal(vg_trace_load(&tr, w.path, err, sizeof(err)), 0);
 	m = new_machine(2);
 	assert_int_equal(vg_trace_add_tasks(tr, m, "prog"), 0);
+	/* the child's task comes with its fork, as its stream does */
+	assert_int_equal(m->nr_tasks, 1);
+	machine_run(m, 3 * N);
 	/* two processes, two tasks: the exec'd image runs on the child's */
 	assert_int_equal(m->nr_tasks, 2);
 	assert_int_equal(m->tasks[1]->task.pid, m->tasks[1]->task.tid);
 	assert_true(m->tasks[1]->task.pid != m->tasks[0]->task.pid);
-	assert_true(m->tasks[1]->sleeping);
-	machine_run(m, 3 * N);
 	/* the child from the fork at 1000; the parent asleep in wait4 since 2000 */
 	assert_ptr_equal(m->tasks[1]->task.real_parent, &m->tasks[0]->task);
 	assert_int_equal(m->tasks[1]->runtime, 2 * N);
@@ -460,6 +461,33 @@ static void assert_load_fails(const char *path, const char *want)
 	assert_int_equal(vg_trace_load(&tr, path, err, sizeof(err)), -1);
 	assert_null(tr);
 	assert_string_equal(err, want);
+	x86_branch_text_reset();
+}
+
+/*
+ * @path loads (its first image is whole), but a later stream is bad: the
+ * run stops there with exactly @want (a prefix of it with @prefix).
+ */
+static void assert_run_fails(const char *path, const char *want, bool prefix)
+{
+	struct vg_trace *tr;
+	struct machine *m;
+	char err[512];
+
+	assert_int_equal(vg_trace_load(&tr, path, err, sizeof(err)), 0);
+	m = new_machine(1);
+	assert_int_equal(vg_trace_add_tasks(tr, m, "prog"), 0);
+	for (unsigned int i = 1; i < 100 && !vg_trace_done(tr); i++)
+		machine_run(m, i * N);
+	assert_true(vg_trace_done(tr));
+	assert_non_null(vg_trace_error(tr));
+	if (prefix)
+		assert_true(!strncmp(vg_trace_error(tr), want, strlen(want)));
+	else
+		assert_string_equal(vg_trace_error(tr), want);
+	assert_null(strchr(vg_trace_error(tr), '\n'));
+	machine_destroy(m);
+	vg_trace_free(tr);
 	x86_branch_text_reset();
 }
 
@@ -658,28 +686,24 @@ static void test_corrupt_streams(void **state)
 	vgw_proc(&w, VGS_EXIT, 11, 0, NULL);
 	vgw_close(&w);
 	assert_int_equal(truncate(w.path, at + 2), 0);
+	/* (the child's and the new image's streams are read as the run reaches them) */
 	snprintf(want, sizeof(want), "%s: byte %ld: process record cut short", w.path, at);
-	assert_load_fails(path, want);
+	assert_run_fails(path, want, false);
 	unlink(w.path);
 	vgw_open_at(&w, r.dir, 10, 1, 0);
 	vgw_close(&w);
 	put_bytes_at(w.path, 0, "NOTVGSTR", 8);
 	snprintf(want, sizeof(want), "%s: not a pmusim stream (bad magic)", w.path);
-	assert_load_fails(path, want);
+	assert_run_fails(path, want, false);
 	unlink(w.path);
 	/* a child's "stream" that is a directory */
 	snprintf(want, sizeof(want), "%s/vg.11.0", r.dir);
 	assert_int_equal(mkdir(want, 0755), 0);
 	{
-		struct vg_trace *tr = (struct vg_trace *)&tr;
-		char err[512], prefix[520];
+		char prefix[520];
 
-		assert_int_equal(vg_trace_load(&tr, path, err, sizeof(err)), -1);
-		assert_null(tr);
 		snprintf(prefix, sizeof(prefix), "%s: ", want);
-		assert_true(!strncmp(err, prefix, strlen(prefix)));
-		assert_null(strchr(err, '\n'));
-		x86_branch_text_reset();
+		assert_run_fails(path, prefix, true);
 	}
 	assert_int_equal(rmdir(want), 0);
 	assert_int_equal(scratch_dir_remove(r.dir), 0);
@@ -781,7 +805,6 @@ static void test_fork_in_a_signal_handler(void **state)
 	vgw_close(&child);
 
 	replay_start(&r, w.path, 2);
-	assert_int_equal(r.m->nr_tasks, 2);
 	machine_run(r.m, 2 * N + 1);
 	/* forked: the child's stack is the parent's */
 	assert_ptr_equal(task(&r, 1)->task.real_parent, &task(&r, 0)->task);
@@ -849,41 +872,26 @@ static void test_fork_then_exec(void **state)
 	vgw_close(&w);
 
 	replay_start(&r, path, 4);
-	/* the leader and the image's threads 2, 3; the child's 1, 2, 3 */
-	assert_int_equal(r.m->nr_tasks, 6);
-	for (unsigned int i = 1; i < 6; i++)
-		assert_true(task(&r, i)->sleeping);
-	assert_int_equal(task(&r, 3)->task.pid, task(&r, 3)->task.tid);
-	assert_int_equal(task(&r, 5)->task.pid, task(&r, 3)->task.pid);
-	assert_int_equal(task(&r, 2)->task.pid, task(&r, 0)->task.pid);
-	machine_run(r.m, 2 * N);
-	/* the child's first thread and its uncreated third since the fork; its second not yet */
-	assert_int_equal(task(&r, 3)->runtime, N);
-	assert_int_equal(task(&r, 5)->runtime, N);
-	assert_true(task(&r, 4)->sleeping && task(&r, 4)->runtime == 0);
-	assert_ptr_equal(task(&r, 4)->task.real_parent, &task(&r, 0)->task);
-	/* the parent in wait4 from 2000, the new image's threads not begun: the child runs on */
+	/* the leader; the child's tasks come with its stream, at the fork */
+	assert_int_equal(r.m->nr_tasks, 1);
 	machine_run(r.m, 2 * N + 1);
+	/* the parent in wait4 from 2000: the child runs on */
 	assert_true(task(&r, 0)->sleeping);
-	assert_int_equal(task(&r, 2)->runtime, 0);
+	assert_int_equal(task(&r, 1)->task.pid, task(&r, 1)->task.tid);
+	assert_ptr_equal(task(&r, 1)->task.real_parent, &task(&r, 0)->task);
+	assert_int_equal(task(&r, 2)->task.pid, task(&r, 1)->task.pid);
 	assert_false(vg_trace_done(r.tr));
 	machine_run(r.m, 3 * N);
-	assert_int_equal(task(&r, 4)->runtime, N);
-	/* the child ended at 3000: the parent goes on */
-	assert_false(task(&r, 0)->sleeping);
-	assert_int_equal(task(&r, 0)->runtime, 2 * N);
-	machine_run(r.m, 4 * N);
-	assert_int_equal(task(&r, 0)->runtime, 3 * N);
 	assert_string_equal(task(&r, 0)->task.comm, "prog");
-	machine_run(r.m, 5 * N);
-	/* the new image from 4000: its first thread on the leader, its third from the start */
+	/*
+	 * (the child's third thread, which no THREAD_NEW makes, begins when
+	 * the stream shows it, not at the fork: when the child ends varies)
+	 */
+	machine_run(r.m, 20 * N);
+	/* the new image: its first thread on the leader */
 	assert_string_equal(task(&r, 0)->task.comm, "next");
-	assert_int_equal(task(&r, 0)->runtime, 4 * N);
-	assert_int_equal(task(&r, 2)->runtime, N);
-	assert_true(task(&r, 1)->sleeping && task(&r, 1)->runtime == 0);
-	machine_run(r.m, 8 * N);
 	assert_true(vg_trace_done(r.tr));
-	assert_int_equal(task(&r, 1)->runtime, N);
+	assert_int_equal(r.m->nr_tasks, 6);
 	assert_int_equal(task(&r, 0)->runtime, 5 * N);
 	st = stats(&r);
 	assert_int_equal(st.processes, 2);
@@ -1047,7 +1055,6 @@ static void test_wakes_that_wait_for_nobody(void **state)
 	vgw_close(&w);
 
 	replay_start(&r, path, 3);
-	assert_int_equal(r.m->nr_tasks, 3);
 	machine_run(r.m, 6 * N);
 	assert_int_equal(task(&r, 0)->runtime, 6 * N);
 	machine_run(r.m, 7 * N);
@@ -1275,7 +1282,6 @@ static void test_forks_not_followed(void **state)
 	vgw_proc(&w, VGS_FORK, 11, 0, NULL);
 	vgw_close(&w);
 	replay_start(&r, path, 2);
-	assert_int_equal(r.m->nr_tasks, 2);
 	machine_run(r.m, 4 * N);
 	/* the program never waited: its child runs on */
 	assert_int_equal(task(&r, 0)->runtime, 4 * N);
@@ -1378,8 +1384,8 @@ static void test_deep_stacks(void **state)
 
 /*
  * The streams are read again for the replay: they are opened at the
- * load, so one removed after it still replays, and a program with
- * more threads than files can be open is refused there, naming the file.
+ * load, so one removed after it still replays, and every thread's walk
+ * shares the stream's one descriptor, so many threads need no more.
  */
 static void test_streams_opened_at_load(void **state)
 {
@@ -1413,11 +1419,11 @@ static void test_streams_opened_at_load(void **state)
 	low = old;
 	low.rlim_cur = 32;
 	assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
-	assert_int_equal(vg_trace_load(&tr, w.path, err, sizeof(err)), -1);
+	/* the threads' walks share the stream's one descriptor: 63 of them need no more */
+	assert_int_equal(vg_trace_load(&tr, w.path, err, sizeof(err)), 0);
 	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
-	assert_null(tr);
-	snprintf(want, sizeof(want), "%s: %s", w.path, strerror(EMFILE));
-	assert_string_equal(err, want);
+	vg_trace_free(tr);
+	(void)want;
 	x86_branch_text_reset();
 	unlink(w.path);
 }
@@ -1520,7 +1526,7 @@ static void write_everything(const char *dir, char *first, size_t len)
 	vgw_close(&w);
 }
 
-enum replay_end { LOAD_FAILED, MACHINE_FAILED, TASKS_FAILED, RAN };
+enum replay_end { LOAD_FAILED, MACHINE_FAILED, TASKS_FAILED, RAN, RUN_FAILED };
 
 /* Load, add the tasks and run: how far it came; its error, its figures if it ran. */
 static enum replay_end replay_once(const char *path, char *err, size_t errlen,
@@ -1544,6 +1550,11 @@ static enum replay_end replay_once(const char *path, char *err, size_t errlen,
 			machine_run(m, (i + 1) * N);
 		assert_true(vg_trace_done(tr));
 		vg_trace_stats(tr, st);
+		/* a stream read during the run that could not be: the run stops there */
+		if (vg_trace_error(tr)) {
+			snprintf(err, errlen, "%s", vg_trace_error(tr));
+			end = RUN_FAILED;
+		}
 	}
 	if (m)
 		machine_destroy(m);
@@ -1563,7 +1574,7 @@ static void test_out_of_memory(void **state)
 	struct replay r = { 0 };
 	struct vg_trace_stats ref, st;
 	char first[256], err[512];
-	unsigned int loads = 0, ran = 0, lost = 0;
+	unsigned int loads = 0, ran = 0, lost = 0, stops = 0, lost_threads = 0;
 	long n;
 
 	(void)state;
@@ -1594,14 +1605,19 @@ static void test_out_of_memory(void **state)
 			assert_int_equal(end, RAN);
 			break;
 		}
-		if (end == LOAD_FAILED) {
-			loads++;
+		if (end == LOAD_FAILED || end == RUN_FAILED) {
+			loads += end == LOAD_FAILED;
+			stops += end == RUN_FAILED;
 			assert_null(strchr(err, '\n'));
 			if (!strstr(err, r.dir) ||
 			    (!strstr(err, "out of memory") && !strstr(err, strerror(ENOMEM))))
 				fail_msg("allocation %ld refused: \"%s\"", n, err);
 		} else if (end == RAN) {
 			ran++;
+			/* a thread with no task is said to be lost, and not replayed */
+			lost_threads += st.lost != 0;
+			if (st.lost)
+				continue;
 			/* the same run; the truth is whole or said to be lost */
 			assert_int_equal(st.insns, ref.insns);
 			assert_int_equal(st.branches, ref.branches);
@@ -1613,8 +1629,9 @@ static void test_out_of_memory(void **state)
 	}
 	/* each stage was reached with an allocation refused */
 	assert_true(loads > 10 && n > loads);
-	print_message("# %ld allocations refused in turn: %u loads failed, %u runs to the end "
-		      "(%u with the truth lost)\n", n, loads, ran, lost);
+	print_message("# %ld allocations refused in turn: %u loads failed, %u runs stopped, %u "
+		      "runs to the end (%u with the truth lost, %u with a thread lost)\n", n, loads,
+		      stops, ran, lost, lost_threads);
 	assert_int_equal(scratch_dir_remove(r.dir), 0);
 }
 
