@@ -23,12 +23,14 @@ chmod +x "$dir/tool/pmusim-amd64-linux"
 cat >"$dir/bin/valgrind" <<'EOS'
 #!/bin/bash
 { echo "VALGRIND_LIB=$VALGRIND_LIB"; printf '%s\n' "$@"; } >"$VG_LOG"
-out=
-for a in "$@"; do case $a in --pmusim-out=*) out=${a#--pmusim-out=} ;; esac; done
+fd=
+for a in "$@"; do case $a in --pmusim-fd=*) fd=${a#--pmusim-fd=} ;; esac; done
 case $VG_DO in
 exit3) exit 3 ;;
 kill) kill -KILL $$ ;;
-garbage) printf 'not a stream' >"$out/vg.$$.0"; echo "the program's own output" ;;
+# a frame (pid 1, 12 bytes, VGS_FRAME_START) whose stream is not one
+garbage) printf '\001\000\000\000\014\000\001\000not a stream' >"/proc/self/fd/$fd"
+	echo "the program's own output" ;;
 esac
 exit 0
 EOS
@@ -116,11 +118,11 @@ refused "--call-graph lbr on a CPU without the LBR call-stack mode" \
 refused "--json=FILE in a directory that is not there" \
 	"pmusim: record: --json=$dir/none/s.json: No such file or directory" --json="$dir/none/s.json" -- "$dir/prog"
 
-# valgrind as record calls it: the tool's directory, the stream directory, the program's words
+# valgrind as record calls it: the tool's directory, the stream pipe, the program's words
 try -c 1000 --json="$dir/work/s.json" -- "$dir/prog" a 'b c'
-check "valgrind's arguments: the tool, a stream directory in TMPDIR, -q, children traced, then the program's words" \
+check "valgrind's arguments: the tool, the stream pipe's descriptor (the last below the limit), -q, children traced, then the program's words" \
 	'[ "$(sed 3d "$VG_LOG")" = "$(printf "%s\n" "VALGRIND_LIB=$dir/tool" --tool=pmusim -q --trace-children=yes "$dir/prog" a "b c")" ] &&
-	 grep -qx -- "--pmusim-out=$TMPDIR/pmusim-record\.[A-Za-z0-9]\{6\}" "$VG_LOG"'
+	 grep -qx -- "--pmusim-fd=$(($(ulimit -n) - 1))" "$VG_LOG"'
 check "valgrind exits 3 without a stream: exit 2, one line with its status, nothing written" \
 	'[ $rc = 2 ] && [ "$err" = "pmusim: record: $dir/prog: valgrind could not run it (exit status 3)" ] && nothing'
 VG_DO=kill try --json="$dir/work/s.json" -- "$dir/prog"
@@ -128,7 +130,7 @@ check "valgrind killed by signal 9 without a stream: exit 2, one line naming the
 	'[ $rc = 2 ] && [ "$err" = "pmusim: record: $dir/prog: valgrind could not run it (signal 9)" ] && nothing'
 VG_DO=garbage try --json="$dir/work/s.json" -- "$dir/prog"
 check "a stream that does not parse: exit 1, one line naming it, nothing written" \
-	'[ $rc = 1 ] && [ "$(wc -l <"$dir/err")" = 1 ] && grep -q "^$TMPDIR/pmusim-record\.[A-Za-z0-9]*/vg\.[0-9]*\.0: " "$dir/err" && nothing'
+	'[ $rc = 1 ] && [ "$(wc -l <"$dir/err")" = 1 ] && grep -q "^pipe:1\.0: not a pmusim stream (12 bytes)$" "$dir/err" && nothing'
 check "the program's stdout is its own" '[ "$(cat "$dir/out")" = "the program'"'"'s own output" ]'
 
 # --json=FILE that is not a regular file: written to, never removed
