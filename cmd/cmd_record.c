@@ -311,16 +311,13 @@ static int start_valgrind(const char *tool_dir, char **prog_argv, struct valgrin
 
 /*
  * Reap valgrind: its wait() status in *@status, the signal that stopped
- * it early, or 0, in *@stopped_by. With @stop (the replay ended first),
- * it is stopped as a stop signal would. 0, or -1 with errno.
+ * it early, or 0, in *@stopped_by. 0, or -1 with errno.
  */
-static int wait_valgrind(struct valgrind_run *vr, bool stop, int *status, int *stopped_by)
+static int wait_valgrind(struct valgrind_run *vr, int *status, int *stopped_by)
 {
 	sigset_t block, saved_mask;
 	int ret = 0;
 
-	if (stop)
-		kill(vr->pid, SIGTERM);
 	while (waitpid(vr->pid, status, 0) < 0)
 		if (errno != EINTR) {
 			ret = -1;
@@ -418,6 +415,9 @@ static void print_summary(const char *prog, const struct scenario *s,
 		fprintf(f, "  warning: threads left waiting for what their streams never say\n");
 	if (vs->truth_lost)
 		fprintf(f, "  warning: out of memory for a shadow stack: some true stacks are short\n");
+	if (vs->lost)
+		fprintf(f, "  warning: %u thread%s past the first %u threads and processes not "
+			"recorded\n", vs->lost, vs->lost == 1 ? "" : "s", RECORD_SPARE_TASKS + 1);
 	if (st->cs_samples && !IS_ENABLED(CONFIG_LBR_STITCH)) {
 		/* the raw LBR stacks' judgement alone, and that nothing was stitched */
 		fprintf(f, "  call-stack depth: true max %u; LBR avg %.1f max %llu; stitching off "
@@ -459,7 +459,8 @@ static void print_summary(const char *prog, const struct scenario *s,
 
 /* The summary as JSON: pmusim run --json's keys where they apply, and how the program ended. */
 static void print_json(FILE *f, const char *prog, const struct scenario *s,
-		       const struct vg_trace *trace, const struct vg_trace_stats *vs,
+		       const struct vg_feed *feed, const struct vg_trace *trace,
+		       const struct vg_trace_stats *vs,
 		       const struct run_stats *st, const struct record_end *e, const char *out,
 		       int status)
 {
@@ -492,6 +493,15 @@ static void print_json(FILE *f, const char *prog, const struct scenario *s,
 	json_u64(&j, "children_not_traced", vs->unfollowed);
 	json_bool(&j, "stalled", vs->stalled);
 	json_bool(&j, "truth_lost", vs->truth_lost);
+	json_u64(&j, "threads_lost", vs->lost);
+	{
+		uint64_t bytes, held;
+
+		/* the stream's bytes, and the most of them held at once (bounded) */
+		vg_feed_stats(feed, &bytes, &held);
+		json_u64(&j, "stream_bytes", bytes);
+		json_u64(&j, "stream_held_max", held);
+	}
 	json_u64(&j, "cycles", st->cycles);
 	run_stats_json_counts(&j, st);
 	run_stats_json_depth_begin(&j, st);
@@ -715,7 +725,7 @@ int cmd_record(int argc, char **argv)
 		bool began = feed && vg_feed_began(feed);
 
 		vg_feed_close(feed);
-		wait_valgrind(&vr, false, &vg_status, &vg_stopped_by);
+		wait_valgrind(&vr, &vg_status, &vg_stopped_by);
 		if (!began)
 			fprintf(stderr, "pmusim: record: %s: valgrind could not run it (%s %d)\n", path,
 				WIFSIGNALED(vg_status) ? "signal" : "exit status",
@@ -738,19 +748,13 @@ int cmd_record(int argc, char **argv)
 	rt = run_trace(s, trace, comm, out, &st, err, sizeof(err));
 	/*
 	 * the program has ended, or the replay stopped first (a stop signal,
-	 * a bad stream, an error): no more is read, and what it would still
-	 * write fails (the tool stops it), as does SIGTERM
+	 * a bad stream, a write that failed): then SIGTERM stops the program
+	 * as perf record stops its workload; what it still writes is dropped
 	 */
-	if (getenv("PMUSIM_FEED_DEBUG")) {
-		uint64_t b, h;
-
-		vg_feed_stats(feed, &b, &h);
-		fprintf(stderr, "feed: %llu bytes, held max %llu\n", (unsigned long long)b,
-			(unsigned long long)h);
-	}
+	if (rt || st.stop_signal || vg_trace_error(trace))
+		kill(vr.pid, SIGTERM);
 	vg_feed_close(feed);
-	if (wait_valgrind(&vr, rt || st.stop_signal || vg_trace_error(trace), &vg_status,
-			  &vg_stopped_by))
+	if (wait_valgrind(&vr, &vg_status, &vg_stopped_by))
 		vg_status = 0;
 	if (rt) {
 		fprintf(stderr, "%s\n", err);
@@ -780,7 +784,7 @@ int cmd_record(int argc, char **argv)
 			st.stop_signal == SIGHUP ? "SIGHUP" : "SIGTERM", out);
 	if (json) {
 		/* the last thing on stderr, or FILE whole */
-		print_json(json_fp, prog, s, trace, &vs, &st, &end, out, ret);
+		print_json(json_fp, prog, s, feed, trace, &vs, &st, &end, out, ret);
 		if (json_fp != stderr && (ferror(json_fp) | fclose(json_fp))) {
 			fprintf(stderr, "pmusim: record: %s: write error\n", json_path);
 			if (json_file)

@@ -689,7 +689,8 @@ static void run_machine(struct run *r)
 {
 	uint64_t quantum = r->m->cfg.quantum;
 
-	while (r->m->now < r->s->duration && !stop_signal &&
+	/* a write that failed ends it too: a recorded program is stopped then */
+	while (r->m->now < r->s->duration && !stop_signal && !r->rec.error &&
 	       !(r->trace && vg_trace_done(r->trace))) {
 		uint64_t until = r->s->duration - r->m->now > quantum ?
 				 r->m->now + quantum : r->s->duration;
@@ -800,6 +801,11 @@ static int run_one(struct run *rp, const char *output, const char *map_dir,
 		r.hold_reads = false;
 	}
 	consume(&r, true);
+	if (r.rec.error == EIO && r.rec.w && perf_data_writer__last_error()[0]) {
+		/* the writer's own words: the file and the system's reason (a full disk) */
+		snprintf(err, errlen, "pmusim: cannot write %s", perf_data_writer__last_error());
+		goto out;
+	}
 	if (r.rec.error || r.judge.error) {
 		snprintf(err, errlen, "pmusim: cannot write %s: %s", output,
 			 strerror(r.rec.error ? r.rec.error : r.judge.error));

@@ -358,8 +358,14 @@ void vg_chan_del_reader(struct vg_chan *c, const size_t *pos)
 
 void vg_feed_close(struct vg_feed *f)
 {
+	unsigned char buf[65536];
+	ssize_t n;
+
 	if (!f || f->dir)
 		return;
+	/* to its end, unread: a writer that blocked on it goes on to its stop, not to EPIPE */
+	while (f->fd >= 0 && ((n = read(f->fd, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR)))
+		;
 	if (f->fd >= 0)
 		close(f->fd);
 	f->fd = -1;

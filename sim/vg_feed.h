@@ -58,8 +58,9 @@ int vg_chan_add_reader(struct vg_chan *c, const size_t *pos);
 void vg_chan_del_reader(struct vg_chan *c, const size_t *pos);
 
 /*
- * No more is read: the pipe is closed (its writers' writes fail), every
- * stream ends where what was read ends. NULL is let be.
+ * No more is used: what the pipe still brings is read to its end (every
+ * writer gone) and dropped, and every stream ends where what was read
+ * ends. NULL is let be.
  */
 void vg_feed_close(struct vg_feed *f);
 /* Has any stream begun? */
