@@ -502,6 +502,13 @@ static void print_json(FILE *f, const char *prog, const struct scenario *s,
 		json_u64(&j, "stream_bytes", bytes);
 		json_u64(&j, "stream_held_max", held);
 	}
+	{
+		struct rusage ru;
+
+		/* record's own peak (not valgrind's): what the replay holds */
+		if (!getrusage(RUSAGE_SELF, &ru))
+			json_u64(&j, "max_rss_kib", (uint64_t)ru.ru_maxrss);
+	}
 	json_u64(&j, "cycles", st->cycles);
 	run_stats_json_counts(&j, st);
 	run_stats_json_depth_begin(&j, st);
