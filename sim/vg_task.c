@@ -31,6 +31,8 @@ struct vg_thread {
 	struct vg_stream cur;		/* its own walk over the stream (from its first record) */
 	bool has_cur;
 	bool lost;			/* no task was left for it: not replayed */
+	bool parked;			/* its walk ran too far ahead of the others' (park()) */
+	size_t park_check;		/* where its walk next looks at the parked ones */
 	struct vg_event ev;		/* the record being retired */
 	bool have_ev;
 	uint64_t left;			/* its instructions before the branch not yet retired */
@@ -84,6 +86,7 @@ struct vg_image {
 	struct vg_chan *chan;
 	struct vg_stream scout;
 	bool scout_done;
+	unsigned int nr_parked;
 	uint64_t scout_idx, last_site;
 	struct vg_wake *wakes;		/* in file order */
 	uint32_t nr_wakes;
@@ -138,6 +141,7 @@ static struct vg_thread *thread_of(const struct vg_image *img, uint32_t vtid)
 
 static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_sink *sink);
 static void start_at(struct vg_thread *th, uint64_t tsc);
+static void unpark(struct vg_image *img, uint64_t tsc);
 
 /*
  * A task for @th, which the stream shows once the run has begun: a spare
@@ -903,6 +907,8 @@ static void thread_end(struct vg_thread *th, uint64_t tsc)
 	advance(th, UINT64_MAX, tsc);
 	/* its walk is over: what it would still have held of a pipe goes */
 	vg_stream_close(&th->cur);
+	if (img->nr_parked)
+		unpark(img, tsc);
 	img->live--;
 	img->tr->live--;
 	/* the last one known: a thread the scout has not met yet may still come */
@@ -1047,9 +1053,65 @@ static bool thread_note(struct vg_thread *th, const struct vg_event *ev, struct 
 }
 
 /* The next record of this thread: 1, or 0 at the end (or a bad record: checked at load). */
+/*
+ * How far a thread's walk may run ahead of the slowest other walk of its
+ * image while it looks for its next record: a thread that waits in the
+ * host (a join) while another runs on would otherwise have the pipe's
+ * bytes between them held. It parks there, asleep, until the others
+ * come within half of it, or end.
+ */
+#define VG_PARK_BYTES	(4u << 20)
+#define VG_PARK_CHECK	(64u << 10)	/* checked each time a walk passes this many bytes */
+
+/* The slowest walk of @img but @th's (and the parked ones'): its offset, or SIZE_MAX. */
+static size_t slowest_other(const struct vg_image *img, const struct vg_thread *th)
+{
+	size_t min = SIZE_MAX;
+
+	for (unsigned int i = 0; i < img->nr_threads; i++) {
+		const struct vg_thread *o = img->threads[i];
+
+		if (o != th && o->has_cur && o->cur.buf && !o->parked && o->cur.off < min)
+			min = o->cur.off;
+	}
+	return min;
+}
+
+/* Parked threads the others have come near enough to (or left alone) go on at @tsc. */
+static void unpark(struct vg_image *img, uint64_t tsc)
+{
+	for (unsigned int i = 0; img->nr_parked && i < img->nr_threads; i++) {
+		struct vg_thread *p = img->threads[i];
+		size_t min;
+
+		if (!p->parked)
+			continue;
+		min = slowest_other(img, p);
+		if (min != SIZE_MAX && min < p->cur.off && p->cur.off - min > VG_PARK_BYTES / 2)
+			continue;
+		p->parked = false;
+		img->nr_parked--;
+		start_at(p, tsc);
+	}
+}
+
+/*
+ * @th stops looking for its next record, asleep, ahead of the others: it
+ * has no record before where its walk is, so a wake-up before it waits for
+ * nothing of it (its pos moves there).
+ */
+static void park(struct vg_thread *th, uint64_t tsc)
+{
+	advance(th, th->walked, tsc);
+	th->parked = true;
+	th->img->nr_parked++;
+	machine_sleep_task(th->task);
+}
+
 static int next_own(struct vg_thread *th, uint64_t tsc)
 {
 	struct vg_image *img = th->img;
+	size_t check = th->cur.off + VG_PARK_CHECK;
 	char err[256];
 
 	/* created, and started, before the scout met its first record */
@@ -1068,7 +1130,23 @@ static int next_own(struct vg_thread *th, uint64_t tsc)
 		idx = th->walked++;
 		if (th->ev.type != VGS_THREAD && th->ev.tid == th->vtid) {
 			advance(th, idx, tsc);
+			/* (a walk that found its record moved on: a parked one may go on) */
+			if (img->nr_parked && th->cur.off >= th->park_check) {
+				th->park_check = th->cur.off + VG_PARK_CHECK;
+				unpark(img, tsc);
+			}
 			return 1;
+		}
+		if (th->cur.off >= check && img->nr_threads > 1) {
+			size_t min = slowest_other(img, th);
+
+			check = th->cur.off + VG_PARK_CHECK;
+			if (img->nr_parked)
+				unpark(img, tsc);
+			if (min != SIZE_MAX && min < th->cur.off && th->cur.off - min > VG_PARK_BYTES) {
+				park(th, tsc);
+				return 2;
+			}
 		}
 	}
 }
@@ -1081,9 +1159,12 @@ static bool take_next(struct vg_thread *th, struct model_cpu *model)
 {
 	struct vg_event *ev = &th->ev;
 
-	if (!next_own(th, model_cpu_tsc(model))) {
+	switch (next_own(th, model_cpu_tsc(model))) {
+	case 0:
 		thread_end(th, model_cpu_tsc(model));
 		return false;
+	case 2:
+		return false;		/* parked */
 	}
 	th->have_ev = true;
 	/* a branch record's count holds the branch; signals are no instruction */

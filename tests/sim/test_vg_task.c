@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <elf.h>
 #include <limits.h>
+#include <pthread.h>
 #include <link.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -31,6 +32,7 @@
 #include "tests/test.h"
 #include "core/x86/pmu.h"
 #include "sim/machine.h"
+#include "sim/vg_feed.h"
 #include "sim/vg_stream.h"
 #include "sim/vg_task.h"
 #include "tests/lib/scratch.h"
@@ -946,6 +948,97 @@ static void test_exec_by_a_second_thread(void **state)
 	replay_end(&r);
 }
 
+struct pump {
+	const char *path;
+	int fd;
+};
+
+/* The stream file as the tool would write it into the pipe: frames, then the pipe's end. */
+static void *pump_frames(void *arg)
+{
+	struct pump *p = arg;
+	unsigned char buf[VGS_FRAME_MAX];
+	struct vgs_frame *f = (struct vgs_frame *)buf;
+	uint16_t flags = VGS_FRAME_START;
+	FILE *in = fopen(p->path, "rb");
+	size_t n;
+
+	assert_non_null(in);
+	while ((n = fread(buf + sizeof(*f), 1, sizeof(buf) - sizeof(*f), in)) > 0) {
+		*f = (struct vgs_frame){ .pid = 10, .len = (uint16_t)n, .flags = flags };
+		flags = 0;
+		assert_int_equal(write(p->fd, buf, sizeof(*f) + n), (ssize_t)(sizeof(*f) + n));
+	}
+	fclose(in);
+	close(p->fd);
+	return NULL;
+}
+
+/*
+ * A thread that waits in the host while another runs on (a join): its
+ * walk, looking for its next record past the other's, parks 4 MiB ahead
+ * of the other's (asleep), and goes on when the other comes near or
+ * ends: through a pipe, what is held of a 20 MB stream stays under 9 MiB
+ * (not the whole loop). The replay is the one it would be: every
+ * instruction, and the waiter's code after the wake-up after all the
+ * other's.
+ */
+static void test_waiter_parks_ahead(void **state)
+{
+	const unsigned int loops = 4000000;	/* some 5 bytes each: 20 MB */
+	struct replay r = { 0 };
+	struct vg_writer w;
+	struct vg_feed *feed;
+	struct pump pump;
+	uint64_t bytes, held;
+	pthread_t t;
+	char err[256];
+	int p[2];
+
+	(void)state;
+	scratch(&r);
+	vgw_open_at(&w, r.dir, 10, 0, 0);
+	vgw_branch(&w, VGK_JMP, 0x100, 0x110, 0x7000, N);
+	vgw_thread(&w, VGS_THREAD_NEW, 2);
+	vgw_branch(&w, VGK_SYSCALL, 0x110, 0x112, 0x7000, N);	/* the join's futex */
+	vgw_thread(&w, VGS_THREAD, 2);
+	for (unsigned int i = 0; i < loops; i++)
+		vgw_branch(&w, VGK_COND, 0x210, 0x200, 0x6000, 4);
+	vgw_thread(&w, VGS_THREAD_EXIT, 2);
+	vgw_thread(&w, VGS_THREAD, 1);
+	vgw_proc(&w, VGS_WAKE, 0, 202 /* futex */, NULL);
+	vgw_branch(&w, VGK_JMP, 0x120, 0x130, 0x7000, N);
+	vgw_proc(&w, VGS_EXIT, 10, 0, NULL);
+	vgw_close(&w);
+	assert_int_equal(pipe(p), 0);
+	pump = (struct pump){ w.path, p[1] };
+	assert_int_equal(pthread_create(&t, NULL, pump_frames, &pump), 0);
+	feed = vg_feed_open_pipe(p[0]);
+	assert_non_null(feed);
+	if (vg_trace_open_feed(&r.tr, feed, NULL, err, sizeof(err)))
+		fail_msg("%s", err);
+	r.m = new_machine(2);
+	assert_int_equal(vg_trace_add_tasks(r.tr, r.m, "prog"), 0);
+	for (unsigned int i = 1; i < 10000 && !vg_trace_done(r.tr); i++)
+		machine_run(r.m, (uint64_t)i * 1000 * N);
+	assert_true(vg_trace_done(r.tr));
+	pthread_join(t, NULL);
+	vg_feed_stats(feed, &bytes, &held);
+	assert_true(bytes > 20000000);
+	assert_true(held < 9u << 20);
+	assert_int_equal(stats(&r).insns, 3 * N + 4ull * loops);
+	assert_false(stats(&r).stalled);
+	/* the waiter's last 1000 came after the other's whole loop */
+	assert_int_equal(task(&r, 0)->runtime, 3 * N);
+	assert_true(model_cpu_tsc(r.m->cpus[0].model) >= 2 * N + 4ull * loops ||
+		    model_cpu_tsc(r.m->cpus[1].model) >= 2 * N + 4ull * loops);
+	machine_destroy(r.m);
+	vg_trace_free(r.tr);
+	vg_feed_free(feed);
+	x86_branch_text_reset();
+	assert_int_equal(scratch_dir_remove(r.dir), 0);
+}
+
 /* A join: the thread waited for exits (THREAD_EXIT its last record), the waiter goes on then. */
 static void test_thread_exits_while_another_waits(void **state)
 {
@@ -1651,6 +1744,7 @@ int main(void)
 		cmocka_unit_test(test_fork_then_exec),
 		cmocka_unit_test(test_exec_by_a_second_thread),
 		cmocka_unit_test(test_thread_exits_while_another_waits),
+		cmocka_unit_test(test_waiter_parks_ahead),
 		cmocka_unit_test(test_wake_after_the_others_passed_it),
 		cmocka_unit_test(test_wakes_that_wait_for_nobody),
 		cmocka_unit_test(test_wait_for_a_child_and_a_thread),
