@@ -1082,12 +1082,14 @@ static void unpark(struct vg_image *img, uint64_t tsc)
 {
 	for (unsigned int i = 0; img->nr_parked && i < img->nr_threads; i++) {
 		struct vg_thread *p = img->threads[i];
-		size_t min;
+		size_t min, at;
 
 		if (!p->parked)
 			continue;
+		/* (one with no walk yet waits where the scout is) */
+		at = p->has_cur ? p->cur.off : img->scout_done ? 0 : img->scout.off;
 		min = slowest_other(img, p);
-		if (min != SIZE_MAX && min < p->cur.off && p->cur.off - min > VG_PARK_BYTES / 2)
+		if (min != SIZE_MAX && min < at && at - min > VG_PARK_BYTES / 2)
 			continue;
 		p->parked = false;
 		img->nr_parked--;
@@ -1114,9 +1116,22 @@ static int next_own(struct vg_thread *th, uint64_t tsc)
 	size_t check = th->cur.off + VG_PARK_CHECK;
 	char err[256];
 
-	/* created, and started, before the scout met its first record */
-	while (!th->has_cur && scout_one(img) > 0)
-		;
+	/*
+	 * created, and started, before the scout met its first record: the
+	 * scout looks for it, as far as a walk may run ahead (Valgrind runs
+	 * the creator on for a while before it switches to the new thread)
+	 */
+	while (!th->has_cur && !img->scout_done) {
+		size_t min = slowest_other(img, th);
+
+		if (min != SIZE_MAX && min < img->scout.off && img->scout.off - min > VG_PARK_BYTES) {
+			th->parked = true;
+			img->nr_parked++;
+			machine_sleep_task(th->task);
+			return 2;
+		}
+		scout_one(img);
+	}
 	if (!th->has_cur || !th->cur.buf)
 		return 0;
 	for (;;) {
