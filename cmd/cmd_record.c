@@ -127,18 +127,26 @@ static const char *find_program(const char *prog, char *buf, size_t len)
 	return NULL;
 }
 
-/* An ELF file or a #! script: what execve runs (valgrind says the rest in many lines). */
-static bool runnable(const char *path)
+/* What execve runs: 'E' an ELF file, '#' a #! script, 0 neither (or unreadable). */
+static int exec_kind(const char *path)
 {
 	unsigned char m[4] = { 0 };
 	FILE *f = fopen(path, "rb");
 	size_t n;
 
 	if (!f)
-		return false;
+		return 0;
 	n = fread(m, 1, sizeof(m), f);
 	fclose(f);
-	return (n == 4 && !memcmp(m, "\177ELF", 4)) || (n >= 2 && m[0] == '#' && m[1] == '!');
+	if (n == 4 && !memcmp(m, "\177ELF", 4))
+		return 'E';
+	return n >= 2 && m[0] == '#' && m[1] == '!' ? '#' : 0;
+}
+
+/* An ELF file or a #! script: what execve runs (valgrind says the rest in many lines). */
+static bool runnable(const char *path)
+{
+	return exec_kind(path) != 0;
 }
 
 /* Where pmusim's Valgrind tool is: $PMUSIM_VGTOOL_LIB, else vgtool/lib beside pmusim. */
@@ -205,6 +213,26 @@ static void remove_dir(const char *dir)
 static volatile sig_atomic_t valgrind_stop_signal;
 static volatile sig_atomic_t valgrind_pid;
 
+/*
+ * The valgrind to run, into @buf: the one in PATH, or Debian's real
+ * launcher when that is Debian's wrapper script (valgrind beside
+ * valgrind.bin), which sets LD_LIBRARY_PATH=/usr/lib/debug and
+ * GLIBC{XX,PP}_FORCE_NEW for the program and rebuilds the environment
+ * in its own order: natively the program sees none of that.
+ */
+static const char *valgrind_launcher(char *buf, size_t len)
+{
+	char bin[PATH_MAX + 8];
+
+	if (!find_program("valgrind", buf, len))
+		return NULL;
+	snprintf(bin, sizeof(bin), "%s.bin", buf);
+	if (exec_kind(buf) == '#' && !access(bin, X_OK) && exec_kind(bin) == 'E' &&
+	    strlen(bin) < len)
+		memcpy(buf, bin, strlen(bin) + 1);
+	return buf;
+}
+
 static void stop_valgrind(int sig)
 {
 	if (!valgrind_stop_signal)
@@ -231,26 +259,39 @@ static int start_valgrind(const char *tool_dir, char **prog_argv, struct valgrin
 {
 	struct sigaction sa;
 	sigset_t block, saved_mask;
-	char fdopt[48];
+	char fdopt[48], launcher[PATH_MAX];
+	const char *user_lib = getenv("VALGRIND_LIB");
 	struct rlimit rl;
 	int nargs = 0, p[2], wfd;
-	char **argv;
+	char **argv, *env_opt;
+	size_t env_len;
 
 	for (char **a = prog_argv; *a; a++)
 		nargs++;
+	if (!valgrind_launcher(launcher, sizeof(launcher)))
+		return -1;
 	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur < 64) {
 		errno = EMFILE;
 		return -1;
 	}
 	/* (dup2 takes no descriptor at or past the limit, nor past the kernel's nr_open) */
 	wfd = rl.rlim_cur > 1048576 ? 1048575 : (int)rl.rlim_cur - 1;
+	/* the tool gives the program its own VALGRIND_LIB back, or none (vgtool/client_env.h) */
+	env_len = sizeof("--pmusim-env=VALGRIND_LIB=") + (user_lib ? strlen(user_lib) : 0);
+	env_opt = malloc(env_len);
 	argv = calloc((size_t)nargs + 8, sizeof(*argv));
-	if (!argv)
-		return -1;
-	if (pipe(p) || fcntl(p[0], F_SETFD, FD_CLOEXEC) || fcntl(p[1], F_SETFD, FD_CLOEXEC)) {
+	if (!argv || !env_opt) {
 		free(argv);
+		free(env_opt);
 		return -1;
 	}
+	if (pipe(p) || fcntl(p[0], F_SETFD, FD_CLOEXEC) || fcntl(p[1], F_SETFD, FD_CLOEXEC)) {
+		free(argv);
+		free(env_opt);
+		return -1;
+	}
+	snprintf(env_opt, env_len, "--pmusim-env=VALGRIND_LIB%s%s", user_lib ? "=" : "",
+		 user_lib ? user_lib : "");
 	snprintf(fdopt, sizeof(fdopt), "--pmusim-fd=%d", wfd);
 	argv[0] = "valgrind";
 	argv[1] = "--tool=pmusim";
@@ -258,8 +299,9 @@ static int start_valgrind(const char *tool_dir, char **prog_argv, struct valgrin
 	argv[3] = "-q";
 	/* children and the images execve runs are recorded too (one stream each) */
 	argv[4] = "--trace-children=yes";
+	argv[5] = env_opt;
 	for (int i = 0; i < nargs; i++)
-		argv[5 + i] = prog_argv[i];
+		argv[6 + i] = prog_argv[i];
 	fflush(NULL);
 	/* held until the handlers know the pid: a stop is never lost */
 	sigemptyset(&block);
@@ -273,6 +315,7 @@ static int start_valgrind(const char *tool_dir, char **prog_argv, struct valgrin
 		close(p[0]);
 		close(p[1]);
 		free(argv);
+		free(env_opt);
 		return -1;
 	}
 	if (vr->pid == 0) {
@@ -283,11 +326,12 @@ static int start_valgrind(const char *tool_dir, char **prog_argv, struct valgrin
 			_exit(127);
 		}
 		setenv("VALGRIND_LIB", tool_dir, 1);
-		execvp("valgrind", argv);
+		execv(launcher, argv);
 		fprintf(stderr, "pmusim: record: valgrind: %s\n", strerror(errno));
 		_exit(127);
 	}
 	free(argv);
+	free(env_opt);
 	close(p[1]);
 	vr->fd = p[0];
 	valgrind_pid = vr->pid;

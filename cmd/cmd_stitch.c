@@ -68,8 +68,10 @@ struct stitch_ctx {
 	u32 last_pid;
 	u32 last_nr;
 	size_t last_cap;
-	u64 *last_frames;
-	size_t last_off, last_len;
+	u64 *last_rev_ips;		/* its frames, outermost first */
+	u32 *last_rev_end;		/* from each one's line to the end of the stack's lines */
+	u32 *starts;			/* where out_frames put each line */
+	size_t last_end;		/* where the stack's lines end in out */
 };
 
 static int grow(void **buf, size_t *cap, size_t need, size_t elem)
@@ -271,7 +273,7 @@ static noinline int out_frame_slow(struct stitch_ctx *c, u32 pid, u64 ip)
  * The state lives in locals: stores through char pointers would make
  * the compiler reload it from *c after every copy.
  */
-static int out_frames(struct stitch_ctx *c, u32 pid, const u64 *ips, u32 nr)
+static int out_frames(struct stitch_ctx *c, u32 pid, const u64 *ips, u32 nr, u32 *starts)
 {
 	const struct frame_line *cache = c->line_cache, *l;
 	u32 shift = c->line_cache_shift, mask = c->line_cache_size - 1, h, n;
@@ -281,6 +283,8 @@ static int out_frames(struct stitch_ctx *c, u32 pid, const u64 *ips, u32 nr)
 	for (u32 i = 0; i < nr; i++) {
 		u64 ip = ips[i];
 
+		if (starts)
+			starts[i] = (u32)len;
 		h = line_slot(ip, shift);
 		while (unlikely(cache[h].ip != ip || cache[h].pid != pid) && cache[h].len)
 			h = (h + 1) & mask;
@@ -304,41 +308,91 @@ static int out_frames(struct stitch_ctx *c, u32 pid, const u64 *ips, u32 nr)
 	return 0;
 }
 
+static int last_grow(struct stitch_ctx *c, u32 nr)
+{
+	size_t cap = c->last_cap;
+
+	if (nr <= cap)
+		return 0;
+	if (grow((void **)&c->last_rev_ips, &cap, nr, sizeof(u64)))
+		return -1;
+	cap = c->last_cap;
+	if (grow((void **)&c->last_rev_end, &cap, nr, sizeof(u32)))
+		return -1;
+	cap = c->last_cap;
+	if (grow((void **)&c->starts, &cap, nr, sizeof(u32)))
+		return -1;
+	c->last_cap = cap;
+	return 0;
+}
+
 /*
- * A resolved call stack. Samples in a hot loop often have the same stack
- * as the sample before them: then the lines printed for that one, still
- * in the buffer, are copied whole.
+ * A resolved call stack. A thread's samples share their outer frames
+ * (the stitched ones, most of the LBR's) with the sample before: the
+ * lines of the frames this stack ends with in common with the stack
+ * printed last, still in the buffer, are copied in one piece, and only
+ * the frames before them are looked up. The last stack is kept outermost
+ * first, so that a shared end keeps its entries where they are: for
+ * frame nr - 1 - r, last_rev_ips[r] and last_rev_end[r], the bytes from
+ * its line to the end of the stack's lines.
  */
 static int out_stack(struct stitch_ctx *c, u32 pid, const u64 *ips, u32 nr, bool repeated)
 {
-	size_t start = c->out_len;
+	size_t from = 0, len = 0, end;
 	u64 flushes = c->flushes;
+	u32 k = 0, head;
 
-	/* REPEATED: the stitcher says IPS are the frames it gave last time */
-	if (c->last_valid && c->last_pid == pid && c->last_nr == nr &&
-	    start + c->last_len <= c->out_cap &&
-	    (repeated || !memcmp(c->last_frames, ips, nr * sizeof(*ips)))) {
-		memcpy(c->out + start, c->out + c->last_off, c->last_len);
-		c->out_len += c->last_len;
-		return 0;
+	if (c->last_valid && c->last_pid == pid) {
+		/* REPEATED: the stitcher says IPS are the frames it gave last time */
+		if (repeated && nr == c->last_nr) {
+			k = nr;
+		} else {
+			u32 max = nr < c->last_nr ? nr : c->last_nr;
+			const u64 *r = c->last_rev_ips, *e = ips + nr - 1;
+
+			/* four frames a step, no branch among them: stacks share dozens */
+			while (k + 4 <= max &&
+			       !((r[k] ^ e[-(long)k]) | (r[k + 1] ^ e[-(long)k - 1]) |
+				 (r[k + 2] ^ e[-(long)k - 2]) | (r[k + 3] ^ e[-(long)k - 3])))
+				k += 4;
+			while (k < max && r[k] == e[-(long)k])
+				k++;
+		}
+		if (k) {
+			len = c->last_rev_end[k - 1];
+			from = c->last_end - len;
+		}
 	}
 	c->last_valid = false;
-	if (out_frames(c, pid, ips, nr))
+	head = nr - k;
+	if (last_grow(c, nr))
+		return out_frames(c, pid, ips, nr, NULL);
+	if (out_frames(c, pid, ips, head, c->starts))
 		return -1;
-	if (c->flushes != flushes || grow((void **)&c->last_frames, &c->last_cap, nr, sizeof(*ips)))
-		return 0;		/* flushed on the way, or no room to remember */
-	memcpy(c->last_frames, ips, nr * sizeof(*ips));
+	if (k) {
+		/* a flush on the way moved the lines, or no room: look them up */
+		if (c->flushes != flushes || c->out_len + len > c->out_cap)
+			return out_frames(c, pid, ips + head, k, NULL);
+		memcpy(c->out + c->out_len, c->out + from, len);
+		c->out_len += len;
+	}
+	if (c->flushes != flushes)
+		return 0;		/* the lines moved: nothing to remember */
+	end = c->out_len;
+	for (u32 i = 0; i < head; i++) {
+		c->last_rev_ips[nr - 1 - i] = ips[i];
+		c->last_rev_end[nr - 1 - i] = (u32)(end - c->starts[i]);
+	}
 	c->last_nr = nr;
 	c->last_pid = pid;
-	c->last_off = start;
-	c->last_len = c->out_len - start;
+	c->last_end = end;
 	c->last_valid = true;
 	return 0;
 }
 
 static int out_frame(struct stitch_ctx *c, u32 pid, u64 ip)
 {
-	return out_frames(c, pid, &ip, 1);
+	return out_frames(c, pid, &ip, 1, NULL);
 }
 
 static void out_char(struct stitch_ctx *c, char ch)
@@ -560,7 +614,9 @@ out:
 	free(c.out);
 	free(c.line_cache);
 	free(c.lines);
-	free(c.last_frames);
+	free(c.last_rev_ips);
+	free(c.last_rev_end);
+	free(c.starts);
 	lbr_stitcher__exit(&st);
 	perf_data_file__close(&f);
 	return status;

@@ -9,6 +9,7 @@
 #include "include/pmusim/perf_event.h"
 #include "cmd/perf_options.h"
 #include "sim/scenario_number.h"
+#include "tools/perf/util/parse_events.h"
 
 /* An option's number, by the scenario's parser: 0, or -1 after one line naming @opt. */
 static int option_uint(const struct overrides *o, const char *opt, const char *arg, uint64_t min,
@@ -29,6 +30,26 @@ static int option_uint(const struct overrides *o, const char *opt, const char *a
 }
 
 /*
+ * The next name of an -e list at *@pos, cut at the first comma that is
+ * not between a PMU event's slashes (cpu/event=0x3c,umask=0/u); NULL at
+ * the end.
+ */
+static char *next_event(char **pos)
+{
+	char *w = *pos, *p;
+	bool in_pmu = false;
+
+	if (!w || !*w)
+		return NULL;
+	for (p = w; *p && (*p != ',' || in_pmu); p++)
+		if (*p == '/')
+			in_pmu = !in_pmu;
+	*pos = *p ? p + 1 : NULL;
+	*p = 0;
+	return w;
+}
+
+/*
  * -e A,B or -e A -e B: every event, checked by name. 0, or -1 after one
  * line (and @o as it was). The names point into one copy of @arg, kept in
  * event_buf[] at the index of its first name: every -e adds a name at
@@ -37,7 +58,7 @@ static int option_uint(const struct overrides *o, const char *opt, const char *a
 static int add_events(struct overrides *o, const char *arg)
 {
 	unsigned int first = o->nr_events;
-	char *buf, *save, *w;
+	char *buf, *save, *w, why[160];
 	struct scn_event probe;
 
 	if (strchr(arg, '{')) {
@@ -55,15 +76,18 @@ static int add_events(struct overrides *o, const char *arg)
 		fprintf(stderr, "pmusim: out of memory\n");
 		return -1;
 	}
-	for (w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+	for (save = buf; (w = next_event(&save));) {
 		if (o->nr_events == MAX_EVENTS) {
 			o->nr_events = first;
 			free(buf);
 			goto too_many;
 		}
-		if (scenario_parse_event(&probe, w)) {
-			fprintf(stderr, "pmusim: %s: -e %s: unknown event (cycles, instructions, "
-				"branches, branch-misses, ref-cycles, rHEX; :u :k)\n", o->cmd, w);
+		if (scenario_parse_event_why(&probe, w, why, sizeof(why))) {
+			if (!strcmp(why, "unknown event"))
+				fprintf(stderr, "pmusim: %s: -e %s: unknown event (" PARSE_EVENTS_NAMES
+					")\n", o->cmd, w);
+			else
+				fprintf(stderr, "pmusim: %s: -e %s: %s\n", o->cmd, w, why);
 			o->nr_events = first;
 			free(buf);
 			return -1;
@@ -118,7 +142,7 @@ static int parse_filter(const char *s, uint64_t *bits)
 
 	snprintf(buf, sizeof(buf), "%s", s);
 	*bits = 0;
-	for (w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+	for (save = buf; (w = next_event(&save));) {
 		uint64_t b = !strcmp(w, "u") ? PERF_SAMPLE_BRANCH_USER :
 			     !strcmp(w, "k") ? PERF_SAMPLE_BRANCH_KERNEL :
 			     !strcmp(w, "save_type") ? PERF_SAMPLE_BRANCH_TYPE_SAVE :

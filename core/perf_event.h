@@ -25,6 +25,12 @@ struct pt_regs {
 	bool user;		/* CPL > 0 at the interrupt */
 	bool exact;		/* ip is the exact instruction (PEBS-like) */
 	/*
+	 * pmusim: the instruction whose event overflowed, which a PEBS
+	 * record would carry (its real_ip); 0 when the simulator does not
+	 * know it. ip is where the interrupt came, the instruction after.
+	 */
+	u64 eventing_ip;
+	/*
 	 * What an unwinder finds above ip: the return addresses, innermost
 	 * first (a kernel walk stops at a 0). For kernel-mode regs,
 	 * user_regs is the task's user state at kernel entry (the kernel's

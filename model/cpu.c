@@ -42,6 +42,12 @@ void model_cpu_set_pmi(struct model_cpu *cpu, model_pmi_fn pmi, void *ctx)
 	cpu->pmi_ctx = ctx;
 }
 
+void model_cpu_set_pmi_at(struct model_cpu *cpu, model_pmi_at_fn fn, void *ctx)
+{
+	cpu->pmi_at = fn;
+	cpu->pmi_at_ctx = ctx;
+}
+
 void model_cpu_set_pmi_cycles(struct model_cpu *cpu, uint64_t cycles)
 {
 	cpu->pmi_cycles = cycles;

@@ -99,6 +99,9 @@ struct model_cpu {
 
 	bool pmi_pending;
 	bool in_pmi;
+	model_pmi_at_fn pmi_at;		/* model_cpu_set_pmi_at() */
+	void *pmi_at_ctx;
+	uint64_t pmi_at_base;		/* instructions of the retire call before this piece */
 	uint64_t nr_pmis;
 	uint64_t pmi_cycles;		/* core cycles each handled PMI takes */
 

@@ -104,6 +104,21 @@ void model_cpu_set_pmi_cycles(struct model_cpu *cpu, uint64_t cycles);
 /* ---- the workload's side ------------------------------------------------- */
 
 /*
+ * Where a PMI is taken, for a simulator that knows each instruction's
+ * address.  Before each PMI a retire call delivers, @fn learns after how
+ * many of the call's instructions it is taken: the interrupted ip is the
+ * instruction after those, the overflowing one (what PEBS reports as the
+ * eventing ip) the last of them.  A branch: 1 (the branch overflowed; its
+ * target is next).  With @fn set, a block of n instructions at one cycle
+ * each (retire.c) is split where a PMI counter wraps: the PMI comes right
+ * after the instruction that wrapped it, not at the block's end, so
+ * retired is 1..n.  Without it (NULL, the reset state) a block's PMI comes
+ * at its end, after all n.
+ */
+typedef void (*model_pmi_at_fn)(void *ctx, uint64_t retired);
+void model_cpu_set_pmi_at(struct model_cpu *cpu, model_pmi_at_fn fn, void *ctx);
+
+/*
  * model_retire_branch() and model_retire_insns(), the calls per retired
  * branch and per block of other instructions, are inline: model/retire.h.
  */

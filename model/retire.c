@@ -186,8 +186,11 @@ static void model_retire_exact(struct model_cpu *cpu, unsigned int user,
 			model_count_one(cpu, c, n);
 	}
 	cpu->rt.budget = cpu->budget_base = model_measure_budget(cpu);
-	if (cpu->pmi_pending && !cpu->in_pmi)
+	if (cpu->pmi_pending && !cpu->in_pmi) {
+		if (cpu->pmi_at)
+			cpu->pmi_at(cpu->pmi_at_ctx, cpu->pmi_at_base + pend[MODEL_PEND_INSNS]);
 		model_pmu_deliver_pmi(cpu);
+	}
 }
 
 /* A branch counted exactly: the LBR records it first, so that a PMI sees it there. */
@@ -209,7 +212,8 @@ void model_retire_branch_slow(struct model_cpu *cpu, uint64_t from, uint64_t to,
 	model_retire_exact(cpu, user, pend);
 }
 
-void model_retire_insns_slow(struct model_cpu *cpu, uint64_t n, uint64_t cycles, bool user)
+static void model_retire_insns_exact(struct model_cpu *cpu, uint64_t n, uint64_t cycles,
+				     bool user)
 {
 	uint64_t ref = model_exact_clock(cpu, cycles);
 	const uint64_t pend[MODEL_PEND__NR] = {
@@ -217,6 +221,70 @@ void model_retire_insns_slow(struct model_cpu *cpu, uint64_t n, uint64_t cycles,
 	};
 
 	model_retire_exact(cpu, user, pend);
+}
+
+/*
+ * The instructions of a block at one cycle each (and a reference cycle:
+ * the core clock is the TSC's) that retire before a counter with PMI
+ * wraps; that counter wraps at the next one.  UINT64_MAX: none would.
+ */
+static uint64_t model_insns_before_pmi(const struct model_cpu *cpu, unsigned int user)
+{
+	uint64_t first = UINT64_MAX;
+
+	for (unsigned int i = 0; i < cpu->nr_counting[user]; i++) {
+		const struct model_counting *c = &cpu->counting[user][i];
+		uint64_t room = c->mask - cpu->ctr[c->ctr], k;
+
+		if (!(cpu->pmi_on_overflow >> c->ctr & 1))
+			continue;
+		switch (c->cls) {
+		case MODEL_EV_INSNS:
+		case MODEL_EV_CYCLES:
+		case MODEL_EV_REF_CYCLES:
+			k = room;
+			break;
+		case MODEL_EV_SLOTS:
+			k = room / (cpu->slots_per_cycle ? cpu->slots_per_cycle : 1);
+			break;
+		default:
+			continue;	/* branches: none in a block */
+		}
+		if (k < first)
+			first = k;
+	}
+	return first;
+}
+
+void model_retire_insns_slow(struct model_cpu *cpu, uint64_t n, uint64_t cycles, bool user)
+{
+	uint64_t done = 0;
+
+	/*
+	 * Someone names the interrupted instruction (model_cpu_set_pmi_at):
+	 * a PMI counter that wraps inside the block raises its PMI right
+	 * after the instruction that wrapped it, and the rest of the block
+	 * retires after the handler.  Only where an instruction is a cycle
+	 * and counters count plainly, so that the wrap's instruction is
+	 * known exactly.
+	 */
+	if (cpu->pmi_at && n == cycles && n > 1 && !cpu->in_pmi &&
+	    !cpu->nr_cmask_counting[user] && cpu->core_khz == cpu->tsc_khz) {
+		for (;;) {
+			uint64_t k;
+
+			model_pmu_sync(cpu);	/* the counters exact */
+			k = model_insns_before_pmi(cpu, user);
+			if (k >= n - done - 1)
+				break;		/* not before the block's last instruction */
+			cpu->pmi_at_base = done;
+			model_retire_insns_exact(cpu, k + 1, k + 1, user);
+			done += k + 1;
+		}
+	}
+	cpu->pmi_at_base = done;
+	model_retire_insns_exact(cpu, n - done, cycles - done, user);
+	cpu->pmi_at_base = 0;
 }
 
 void model_cpu_idle(struct model_cpu *cpu, uint64_t cycles)

@@ -27,6 +27,12 @@ esac
 case $purpose in
 coverage|check) need="$need lcov:lcov man:man-db groff:groff-base" ;;
 esac
+# the profile consumers tests/cmd/test_record_consumers.sh feeds pmusim
+# record's files: BOLT, AutoFDO, and the compilers that read AutoFDO's
+# profiles (autofdo 0.19 writes gcc 11's format, not gcc 12's)
+case $purpose in
+check) need="$need /usr/lib/llvm-16/bin/perf2bolt:bolt-16 create_gcov:autofdo clang-16:clang-16 gcc-11:gcc-11" ;;
+esac
 
 missing=
 for item in $need; do

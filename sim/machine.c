@@ -25,6 +25,16 @@ static u64 machine_clock_ns(void)
 	return machine_time_ns(clock_machine, smp_processor_id());
 }
 
+/* Where a PMI on @ctx's CPU interrupts: the running source names it, if it can. */
+static void machine_pmi_at(void *ctx, uint64_t retired)
+{
+	struct sim_cpu *cpu = ctx;
+
+	cpu->regs.eventing_ip = 0;
+	if (cpu->curr && cpu->curr->src.pmi_at)
+		cpu->curr->src.pmi_at(cpu->curr, retired, &cpu->regs);
+}
+
 struct machine *machine_create(const struct machine_config *cfg)
 {
 	struct machine *m;
@@ -219,9 +229,13 @@ static void run_cpu(struct machine *m, struct sim_cpu *cpu, uint64_t end)
 		}
 		if (stop - t > cpu->slice_left)
 			stop = t + cpu->slice_left;
-		if (cpu->curr->src.run)
+		if (cpu->curr->src.run) {
+			/* a source that names each instruction takes the PMI where it came */
+			if (cpu->curr->src.pmi_at)
+				model_cpu_set_pmi_at(cpu->model, machine_pmi_at, cpu);
 			ran = cpu->curr->src.run(cpu->curr, stop - t, &cpu->sink);
-		else
+			model_cpu_set_pmi_at(cpu->model, NULL, NULL);
+		} else
 			ran = wl_exec_run(&cpu->curr->exec, stop - t, &cpu->sink);
 		cpu->curr->runtime += ran;
 		cpu->busy += ran;

@@ -36,6 +36,13 @@ struct sim_task;
 struct sim_task_source {
 	uint64_t (*run)(struct sim_task *t, uint64_t budget, const struct wl_sink *sink);
 	void *priv;
+	/*
+	 * Optional: a PMI comes after @retired instructions of the retire
+	 * call @run is making (model_cpu_set_pmi_at()); set @regs' ip (the
+	 * instruction after them) and eventing_ip (the last of them). Without
+	 * it a PMI interrupts at the ip the sink was given, after the call.
+	 */
+	void (*pmi_at)(struct sim_task *t, uint64_t retired, struct pt_regs *regs);
 };
 
 struct sim_task {

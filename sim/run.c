@@ -165,6 +165,7 @@ static void build_attr(const struct run *r, const struct scn_event *e, bool trac
 		attr->branch_sample_type = e->branch_filter;
 	attr->exclude_kernel = e->exclude_kernel;
 	attr->exclude_user = e->exclude_user;
+	attr->precise_ip = e->precise_ip;
 	attr->exclude_hv = 1;
 	attr->write_backward = e->write_backward;
 	attr->sample_id_all = 1;

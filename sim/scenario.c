@@ -20,6 +20,7 @@
 #include "sim/scenario.h"
 #include "sim/scenario_lines.h"
 #include "sim/scenario_number.h"
+#include "tools/perf/util/parse_events.h"
 
 /* ---- the schema ----------------------------------------------------------- */
 
@@ -393,52 +394,25 @@ uint64_t scenario_branch_bit(const char *name)
 	return 0;
 }
 
-static const struct {
-	const char *name;
-	uint64_t config;
-} hw_events[] = {
-	{ "cycles", PERF_COUNT_HW_CPU_CYCLES }, { "cpu-cycles", PERF_COUNT_HW_CPU_CYCLES },
-	{ "instructions", PERF_COUNT_HW_INSTRUCTIONS },
-	{ "branches", PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branch-instructions", PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branch-misses", PERF_COUNT_HW_BRANCH_MISSES },
-	{ "ref-cycles", PERF_COUNT_HW_REF_CPU_CYCLES },
-};
-
 int scenario_parse_event(struct scn_event *ev, const char *name)
 {
-	char base[64];
-	const char *colon = strchr(name, ':');
-	size_t len = colon ? (size_t)(colon - name) : strlen(name);
+	char why[160];
 
-	if (!len || len >= sizeof(base))
+	return scenario_parse_event_why(ev, name, why, sizeof(why));
+}
+
+int scenario_parse_event_why(struct scn_event *ev, const char *name, char *why, size_t whylen)
+{
+	struct parse_events_attr attr;
+
+	if (parse_events_one(name, &attr, why, whylen))
 		return -1;
-	memcpy(base, name, len);
-	base[len] = 0;
-	ev->exclude_kernel = ev->exclude_user = false;
-	if (colon) {
-		const char *m = colon + 1;
-		bool u = strchr(m, 'u'), k = strchr(m, 'k');
-
-		if (!*m || strspn(m, "uk") != strlen(m))
-			return -1;
-		ev->exclude_kernel = u && !k;
-		ev->exclude_user = k && !u;
-	}
-	for (size_t i = 0; i < NR(hw_events); i++) {
-		if (!strcmp(hw_events[i].name, base)) {
-			ev->type = PERF_TYPE_HARDWARE;
-			ev->config = hw_events[i].config;
-			return 0;
-		}
-	}
-	if (base[0] == 'r' && base[1] && strspn(base + 1, "0123456789abcdefABCDEF") == len - 1 &&
-	    len - 1 <= 16) {
-		ev->type = PERF_TYPE_RAW;
-		ev->config = strtoull(base + 1, NULL, 16);
-		return 0;
-	}
-	return -1;
+	ev->type = attr.type;
+	ev->config = attr.config;
+	ev->exclude_kernel = attr.exclude_kernel;
+	ev->exclude_user = attr.exclude_user;
+	ev->precise_ip = attr.precise_ip;
+	return 0;
 }
 
 /* ---- defaults and checks -------------------------------------------------- */
@@ -499,7 +473,7 @@ static int check(struct checker *c)
 	const struct scenario *s = c->s;
 	const struct scn_machine *m = s->machine;
 	const struct model_cpu_desc *desc = model_cpu_desc_lookup(m->cpu);
-	char path[64];
+	char path[64], why[160] = "";
 
 	if (!s->duration)
 		return fail(c, "duration", "must be at least 1 cycle");
@@ -562,9 +536,17 @@ static int check(struct checker *c)
 		struct scn_event *e = &s->events[i];
 
 		snprintf(path, sizeof(path), "events.%u.event", i);
-		if (scenario_parse_event(e, e->event))
-			return fail(c, path, "unknown event '%s' (cycles, instructions, branches, "
-				    "branch-misses, ref-cycles, rHEX; :u :k)", e->event);
+		if (scenario_parse_event_why(e, e->event, why, sizeof(why)) &&
+		    !strcmp(why, "unknown event"))
+			return fail(c, path, "unknown event '%s' (" PARSE_EVENTS_NAMES ")", e->event);
+		if (*why)
+			return fail(c, path, "event '%s': %s", e->event, why);
+		/* what x86_pmu_max_precise() finds: PEBS, the LBR's IP fixup, Haswell's precise distribution */
+		if (e->precise_ip > 1u + (desc->lbr_nr > 0) + (desc->has_lbr_callstack || desc->arch_lbr))
+			return fail(c, path, "%s asks precise_ip %u, CPU model '%s' takes :%.*s at most",
+				    e->event, e->precise_ip, m->cpu,
+				    (int)(1u + (desc->lbr_nr > 0) + (desc->has_lbr_callstack || desc->arch_lbr)),
+				    "ppp");
 		snprintf(path, sizeof(path), "events.%u.period", i);
 		if (e->period && e->freq)
 			return fail(c, path, "period and freq exclude each other");

@@ -52,7 +52,7 @@ enum scn_scope { SCN_SCOPE_TASK, SCN_SCOPE_SYSTEM };
 enum scn_call_graph { SCN_CG_NONE, SCN_CG_LBR };
 
 struct scn_event {
-	char *event;			/* cycles, instructions, ..., rHEX; :u/:k */
+	char *event;			/* cycles, instructions, ..., rHEX, cpu/NAME/; :u :k :p */
 	uint64_t period;		/* sample_period; 0 with freq */
 	uint64_t freq;			/* sample_freq (attr.freq) */
 	uint64_t alternative_period;	/* RFC alternative_sample_period */
@@ -75,6 +75,7 @@ struct scn_event {
 	uint32_t type;
 	uint64_t config;
 	bool exclude_kernel, exclude_user;
+	unsigned int precise_ip;	/* :p :pp :ppp */
 };
 
 struct scn_buffer {
@@ -114,11 +115,14 @@ int scenario_load(const char *path, struct scenario **out, char *err, size_t err
 void scenario_free(struct scenario *s);
 
 /*
- * Resolve an event name (cycles, instructions, branches, branch-misses,
- * ref-cycles, cpu-cycles, rHEX, with :u :k :uk) into @ev's type, config
- * and exclude bits. 0 or -1.
+ * Resolve an event name as perf record's -e takes it (cycles, instructions,
+ * branches, branch-misses, ref-cycles, cpu-cycles, rHEX, cpu/NAME/, with
+ * :u :k :p :pp :ppp; tools/perf/util/parse_events.h) into @ev's type,
+ * config, exclude bits and precise_ip. 0 or -1; the _why form says why in
+ * @why (a phrase, "unknown event" for a name it does not know).
  */
 int scenario_parse_event(struct scn_event *ev, const char *name);
+int scenario_parse_event_why(struct scn_event *ev, const char *name, char *why, size_t whylen);
 /* Fill in what an event left out (sample_type; call_graph: lbr's bits). */
 void scenario_event_defaults(struct scn_event *e);
 /* The same checks scenario_load() runs, after command-line overrides. */

@@ -26,6 +26,7 @@ static const char *const type_names[VGS__NR] = {
 	[VGS_EXEC_FAILED] = "exec-failed",
 	[VGS_EXIT] = "exit",
 	[VGS_WAKE] = "wake",
+	[VGS_CODE] = "code",
 };
 
 const char *vg_rec_type_name(unsigned int type)
@@ -299,7 +300,7 @@ static int next_checked(struct vg_stream *s, struct vg_event *ev, char *err, siz
 	size_t at = s->off;
 	const unsigned char *rec, *p, *end;
 	unsigned int lead, type;
-	uint64_t v[6];
+	uint64_t v[9];
 	int why;
 
 	if (fill(s, VGS_REC_MAX))
@@ -367,20 +368,44 @@ static int next_checked(struct vg_stream *s, struct vg_event *ev, char *err, siz
 		}
 		break;
 	case VGS_MMAP:
-		if ((why = get_nums(&p, end, v, 5)))
+		if ((why = get_nums(&p, end, v, 8)))
 			return num_error(s, at, err, errlen, why, "mmap record");
 		if (v[3] > UINT32_MAX)
 			return bad(s, at, err, errlen, "mmap protection over 32 bits");
-		if (get_name(s, &rec, &p, v[4], "mmap name", err, errlen))
+		if (v[4] > UINT32_MAX)
+			return bad(s, at, err, errlen, "mmap flags over 32 bits");
+		if (get_name(s, &rec, &p, v[7], "mmap name", err, errlen))
 			return -1;
 		ev->addr = v[0];
 		ev->len = v[1];
 		ev->pgoff = v[2];
 		ev->prot = (uint32_t)v[3];
+		ev->flags = (uint32_t)v[4];
+		ev->dev = v[5];
+		ev->ino = v[6];
 		ev->name = (const char *)p;
-		ev->name_len = (uint32_t)v[4];
+		ev->name_len = (uint32_t)v[7];
 		if (memchr(ev->name, 0, ev->name_len))
 			return bad(s, at, err, errlen, "NUL inside a mapping's name");
+		p += ev->name_len;
+		break;
+	case VGS_CODE:
+		if ((why = get_nums(&p, end, v, 2)))
+			return num_error(s, at, err, errlen, why, "code record");
+		if (ev->insns)
+			return bad(s, at, err, errlen, "instructions counted on a code record");
+		if (v[1] == 0 || v[1] > VGS_CODE_MAX)
+			return bad(s, at, err, errlen, "code record of no or too many instructions");
+		if (get_name(s, &rec, &p, v[1], "code lengths", err, errlen))
+			return -1;
+		for (uint64_t i = 0; i < v[1]; i++)
+			if (p[i] == 0 || p[i] > 15)
+				return bad(s, at, err, errlen, "instruction length not 1..15");
+		if (v[0] + v[1] * 15 < v[0])
+			return bad(s, at, err, errlen, "code past the end of the address space");
+		ev->addr = v[0];
+		ev->name = (const char *)p;
+		ev->name_len = (uint32_t)v[1];
 		p += ev->name_len;
 		break;
 	case VGS_FORK:

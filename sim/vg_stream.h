@@ -43,20 +43,22 @@ struct vg_event {
 	unsigned int insn_len;		/* VGS_BRANCH */
 	uint64_t from, to, sp;		/* VGS_BRANCH, VGS_SIGNAL, VGS_SIGRETURN */
 	uint32_t other_tid;		/* VGS_THREAD_NEW, VGS_THREAD_EXIT: the thread */
-	uint64_t addr, len, pgoff;	/* VGS_MMAP */
-	uint32_t prot;
+	uint64_t addr, len, pgoff;	/* VGS_MMAP; addr also VGS_CODE's */
+	uint32_t prot, flags;		/* VGS_MMAP: flags as MMAP2 has them */
+	uint64_t dev, ino;		/* VGS_MMAP: the file's st_dev and st_ino, or 0 */
 	uint32_t pid;			/* VGS_FORK: the child; VGS_EXEC, VGS_EXIT: this one;
 					 * VGS_WAKE: the child reaped, or 0 */
 	int32_t status;			/* VGS_EXIT; VGS_WAKE: the syscall's number */
 	const char *name;		/* VGS_MMAP: file; VGS_EXEC: path (not NUL-terminated;
-					 * valid until the next vg_stream_next()) */
+					 * valid until the next vg_stream_next()); VGS_CODE:
+					 * name_len instruction lengths */
 	uint32_t name_len;
 };
 
 /*
  * Open and check the header. 0, or -1 with a one-line message in @err
  * ("PATH: not a pmusim stream", "PATH: stream version 7, this pmusim
- * reads 2", the system's reason for an unreadable file).
+ * reads 4", the system's reason for an unreadable file).
  */
 int vg_stream_open(struct vg_stream *s, const char *path, char *err, size_t errlen);
 /*

@@ -7,11 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "core/sideband.h"
 #include "core/testcase.h"
 #include "core/x86/pmu.h"
+#include "sim/vg_code.h"
 #include "sim/vg_feed.h"
 #include "sim/vg_stream.h"
 #include "sim/vg_task.h"
@@ -36,7 +38,17 @@ struct vg_thread {
 	struct vg_event ev;		/* the record being retired */
 	bool have_ev;
 	uint64_t left;			/* its instructions before the branch not yet retired */
-	uint64_t ip;			/* where a PMI now would interrupt */
+	uint64_t ip;			/* where a PMI now would interrupt, if nothing better is known */
+	/*
+	 * The straight run of instructions it is in: from run_start (the
+	 * last branch's target; 0: not known), run_done of them retired
+	 * before the current retire call, which is a block, or the branch
+	 * ev holds (in_branch). walk_addr is where instruction walk_idx of
+	 * the run from walk_start starts, the last one a PMI named.
+	 */
+	uint64_t run_start, run_done;
+	uint64_t walk_start, walk_idx, walk_addr;
+	bool in_branch;
 	/*
 	 * Held: it does nothing before its CPU's TSC reaches hold_tsc (the
 	 * time it was created, woken or its image began), idling the CPU.
@@ -95,6 +107,7 @@ struct vg_image {
 	int32_t status;
 	char *exec_path;
 	struct vg_image *next;		/* the image the execve ran, if it was recorded */
+	struct vg_code code;		/* where its instructions start (VGS_CODE) */
 };
 
 struct vg_proc {
@@ -140,6 +153,7 @@ static struct vg_thread *thread_of(const struct vg_image *img, uint32_t vtid)
 }
 
 static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_sink *sink);
+static void vg_pmi_at(struct sim_task *t, uint64_t retired, struct pt_regs *regs);
 static void start_at(struct vg_thread *th, uint64_t tsc);
 static void unpark(struct vg_image *img, uint64_t tsc);
 
@@ -166,7 +180,7 @@ static void claim_task(struct vg_thread *th)
 	leader = img == proc->first && th == img->threads[0] ? NULL : proc->leader;
 	if (!tr->want_spares) {
 		/* no record session: a task is made when it is needed */
-		struct sim_task_source src = { thread_run, th };
+		struct sim_task_source src = { thread_run, th, vg_pmi_at };
 
 		t = machine_add_source_task(tr->m, img->comm, &src, leader, 0, 0, false);
 	} else {
@@ -181,7 +195,7 @@ static void claim_task(struct vg_thread *th)
 	t->task.pid = leader ? leader->task.pid : t->task.tid;
 	t->task.real_parent = leader ? leader->task.real_parent : NULL;
 	snprintf(t->task.comm, sizeof(t->task.comm), "%s", img->comm);
-	t->src = (struct sim_task_source){ thread_run, th };
+	t->src = (struct sim_task_source){ thread_run, th, vg_pmi_at };
 	th->task = t;
 	th->sim_pid = (uint32_t)t->task.pid;
 	th->sim_tid = (uint32_t)t->task.tid;
@@ -313,6 +327,7 @@ static void free_image(struct vg_image *img)
 	}
 	vg_stream_close(&img->scout);
 	free(img->threads);
+	vg_code_free(&img->code);
 	free(img->wakes);
 	free(img->exec_path);
 	free(img->path);
@@ -361,6 +376,12 @@ static int scout_one(struct vg_image *img)
 	}
 	img->scout_idx++;
 	tr->records++;
+	if (ev.type == VGS_CODE) {
+		/* the image's, no thread's: where its instructions start */
+		if (vg_code_add(&img->code, ev.addr, (const uint8_t *)ev.name, ev.name_len))
+			return scout_nomem(img);
+		return 1;
+	}
 	if (ev.type != VGS_THREAD) {
 		if (!(th = add_thread(img, ev.tid)))
 			return scout_nomem(img);
@@ -710,6 +731,33 @@ void vg_trace_stats(const struct vg_trace *tr, struct vg_trace_stats *st)
 	st->unfollowed -= st->forks;
 }
 
+#define VG_PAGE_SIZE	4096ULL
+
+void vg_mmap_info(const struct vg_event *ev, uint32_t pid, uint32_t tid,
+		  struct perf_mmap_info *info, char *name)
+{
+	uint64_t start = ev->addr & ~(VG_PAGE_SIZE - 1);
+	uint64_t end = ev->addr + ev->len;
+	uint64_t head = ev->addr - start;
+
+	/* (an end past the top of the address space stays at its last page) */
+	end = end < ev->addr || end > UINT64_MAX - (VG_PAGE_SIZE - 1) ?
+	      UINT64_MAX & ~(VG_PAGE_SIZE - 1) : (end + VG_PAGE_SIZE - 1) & ~(VG_PAGE_SIZE - 1);
+	snprintf(name, 4096, "%.*s", (int)ev->name_len, ev->name);
+	*info = (struct perf_mmap_info){
+		.pid = pid, .tid = tid,
+		.addr = start, .len = end - start,
+		.pgoff = ev->pgoff >= head ? ev->pgoff - head : 0,
+		.prot = ev->prot, .flags = ev->flags,
+		.filename = strcmp(name, "//anon") && name[0] ? name : NULL,
+	};
+	if (info->filename) {
+		info->maj = major(ev->dev);
+		info->min = minor(ev->dev);
+		info->ino = ev->ino;
+	}
+}
+
 /* ---- the shadow call stack ----------------------------------------------------- */
 
 static uint32_t seg_base(const struct vg_thread *th)
@@ -794,6 +842,79 @@ unsigned int vg_trace_callstack(const struct sim_task *t, uint64_t *ips, unsigne
 	for (uint32_t i = th->depth; i > 0 && n < max; i--)
 		ips[n++] = th->frames[i - 1].site;
 	return n;
+}
+
+/* ---- where a PMI interrupts ------------------------------------------------------- */
+
+/* @th's instructions run straight from @addr (0: from somewhere not known). */
+static inline void start_run(struct vg_thread *th, uint64_t addr)
+{
+	/* per branch: the walk's state is left for run_addr() to notice */
+	th->run_start = addr;
+	th->run_done = 0;
+}
+
+/* The length of the instruction at @addr: its image's, or the forker's that it copied. */
+static unsigned int insn_len(const struct vg_image *img, uint64_t addr)
+{
+	for (;;) {
+		unsigned int len = vg_code_len(&img->code, addr);
+
+		/* a forked child runs its parent's translations until it makes its own */
+		if (len || img != img->proc->first || !img->proc->forker)
+			return len;
+		img = img->proc->forker;
+	}
+}
+
+/*
+ * Where instruction @idx of @th's run starts: false if the run's start or
+ * a length on the way is not known. Samples come in order within a run,
+ * so the walk goes on from the last one's.
+ */
+static bool run_addr(struct vg_thread *th, uint64_t idx, uint64_t *addr)
+{
+	if (!th->run_start)
+		return false;
+	if (th->walk_start != th->run_start || idx < th->walk_idx) {
+		th->walk_start = th->walk_addr = th->run_start;
+		th->walk_idx = 0;
+	}
+	while (th->walk_idx < idx) {
+		unsigned int len = insn_len(th->img, th->walk_addr);
+
+		if (!len)
+			return false;
+		th->walk_addr += len;
+		th->walk_idx++;
+	}
+	*addr = th->walk_addr;
+	return true;
+}
+
+/*
+ * The model's PMI comes after @retired instructions of the retire call
+ * thread_run() is making: the interrupted ip is the next instruction (the
+ * skid of one instruction that a PMI has at least: it is taken when the
+ * overflowing instruction has retired), the eventing ip the one that
+ * overflowed. For a branch, its target and itself.
+ */
+static void vg_pmi_at(struct sim_task *t, uint64_t retired, struct pt_regs *regs)
+{
+	struct vg_thread *th = t->src.priv;
+	uint64_t next, at;
+
+	if (th->in_branch) {
+		regs->eventing_ip = th->ev.from;
+		regs->ip = th->ev.to;
+		return;
+	}
+	/* retired >= 1: the model's PMI comes after an instruction */
+	if (NEVER(!retired) || !run_addr(th, th->run_done + retired - 1, &at))
+		return;		/* regs->ip stays where thread_run() put it */
+	regs->eventing_ip = at;
+	if (run_addr(th, th->run_done + retired, &next))
+		regs->ip = next;
 }
 
 /* ---- processes, threads and what they wait for ------------------------------------ */
@@ -975,6 +1096,9 @@ static void proc_fork(struct vg_thread *th, uint32_t pid, uint64_t tsc)
 	}
 	c->forked = true;
 	first = c->first->threads[0];
+	/* the child goes on where the fork returns, as the parent does */
+	start_run(first, th->run_start);
+	first->run_done = th->run_done;
 	first->task->task.real_parent = &th->task->task;
 	perf_event_task(&c->leader->task, 1);	/* FORK, current the parent */
 	/* the child is where the parent was: in the same calls */
@@ -999,6 +1123,9 @@ static bool thread_note(struct vg_thread *th, const struct vg_event *ev, struct 
 
 		/* the scout added each thread a THREAD_NEW names; a lost one has no task */
 		if (child && child->task && !child->begun) {
+			/* it starts where the clone returns, as its creator goes on */
+			start_run(child, th->run_start);
+			child->run_done = th->run_done;
 			perf_event_task(&child->task->task, 1);	/* FORK, current the parent */
 			start_at(child, now);
 		}
@@ -1035,14 +1162,9 @@ static bool thread_note(struct vg_thread *th, const struct vg_event *ev, struct 
 	}
 	case VGS_MMAP: {
 		char name[4096];
-		struct perf_mmap_info info = {
-			.pid = (u32)th->task->task.pid, .tid = (u32)th->task->task.tid,
-			.addr = ev->addr, .len = ev->len, .pgoff = ev->pgoff,
-			.prot = ev->prot, .flags = 0x2 /* MAP_PRIVATE */,
-		};
+		struct perf_mmap_info info;
 
-		snprintf(name, sizeof(name), "%.*s", (int)ev->name_len, ev->name);
-		info.filename = strcmp(name, "//anon") ? name : NULL;
+		vg_mmap_info(ev, (u32)th->task->task.pid, (u32)th->task->task.tid, &info, name);
 		perf_event_mmap(&info);
 		break;
 	}
@@ -1143,7 +1265,7 @@ static int next_own(struct vg_thread *th, uint64_t tsc)
 		if (vg_stream_next(&th->cur, &th->ev, err, sizeof(err)) <= 0)
 			return 0;
 		idx = th->walked++;
-		if (th->ev.type != VGS_THREAD && th->ev.tid == th->vtid) {
+		if (th->ev.type != VGS_THREAD && th->ev.type != VGS_CODE && th->ev.tid == th->vtid) {
 			advance(th, idx, tsc);
 			/* (a walk that found its record moved on: a parked one may go on) */
 			if (img->nr_parked && th->cur.off >= th->park_check) {
@@ -1224,11 +1346,16 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 		if (th->left) {
 			uint64_t n = th->left < budget - done ? th->left : budget - done;
 
-			/* a PMI in the block interrupts at its end: the branch, if one follows */
+			/*
+			 * A PMI in the block: vg_pmi_at() names the instruction; where
+			 * it cannot, the PMI interrupts at the block's end: the branch,
+			 * if one follows.
+			 */
 			if (ev->type == VGS_BRANCH)
 				th->ip = ev->from;
 			*sink->ip = th->ip;
 			model_retire_insns(model, n, n, true);
+			th->run_done += n;
 			th->left -= n;
 			tr->insns += n;
 			done += n;
@@ -1244,11 +1371,16 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 		}
 		if (ev->type == VGS_BRANCH) {
 			/* CPI 1: the branch is one cycle; the model never mispredicts */
+			th->in_branch = true;
 			model_retire_branch(model, ev->from, ev->to, model_type[ev->kind], true, false,
 					    1);
+			th->in_branch = false;
+			start_run(th, ev->to);
 			tr->insns++;
 			tr->branches++;
 			done++;
+		} else if (ev->type == VGS_SIGNAL || ev->type == VGS_SIGRETURN) {
+			start_run(th, ev->to);
 		} else if (thread_note(th, ev, model)) {
 			break;
 		}
@@ -1278,7 +1410,7 @@ int vg_trace_add_tasks(struct vg_trace *tr, struct machine *m, const char *comm)
 	/* the threads the scout has met: the program's first, at least */
 	for (unsigned int i = 0; i < img->nr_threads; i++) {
 		struct vg_thread *th = img->threads[i];
-		struct sim_task_source src = { thread_run, th };
+		struct sim_task_source src = { thread_run, th, vg_pmi_at };
 		/* the program's threads that no THREAD_NEW creates run from the start */
 		bool runnable = i == 0 || !th->created;
 
@@ -1305,7 +1437,7 @@ int vg_trace_add_tasks(struct vg_trace *tr, struct machine *m, const char *comm)
 	if (!tr->spares)
 		return -1;
 	for (unsigned int i = 0; i < tr->want_spares; i++) {
-		struct sim_task_source src = { thread_run, NULL };
+		struct sim_task_source src = { thread_run, NULL, vg_pmi_at };
 
 		tr->spares[i] = machine_add_source_task(m, comm, &src, NULL, 0, 0, false);
 		if (!tr->spares[i])

@@ -9,6 +9,13 @@
  * included; no branch mispredicts. Instructions and taken branches are
  * the program's, exactly.
  *
+ * Sample ips: each thread knows where its straight run began (the last
+ * branch's target, or where its creator's clone or fork returned) and how
+ * many of its instructions retired; with the image's instruction lengths
+ * (VGS_CODE, sim/vg_code.h) the model's PMI, taken right after the
+ * instruction that wrapped a counter (model_cpu_set_pmi_at), gets that
+ * instruction as pt_regs.eventing_ip and the next as ip: a skid of one.
+ *
  * Threads: a thread's task sleeps until its creator's records reach the
  * creation (FORK goes out then), and ends at its last record (EXIT). Each
  * thread retires its own records in order.
@@ -114,6 +121,18 @@ bool vg_trace_thread(const struct vg_trace *tr, uint32_t tid, uint32_t *pid, con
 
 /* Mapped files, in the order first mapped. */
 const struct vg_dso *vg_trace_dsos(const struct vg_trace *tr, unsigned int *nr);
+
+struct vg_event;
+struct perf_mmap_info;
+/*
+ * The mapping @ev (VGS_MMAP) as the kernel's perf_event_mmap() describes
+ * a vma: whole pages (start rounded down, end up, pgoff moved with the
+ * start), maj, min and ino of the file, prot and flags as mapped;
+ * anonymous code has 0s and no file. @name (at least 4096 bytes) holds the file's
+ * name, which info->filename points at.
+ */
+void vg_mmap_info(const struct vg_event *ev, uint32_t pid, uint32_t tid,
+		  struct perf_mmap_info *info, char *name);
 
 struct vg_trace_stats {
 	uint64_t insns, branches;	/* retired so far, all threads */

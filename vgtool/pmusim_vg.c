@@ -22,6 +22,10 @@
  * record are a counter in memory, bumped on every way out of the SB; only
  * taken branches call a helper.  Valgrind runs one thread at a time, so
  * the counter is swapped per thread when the scheduler switches.
+ *
+ * Where each instruction starts goes out once per translation (VGS_CODE,
+ * from the SB's IMarks), not per run: pmusim finds the instruction a
+ * counter overflowed at from the run's start and the count into it.
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
@@ -38,10 +42,14 @@
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
 
+#include "client_env.h"
 #include "vgstream.h"
 
 static const HChar *clo_out;		/* --pmusim-out=DIR */
 static Long clo_fd = -1;		/* --pmusim-fd=N: frames into a pipe */
+
+/* The most instructions of one VGS_CODE record the tool writes (an SB has far fewer). */
+#define VGS_CODE_PIECE	256
 
 /* ---- output ---------------------------------------------------------- */
 
@@ -196,6 +204,25 @@ static void rec_branch(UInt kind, UInt insn_len, ULong from, ULong to, ULong sp)
 	insn_count = 0;
 	out_commit(vgs_put_branch(out_reserve(VGS_REC_MAX), &coder, kind, insn_len, insns, from,
 				  to, sp));
+}
+
+/*
+ * Where the @n instructions from @addr start, as their lengths: a record
+ * of no thread's (count 0), so that pmusim can name the address of any
+ * instruction it counts (vgstream.h).  Once per translation: nothing is
+ * added to the code that runs.
+ */
+static void rec_code(ULong addr, const UChar *lens, UInt n)
+{
+	UChar *p;
+
+	if (!n)
+		return;
+	p = vgs_put_rec(out_reserve(VGS_REC_MAX + n), VGS_CODE, 0);
+	p = vgs_put_num(p, addr);
+	p = vgs_put_num(p, n);
+	VG_(memcpy)(p, lens, n);
+	out_commit(p + n);
 }
 
 static void switch_count(ThreadId tid)
@@ -397,9 +424,15 @@ static void instrument_exit(IRSB *out, const VexGuestLayout *layout, IRStmt *st,
 {
 	ULong dst = st->Ist.Exit.dst->Ico.U64;
 	IRExpr *guard = st->Ist.Exit.guard;
-	Bool rep;
-	UInt kind = decode_branch(addr, &rep);
+	Bool rep = False;
+	UInt kind = 0;
 
+	/*
+	 * (not decoded for the exits of the self-check Valgrind puts before
+	 * the first instruction of code in writable memory: @addr is 0 there)
+	 */
+	if (st->Ist.Exit.jk == Ijk_Boring || st->Ist.Exit.jk == Ijk_Call)
+		kind = decode_branch(addr, &rep);
 	if (st->Ist.Exit.jk != Ijk_Boring && st->Ist.Exit.jk != Ijk_Call)
 		add_count(out, n ? n - 1 : 0, guard);	/* a fault: it did not retire */
 	else if (dst == addr && rep)
@@ -425,6 +458,10 @@ static IRSB *pv_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
 	IRJumpKind jk = in->jumpkind;
 	Bool to_const = in->next->tag == Iex_Const;
 	ULong dst = to_const ? in->next->Iex.Const.con->Ico.U64 : 0;
+	/* the SB's instructions as contiguous pieces, for rec_code() */
+	UChar lens[VGS_CODE_PIECE];
+	ULong piece = 0;
+	UInt nr_lens = 0;
 
 	(void)closure;
 	(void)vge;
@@ -453,6 +490,19 @@ static IRSB *pv_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
 				call_branch(out, layout, addr, const64(at), kind ? kind : VGK_JMP,
 					    len, n, NULL);
 				n = 0;
+			}
+			if (at != next_addr || nr_lens == VGS_CODE_PIECE) {
+				rec_code(piece, lens, nr_lens);
+				piece = at;
+				nr_lens = 0;
+			}
+			if (st->Ist.IMark.len >= 1 && st->Ist.IMark.len <= 15) {
+				lens[nr_lens++] = (UChar)st->Ist.IMark.len;
+			} else {
+				/* not decoded (it faults): no length to give */
+				rec_code(piece, lens, nr_lens);
+				piece = at + st->Ist.IMark.len;
+				nr_lens = 0;
 			}
 			addr = at;
 			len = st->Ist.IMark.len;
@@ -485,6 +535,7 @@ static IRSB *pv_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
 		call_branch(out, layout, addr, in->next, kind, len, n, NULL);
 	else
 		add_count(out, n, NULL);	/* the SB was only cut */
+	rec_code(piece, lens, nr_lens);
 	return out;
 }
 
@@ -492,7 +543,13 @@ static IRSB *pv_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
 
 static void start_client_code(ThreadId tid, ULong blocks)
 {
+	static Bool env_done;
+
 	(void)blocks;
+	if (!env_done) {
+		env_done = True;
+		client_env_restore(tid);	/* before the program's first instruction */
+	}
 	set_thread(tid);
 }
 
@@ -514,24 +571,70 @@ static void thread_exit(ThreadId tid)
 	out_commit(vgs_put_num(rec(VGS_THREAD_EXIT, 0), thread_no[tid]));
 }
 
-static void new_mapping(Addr a, SizeT len, Bool rr, Bool ww, Bool xx)
+/*
+ * Is @seg Valgrind's, not the program's? The core lends the program a
+ * page of the tool's own text (its trampolines: signal return, ...) and
+ * tells of it twice, as the page and as the trampolines' bytes; natively
+ * there is no such map. And its preload objects, if ld.so maps one.
+ */
+static Bool valgrinds_own(NSegment const *seg, const HChar *fn)
+{
+	static ULong tool_dev, tool_ino;	/* (a segment moves in the core's table) */
+	const HChar *base = fn;
+
+	if (!tool_ino) {
+		NSegment const *tool = VG_(am_find_nsegment)((Addr)&valgrinds_own);
+
+		if (tool) {
+			tool_dev = tool->dev;
+			tool_ino = tool->ino;
+		}
+	}
+	if (tool_ino && tool_dev == seg->dev && tool_ino == seg->ino)
+		return True;
+	for (const HChar *c = fn; *c; c++)
+		if (*c == '/')
+			base = c + 1;
+	return VG_(strncmp)(base, "vgpreload_", 10) == 0;
+}
+
+/*
+ * The kernel's MMAP2 flags for the mapping the running syscall makes:
+ * MAP_SHARED or MAP_PRIVATE, MAP_LOCKED, MAP_HUGETLB (pre_syscall sets it).
+ */
+static UInt map_flags = VKI_MAP_PRIVATE;
+#define PV_MAP_LOCKED	0x2000		/* x86's, which vki does not name */
+#define PV_MAP_HUGETLB	0x40000
+
+/* @startup: laid out by Valgrind's loader, before the program ran */
+static void new_mapping(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, Bool startup)
 {
 	NSegment const *seg;
 	const HChar *name = "//anon";
-	ULong pgoff = 0;
+	ULong pgoff = 0, dev = 0, ino = 0;
 	UChar *p;
 	UInt name_len;
 
 	if (!xx)
 		return;		/* only code can be sampled */
 	seg = VG_(am_find_nsegment)(a);
-	if (seg && seg->kind == SkFileC) {
+	if (seg && (seg->kind == SkFileC || seg->kind == SkFileV)) {
 		const HChar *fn = VG_(am_get_filename)(seg);
 
+		if (seg->kind == SkFileV || (fn && valgrinds_own(seg, fn)))
+			return;
 		if (fn) {
 			name = fn;
 			pgoff = seg->offset + (a - seg->start);
+			dev = seg->dev;
+			ino = seg->ino;
 		}
+	} else if (startup) {
+		/*
+		 * anonymous code before the program ran: the loader's rwx page
+		 * for ld.so's bss (the kernel maps it rw-), nothing of the program
+		 */
+		return;
 	}
 	name_len = VG_(strlen)(name);
 	if (name_len > VGS_NAME_MAX)
@@ -542,6 +645,9 @@ static void new_mapping(Addr a, SizeT len, Bool rr, Bool ww, Bool xx)
 	p = vgs_put_num(p, pgoff);
 	p = vgs_put_num(p, (rr ? VKI_PROT_READ : 0) | (ww ? VKI_PROT_WRITE : 0) |
 			(xx ? VKI_PROT_EXEC : 0));
+	p = vgs_put_num(p, startup ? VKI_MAP_PRIVATE : map_flags);
+	p = vgs_put_num(p, dev);
+	p = vgs_put_num(p, ino);
 	p = vgs_put_num(p, name_len);
 	VG_(memcpy)(p, name, name_len);
 	out_commit(p + name_len);
@@ -550,13 +656,19 @@ static void new_mapping(Addr a, SizeT len, Bool rr, Bool ww, Bool xx)
 static void new_mem_startup(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di)
 {
 	(void)di;
-	new_mapping(a, len, rr, ww, xx);
+	new_mapping(a, len, rr, ww, xx, True);
 }
 
 static void new_mem_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di)
 {
 	(void)di;
-	new_mapping(a, len, rr, ww, xx);
+	new_mapping(a, len, rr, ww, xx, False);
+}
+
+/* The kernel writes an executable vma anew when mprotect changes it (a JIT's W^X flip). */
+static void change_mem_mprotect(Addr a, SizeT len, Bool rr, Bool ww, Bool xx)
+{
+	new_mapping(a, len, rr, ww, xx, False);
 }
 
 /* As wait() reports it; -1 until an exit syscall (a killing signal leaves it so). */
@@ -581,6 +693,13 @@ static void pre_syscall(ThreadId tid, UInt nr, UWord *args, UInt nargs)
 	UInt path_len;
 
 	(void)nargs;
+	/* (MAP_SHARED_VALIDATE is MAP_SHARED too; mprotect keeps a mapping's own: rarely shared) */
+	map_flags = nr == __NR_shmat ? VKI_MAP_SHARED : VKI_MAP_PRIVATE;
+	if (nr == __NR_mmap) {
+		if (args[3] & VKI_MAP_SHARED)
+			map_flags = VKI_MAP_SHARED;
+		map_flags |= args[3] & (PV_MAP_LOCKED | PV_MAP_HUGETLB);
+	}
 	if (nr == __NR_exit_group || nr == __NR_exit) {
 		/* exit of the last thread, or exit_group: the process's status */
 		exit_status = (args[0] & 0xff) << 8;
@@ -675,6 +794,7 @@ static Bool process_cmd_line_option(const HChar *arg)
 {
 	if (VG_STR_CLO(arg, "--pmusim-out", clo_out)) {
 	} else if (VG_INT_CLO(arg, "--pmusim-fd", clo_fd)) {
+	} else if (client_env_option(arg)) {
 	} else {
 		return False;
 	}
@@ -685,6 +805,7 @@ static void print_usage(void)
 {
 	VG_(printf)("    --pmusim-out=DIR          write the stream files DIR/vg.PID.SEQ\n"
 		    "    --pmusim-fd=N             or write them as frames into the pipe N\n");
+	VG_(printf)("    --pmusim-env=NAME[=VALUE] the program has no NAME, or NAME=VALUE [repeatable]\n");
 }
 
 static void print_debug_usage(void)
@@ -750,6 +871,7 @@ static void pv_pre_clo_init(void)
 	VG_(track_pre_thread_ll_exit)(thread_exit);
 	VG_(track_new_mem_startup)(new_mem_startup);
 	VG_(track_new_mem_mmap)(new_mem_mmap);
+	VG_(track_change_mem_mprotect)(change_mem_mprotect);
 	VG_(track_pre_deliver_signal)(pre_deliver_signal);
 	VG_(track_post_deliver_signal)(post_deliver_signal);
 	VG_(atfork)(NULL, NULL, atfork_child);

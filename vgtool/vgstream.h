@@ -30,12 +30,19 @@
  *                   to - from (signed), sp - the last branch record's sp
  *                   (signed); "last" in file order, 0 before the first
  *   VGS_THREAD, VGS_THREAD_NEW, VGS_THREAD_EXIT    tid
- *   VGS_MMAP        addr, len, pgoff, prot, name_len, then the name's bytes
+ *   VGS_MMAP        addr, len, pgoff, prot, flags, dev, ino, name_len, then
+ *                   the name's bytes; flags as the kernel's MMAP2 has them
+ *                   (MAP_SHARED or MAP_PRIVATE, MAP_LOCKED, MAP_HUGETLB);
+ *                   dev and ino the file's (st_dev, st_ino of the mapped
+ *                   file, 0 for anonymous code)
  *   VGS_FORK, VGS_EXEC, VGS_EXIT, VGS_WAKE    pid, status (signed),
  *                   path_len, then the path's bytes (VGS_EXEC only; 0 for
  *                   the others)
  *                   (names and paths: no NUL, at most VGS_NAME_MAX bytes)
  *   VGS_INSNS, VGS_EXEC_FAILED      nothing
+ *   VGS_CODE        addr, n, then n bytes: the lengths (1..15) of n
+ *                   instructions laid end to end from addr, as the tool
+ *                   translated them (count 0: it belongs to no thread)
  *
  * A taken branch in a loop is some 5 bytes: lead, count, the straight
  * code since the last branch's target, a short displacement, a stack
@@ -45,6 +52,14 @@
  * thread retired since its previous record, the branch instruction itself
  * included, so the sum over a thread's records is exactly what it retired
  * (a REP-prefixed string instruction counts once).  It fits 32 bits.
+ *
+ * Where each instruction is: between two branch records of a thread its
+ * instructions run straight from the first one's target, and the VGS_CODE
+ * records say where each instruction starts (every translated superblock
+ * is described once, before it first runs), so the reader can name the
+ * address of any instruction it counts without decoding x86 itself.  A
+ * later VGS_CODE for the same address (code mapped again, or rewritten)
+ * replaces the earlier one.
  */
 #ifndef PMUSIM_VGTOOL_VGSTREAM_H
 #define PMUSIM_VGTOOL_VGSTREAM_H
@@ -52,7 +67,7 @@
 #include <stdint.h>
 
 #define VGS_MAGIC	"PMUSIMVG"
-#define VGS_VERSION	2
+#define VGS_VERSION	4
 
 struct vgs_file_header {
 	char magic[8];		/* VGS_MAGIC, not NUL-terminated */
@@ -81,6 +96,7 @@ enum vgs_rec_type {
 				 * the stream holds before this record happened before
 				 * what the thread does after it. status: the syscall's
 				 * number; pid: the child wait4/waitid reaped, else 0 */
+	VGS_CODE,		/* where the instructions of translated code start */
 	VGS__NR
 };
 
@@ -120,8 +136,9 @@ struct vgs_frame {
 
 #define VGS_NUM_MAX	10	/* bytes of a 64-bit number */
 #define VGS_NAME_MAX	16384	/* the longest name or path a record carries */
-/* The most bytes a record takes, but for a name or path (VGS_MMAP's six numbers). */
-#define VGS_REC_MAX	(1 + 6 * VGS_NUM_MAX)
+#define VGS_CODE_MAX	VGS_NAME_MAX	/* the most instructions a VGS_CODE record lists */
+/* The most bytes a record takes, but for a name or path (VGS_MMAP's nine numbers). */
+#define VGS_REC_MAX	(1 + 9 * VGS_NUM_MAX)
 
 /* What the branch records' deltas are taken from; zero at the file's start. */
 struct vgs_coder {

@@ -171,10 +171,34 @@ static int x86_setup_perfctr(struct perf_event *event)
 	return 0;
 }
 
+/*
+ * The precise_ip levels the PMU takes, counted as the kernel counts them:
+ * PEBS (constant skid), then the IP fixup the LBR allows, then precise
+ * distribution, which the kernel has from Haswell's PEBS on (here: the
+ * models with the LBR call-stack mode or Arch LBR). The model has no PEBS
+ * buffer: it gives the overflowing instruction itself (pt_regs'
+ * eventing_ip), which is what a PEBS record's eventing ip would say.
+ */
+int x86_pmu_max_precise(void)
+{
+	int precise = 1;
+
+	if (x86_pmu.lbr_nr)
+		precise++;
+	if (x86_pmu.arch_lbr || x86_pmu_has_lbr_callstack())
+		precise++;
+	return precise;
+}
+
 int x86_pmu_hw_config(struct perf_event *event)
 {
-	if (event->attr.precise_ip)
-		return -EOPNOTSUPP;	/* no PEBS in the model */
+	if (event->attr.precise_ip) {
+		if (event->attr.precise_ip > x86_pmu_max_precise())
+			return -EOPNOTSUPP;
+		/* PEBS makes no sense without sampling */
+		if (!is_sampling_event(event))
+			return -EINVAL;
+	}
 
 	if (branch_sample_call_stack(event))
 		event->attach_state |= PERF_ATTACH_TASK_DATA;
@@ -736,6 +760,7 @@ static void x86_pmu_pmi(void *ctx, int cpu)
 	pmusim_this_cpu = cpu;
 	regs = x86_irq_regs[cpu] ? x86_irq_regs[cpu] : &no_regs;
 	intel_pmu_handle_irq(regs);
+	regs->eventing_ip = 0;	/* the simulator names it again for the next PMI */
 	perf_sample_event_took(x86_pmi_ns[cpu]);
 	pmusim_this_cpu = saved;
 }

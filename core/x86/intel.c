@@ -288,6 +288,20 @@ static int handle_pmi_common(struct pt_regs *regs, u64 status)
 		if (has_branch_stack(event))
 			intel_pmu_lbr_save_brstack(&data, cpuc, event);
 
+		if (event->attr.precise_ip && regs->eventing_ip) {
+			/*
+			 * What the kernel's PEBS drain does with a record: the
+			 * sample is at the eventing ip, marked exact. The model
+			 * has no PEBS buffer; the ip comes with the PMI.
+			 */
+			struct pt_regs pebs_regs = *regs;
+
+			pebs_regs.ip = regs->eventing_ip;
+			pebs_regs.exact = true;
+			if (perf_event_overflow(event, &data, &pebs_regs))
+				x86_pmu_stop(event, 0);
+			continue;
+		}
 		if (perf_event_overflow(event, &data, regs))
 			x86_pmu_stop(event, 0);
 	}

@@ -245,6 +245,7 @@ static inline bool is_counter_fixed(int idx)
 }
 
 /* core.c */
+int x86_pmu_max_precise(void);
 int x86_pmu_hw_config(struct perf_event *event);
 u64 x86_perf_event_update(struct perf_event *event);
 int x86_perf_event_set_period(struct perf_event *event);

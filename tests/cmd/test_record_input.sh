@@ -7,7 +7,8 @@
 # The command line's mistakes and every refusal before the program runs:
 # exit 2, one line naming the problem, no perf.data, no truth, no --json
 # FILE, no stream directory left in TMPDIR. Then the contract with
-# valgrind (its arguments, VALGRIND_LIB, the program's stdout untouched)
+# valgrind (its arguments, VALGRIND_LIB, the program's stdout untouched,
+# Debian's valgrind.bin run rather than its wrapper script)
 # and valgrind's failures: no stream (exit status or signal: exit 2), a
 # stream that does not parse (exit 1), with nothing written either way.
 # test_record.sh runs the real thing.
@@ -120,11 +121,28 @@ refused "--json=FILE in a directory that is not there" \
 
 # valgrind as record calls it: the tool's directory, the stream pipe, the program's words
 try -c 1000 --json="$dir/work/s.json" -- "$dir/prog" a 'b c'
-check "valgrind's arguments: the tool, the stream pipe's descriptor (the last below the limit), -q, children traced, then the program's words" \
-	'[ "$(sed 3d "$VG_LOG")" = "$(printf "%s\n" "VALGRIND_LIB=$dir/tool" --tool=pmusim -q --trace-children=yes "$dir/prog" a "b c")" ] &&
+# (--pmusim-env: the program gets the VALGRIND_LIB record was given back, or none)
+check "valgrind's arguments: the tool, the stream pipe's descriptor (the last below the limit), -q, children traced, the program's VALGRIND_LIB, then its words" \
+	'[ "$(sed 3d "$VG_LOG")" = "$(printf "%s\n" "VALGRIND_LIB=$dir/tool" --tool=pmusim -q --trace-children=yes \
+		"--pmusim-env=VALGRIND_LIB${VALGRIND_LIB+=$VALGRIND_LIB}" "$dir/prog" a "b c")" ] &&
 	 grep -qx -- "--pmusim-fd=$(($(ulimit -n) - 1))" "$VG_LOG"'
 check "valgrind exits 3 without a stream: exit 2, one line with its status, nothing written" \
 	'[ $rc = 2 ] && [ "$err" = "pmusim: record: $dir/prog: valgrind could not run it (exit status 3)" ] && nothing'
+# Debian's valgrind is a wrapper script that gives the program LD_LIBRARY_PATH=/usr/lib/debug
+# and GLIBCXX_FORCE_NEW, then runs valgrind.bin beside it: record runs valgrind.bin itself
+mkdir "$dir/deb"
+printf '#!/bin/sh\necho wrapper >"$VG_LOG"\nexit 3\n' >"$dir/deb/valgrind"
+cp "$(type -P false)" "$dir/deb/valgrind.bin"
+chmod +x "$dir/deb/valgrind" "$dir/deb/valgrind.bin"
+PATH=$dir/deb:$PATH try -- "$dir/prog"
+check "valgrind a script with an ELF valgrind.bin beside it: record runs valgrind.bin (exit status 1), not the script" \
+	'[ $rc = 2 ] && [ "$err" = "pmusim: record: $dir/prog: valgrind could not run it (exit status 1)" ] &&
+	 [ ! -e "$VG_LOG" ] && nothing'
+printf '#!/bin/sh\nexit 1\n' >"$dir/deb/valgrind.bin"
+PATH=$dir/deb:$PATH try -- "$dir/prog"
+check "valgrind.bin not an ELF file: record runs valgrind, the script" \
+	'[ $rc = 2 ] && [ "$err" = "pmusim: record: $dir/prog: valgrind could not run it (exit status 3)" ] &&
+	 [ "$(cat "$VG_LOG")" = wrapper ] && nothing'
 VG_DO=kill try --json="$dir/work/s.json" -- "$dir/prog"
 check "valgrind killed by signal 9 without a stream: exit 2, one line naming the signal, nothing written" \
 	'[ $rc = 2 ] && [ "$err" = "pmusim: record: $dir/prog: valgrind could not run it (signal 9)" ] && nothing'

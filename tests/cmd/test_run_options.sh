@@ -306,8 +306,11 @@ bad_says "-e A,B past the 16th" "pmusim: run: -e: at most 16 events" \
 	"${sixteen[@]:2}" -e instructions:u,branches:u
 bad_says "-e ,A: an empty name first" "pmusim: run: -e ,cycles:u: an empty event name" -e ,cycles:u
 bad_says "-e A,unknown: the unknown one named" \
-	"pmusim: run: -e nosuch: unknown event (cycles, instructions, branches, branch-misses, ref-cycles, rHEX; :u :k)" \
+	"pmusim: run: -e nosuch: unknown event (cycles, instructions, branches, branch-misses, ref-cycles, rHEX, cpu/NAME/; :u :k :p :pp :ppp)" \
 	-e cycles:u,nosuch
+bad_says "-e A,cpu/event=N,umask=N/X: the comma inside the slashes is the PMU's" \
+	"pmusim: run: -e cpu/event=0xc0,umask=0/x: unknown modifier 'x' (u, k, p, pp, ppp)" \
+	-e cycles:u,cpu/event=0xc0,umask=0/x
 for c in "" x 1-0 0- 0:1 64 0,,1; do
 	bad "-C '$c'" -C "$c"
 	check "-C '$c': names -C and the list" \

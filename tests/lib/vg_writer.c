@@ -108,9 +108,23 @@ void vgw_mmap(struct vg_writer *w, uint64_t addr, const char *name)
 	end = vgs_put_num(end, 0x1000);
 	end = vgs_put_num(end, 0);
 	end = vgs_put_num(end, 5 /* r-x */);
+	end = vgs_put_num(end, 2 /* MAP_PRIVATE */);
+	end = vgs_put_num(end, 0);	/* dev */
+	end = vgs_put_num(end, 0);	/* ino */
 	end = vgs_put_num(end, len);
 	vgw_raw(w, buf, (size_t)(end - buf));
 	vgw_raw(w, name, len);
+}
+
+void vgw_code(struct vg_writer *w, uint64_t addr, const uint8_t *lens, uint32_t n)
+{
+	uint8_t buf[VGS_REC_MAX], *end;
+
+	end = vgs_put_rec(buf, VGS_CODE, 0);
+	end = vgs_put_num(end, addr);
+	end = vgs_put_num(end, n);
+	vgw_raw(w, buf, (size_t)(end - buf));
+	vgw_raw(w, lens, n);
 }
 
 void vgw_rec(struct vg_writer *w, unsigned int type, uint32_t insns)

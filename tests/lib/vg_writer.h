@@ -45,6 +45,8 @@ void vgw_wake(struct vg_writer *w);
 void vgw_mmap(struct vg_writer *w, uint64_t addr, const char *name);
 /* A record of @type with no fields of its own (VGS_INSNS, VGS_EXEC_FAILED) after @insns */
 void vgw_rec(struct vg_writer *w, unsigned int type, uint32_t insns);
+/* VGS_CODE: @n instructions laid end to end from @addr, @lens their lengths */
+void vgw_code(struct vg_writer *w, uint64_t addr, const uint8_t *lens, uint32_t n);
 /* @len bytes as they are: a corrupt or cut record */
 void vgw_raw(struct vg_writer *w, const void *bytes, size_t len);
 

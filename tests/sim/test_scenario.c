@@ -335,7 +335,11 @@ static void unknown_model_and_event_name_the_field(void **state)
 	snprintf(text, sizeof(text), "%sevents:\n  - event: cache-misses\n    period: 10\n", base);
 	expect_error(text, 6, "events.0.event", "unknown event");
 	snprintf(text, sizeof(text), "%sevents:\n  - event: cycles:x\n    period: 10\n", base);
-	expect_error(text, 6, "events.0.event", "unknown event");
+	expect_error(text, 6, "events.0.event", "event 'cycles:x': unknown modifier 'x'");
+	snprintf(text, sizeof(text), "%smachine: {cpu: nehalem}\nevents:\n  - event: cycles:uppp\n"
+		 "    period: 10\n", base);
+	expect_error(text, 7, "events.0.event",
+		     "cycles:uppp asks precise_ip 3, CPU model 'nehalem' takes :pp at most");
 }
 
 static void contradicting_fields_are_refused(void **state)

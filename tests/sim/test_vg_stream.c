@@ -60,8 +60,9 @@ static void put_thread(struct enc *e, unsigned int type, uint32_t insns, uint64_
 	enc_end(e, vgs_put_num(vgs_put_rec(enc_rec(e, VGS_REC_MAX), type, insns), tid));
 }
 
-static void put_mmap(struct enc *e, uint32_t insns, uint64_t addr, uint64_t len, uint64_t pgoff,
-		     uint64_t prot, const char *name, size_t name_len)
+static void put_mmap_file(struct enc *e, uint32_t insns, uint64_t addr, uint64_t len,
+			  uint64_t pgoff, uint64_t prot, uint64_t flags, uint64_t dev,
+			  uint64_t ino, const char *name, size_t name_len)
 {
 	uint8_t *p = vgs_put_rec(enc_rec(e, VGS_REC_MAX + name_len), VGS_MMAP, insns);
 
@@ -69,9 +70,18 @@ static void put_mmap(struct enc *e, uint32_t insns, uint64_t addr, uint64_t len,
 	p = vgs_put_num(p, len);
 	p = vgs_put_num(p, pgoff);
 	p = vgs_put_num(p, prot);
+	p = vgs_put_num(p, flags);
+	p = vgs_put_num(p, dev);
+	p = vgs_put_num(p, ino);
 	p = vgs_put_num(p, name_len);
 	memcpy(p, name, name_len);
 	enc_end(e, p + name_len);
+}
+
+static void put_mmap(struct enc *e, uint32_t insns, uint64_t addr, uint64_t len, uint64_t pgoff,
+		     uint64_t prot, const char *name, size_t name_len)
+{
+	put_mmap_file(e, insns, addr, len, pgoff, prot, 2, 0, 0, name, name_len);
 }
 
 static void put_proc(struct enc *e, unsigned int type, uint32_t insns, uint64_t pid,
@@ -84,6 +94,17 @@ static void put_proc(struct enc *e, unsigned int type, uint32_t insns, uint64_t 
 	p = vgs_put_num(p, vgs_zigzag((uint64_t)status));
 	p = vgs_put_num(p, n);
 	memcpy(p, path ? path : "", n);
+	enc_end(e, p + n);
+}
+
+/* VGS_CODE: @n instructions from @addr, their lengths @lens; @insns as given (0 is right) */
+static void put_code(struct enc *e, uint32_t insns, uint64_t addr, const uint8_t *lens, size_t n)
+{
+	uint8_t *p = vgs_put_rec(enc_rec(e, VGS_REC_MAX + n), VGS_CODE, insns);
+
+	p = vgs_put_num(p, addr);
+	p = vgs_put_num(p, n);
+	memcpy(p, lens, n);
 	enc_end(e, p + n);
 }
 
@@ -145,7 +166,7 @@ static void build_every_record(struct enc *e)
 {
 	static const char so[] = "/usr/lib/x86_64-linux-gnu/libc.so.6";
 
-	put_mmap(e, 0, 0x400000, 0x1000, 0, 5, "/bin/prog", 9);
+	put_mmap_file(e, 0, 0x400000, 0x1000, 0, 5, 2, 0xfe00, 247476, "/bin/prog", 9);
 	put_branch(e, VGK_CALL, 5, 12, 0x401000, 0x402000, 0x7ffc0000);
 	put_branch(e, VGK_COND, 2, 3, 0x402010, 0x402000, 0x7ffc0000);
 	put_branch(e, VGK_RET, 1, UINT32_MAX, 0x402020, 0x401005, 0x7ffc0008);
@@ -160,7 +181,8 @@ static void build_every_record(struct enc *e)
 	put_branch(e, VGK_SIGRETURN, 0, 3, 0, 0x500100, 0x7f0000);
 	put_thread(e, VGS_THREAD_EXIT, 0, 2);
 	put_thread(e, VGS_THREAD, 0, UINT32_MAX);
-	put_mmap(e, 5, UINT64_MAX - 0xfff, 0x1000, UINT64_MAX, UINT32_MAX, so, sizeof(so) - 1);
+	put_mmap_file(e, 5, UINT64_MAX - 0xfff, 0x1000, UINT64_MAX, UINT32_MAX, UINT32_MAX,
+		      UINT64_MAX, UINT64_MAX, so, sizeof(so) - 1);
 	put_mmap(e, 0, 0x1000, 0x1000, 0, 7, "", 0);
 	put_proc(e, VGS_FORK, 1, 4321, 0, NULL);
 	put_proc(e, VGS_EXEC, 2, 1234, 0, "/bin/true");
@@ -172,6 +194,7 @@ static void build_every_record(struct enc *e)
 	put_proc(e, VGS_EXIT, 0, 1, INT32_MAX, NULL);
 	put_proc(e, VGS_WAKE, 8, 4322, 61, NULL);	/* wait4 reaped 4322 */
 	put_proc(e, VGS_WAKE, 0, 0, 202, NULL);		/* futex */
+	put_code(e, 0, 0x401000, (const uint8_t *)"\x01\x0f\x05", 3);
 }
 
 /* The records of build_every_record() as read (@first: the index of its first record). */
@@ -179,6 +202,7 @@ static void check_every_record(const struct vg_event *ev)
 {
 	assert_int_equal(ev[0].type, VGS_MMAP);
 	assert_true(ev[0].addr == 0x400000 && ev[0].len == 0x1000 && ev[0].prot == 5);
+	assert_true(ev[0].dev == 0xfe00 && ev[0].ino == 247476 && ev[0].flags == 2);
 	assert_int_equal(ev[0].name_len, 9);
 	assert_memory_equal(ev[0].name, "/bin/prog", 9);
 	assert_true(ev[1].type == VGS_BRANCH && ev[1].kind == VGK_CALL && ev[1].insn_len == 5);
@@ -202,7 +226,10 @@ static void check_every_record(const struct vg_event *ev)
 	assert_true(ev[14].type == VGS_MMAP && ev[14].addr == UINT64_MAX - 0xfff);
 	assert_true(ev[14].pgoff == UINT64_MAX && ev[14].prot == UINT32_MAX && ev[14].insns == 5);
 	assert_true(ev[14].tid == UINT32_MAX);
+	assert_true(ev[14].dev == UINT64_MAX && ev[14].ino == UINT64_MAX);
+	assert_true(ev[14].flags == UINT32_MAX);
 	assert_true(ev[15].type == VGS_MMAP && ev[15].name_len == 0 && ev[15].prot == 7);
+	assert_true(ev[15].dev == 0 && ev[15].ino == 0);
 	assert_true(ev[16].type == VGS_FORK && ev[16].pid == 4321 && ev[16].name_len == 0);
 	assert_true(ev[17].type == VGS_EXEC && ev[17].pid == 1234 && ev[17].name_len == 9);
 	assert_memory_equal(ev[17].name, "/bin/true", 9);
@@ -216,12 +243,14 @@ static void check_every_record(const struct vg_event *ev)
 	assert_true(ev[24].type == VGS_WAKE && ev[24].pid == 4322 && ev[24].status == 61);
 	assert_true(ev[24].insns == 8 && ev[24].name_len == 0);
 	assert_true(ev[25].type == VGS_WAKE && ev[25].pid == 0 && ev[25].status == 202);
+	assert_true(ev[26].type == VGS_CODE && ev[26].addr == 0x401000 && ev[26].name_len == 3);
+	assert_memory_equal(ev[26].name, "\x01\x0f\x05", 3);
 	/* what a record does not carry is zero, whichever path read it */
 	assert_true(ev[1].pid == 0 && ev[1].name == NULL && ev[1].addr == 0 && ev[1].other_tid == 0);
 	assert_true(ev[16].from == 0 && ev[16].kind == 0);
 }
 
-#define NR_EVERY 26
+#define NR_EVERY 27
 
 static void test_every_record_reads_back(void **state)
 {
@@ -313,10 +342,11 @@ static void test_refusals(void **state)
 					 0xff, 0x02, 0, 0, 0 };
 	static const uint8_t max64[] = { 0x01, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 					 0xff, 0xff, 0x01, 0, 0 };
-	static const uint8_t leads[] = { 0x00, 0x10, 0x70, 0x80, 0xe0, 0xf0 };
+	static const uint8_t leads[] = { 0x00, 0x10, 0x70, 0x80, 0xf0 };
+	static const uint8_t lens_ok[] = { 1, 15 }, len_zero[] = { 3, 0 }, len_16[] = { 16 };
 	struct vg_event ev[2];
 	unsigned int nr;
-	char err[256];
+	char err[256], want[80];
 
 	(void)state;
 	for (unsigned int k = VGK__NR; k < 16; k++) {
@@ -360,6 +390,31 @@ static void test_refusals(void **state)
 	}
 	expect_refused(&e, "record header cut short");
 	enc_init(&e);
+	put_code(&e, 1, 0x1000, lens_ok, 2);
+	expect_refused(&e, "instructions counted on a code record");
+	enc_init(&e);
+	put_code(&e, 0, 0x1000, lens_ok, 0);
+	expect_refused(&e, "code record of no or too many instructions");
+	enc_init(&e);
+	put_code(&e, 0, 0x1000, len_zero, 2);
+	expect_refused(&e, "instruction length not 1..15");
+	enc_init(&e);
+	put_code(&e, 0, 0x1000, len_16, 1);
+	expect_refused(&e, "instruction length not 1..15");
+	enc_init(&e);
+	put_code(&e, 0, UINT64_MAX - 3, lens_ok, 2);
+	expect_refused(&e, "code past the end of the address space");
+	enc_init(&e);
+	{
+		/* VGS_CODE_MAX + 1 lengths: refused by the count, before the bytes */
+		uint8_t *p = vgs_put_rec(enc_rec(&e, VGS_REC_MAX), VGS_CODE, 0);
+
+		p = vgs_put_num(p, 0x1000);
+		p = vgs_put_num(p, VGS_CODE_MAX + 1);
+		enc_end(&e, p);
+	}
+	expect_refused(&e, "code record of no or too many instructions");
+	enc_init(&e);
 	put_thread(&e, VGS_THREAD, 0, 0);
 	expect_refused(&e, "thread 0");
 	enc_init(&e);
@@ -374,6 +429,9 @@ static void test_refusals(void **state)
 	enc_init(&e);
 	put_mmap(&e, 0, 0x1000, 0x1000, 0, (uint64_t)UINT32_MAX + 1, "/bin/x", 6);
 	expect_refused(&e, "mmap protection over 32 bits");
+	enc_init(&e);
+	put_mmap_file(&e, 0, 0x1000, 0x1000, 0, 5, (uint64_t)UINT32_MAX + 1, 0, 0, "/bin/x", 6);
+	expect_refused(&e, "mmap flags over 32 bits");
 	enc_init(&e);
 	put_proc(&e, VGS_FORK, 0, 5, 0, "/bin/x");
 	expect_refused(&e, "a path on a record that has none");
@@ -419,7 +477,8 @@ static void test_refusals(void **state)
 	enc_init(&e);
 	((struct vgs_file_header *)e.buf)->version = 1;
 	assert_int_equal(read_all(e.buf, e.len, ev, 2, &nr, err, sizeof(err)), -1);
-	assert_string_equal(err, "STREAM: stream version 1, this pmusim reads 2");
+	snprintf(want, sizeof(want), "STREAM: stream version 1, this pmusim reads %u", VGS_VERSION);
+	assert_string_equal(err, want);
 	e.buf[0] = 'X';
 	assert_int_equal(read_all(e.buf, e.len, ev, 2, &nr, err, sizeof(err)), -1);
 	assert_string_equal(err, "STREAM: not a pmusim stream (bad magic)");

@@ -27,10 +27,13 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "tests/test.h"
+#include "core/sideband.h"
 #include "core/x86/pmu.h"
+#include "model/msr-index.h"
 #include "sim/machine.h"
 #include "sim/vg_feed.h"
 #include "sim/vg_stream.h"
@@ -140,6 +143,95 @@ static void test_shadow_stack(void **state)
 	assert_int_equal(st.threads, 1);
 	assert_int_equal(st.max_depth, 4);	/* f, g, h and the handler's callee */
 	assert_int_equal(model_cpu_cycles(m->cpus[0].model), 15 * N);	/* CPI 1 */
+	machine_destroy(m);
+	vg_trace_free(tr);
+	x86_branch_text_reset();
+	unlink(w.path);
+}
+
+/* PMIs of a model counter armed by hand, and where the machine said they came */
+struct pmi_seen {
+	struct machine *m;
+	uint64_t period;
+	unsigned int nr;
+	uint64_t ip[64], eventing_ip[64];
+};
+
+static void arm_gp0(struct model_cpu *cpu, uint64_t period)
+{
+	assert_int_equal(model_wrmsr(cpu, MSR_IA32_PMC0, (0 - period) & ((1ULL << 48) - 1)), 0);
+}
+
+static void pmi_seen_fn(void *ctx, int cpu_id)
+{
+	struct pmi_seen *p = ctx;
+	struct sim_cpu *cpu = &p->m->cpus[cpu_id];
+	uint64_t status = 0;
+
+	assert_true(p->nr < 64);
+	p->ip[p->nr] = cpu->regs.ip;
+	p->eventing_ip[p->nr++] = cpu->regs.eventing_ip;
+	assert_int_equal(model_rdmsr(cpu->model, MSR_CORE_PERF_GLOBAL_STATUS, &status), 0);
+	assert_int_equal(model_wrmsr(cpu->model, MSR_CORE_PERF_GLOBAL_OVF_CTRL, status), 0);
+	arm_gp0(cpu->model, p->period);
+}
+
+/*
+ * Exact sample ips: a loop of 20 instructions of lengths 1..5 (VGS_CODE
+ * says where each starts), its last a conditional back to the first,
+ * entered by a jump. An instructions counter with PMI every 7: each PMI
+ * comes right after the 7th, 14th, ... instruction, and the machine names
+ * it (the eventing ip) and the next (the ip): in the loop body, or the
+ * branch and its target.
+ */
+static void test_exact_ips(void **state)
+{
+	static struct pmi_seen seen;
+	uint64_t addr[20], a = 0x1000;
+	uint8_t lens[20];
+	struct vg_trace *tr;
+	struct vg_writer w;
+	struct machine *m;
+	char err[256];
+
+	(void)state;
+	for (unsigned int i = 0; i < 20; a += lens[i++]) {
+		lens[i] = (uint8_t)(1 + i % 5);
+		addr[i] = a;
+	}
+	vgw_open_temp(&w, "test_vg_task", 42);
+	vgw_code(&w, 0x1000, lens, 20);
+	vgw_branch(&w, VGK_JMP, 0x500, 0x1000, 0x7000, 1);	/* instruction 1 */
+	for (unsigned int it = 0; it < 10; it++)
+		vgw_branch(&w, VGK_COND, addr[19], 0x1000, 0x7000, 20);
+	vgw_close(&w);
+	assert_int_equal(vg_trace_load(&tr, w.path, err, sizeof(err)), 0);
+	m = new_machine(1);
+	assert_int_equal(vg_trace_add_tasks(tr, m, "prog"), 0);
+	seen = (struct pmi_seen){ .m = m, .period = 7 };
+	model_cpu_set_pmi(m->cpus[0].model, pmi_seen_fn, &seen);
+	assert_int_equal(model_wrmsr(m->cpus[0].model, MSR_ARCH_PERFMON_EVENTSEL0, 0xc0 |
+				     ARCH_PERFMON_EVENTSEL_USR | ARCH_PERFMON_EVENTSEL_INT |
+				     ARCH_PERFMON_EVENTSEL_ENABLE), 0);
+	arm_gp0(m->cpus[0].model, 7);
+	assert_int_equal(model_wrmsr(m->cpus[0].model, MSR_CORE_PERF_GLOBAL_CTRL, 1), 0);
+	machine_run(m, 1000 * N);
+	assert_true(vg_trace_done(tr));
+	/* 201 instructions: PMIs after 7, 14, ..., 196 */
+	assert_int_equal(seen.nr, 28);
+	for (unsigned int k = 0; k < seen.nr; k++) {
+		uint64_t g = 7 * (k + 1);		/* the overflowing instruction, from 1 */
+		unsigned int i = (unsigned int)((g - 2) % 20);	/* its place in the loop */
+
+		if (seen.eventing_ip[k] != addr[i])
+			fail_msg("PMI %u (instruction %llu): eventing ip %#llx, not %#llx", k,
+				 (unsigned long long)g, (unsigned long long)seen.eventing_ip[k],
+				 (unsigned long long)addr[i]);
+		if (seen.ip[k] != addr[(i + 1) % 20])
+			fail_msg("PMI %u (instruction %llu): ip %#llx, not %#llx", k,
+				 (unsigned long long)g, (unsigned long long)seen.ip[k],
+				 (unsigned long long)addr[(i + 1) % 20]);
+	}
 	machine_destroy(m);
 	vg_trace_free(tr);
 	x86_branch_text_reset();
@@ -269,6 +361,57 @@ static void test_mapped_files(void **state)
 	vg_trace_free(tr);
 	x86_branch_text_reset();
 	unlink(w.path);
+}
+
+/* A stream mapping as the kernel describes a vma: whole pages, the file's device and inode. */
+static void test_mmap_info_is_the_kernels(void **state)
+{
+	static const char so[] = "/usr/lib/libx.so";
+	struct vg_event ev = {
+		.type = VGS_MMAP, .addr = 0x5807d299, .len = 0x65, .pgoff = 0x7d299, .prot = 5,
+		.flags = 0x02, .dev = makedev(254, 3), .ino = 247476, .name = so, .name_len = sizeof(so) - 1,
+	};
+	struct perf_mmap_info info;
+	char name[4096];
+
+	(void)state;
+	/* a part of a page: the page, pgoff moved back as far as the start */
+	vg_mmap_info(&ev, 7, 8, &info, name);
+	assert_true(info.pid == 7 && info.tid == 8);
+	assert_true(info.addr == 0x5807d000 && info.len == 0x1000 && info.pgoff == 0x7d000);
+	assert_true(info.maj == 254 && info.min == 3 && info.ino == 247476);
+	assert_true(info.ino_generation == 0 && info.prot == 5 && info.flags == 0x02);
+	assert_string_equal(info.filename, so);
+	/* a shared, locked mapping says so */
+	ev.flags = 0x01 | 0x2000;
+	vg_mmap_info(&ev, 7, 8, &info, name);
+	assert_int_equal(info.flags, 0x2001);
+	/* across a page boundary: both pages */
+	ev.addr = 0x400ff0;
+	ev.len = 0x20;
+	ev.pgoff = 0x10;
+	vg_mmap_info(&ev, 7, 8, &info, name);
+	assert_true(info.addr == 0x400000 && info.len == 0x2000 && info.pgoff == 0);
+	/* whole pages stay as they are */
+	ev.addr = 0x486d000;
+	ev.len = 0x156000;
+	ev.pgoff = 0x26000;
+	vg_mmap_info(&ev, 7, 8, &info, name);
+	assert_true(info.addr == 0x486d000 && info.len == 0x156000 && info.pgoff == 0x26000);
+	/* the top page of the address space */
+	ev.addr = UINT64_MAX - 0xfff;
+	ev.len = 0x2000;
+	vg_mmap_info(&ev, 7, 8, &info, name);
+	assert_true(info.addr == UINT64_MAX - 0xfff && info.len == 0);
+	/* anonymous code: no file, no device, no inode, whatever the record says */
+	ev = (struct vg_event){ .type = VGS_MMAP, .addr = 0x7000, .len = 0x1000, .prot = 7,
+				.dev = 5, .ino = 6, .name = "//anon", .name_len = 6 };
+	vg_mmap_info(&ev, 7, 8, &info, name);
+	assert_null(info.filename);
+	assert_true(info.maj == 0 && info.min == 0 && info.ino == 0 && info.prot == 7);
+	ev.name_len = 0;
+	vg_mmap_info(&ev, 7, 8, &info, name);
+	assert_null(info.filename);
 }
 
 static void test_wake_waits_for_the_stream_before_it(void **state)
@@ -643,7 +786,7 @@ static void test_corrupt_streams(void **state)
 	vgw_branch(&w, VGK_JMP, 0x100, 0x110, 0x7000, N);
 	at = ftell(w.f);
 	end = vgs_put_rec(rec, VGS_MMAP, 0);
-	for (unsigned int i = 0; i < 4; i++)
+	for (unsigned int i = 0; i < 7; i++)	/* addr, len, pgoff, prot, flags, dev, ino */
 		end = vgs_put_num(end, 0x1000);
 	end = vgs_put_num(end, 10);		/* the name's length */
 	vgw_raw(&w, rec, (size_t)(end - rec));
@@ -1734,6 +1877,7 @@ int main(void)
 		cmocka_unit_test(test_shadow_stack),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_mapped_files),
+		cmocka_unit_test(test_mmap_info_is_the_kernels),
 		cmocka_unit_test(test_build_id_notes),
 		cmocka_unit_test(test_wake_waits_for_the_stream_before_it),
 		cmocka_unit_test(test_fork_and_exec),
@@ -1752,6 +1896,7 @@ int main(void)
 		cmocka_unit_test(test_records_out_of_order),
 		cmocka_unit_test(test_forks_not_followed),
 		cmocka_unit_test(test_branch_sites),
+		cmocka_unit_test(test_exact_ips),
 		cmocka_unit_test(test_deep_stacks),
 		cmocka_unit_test(test_streams_opened_at_load),
 		cmocka_unit_test(test_thread_lookup),

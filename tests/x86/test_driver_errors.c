@@ -45,10 +45,6 @@ static void test_events_the_driver_refuses(void **state)
 
 	(void)state;
 	assert_int_equal(xt_boot("skylake"), 0);
-	a.precise_ip = 1;			/* no PEBS in the model */
-	assert_null(xt_open(&a, 0, NULL, &err));
-	assert_int_equal(err, -EOPNOTSUPP);
-	a.precise_ip = 0;
 	a.sample_type = PERF_SAMPLE_BRANCH_STACK;	/* no branch counter logging */
 	a.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_COUNTERS;
 	assert_null(xt_open(&a, 0, NULL, &err));
@@ -78,6 +74,45 @@ static void test_events_the_driver_refuses(void **state)
  * is touched; a task's event bound there is taken and never runs
  * (fuzz/crashes/attr/warn-msr-haswell-cpu9).
  */
+/*
+ * precise_ip: up to x86_pmu_max_precise(), 2 before Haswell (PEBS and the
+ * LBR's IP fixup), 3 after (precise distribution); sampling events only.
+ */
+static void test_precise_levels_per_model(void **state)
+{
+	static const struct { const char *cpu; unsigned int max; } models[] = {
+		{ "core2", 2 }, { "nehalem", 2 }, { "atom", 2 }, { "haswell", 3 },
+		{ "skylake", 3 }, { "icelake", 3 }, { "sapphirerapids", 3 },
+	};
+	int err;
+
+	(void)state;
+	for (unsigned int i = 0; i < sizeof(models) / sizeof(models[0]); i++) {
+		assert_int_equal(xt_boot(models[i].cpu), 0);
+		assert_int_equal(x86_pmu_max_precise(), models[i].max);
+		for (unsigned int p = 1; p <= 3; p++) {
+			struct perf_event_attr a = xt_attr(PERF_TYPE_HARDWARE,
+							   PERF_COUNT_HW_INSTRUCTIONS, 1000);
+			struct perf_event *e;
+
+			a.precise_ip = p;
+			e = xt_open(&a, 0, NULL, &err);
+			if (p > models[i].max) {
+				assert_null(e);
+				assert_int_equal(err, -EOPNOTSUPP);
+				continue;
+			}
+			assert_non_null(e);
+			perf_event_release_kernel(e);
+			/* a counting event gets no PEBS */
+			a.sample_period = 0;
+			assert_null(xt_open(&a, 0, NULL, &err));
+			assert_int_equal(err, -EINVAL);
+		}
+		xt_teardown(NULL);
+	}
+}
+
 static void test_an_event_on_a_cpu_that_is_not_there(void **state)
 {
 	struct perf_event_attr a = xt_attr(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 7);
@@ -775,6 +810,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_events_the_driver_refuses, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_precise_levels_per_model, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_an_event_on_a_cpu_that_is_not_there, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_an_event_whose_counters_cpuid_removed_is_refused,
 					  setup, teardown),

@@ -13,7 +13,9 @@
  *
  * Frames, innermost first: the callchain up to PERF_CONTEXT_USER (kernel
  * ips), entries[0].to (the entry of the sampled function), entries[i].from
- * for every i, then the stitched frames.
+ * for every i, then the stitched frames. An empty branch stack gives the
+ * sample's ip where entries[0].to would be, so that every sample has a
+ * frame as in perf's output (perf reads a word past the sample there).
  *
  * No allocation per sample once a thread's buffers have grown.
  */

@@ -67,13 +67,52 @@ int ordered_events__queue(struct ordered_events *oe, const struct perf_sample *s
 	return 0;
 }
 
-static int ordered_event_cmp(const void *a, const void *b)
-{
-	const struct ordered_event *x = a, *y = b;
+/* An event's place in time order: its time, and where it is in the queue. */
+struct ordered_key {
+	u64 time;
+	size_t idx;
+};
 
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+/*
+ * The queue's order by time, equal times in file order: a stable
+ * bottom-up merge sort of keys, the comparison inline (qsort's callback
+ * on the 72-byte events cost a tenth of a recording's stitching).
+ * NULL: no memory.
+ */
+static struct ordered_key *ordered_events__sort(const struct ordered_events *oe)
+{
+	struct ordered_key *a = malloc(oe->nr * sizeof(*a)), *b = malloc(oe->nr * sizeof(*b)), *t;
+	size_t n = oe->nr;
+
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		a[i] = (struct ordered_key){ oe->events[i].time, i };
+	for (size_t w = 1; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			size_t i = lo, j = mid, k = lo;
+
+			if (mid == hi || a[mid - 1].time <= a[mid].time) {
+				memcpy(b + lo, a + lo, (hi - lo) * sizeof(*a));
+				continue;
+			}
+			while (i < mid && j < hi)
+				b[k++] = a[j].time < a[i].time ? a[j++] : a[i++];
+			while (i < mid)
+				b[k++] = a[i++];
+			while (j < hi)
+				b[k++] = a[j++];
+		}
+		t = a;
+		a = b;
+		b = t;
+	}
+	free(b);
+	return a;
 }
 
 /*
@@ -97,16 +136,23 @@ static void prefetch_branches(const struct ordered_event *event)
 
 int ordered_events__flush(struct ordered_events *oe)
 {
+	struct ordered_key *order = NULL;
 	int ret = 0;
 
 	/* a file written in time order needs no sort (pmusim's own usually is) */
-	if (oe->all_timed && !oe->sorted)
-		qsort(oe->events, oe->nr, sizeof(*oe->events), ordered_event_cmp);
+	if (oe->all_timed && !oe->sorted && oe->nr > 1) {
+		order = ordered_events__sort(oe);
+		if (!order) {
+			errno = ENOMEM;
+			return -1;
+		}
+	}
 	for (size_t k = 0; k < oe->nr && !ret; k++) {
 		if (k + 2 < oe->nr)
-			prefetch_branches(&oe->events[k + 2]);
-		ret = oe->deliver(&oe->events[k], oe->arg);
+			prefetch_branches(&oe->events[order ? order[k + 2].idx : k + 2]);
+		ret = oe->deliver(&oe->events[order ? order[k].idx : k], oe->arg);
 	}
+	free(order);
 	oe->nr = 0;
 	oe->all_timed = oe->sorted = true;
 	return ret;

@@ -57,7 +57,8 @@ int ordered_events__queue(struct ordered_events *oe, const struct perf_sample *s
 
 /*
  * Deliver every queued event, by time (see above), and empty the queue.
- * 0, or the first non-zero return of the deliver callback.
+ * 0, the first non-zero return of the deliver callback, or -1 with errno
+ * ENOMEM before any delivery when there is no memory to sort.
  */
 int ordered_events__flush(struct ordered_events *oe);
 

@@ -130,6 +130,7 @@ int perf_map__load(struct perf_map *map, const char *path)
 
 	map->syms = NULL;
 	map->nr = 0;
+	map->strings = NULL;
 	fp = fopen(path, "r");
 	if (!fp)
 		return -1;
@@ -186,6 +187,7 @@ int perf_map__load_elf(struct perf_map *map, const char *path, u64 start, u64 pg
 
 	map->syms = NULL;
 	map->nr = 0;
+	map->strings = NULL;
 	/* libelf refuses only a version it does not know; it knows its own */
 	version = elf_version(EV_CURRENT);
 	if (NEVER(version == EV_NONE)) {
@@ -263,11 +265,15 @@ fail:
 
 void perf_map__exit(struct perf_map *map)
 {
-	for (size_t i = 0; i < map->nr; i++)
-		free((char *)map->syms[i].name);
+	if (map->strings)
+		free(map->strings);
+	else
+		for (size_t i = 0; i < map->nr; i++)
+			free((char *)map->syms[i].name);
 	free(map->syms);
 	map->syms = NULL;
 	map->nr = 0;
+	map->strings = NULL;
 }
 
 const struct perf_map_sym *perf_map__find(const struct perf_map *map, u64 ip)

@@ -53,6 +53,7 @@ static inline char *perf_map__put_hex(char *p, u64 v)
 struct perf_map {
 	struct perf_map_sym *syms;	/* names owned by the map */
 	size_t nr;
+	char *strings;			/* set: every name points into this one block */
 };
 
 /*

@@ -83,6 +83,39 @@ static void second_sample_gets_the_frame_the_lbr_lost(void **state)
 	lbr_stitcher__exit(&st);
 }
 
+/*
+ * An empty branch stack: perf reads entries[0].to anyway (in a file, the
+ * word after the sample); the frame is the sample's ip, one frame, so
+ * that the sample is not left without a stack. A repeat with another ip
+ * is no repeat. The thread's history after it stitches nothing onto it.
+ */
+static void empty_branch_stack_gives_the_sample_ip(void **state)
+{
+	struct lbr_stitcher st;
+	struct fake a, b, c;
+	const u64 *fr;
+
+	(void)state;
+	for (int enable = 0; enable < 2; enable++) {
+		lbr_stitcher__init(&st, 4, enable);
+		st.entries_stay = true;
+		fake(&a, 1, 2, true, 0, s1);
+		a.s.ip = 0x4242;
+		assert_int_equal(resolve(&st, &a, &fr), 1);
+		assert_int_equal(fr[0], 0x4242);
+		b = a;
+		b.s.ip = 0x4343;
+		assert_int_equal(resolve(&st, &b, &fr), 1);
+		assert_false(st.repeated);
+		assert_int_equal(fr[0], 0x4343);
+		/* the next sample, full again, is stitched to nothing */
+		fake(&c, 1, 0, true, 4, s2);
+		assert_int_equal(resolve(&st, &c, &fr), 5);
+		assert_int_equal(fr[4], FN1);
+		lbr_stitcher__exit(&st);
+	}
+}
+
 static void no_stitching_without_hw_idx_or_when_disabled(void **state)
 {
 	struct lbr_stitcher st;
@@ -503,6 +536,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(second_sample_gets_the_frame_the_lbr_lost),
+		cmocka_unit_test(empty_branch_stack_gives_the_sample_ip),
 		cmocka_unit_test(no_stitching_without_hw_idx_or_when_disabled),
 		cmocka_unit_test(stitching_follows_the_config),
 		cmocka_unit_test(different_flags_or_slots_do_not_stitch),
