@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -30,6 +31,7 @@
 #include "model/model.h"
 #include "sim/run.h"
 #include "sim/scenario.h"
+#include "sim/vg_feed.h"
 #include "sim/vg_task.h"
 #include "tools/perf/util/perf_data.h"
 
@@ -89,6 +91,9 @@ static void list_cpus(FILE *f)
 			&t[i] == def ? " (the default)" : "");
 	}
 }
+
+/* Threads and processes the program may start (each its task, its events): past these, lost. */
+#define RECORD_SPARE_TASKS	64
 
 /* The scenario record runs on: the machine, one event, the buffer, the consumer. */
 static const char scenario_text[] =
@@ -232,7 +237,9 @@ static void remove_dir(const char *dir)
  * terminal's ^C reaches the program itself as well). SIGHUP, a closed
  * terminal, does the same: perf record (6.12) does not catch it and dies
  * with its file unfinished, but what the program did so far is worth
- * keeping.
+ * keeping. The replay runs while the program does (sim/vg_feed.h), so
+ * these stay caught until valgrind is reaped; the run's own SIGINT and
+ * SIGTERM handler calls stop_valgrind() too (run_set_stop_hook()).
  */
 /* -o -: stdout carries the perf.data, and the program writes to stderr (as under perf) */
 static bool pipe_output;
@@ -262,25 +269,34 @@ static const char *valgrind_launcher(char *buf, size_t len)
 
 static void stop_valgrind(int sig)
 {
-	valgrind_stop_signal = sig;
+	if (!valgrind_stop_signal)
+		valgrind_stop_signal = sig;
 	if (valgrind_pid > 0)
 		kill((pid_t)valgrind_pid, SIGTERM);
 }
 
+static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
+
+struct valgrind_run {
+	pid_t pid;
+	int fd;				/* the stream pipe's reading end */
+	struct sigaction old[ARRAY_SIZE(stops)], old_pipe;
+};
+
 /*
- * Run PROG ARGS under the tool, streams into @dir. The valgrind process's
- * wait() status in *@status; its pid (the stream's) in *@pid; the signal
- * that stopped it early, or 0, in *@stopped_by. 0, or -1.
+ * Start PROG ARGS under the tool, its streams into a pipe: the writing
+ * end goes to the top of the descriptors, in the range Valgrind keeps
+ * from the program (so the program never sees it), and is inherited by
+ * every process and execve the tool follows. 0, or -1 with errno.
  */
-static int run_valgrind(const char *tool_dir, const char *dir, char **prog_argv, int *status,
-			pid_t *pid, int *stopped_by)
+static int start_valgrind(const char *tool_dir, char **prog_argv, struct valgrind_run *vr)
 {
-	static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa, old[ARRAY_SIZE(stops)];
+	struct sigaction sa;
 	sigset_t block, saved_mask;
-	char out[PATH_MAX + 32], launcher[PATH_MAX];
+	char fdopt[48], launcher[PATH_MAX];
 	const char *user_lib = getenv("VALGRIND_LIB");
-	int nargs = 0, ret = 0;
+	struct rlimit rl;
+	int nargs = 0, p[2], wfd;
 	char **argv, *env_opt;
 	size_t env_len;
 
@@ -288,6 +304,12 @@ static int run_valgrind(const char *tool_dir, const char *dir, char **prog_argv,
 		nargs++;
 	if (!valgrind_launcher(launcher, sizeof(launcher)))
 		return -1;
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur < 64) {
+		errno = EMFILE;
+		return -1;
+	}
+	/* (dup2 takes no descriptor at or past the limit, nor past the kernel's nr_open) */
+	wfd = rl.rlim_cur > 1048576 ? 1048575 : (int)rl.rlim_cur - 1;
 	/* the tool gives the program its own VALGRIND_LIB back, or none (vgtool/client_env.h) */
 	env_len = sizeof("--pmusim-env=VALGRIND_LIB=") + (user_lib ? strlen(user_lib) : 0);
 	env_opt = malloc(env_len);
@@ -297,14 +319,19 @@ static int run_valgrind(const char *tool_dir, const char *dir, char **prog_argv,
 		free(env_opt);
 		return -1;
 	}
+	if (pipe(p) || fcntl(p[0], F_SETFD, FD_CLOEXEC) || fcntl(p[1], F_SETFD, FD_CLOEXEC)) {
+		free(argv);
+		free(env_opt);
+		return -1;
+	}
 	snprintf(env_opt, env_len, "--pmusim-env=VALGRIND_LIB%s%s", user_lib ? "=" : "",
 		 user_lib ? user_lib : "");
-	snprintf(out, sizeof(out), "--pmusim-out=%s", dir);
+	snprintf(fdopt, sizeof(fdopt), "--pmusim-fd=%d", wfd);
 	argv[0] = "valgrind";
 	argv[1] = "--tool=pmusim";
-	argv[2] = out;
+	argv[2] = fdopt;
 	argv[3] = "-q";
-	/* children and the images execve runs are recorded too (vg.PID.SEQ each) */
+	/* children and the images execve runs are recorded too (one stream each) */
 	argv[4] = "--trace-children=yes";
 	argv[5] = env_opt;
 	for (int i = 0; i < nargs; i++)
@@ -316,15 +343,22 @@ static int run_valgrind(const char *tool_dir, const char *dir, char **prog_argv,
 		sigaddset(&block, stops[i]);
 	sigprocmask(SIG_BLOCK, &block, &saved_mask);
 	valgrind_stop_signal = 0;
-	*pid = fork();
-	if (*pid < 0) {
+	vr->pid = fork();
+	if (vr->pid < 0) {
 		sigprocmask(SIG_SETMASK, &saved_mask, NULL);
+		close(p[0]);
+		close(p[1]);
 		free(argv);
 		free(env_opt);
 		return -1;
 	}
-	if (*pid == 0) {
+	if (vr->pid == 0) {
 		sigprocmask(SIG_SETMASK, &saved_mask, NULL);
+		/* (dup2 leaves the copy without close-on-exec) */
+		if (dup2(p[1], wfd) < 0) {
+			fprintf(stderr, "pmusim: record: the stream pipe: %s\n", strerror(errno));
+			_exit(127);
+		}
 		setenv("VALGRIND_LIB", tool_dir, 1);
 		if (pipe_output)
 			dup2(STDERR_FILENO, STDOUT_FILENO);
@@ -334,21 +368,48 @@ static int run_valgrind(const char *tool_dir, const char *dir, char **prog_argv,
 	}
 	free(argv);
 	free(env_opt);
-	valgrind_pid = *pid;
+	close(p[1]);
+	vr->fd = p[0];
+	valgrind_pid = vr->pid;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = stop_valgrind;
+	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < ARRAY_SIZE(stops); i++)
-		sigaction(stops[i], &sa, &old[i]);
+		sigaction(stops[i], &sa, &vr->old[i]);
+	/*
+	 * a reader of the summary that went away (| head -1) must not kill
+	 * record before its file is whole and the temp directory gone (the
+	 * program had SIGPIPE's default: set back in the child)
+	 */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, &vr->old_pipe);
+	run_set_stop_hook(stop_valgrind);
 	sigprocmask(SIG_SETMASK, &saved_mask, NULL);
-	while (waitpid(*pid, status, 0) < 0)
+	return 0;
+}
+
+/*
+ * Reap valgrind: its wait() status in *@status, the signal that stopped
+ * it early, or 0, in *@stopped_by. 0, or -1 with errno.
+ */
+static int wait_valgrind(struct valgrind_run *vr, int *status, int *stopped_by)
+{
+	sigset_t block, saved_mask;
+	int ret = 0;
+
+	while (waitpid(vr->pid, status, 0) < 0)
 		if (errno != EINTR) {
 			ret = -1;
 			break;
 		}
-	sigprocmask(SIG_BLOCK, &block, NULL);
+	sigemptyset(&block);
 	for (size_t i = 0; i < ARRAY_SIZE(stops); i++)
-		sigaction(stops[i], &old[i], NULL);
+		sigaddset(&block, stops[i]);
+	sigprocmask(SIG_BLOCK, &block, &saved_mask);
+	run_set_stop_hook(NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(stops); i++)
+		sigaction(stops[i], &vr->old[i], NULL);
 	valgrind_pid = 0;
 	sigprocmask(SIG_SETMASK, &saved_mask, NULL);
 	*stopped_by = valgrind_stop_signal;
@@ -507,6 +568,9 @@ static void print_summary(const char *prog, const struct scenario *s,
 		fprintf(f, "  warning: threads left waiting for what their streams never say\n");
 	if (vs->truth_lost)
 		fprintf(f, "  warning: out of memory for a shadow stack: some true stacks are short\n");
+	if (vs->lost)
+		fprintf(f, "  warning: %u thread%s past the first %u threads and processes not "
+			"recorded\n", vs->lost, vs->lost == 1 ? "" : "s", RECORD_SPARE_TASKS + 1);
 	/*
 	 * "true max" is the deepest true stack at one of the LBR call-stack
 	 * samples, in the header as in the table; the program's deepest
@@ -579,7 +643,8 @@ static const char *truth_written(const char *out, const char *truth, char *buf, 
 
 /* The summary as JSON: pmusim run --json's keys where they apply, and how the program ended. */
 static void print_json(FILE *f, const char *prog, const struct scenario *s,
-		       const struct vg_trace *trace, const struct vg_trace_stats *vs,
+		       const struct vg_feed *feed, const struct vg_trace *trace,
+		       const struct vg_trace_stats *vs,
 		       const struct run_stats *st, const struct record_end *e, const char *out,
 		       const char *truth, int status)
 {
@@ -612,6 +677,22 @@ static void print_json(FILE *f, const char *prog, const struct scenario *s,
 	json_u64(&j, "children_not_traced", vs->unfollowed);
 	json_bool(&j, "stalled", vs->stalled);
 	json_bool(&j, "truth_lost", vs->truth_lost);
+	json_u64(&j, "threads_lost", vs->lost);
+	{
+		uint64_t bytes, held;
+
+		/* the stream's bytes, and the most of them held at once (bounded) */
+		vg_feed_stats(feed, &bytes, &held);
+		json_u64(&j, "stream_bytes", bytes);
+		json_u64(&j, "stream_held_max", held);
+	}
+	{
+		struct rusage ru;
+
+		/* record's own peak (not valgrind's): what the replay holds */
+		if (!getrusage(RUSAGE_SELF, &ru))
+			json_u64(&j, "max_rss_kib", (uint64_t)ru.ru_maxrss);
+	}
 	json_u64(&j, "cycles", st->cycles);
 	run_stats_json_counts(&j, st);
 	/* the events that gave no samples, as the summary's warning lines say why */
@@ -671,7 +752,7 @@ int cmd_record(int argc, char **argv)
 	struct stat json_st = { 0 };
 	FILE *json_fp = NULL;
 	const char **cmdline = NULL;
-	char err[600], dir[PATH_MAX], tool_dir[PATH_MAX], path[PATH_MAX], stream[PATH_MAX + 64];
+	char err[600], dir[PATH_MAX], tool_dir[PATH_MAX], path[PATH_MAX];
 	char scn_path[PATH_MAX + 32], comm[16], check[PATH_MAX + 256];
 	struct record_end end;
 	struct vg_trace *trace = NULL;
@@ -679,8 +760,9 @@ int cmd_record(int argc, char **argv)
 	struct scenario *s = NULL;
 	struct run_stats st;
 	uint64_t cpus = 2;
-	int c, ret = 2, nr_cmdline = 0, vg_status = 0, vg_stopped_by = 0;
-	pid_t pid;
+	int c, ret = 2, nr_cmdline = 0, vg_status = 0, vg_stopped_by = 0, rt;
+	struct vg_feed *feed = NULL;
+	struct valgrind_run vr;
 	FILE *f;
 
 	dir[0] = '\0';
@@ -867,22 +949,30 @@ int cmd_record(int argc, char **argv)
 			json_file = S_ISREG(json_st.st_mode);
 		}
 	}
-	if (run_valgrind(tool_dir, dir, argv + optind, &vg_status, &pid, &vg_stopped_by)) {
+	if (start_valgrind(tool_dir, argv + optind, &vr)) {
 		fprintf(stderr, "pmusim: record: cannot run valgrind: %s\n", strerror(errno));
 		goto out;
 	}
-	snprintf(stream, sizeof(stream), "%s/vg.%d.0", dir, (int)pid);
-	if (access(stream, R_OK)) {
-		fprintf(stderr, "pmusim: record: %s: valgrind could not run it (%s %d)\n", path,
-			WIFSIGNALED(vg_status) ? "signal" : "exit status",
-			WIFSIGNALED(vg_status) ? WTERMSIG(vg_status) : WEXITSTATUS(vg_status));
+	/* the replay goes on while the program runs: the pipe holds it back when behind */
+	feed = vg_feed_open_pipe(vr.fd);
+	if (!feed)
+		close(vr.fd);
+	if (!feed || vg_trace_open_feed(&trace, feed, NULL, err, sizeof(err))) {
+		bool began = feed && vg_feed_began(feed);
+
+		vg_feed_close(feed);
+		wait_valgrind(&vr, &vg_status, &vg_stopped_by);
+		if (!began)
+			fprintf(stderr, "pmusim: record: %s: valgrind could not run it (%s %d)\n", path,
+				WIFSIGNALED(vg_status) ? "signal" : "exit status",
+				WIFSIGNALED(vg_status) ? WTERMSIG(vg_status) : WEXITSTATUS(vg_status));
+		else
+			fprintf(stderr, "%s\n", feed ? err : "pmusim: out of memory");
+		ret = began ? 1 : 2;
 		goto out;
 	}
-	if (vg_trace_load(&trace, stream, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
-		ret = 1;
-		goto out;
-	}
+	/* the record session opens its events before the run: tasks for threads to come */
+	vg_trace_set_spare_tasks(trace, RECORD_SPARE_TASKS);
 	/* the kernel keeps 15 bytes of the name */
 	{
 		const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
@@ -891,8 +981,27 @@ int cmd_record(int argc, char **argv)
 		memcpy(comm, base, len);
 		comm[len] = '\0';
 	}
-	if (run_trace(s, trace, comm, out, &st, err, sizeof(err))) {
+	rt = run_trace(s, trace, comm, out, &st, err, sizeof(err));
+	/*
+	 * the program has ended, or the replay stopped first (a stop signal,
+	 * a bad stream, a write that failed): then SIGTERM stops the program
+	 * as perf record stops its workload; what it still writes is dropped
+	 */
+	if (rt || st.stop_signal || vg_trace_error(trace))
+		kill(vr.pid, SIGTERM);
+	vg_feed_close(feed);
+	if (wait_valgrind(&vr, &vg_status, &vg_stopped_by))
+		vg_status = 0;
+	if (rt) {
 		fprintf(stderr, "%s\n", err);
+		run_stats_free(&st);
+		ret = 1;
+		goto out;
+	}
+	if (vg_trace_error(trace)) {
+		/* the file is whole, with what came before */
+		fprintf(stderr, "pmusim: record: %s; %s holds what was recorded before it\n",
+			vg_trace_error(trace), out);
 		run_stats_free(&st);
 		ret = 1;
 		goto out;
@@ -912,7 +1021,7 @@ int cmd_record(int argc, char **argv)
 			st.stop_signal == SIGHUP ? "SIGHUP" : "SIGTERM", out);
 	if (json) {
 		/* the last thing on stderr, or FILE whole */
-		print_json(json_fp, prog, s, trace, &vs, &st, &end, out, shown_truth, ret);
+		print_json(json_fp, prog, s, feed, trace, &vs, &st, &end, out, shown_truth, ret);
 		if (json_fp != stderr && (ferror(json_fp) | fclose(json_fp))) {
 			fprintf(stderr, "pmusim: record: %s: write error\n", json_path);
 			if (json_file)
@@ -938,6 +1047,7 @@ out:
 			unlink(json_path);
 	}
 	vg_trace_free(trace);
+	vg_feed_free(feed);
 	if (s)
 		scenario_free(s);
 	if (dir[0] && strstr(dir, "pmusim-record."))

@@ -432,18 +432,7 @@ static int start_file(struct run *r, const char *output, const char *map_dir, ch
 	if (!output)
 		return 0;
 	if (r->trace) {
-		unsigned int nr;
-		const struct vg_dso *d = vg_trace_dsos(r->trace, &nr);
-
-		/* the program's own files: perf finds them by path and checks the build-id */
-		for (unsigned int i = 0; i < nr; i++) {
-			if (d[i].build_id_size &&
-			    record__add_build_id(&r->rec, d[i].build_id, d[i].build_id_size,
-						 d[i].path)) {
-				snprintf(err, errlen, "pmusim: cannot write %s", output);
-				return -1;
-			}
-		}
+		/* the program's files are known as it maps them: trace_build_ids() */
 	} else if (make_programs(r, err, errlen) ||
 		   record__add_programs(&r->rec, r->progs, s->tasks_count, err, errlen)) {
 		return -1;
@@ -679,9 +668,18 @@ int run_parse_sample(const struct run *r, const void *rec, size_t size, struct p
 
 static volatile sig_atomic_t stop_signal;
 
+static void (*stop_hook)(int);
+
 static void note_stop_signal(int sig)
 {
 	stop_signal = sig;
+	if (stop_hook)
+		stop_hook(sig);
+}
+
+void run_set_stop_hook(void (*fn)(int))
+{
+	stop_hook = fn;
 }
 
 static const int stop_signals[] = { SIGINT, SIGTERM };
@@ -727,7 +725,8 @@ static void run_machine(struct run *r)
 {
 	uint64_t quantum = r->m->cfg.quantum;
 
-	while (r->m->now < r->s->duration && !stop_signal &&
+	/* a write that failed ends it too: a recorded program is stopped then */
+	while (r->m->now < r->s->duration && !stop_signal && !r->rec.error &&
 	       !(r->trace && vg_trace_done(r->trace))) {
 		uint64_t until = r->s->duration - r->m->now > quantum ?
 				 r->m->now + quantum : r->s->duration;
@@ -774,6 +773,26 @@ static void read_counts(struct run *r)
 			r->st->event_count[i] += perf_event_read_value(r->events[r->rec.fds[k]],
 									NULL, NULL);
 	}
+}
+
+/*
+ * The recorded program's files, with their build-ids, into the header:
+ * perf finds them by path and checks the build-id. The stream names them
+ * as the run goes, so at its end.
+ */
+static int trace_build_ids(struct run *r, char *err, size_t errlen)
+{
+	unsigned int nr;
+	const struct vg_dso *d = vg_trace_dsos(r->trace, &nr);
+
+	for (unsigned int i = 0; i < nr; i++) {
+		if (d[i].build_id_size &&
+		    record__add_build_id(&r->rec, d[i].build_id, d[i].build_id_size, d[i].path)) {
+			snprintf(err, errlen, "pmusim: cannot write %s", r->rec.output);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /* The session's counts, into the summary's figures. */
@@ -831,7 +850,7 @@ static int run_one(struct run *rp, const char *output, const char *map_dir,
 	}
 	consume(&r, true);
 	read_counts(&r);
-	if (r.rec.error == EIO) {
+	if (r.rec.error == EIO && perf_data_writer__last_error()[0]) {
 		/*
 		 * The writer's own line, as record__finish_output() gives it:
 		 * the path and why (a full disk, a pipe's reader gone).
@@ -849,6 +868,8 @@ static int run_one(struct run *rp, const char *output, const char *map_dir,
 		goto out;
 	}
 	if (r.rec.w) {
+		if (r.trace && trace_build_ids(&r, err, errlen))
+			goto out;
 		if (record__finish_output(&r.rec, err, errlen))
 			goto out;
 		if (r.trace && truth_path(r.rec.w, truth, sizeof(truth)) &&

@@ -145,6 +145,11 @@ int run_scenario_hooked(const struct scenario *s, const char *output, const char
 void run_stats_free(struct run_stats *st);
 
 /*
+ * Called from the run's SIGINT and SIGTERM handler as well (record stops
+ * the program it replays while it runs); NULL for none.
+ */
+void run_set_stop_hook(void (*fn)(int));
+/*
  * Run a recorded program (sim/vg_task.h) instead of @s's tasks: @s gives
  * the machine, the events, the buffer and the consumer; its duration is
  * a limit (the run ends when every thread has retired its last record).

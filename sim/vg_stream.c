@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sim/vg_feed.h"
 #include "sim/vg_stream.h"
 
 static const char *const type_names[VGS__NR] = {
@@ -48,8 +49,11 @@ static int fill(struct vg_stream *s, size_t need)
 		return 0;
 	memmove(s->buf, s->data + (s->off - s->base), have);
 	s->base = s->off;
-	while (have < VG_STREAM_BUF && s->base + have < s->file_size) {
-		ssize_t n = read(s->fd, s->buf + have, VG_STREAM_BUF - have);
+	/* a pipe's channel gives what it has: wait for no more than is needed */
+	while (have < (s->chan ? need : VG_STREAM_BUF) && s->base + have < s->file_size) {
+		ssize_t n = s->chan ? vg_chan_read(s->chan, s->base + have, s->buf + have,
+						   VG_STREAM_BUF - have) :
+				      read(s->fd, s->buf + have, VG_STREAM_BUF - have);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -63,6 +67,7 @@ static int fill(struct vg_stream *s, size_t need)
 	}
 	s->data = s->buf;
 	s->size = have;
+	s->chan_pos = s->base + have;
 	return 0;
 }
 
@@ -129,12 +134,50 @@ int vg_stream_open_mem(struct vg_stream *s, const char *name, const void *data, 
 	return check_header(s, err, errlen);
 }
 
+int vg_stream_open_chan(struct vg_stream *s, struct vg_chan *c, char *err, size_t errlen)
+{
+	memset(s, 0, sizeof(*s));
+	s->path = vg_chan_name(c);
+	s->fd = -1;
+	s->buf = malloc(VG_STREAM_BUF);
+	if (!s->buf || vg_chan_add_reader(c, &s->chan_pos)) {
+		free(s->buf);
+		s->buf = NULL;
+		snprintf(err, errlen, "%s: %s", s->path, strerror(ENOMEM));
+		return -1;
+	}
+	s->chan = c;
+	s->data = s->buf;
+	s->file_size = UINT64_MAX;
+	return check_header(s, err, errlen);
+}
+
+int vg_stream_clone(struct vg_stream *dst, const struct vg_stream *src)
+{
+	unsigned char *buf = malloc(VG_STREAM_BUF);
+
+	if (!buf || (src->chan && vg_chan_add_reader(src->chan, &dst->chan_pos))) {
+		free(buf);
+		return -1;
+	}
+	*dst = *src;
+	memcpy(buf, src->data, src->size);
+	dst->buf = buf;
+	dst->data = buf;
+	dst->fd = -1;
+	return 0;
+}
+
 void vg_stream_close(struct vg_stream *s)
 {
+	if (s->chan && s->buf)
+		vg_chan_del_reader(s->chan, &s->chan_pos);
 	if (s->buf) {
-		close(s->fd);
+		if (s->fd >= 0)
+			close(s->fd);
 		free(s->buf);
 	}
+	s->chan = NULL;
 	s->buf = NULL;
 	s->fd = -1;
 	s->data = NULL;

@@ -26,6 +26,8 @@ struct vg_stream {
 	size_t base, size;
 	uint64_t file_size;
 	int fd;				/* where more comes from; -1: a stream in memory */
+	struct vg_chan *chan;		/* or this (sim/vg_feed.h) */
+	size_t chan_pos;		/* the channel's first byte not yet in the window */
 	unsigned char *buf;		/* the window's storage, VG_STREAM_BUF bytes */
 	struct vgs_file_header header;
 	uint32_t tid;			/* thread of the records being read */
@@ -70,6 +72,17 @@ int vg_stream_open_mem(struct vg_stream *s, const char *name, const void *data, 
  * N: what is wrong" in @err.
  */
 int vg_stream_next(struct vg_stream *s, struct vg_event *ev, char *err, size_t errlen);
+/*
+ * The same for a channel of a feed (sim/vg_feed.h), read as a reader of
+ * it from its start: a pipe's bytes are freed once every reader is past.
+ */
+struct vg_chan;
+int vg_stream_open_chan(struct vg_stream *s, struct vg_chan *c, char *err, size_t errlen);
+/*
+ * @dst reads on from where @src is, as another reader of its channel (the
+ * records' deltas go on from there). 0, or -1 out of memory.
+ */
+int vg_stream_clone(struct vg_stream *dst, const struct vg_stream *src);
 void vg_stream_close(struct vg_stream *s);
 
 /* The record type's name ("branch", "mmap", ...), or NULL if there is none. */

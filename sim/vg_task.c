@@ -14,6 +14,7 @@
 #include "core/testcase.h"
 #include "core/x86/pmu.h"
 #include "sim/vg_code.h"
+#include "sim/vg_feed.h"
 #include "sim/vg_stream.h"
 #include "sim/vg_task.h"
 
@@ -29,7 +30,11 @@ struct vg_thread {
 	struct vg_image *img;
 	uint32_t vtid;			/* Valgrind's number */
 	struct sim_task *task;
-	struct vg_stream cur;		/* its own walk over the file */
+	struct vg_stream cur;		/* its own walk over the stream (from its first record) */
+	bool has_cur;
+	bool lost;			/* no task was left for it: not replayed */
+	bool parked;			/* its walk ran too far ahead of the others' (park()) */
+	size_t park_check;		/* where its walk next looks at the parked ones */
 	struct vg_event ev;		/* the record being retired */
 	bool have_ev;
 	uint64_t left;			/* its instructions before the branch not yet retired */
@@ -57,7 +62,7 @@ struct vg_thread {
 	uint64_t walked;
 	uint64_t pos;			/* record index; UINT64_MAX when it ended */
 	uint32_t wi;			/* img->wakes[]: the first at or after pos */
-	struct vg_wake *waiting;	/* asleep at this wake-up until its condition holds */
+	uint32_t waiting;		/* asleep at img->wakes[waiting - 1] until it holds; 0 */
 	uint32_t sim_pid, sim_tid;	/* its task's numbers (the task goes with the machine) */
 	/* the shadow call stack; segs[] are where signal handlers' frames begin */
 	struct vg_frame *frames;
@@ -82,12 +87,22 @@ struct vg_image {
 	struct vg_proc *proc;
 	char *path;
 	char comm[16];			/* what the kernel's comm is while it runs */
-	struct vg_thread *threads;	/* by first appearance; [0] the one it starts with */
+	struct vg_thread **threads;	/* by first appearance; [0] the one it starts with */
 	unsigned int nr_threads, live;
+	uint32_t seq;			/* 0, then +1 per execve */
+	/*
+	 * The scout: the walk ahead of every thread's, which learns the
+	 * image's threads, wake-ups, forks, mappings and end as the stream
+	 * comes (sim/vg_feed.h), and checks every record.
+	 */
+	struct vg_chan *chan;
+	struct vg_stream scout;
+	bool scout_done;
+	unsigned int nr_parked;
+	uint64_t scout_idx, last_site;
 	struct vg_wake *wakes;		/* in file order */
 	uint32_t nr_wakes;
-	uint32_t *forks;		/* the real pids of its FORK records, in order */
-	unsigned int nr_forks;
+	unsigned int nr_forks;		/* its FORK records */
 	bool exited, exec;		/* ends with EXIT; with an execve that worked */
 	int32_t status;
 	char *exec_path;
@@ -107,6 +122,14 @@ struct vg_proc {
 
 struct vg_trace {
 	char *dir;
+	struct vg_feed *feed;
+	bool own_feed;
+	unsigned int want_spares;	/* vg_trace_set_spare_tasks() */
+	struct sim_task **spares;
+	unsigned int nr_spares, next_spare;
+	unsigned int lost;		/* threads with no task left */
+	char comm[16];			/* the program's */
+	char err[256];			/* a stream went wrong: the run stops */
 	struct vg_proc **procs;		/* [0] the program, then children depth first */
 	unsigned int nr_procs;
 	struct vg_dso *dsos;
@@ -119,32 +142,90 @@ struct vg_trace {
 	bool truth_lost;		/* a shadow stack could not grow */
 };
 
-/* ---- loading ------------------------------------------------------------------ */
+/* ---- loading, as the stream comes ---------------------------------------------- */
 
-static struct vg_thread *thread_of(struct vg_image *img, uint32_t vtid)
+static struct vg_thread *thread_of(const struct vg_image *img, uint32_t vtid)
 {
 	for (unsigned int i = 0; i < img->nr_threads; i++)
-		if (img->threads[i].vtid == vtid)
-			return &img->threads[i];
+		if (img->threads[i]->vtid == vtid)
+			return img->threads[i];
 	return NULL;
 }
 
-/* The thread @vtid, added at its first appearance (record @idx) if it is new. */
-static struct vg_thread *add_thread(struct vg_image *img, uint32_t vtid, uint64_t idx)
+static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_sink *sink);
+static void vg_pmi_at(struct sim_task *t, uint64_t retired, struct pt_regs *regs);
+static void start_at(struct vg_thread *th, uint64_t tsc);
+static void unpark(struct vg_image *img, uint64_t tsc);
+
+/*
+ * A task for @th, which the stream shows once the run has begun: a spare
+ * one (the record session opened its events before the run), or the
+ * process's leader for the first thread of an image after execve. None
+ * left: the thread is lost (not replayed; the summary says so).
+ */
+static void claim_task(struct vg_thread *th)
 {
-	struct vg_thread *v = thread_of(img, vtid);
+	struct vg_image *img = th->img;
+	struct vg_proc *proc = img->proc;
+	struct vg_trace *tr = img->tr;
+	struct sim_task *t, *leader;
+
+	if (img != proc->first && th == img->threads[0]) {
+		th->task = proc->leader;	/* execve keeps the process */
+		th->sim_pid = th->sim_tid = (uint32_t)proc->leader->task.tid;
+		tr->live++;
+		img->live++;
+		return;
+	}
+	leader = img == proc->first && th == img->threads[0] ? NULL : proc->leader;
+	if (!tr->want_spares) {
+		/* no record session: a task is made when it is needed */
+		struct sim_task_source src = { thread_run, th, vg_pmi_at };
+
+		t = machine_add_source_task(tr->m, img->comm, &src, leader, 0, 0, false);
+	} else {
+		t = tr->next_spare < tr->nr_spares ? tr->spares[tr->next_spare++] : NULL;
+	}
+	if (!t || (leader == NULL && th != img->threads[0])) {
+		th->lost = th->ended = true;
+		th->pos = UINT64_MAX;
+		tr->lost++;
+		return;
+	}
+	t->task.pid = leader ? leader->task.pid : t->task.tid;
+	t->task.real_parent = leader ? leader->task.real_parent : NULL;
+	snprintf(t->task.comm, sizeof(t->task.comm), "%s", img->comm);
+	t->src = (struct sim_task_source){ thread_run, th, vg_pmi_at };
+	th->task = t;
+	th->sim_pid = (uint32_t)t->task.pid;
+	th->sim_tid = (uint32_t)t->task.tid;
+	if (!leader)
+		proc->leader = t;
+	tr->threads++;
+	tr->live++;
+	img->live++;
+}
+
+/* The thread @vtid, added at its first mention if it is new. */
+static struct vg_thread *add_thread(struct vg_image *img, uint32_t vtid)
+{
+	struct vg_thread *v = thread_of(img, vtid), **a;
 
 	if (v)
 		return v;
-	v = realloc(img->threads, (img->nr_threads + 1) * sizeof(*v));
+	a = realloc(img->threads, (img->nr_threads + 1) * sizeof(*a));
+	if (!a)
+		return NULL;
+	img->threads = a;
+	v = calloc(1, sizeof(*v));
 	if (!v)
 		return NULL;
-	img->threads = v;
-	v = &v[img->nr_threads++];
-	memset(v, 0, sizeof(*v));
+	a[img->nr_threads++] = v;
 	v->vtid = vtid;
 	v->img = img;
-	v->pos = idx;
+	v->pos = UINT64_MAX;
+	if (img->tr->m)
+		claim_task(v);
 	return v;
 }
 
@@ -224,9 +305,6 @@ static const enum model_branch_type model_type[VGK__NR] = {
 	[VGK_SIGRETURN] = MODEL_BR_FAR,
 };
 
-static int load_proc(struct vg_trace *tr, struct vg_image *forker, uint32_t pid,
-		     const char *first, char *err, size_t errlen);
-
 /* The kernel's comm of a program: its file name, 15 bytes of it. */
 static void comm_of(char comm[16], const char *path)
 {
@@ -240,141 +318,200 @@ static void free_image(struct vg_image *img)
 	if (!img)
 		return;
 	for (unsigned int i = 0; i < img->nr_threads; i++) {
-		vg_stream_close(&img->threads[i].cur);
-		free(img->threads[i].frames);
-		free(img->threads[i].segs);
+		struct vg_thread *th = img->threads[i];
+
+		vg_stream_close(&th->cur);
+		free(th->frames);
+		free(th->segs);
+		free(th);
 	}
+	vg_stream_close(&img->scout);
 	free(img->threads);
 	vg_code_free(&img->code);
 	free(img->wakes);
-	free(img->forks);
 	free(img->exec_path);
 	free(img->path);
 	free(img);
 }
 
-/*
- * Read and check the image @path of @proc: its threads, wake-ups, forks,
- * mappings and end; register its branch sites with the driver's LBR filter.
- */
-static struct vg_image *load_image(struct vg_trace *tr, struct vg_proc *proc, const char *path,
-				   const char *comm, char *err, size_t errlen)
+static uint32_t wake_at(const struct vg_image *img, uint64_t pos);
+
+static int scout_nomem(struct vg_image *img)
 {
-	struct vg_image *img = calloc(1, sizeof(*img));
-	struct vg_stream s;
-	struct vg_event ev;
-	uint64_t last_site = 0, idx = 0;
-	int ret;
-
-	if (!img || !(img->path = strdup(path)))
-		goto nomem;		/* free_image() takes what there is */
-	img->tr = tr;
-	img->proc = proc;
-	img->status = -1;
-	snprintf(img->comm, sizeof(img->comm), "%s", comm);
-	if (vg_stream_open(&s, path, err, errlen))
-		goto fail;
-	for (; (ret = vg_stream_next(&s, &ev, err, errlen)) > 0; idx++) {
-		struct vg_thread *th = NULL;
-
-		tr->records++;
-		if (ev.type == VGS_CODE) {
-			/* the image's, no thread's */
-			if (vg_code_add(&img->code, ev.addr, (const uint8_t *)ev.name, ev.name_len))
-				goto nomem_stream;
-			continue;
-		}
-		if (ev.type != VGS_THREAD && !(th = add_thread(img, ev.tid, idx)))
-			goto nomem_stream;
-		switch (ev.type) {
-		case VGS_BRANCH:
-			/*
-			 * the driver's LBR filter decodes the branch at each site;
-			 * address 0 is none (the filter's "no text known"): only a
-			 * corrupt record names it, and it is still read as it says
-			 */
-			if (ev.from && ev.from != last_site &&
-			    x86_branch_text_add(ev.from, model_type[ev.kind]))
-				goto nomem_stream;
-			last_site = ev.from;
-			break;
-		case VGS_THREAD_NEW: {
-			struct vg_thread *child = add_thread(img, ev.other_tid, UINT64_MAX);
-
-			if (!child)
-				goto nomem_stream;
-			child->created = true;
-			break;
-		}
-		case VGS_MMAP:
-			if (add_dso(tr, ev.name, ev.name_len))
-				goto nomem_stream;
-			break;
-		case VGS_EXIT:
-			img->exited = true;
-			img->status = ev.status;
-			break;
-		case VGS_EXEC:
-			free(img->exec_path);
-			img->exec = true;
-			if (!(img->exec_path = strndup(ev.name, ev.name_len)))
-				goto nomem_stream;
-			break;
-		case VGS_EXEC_FAILED:
-			img->exec = false;
-			break;
-		case VGS_FORK: {
-			uint32_t *v = realloc(img->forks, (img->nr_forks + 1) * sizeof(*v));
-
-			if (!v)
-				goto nomem_stream;
-			img->forks = v;
-			v[img->nr_forks++] = ev.pid;
-			break;
-		}
-		case VGS_WAKE: {
-			struct vg_wake *v = realloc(img->wakes, (img->nr_wakes + 1) * sizeof(*v));
-
-			if (!v)
-				goto nomem_stream;
-			img->wakes = v;
-			v[img->nr_wakes++] = (struct vg_wake){ .pos = idx, .child = ev.pid };
-			break;
-		}
-		default:
-			break;
-		}
-		/* a thread created before its first record: that record is where it is */
-		if (th && (th = thread_of(img, ev.tid))->pos == UINT64_MAX)
-			th->pos = idx;	/* (looked up again: a THREAD_NEW may have moved it) */
-	}
-	vg_stream_close(&s);
-	if (ret < 0)
-		goto fail;
-	/*
-	 * each thread's own walk over the file, for the replay: opened now,
-	 * so that a file that cannot be (too many open) is an error here,
-	 * naming it, and one removed after the load still replays
-	 */
-	for (unsigned int i = 0; i < img->nr_threads; i++)
-		if (vg_stream_open(&img->threads[i].cur, path, err, errlen))
-			goto fail;
-	return img;
-nomem_stream:
-	vg_stream_close(&s);
-nomem:
-	snprintf(err, errlen, "pmusim: out of memory reading %s", path);
-fail:
-	free_image(img);
-	return NULL;
+	if (!img->tr->err[0])
+		snprintf(img->tr->err, sizeof(img->tr->err), "pmusim: out of memory reading %s",
+			 img->path);
+	img->scout_done = true;
+	vg_stream_close(&img->scout);
+	return -1;
 }
 
 /*
- * Is the process @pid followed already? Its streams are that process's:
- * a FORK naming the process itself or an ancestor (a corrupt record)
- * would load them for ever, and a pid the host reused for a second
- * child has its stream under another SEQ (the tool's vg.PID.N is the
- * next free name), which the files do not tell from an execve's image.
+ * The scout's next record: its thread (a new one's walk starts at its
+ * first record), wake-ups, forks, mappings, end; its branch site
+ * registered with the driver's LBR filter. 1; 0 at the stream's end; -1
+ * with tr->err (the run then stops).
+ */
+static int scout_one(struct vg_image *img)
+{
+	struct vg_trace *tr = img->tr;
+	struct vg_stream *s = &img->scout;
+	const size_t at = s->off;
+	const struct vgs_coder before = s->coder;
+	const uint64_t idx = img->scout_idx;
+	struct vg_thread *th = NULL;
+	struct vg_event ev;
+	char err[256];
+	int ret;
+
+	if (img->scout_done)
+		return 0;
+	ret = vg_stream_next(s, &ev, err, sizeof(err));
+	if (ret <= 0) {
+		if (ret < 0 && !tr->err[0])
+			snprintf(tr->err, sizeof(tr->err), "%s", err);
+		img->scout_done = true;
+		vg_stream_close(s);
+		return ret;
+	}
+	img->scout_idx++;
+	tr->records++;
+	if (ev.type == VGS_CODE) {
+		/* the image's, no thread's: where its instructions start */
+		if (vg_code_add(&img->code, ev.addr, (const uint8_t *)ev.name, ev.name_len))
+			return scout_nomem(img);
+		return 1;
+	}
+	if (ev.type != VGS_THREAD) {
+		if (!(th = add_thread(img, ev.tid)))
+			return scout_nomem(img);
+		if (!th->has_cur && !th->lost) {
+			/* its own walk: the scout's, back at this record */
+			if (vg_stream_clone(&th->cur, s))
+				return scout_nomem(img);
+			th->cur.off = at;
+			th->cur.coder = before;
+			th->cur.tid = ev.tid;
+			th->has_cur = true;
+			th->walked = idx;
+			if (th->pos == UINT64_MAX)
+				th->pos = idx;
+			th->wi = wake_at(img, th->pos);
+			/* one no THREAD_NEW made runs from its image's start */
+			if (tr->m && th != img->threads[0] && !th->created && !th->begun &&
+			    img->threads[0]->begun)
+				start_at(th, tr->m->now);
+		}
+	}
+	switch (ev.type) {
+	case VGS_BRANCH:
+		/*
+		 * the driver's LBR filter decodes the branch at each site;
+		 * address 0 is none (the filter's "no text known"): only a
+		 * corrupt record names it, and it is still read as it says
+		 */
+		if (ev.from && ev.from != img->last_site &&
+		    x86_branch_text_add(ev.from, model_type[ev.kind]))
+			return scout_nomem(img);
+		img->last_site = ev.from;
+		break;
+	case VGS_THREAD_NEW: {
+		struct vg_thread *child = add_thread(img, ev.other_tid);
+
+		if (!child)
+			return scout_nomem(img);
+		child->created = true;
+		break;
+	}
+	case VGS_MMAP:
+		if (add_dso(tr, ev.name, ev.name_len))
+			return scout_nomem(img);
+		break;
+	case VGS_EXIT:
+		img->exited = true;
+		img->status = ev.status;
+		break;
+	case VGS_EXEC:
+		free(img->exec_path);
+		img->exec = true;
+		if (!(img->exec_path = strndup(ev.name, ev.name_len)))
+			return scout_nomem(img);
+		break;
+	case VGS_EXEC_FAILED:
+		img->exec = false;
+		break;
+	case VGS_FORK:
+		img->nr_forks++;
+		break;
+	case VGS_WAKE: {
+		struct vg_wake *v = realloc(img->wakes, (img->nr_wakes + 1) * sizeof(*v));
+
+		if (!v)
+			return scout_nomem(img);
+		img->wakes = v;
+		v[img->nr_wakes++] = (struct vg_wake){ .pos = idx, .child = ev.pid };
+		break;
+	}
+	default:
+		break;
+	}
+	return 1;
+}
+
+/* The scout goes on until the image has a thread, or its stream ends. */
+static void scout_first(struct vg_image *img)
+{
+	while (!img->nr_threads && scout_one(img) > 0)
+		;
+}
+
+/* An image read from @c, its scout at the start; NULL (tr->err) if it cannot be. */
+static struct vg_image *open_image(struct vg_trace *tr, struct vg_proc *proc, struct vg_chan *c,
+				   uint32_t seq, const char *comm)
+{
+	struct vg_image *img = calloc(1, sizeof(*img));
+
+	if (!img || !(img->path = strdup(vg_chan_name(c)))) {
+		free(img);
+		snprintf(tr->err, sizeof(tr->err), "pmusim: out of memory reading %s",
+			 vg_chan_name(c));
+		return NULL;
+	}
+	img->tr = tr;
+	img->proc = proc;
+	img->status = -1;
+	img->seq = seq;
+	img->chan = c;
+	snprintf(img->comm, sizeof(img->comm), "%s", comm);
+	if (vg_stream_open_chan(&img->scout, c, tr->err, sizeof(tr->err))) {
+		img->scout_done = true;
+		free_image(img);
+		return NULL;
+	}
+	return img;
+}
+
+static struct vg_proc *new_proc(struct vg_trace *tr, struct vg_image *forker, uint32_t pid)
+{
+	struct vg_proc *proc = calloc(1, sizeof(*proc)), **v;
+
+	if (!proc)
+		return NULL;
+	v = realloc(tr->procs, (tr->nr_procs + 1) * sizeof(*v));
+	if (!v) {
+		free(proc);
+		return NULL;
+	}
+	tr->procs = v;
+	v[tr->nr_procs++] = proc;
+	proc->pid = pid;
+	proc->forker = forker;
+	return proc;
+}
+
+/*
+ * Is the process @pid followed already? A FORK naming the process itself
+ * or an ancestor (a corrupt record) would follow it for ever.
  */
 static bool pid_followed(const struct vg_trace *tr, uint32_t pid)
 {
@@ -384,101 +521,128 @@ static bool pid_followed(const struct vg_trace *tr, uint32_t pid)
 	return false;
 }
 
-/*
- * The process @pid (its streams DIR/vg.PID.SEQ, SEQ from 0 while execve
- * worked and its image was recorded), then its children in the order it
- * forked them. A child whose stream is not there, or whose pid is
- * followed already, is not followed.
- */
-static int load_proc(struct vg_trace *tr, struct vg_image *forker, uint32_t pid,
-		     const char *first, char *err, size_t errlen)
+/* A stream that did not come because the feed failed (memory, the pipe) stops the run. */
+static void feed_failed(struct vg_trace *tr)
 {
-	struct vg_proc *proc = calloc(1, sizeof(*proc)), **v;
-	struct vg_image **link;
-	char path[4200], comm[16] = "";
+	if (vg_feed_error(tr->feed) && !tr->err[0])
+		snprintf(tr->err, sizeof(tr->err), "%s", vg_feed_error(tr->feed));
+}
 
-	if (!proc)
-		goto nomem;
-	v = realloc(tr->procs, (tr->nr_procs + 1) * sizeof(*v));
-	if (!v) {
-		free(proc);
-		goto nomem;
+/* The image execve ran after @img, if it was traced and ran: it begins, with its first thread. */
+static struct vg_image *image_next(struct vg_image *img)
+{
+	struct vg_trace *tr = img->tr;
+	struct vg_chan *c;
+	char comm[16];
+
+	if (img->next || !img->exec || !img->scout_done || img->proc->ended)
+		return img->next;
+	c = vg_feed_find(tr->feed, img->proc->pid, img->seq + 1);
+	if (!c) {
+		feed_failed(tr);
+		return NULL;
 	}
-	tr->procs = v;
-	v[tr->nr_procs++] = proc;
-	proc->pid = pid;
-	proc->forker = forker;
-	link = &proc->first;
-	for (uint32_t seq = 0;; seq++) {
-		if (seq || !first)
-			snprintf(path, sizeof(path), "%s/vg.%u.%u", tr->dir, pid, seq);
+	/* the new image's comm is the file it ran */
+	comm_of(comm, img->exec_path);
+	img->next = open_image(tr, img->proc, c, img->seq + 1, comm);
+	if (!img->next)
+		return NULL;
+	scout_first(img->next);
+	if (!img->next->nr_threads) {
+		/* nothing ran in it (killed at once): nothing to replay */
+		free_image(img->next);
+		img->next = NULL;
+	}
+	return img->next;
+}
+
+int vg_trace_open_feed(struct vg_trace **out, struct vg_feed *feed, const char *first,
+		       char *err, size_t errlen)
+{
+	struct vg_trace *tr = calloc(1, sizeof(*tr));
+	struct vg_proc *proc;
+	struct vg_chan *c;
+
+	*out = NULL;
+	if (!tr || !(tr->dir = strdup(first ? first : "pipe"))) {
+		free(tr);
+		snprintf(err, errlen, "pmusim: out of memory reading %s",
+			 first ? first : "the stream pipe");
+		return -1;
+	}
+	tr->feed = feed;
+	c = vg_feed_first(feed, first);
+	if (!c) {
+		if (first)
+			snprintf(err, errlen, "%s: %s", first, strerror(errno));
 		else
-			snprintf(path, sizeof(path), "%s", first);
-		*link = load_image(tr, proc, path, comm, err, errlen);
-		if (!*link)
-			return -1;
-		if (!(*link)->nr_threads && (seq || forker)) {
-			/* nothing ran in it (killed at once): nothing to replay */
-			free_image(*link);
-			*link = NULL;
-			if (!seq) {
-				tr->nr_procs--;
-				free(proc);
-				return 0;
-			}
-			break;
-		}
-		if (!(*link)->exec)
-			break;
-		snprintf(path, sizeof(path), "%s/vg.%u.%u", tr->dir, pid, seq + 1);
-		if (access(path, F_OK))
-			break;		/* the new image was not traced */
-		/* the new image's comm is the file it ran */
-		comm_of(comm, (*link)->exec_path);
-		link = &(*link)->next;
+			snprintf(err, errlen, "pmusim: the program's stream never began%s%s",
+				 vg_feed_error(feed) ? ": " : "",
+				 vg_feed_error(feed) ? vg_feed_error(feed) : "");
+		goto fail;
 	}
-	for (struct vg_image *img = proc->first; img; img = img->next) {
-		for (unsigned int i = 0; i < img->nr_forks; i++) {
-			snprintf(path, sizeof(path), "%s/vg.%u.0", tr->dir, img->forks[i]);
-			if (access(path, F_OK) || pid_followed(tr, img->forks[i]))
-				continue;	/* not traced, or not this child's */
-			if (load_proc(tr, img, img->forks[i], NULL, err, errlen))
-				return -1;
-		}
+	if (!(proc = new_proc(tr, NULL, 0))) {
+		snprintf(err, errlen, "pmusim: out of memory reading %s", vg_chan_name(c));
+		goto fail;
 	}
+	proc->first = open_image(tr, proc, c, 0, "");
+	if (!proc->first)
+		goto fail_err;
+	/* the program's pid is its first stream's */
+	proc->pid = proc->first->scout.header.pid;
+	scout_first(proc->first);
+	if (tr->err[0])
+		goto fail_err;
+	*out = tr;
 	return 0;
-nomem:
-	snprintf(err, errlen, "pmusim: out of memory reading %s", tr->dir);
+fail_err:
+	snprintf(err, errlen, "%s", tr->err);
+fail:
+	tr->feed = NULL;
+	vg_trace_free(tr);
 	return -1;
 }
 
 int vg_trace_load(struct vg_trace **out, const char *path, char *err, size_t errlen)
 {
-	struct vg_trace *tr = calloc(1, sizeof(*tr));
-	struct vg_stream s;
 	const char *slash = strrchr(path, '/');
-	uint32_t pid;
+	char *dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
+	struct vg_feed *feed = dir ? vg_feed_open_dir(dir) : NULL;
 
-	*out = NULL;
-	if (!tr || !(tr->dir = slash ? strndup(path, (size_t)(slash - path)) : strdup("."))) {
-		free(tr);
+	free(dir);
+	if (!feed) {
 		snprintf(err, errlen, "pmusim: out of memory reading %s", path);
 		return -1;
 	}
-	/* the program's pid is its first stream's */
-	if (vg_stream_open(&s, path, err, errlen)) {
-		vg_trace_free(tr);
+	if (vg_trace_open_feed(out, feed, path, err, errlen)) {
+		vg_feed_free(feed);
 		return -1;
 	}
-	pid = s.header.pid;
-	vg_stream_close(&s);
-	/* the program's first image is @path, whatever its name; the rest are found by pid */
-	if (load_proc(tr, NULL, pid, path, err, errlen)) {
-		vg_trace_free(tr);
+	(*out)->own_feed = true;
+	/*
+	 * a file is whole: its first image is read (and checked) now, so
+	 * that its threads have their tasks from the start and a bad record
+	 * is an error here
+	 */
+	while (scout_one((*out)->procs[0]->first) > 0)
+		;
+	if ((*out)->err[0]) {
+		snprintf(err, errlen, "%s", (*out)->err);
+		vg_trace_free(*out);
+		*out = NULL;
 		return -1;
 	}
-	*out = tr;
 	return 0;
+}
+
+void vg_trace_set_spare_tasks(struct vg_trace *tr, unsigned int n)
+{
+	tr->want_spares = n;
+}
+
+const char *vg_trace_error(const struct vg_trace *tr)
+{
+	return tr->err[0] ? tr->err : NULL;
 }
 
 void vg_trace_free(struct vg_trace *tr)
@@ -498,7 +662,10 @@ void vg_trace_free(struct vg_trace *tr)
 		free(tr->dsos[i].path);
 	free(tr->dsos);
 	free(tr->procs);
+	free(tr->spares);
 	free(tr->dir);
+	if (tr->own_feed)
+		vg_feed_free(tr->feed);
 	free(tr);
 }
 
@@ -511,15 +678,14 @@ const struct vg_dso *vg_trace_dsos(const struct vg_trace *tr, unsigned int *nr)
 /* Every thread ended, or none of those left can run (nothing will wake them). */
 bool vg_trace_done(const struct vg_trace *tr)
 {
-	if (tr->live == 0)
+	if (tr->live == 0 || tr->err[0])
 		return true;
 	for (unsigned int p = 0; p < tr->nr_procs; p++)
 		for (struct vg_image *img = tr->procs[p]->first; img; img = img->next)
 			for (unsigned int i = 0; i < img->nr_threads; i++) {
-				const struct vg_thread *th = &img->threads[i];
+				const struct vg_thread *th = img->threads[i];
 
-				/* (live: the tasks were added, each thread has one) */
-				if (!th->ended && ALWAYS(th->task) && th->task->src.priv == th &&
+				if (!th->ended && th->task && th->task->src.priv == th &&
 				    !th->task->sleeping)
 					return false;
 			}
@@ -533,10 +699,10 @@ bool vg_trace_thread(const struct vg_trace *tr, uint32_t tid, uint32_t *pid, con
 	for (unsigned int p = 0; p < tr->nr_procs; p++)
 		for (const struct vg_image *img = tr->procs[p]->first; img; img = img->next)
 			for (unsigned int i = 0; i < img->nr_threads; i++) {
-				if (img->threads[i].sim_tid != tid || !img->threads[i].task)
+				if (img->threads[i]->sim_tid != tid || !img->threads[i]->task)
 					continue;
 				/* the last image it ran in names it */
-				*pid = img->threads[i].sim_pid;
+				*pid = img->threads[i]->sim_pid;
 				*comm = img->comm;
 				found = true;
 			}
@@ -553,7 +719,7 @@ void vg_trace_stats(const struct vg_trace *tr, struct vg_trace_stats *st)
 		.insns = tr->insns, .branches = tr->branches, .records = tr->records,
 		.threads = tr->threads, .processes = tr->nr_procs, .max_depth = tr->max_depth,
 		.exited = last->exited, .status = last->status, .exec = last->exec,
-		.forks = tr->nr_procs - 1, .truth_lost = tr->truth_lost,
+		.forks = tr->nr_procs - 1, .truth_lost = tr->truth_lost, .lost = tr->lost,
 		.stalled = tr->live != 0,
 	};
 	for (unsigned int p = 0; p < tr->nr_procs; p++) {
@@ -772,7 +938,7 @@ static bool wake_ready(const struct vg_thread *th, const struct vg_wake *w, uint
 	const struct vg_image *img = th->img;
 
 	for (unsigned int i = 0; i < img->nr_threads; i++)
-		if (&img->threads[i] != th && img->threads[i].pos < w->pos)
+		if (img->threads[i] != th && img->threads[i]->pos < w->pos)
 			return false;
 	*at = w->tsc;
 	if (!w->child)
@@ -799,7 +965,7 @@ static void wake_recheck(struct vg_wake *w)
 	if (!th || !wake_ready(th, w, &at))
 		return;
 	w->waiter = NULL;
-	th->waiting = NULL;
+	th->waiting = 0;
 	start_at(th, at);
 }
 
@@ -838,17 +1004,17 @@ static void proc_end(struct vg_proc *proc, uint64_t tsc)
  */
 static void image_end(struct vg_image *img, uint64_t tsc)
 {
-	struct vg_image *next = img->next;
+	struct vg_image *next = image_next(img);
 
 	if (!next) {
 		proc_end(img->proc, tsc);
 		return;
 	}
-	next->threads[0].comm_exec = true;
-	img->proc->leader->src.priv = &next->threads[0];
+	next->threads[0]->comm_exec = true;
+	img->proc->leader->src.priv = next->threads[0];
 	for (unsigned int i = 0; i < next->nr_threads; i++)
-		if (i == 0 || !next->threads[i].created)
-			start_at(&next->threads[i], tsc);
+		if (!next->threads[i]->lost && (i == 0 || !next->threads[i]->created))
+			start_at(next->threads[i], tsc);
 }
 
 static void thread_end(struct vg_thread *th, uint64_t tsc)
@@ -860,10 +1026,17 @@ static void thread_end(struct vg_thread *th, uint64_t tsc)
 		return;
 	th->ended = true;
 	advance(th, UINT64_MAX, tsc);
+	/* its walk is over: what it would still have held of a pipe goes */
+	vg_stream_close(&th->cur);
+	if (img->nr_parked)
+		unpark(img, tsc);
 	img->live--;
 	img->tr->live--;
+	/* the last one known: a thread the scout has not met yet may still come */
+	while (!img->live && !img->scout_done && scout_one(img) > 0)
+		;
 	/* the leader goes on in the image execve ran: no EXIT for it */
-	if (!img->next || th->task != img->proc->leader)
+	if (th->task != img->proc->leader || (img->live ? !img->next : !image_next(img)))
 		perf_event_task(&th->task->task, 0);	/* EXIT, as current */
 	if (!img->live)
 		image_end(img, tsc);
@@ -891,28 +1064,47 @@ static int inherit_stack(struct vg_thread *to, const struct vg_thread *from)
 static void proc_fork(struct vg_thread *th, uint32_t pid, uint64_t tsc)
 {
 	struct vg_trace *tr = th->img->tr;
+	struct vg_thread *first;
+	struct vg_proc *c;
+	struct vg_chan *ch;
 
-	for (unsigned int p = 0; p < tr->nr_procs; p++) {
-		struct vg_proc *c = tr->procs[p];
-
-		if (c->pid != pid || c->forker != th->img || c->forked)
-			continue;
-		c->forked = true;
-		/* the child goes on where the fork returns, as the parent does */
-		start_run(&c->first->threads[0], th->run_start);
-		c->first->threads[0].run_done = th->run_done;
-		for (struct vg_image *img = c->first; img; img = img->next)
-			for (unsigned int i = 0; i < img->nr_threads; i++)
-				img->threads[i].task->task.real_parent = &th->task->task;
-		perf_event_task(&c->leader->task, 1);	/* FORK, current the parent */
-		/* the child is where the parent was: in the same calls */
-		if (inherit_stack(&c->first->threads[0], th))
-			tr->truth_lost = true;
-		for (unsigned int i = 0; i < c->first->nr_threads; i++)
-			if (i == 0 || !c->first->threads[i].created)
-				start_at(&c->first->threads[i], tsc);
+	/* a pid followed already is not this child's (see pid_followed()) */
+	if (pid_followed(tr, pid))
+		return;
+	ch = vg_feed_find(tr->feed, pid, 0);
+	if (!ch) {
+		feed_failed(tr);
+		return;		/* not traced, or the feed failed */
+	}
+	c = new_proc(tr, th->img, pid);
+	if (!c || !(c->first = open_image(tr, c, ch, 0, th->img->comm))) {
+		if (c)
+			tr->nr_procs--;
+		free(c);
+		if (!tr->err[0])
+			snprintf(tr->err, sizeof(tr->err), "pmusim: out of memory reading %s",
+				 vg_chan_name(ch));
 		return;
 	}
+	scout_first(c->first);
+	if (!c->first->nr_threads || c->first->threads[0]->lost) {
+		/* nothing ran in it (killed at once), or no task left: not replayed */
+		free_image(c->first);
+		tr->nr_procs--;
+		free(c);
+		return;
+	}
+	c->forked = true;
+	first = c->first->threads[0];
+	/* the child goes on where the fork returns, as the parent does */
+	start_run(first, th->run_start);
+	first->run_done = th->run_done;
+	first->task->task.real_parent = &th->task->task;
+	perf_event_task(&c->leader->task, 1);	/* FORK, current the parent */
+	/* the child is where the parent was: in the same calls */
+	if (inherit_stack(first, th))
+		tr->truth_lost = true;
+	start_at(first, tsc);
 }
 
 /*
@@ -929,8 +1121,8 @@ static bool thread_note(struct vg_thread *th, const struct vg_event *ev, struct 
 	case VGS_THREAD_NEW: {
 		struct vg_thread *child = thread_of(img, ev->other_tid);
 
-		/* load_image() added each thread a THREAD_NEW names; each has a task */
-		if (ALWAYS(child && child->task) && !child->begun) {
+		/* the scout added each thread a THREAD_NEW names; a lost one has no task */
+		if (child && child->task && !child->begun) {
 			/* it starts where the clone returns, as its creator goes on */
 			start_run(child, th->run_start);
 			child->run_done = th->run_done;
@@ -956,7 +1148,7 @@ static bool thread_note(struct vg_thread *th, const struct vg_event *ev, struct 
 			break;
 		w = &img->wakes[th->wi];
 		if (!wake_ready(th, w, &at)) {
-			th->waiting = w;
+			th->waiting = th->wi + 1;
 			w->waiter = th;
 			machine_sleep_task(th->task);
 			return true;
@@ -983,20 +1175,117 @@ static bool thread_note(struct vg_thread *th, const struct vg_event *ev, struct 
 }
 
 /* The next record of this thread: 1, or 0 at the end (or a bad record: checked at load). */
+/*
+ * How far a thread's walk may run ahead of the slowest other walk of its
+ * image while it looks for its next record: a thread that waits in the
+ * host (a join) while another runs on would otherwise have the pipe's
+ * bytes between them held. It parks there, asleep, until the others
+ * come within half of it, or end.
+ */
+#define VG_PARK_BYTES	(4u << 20)
+#define VG_PARK_CHECK	(64u << 10)	/* checked each time a walk passes this many bytes */
+
+/* The slowest walk of @img but @th's (and the parked ones'): its offset, or SIZE_MAX. */
+static size_t slowest_other(const struct vg_image *img, const struct vg_thread *th)
+{
+	size_t min = SIZE_MAX;
+
+	for (unsigned int i = 0; i < img->nr_threads; i++) {
+		const struct vg_thread *o = img->threads[i];
+
+		if (o != th && o->has_cur && o->cur.buf && !o->parked && o->cur.off < min)
+			min = o->cur.off;
+	}
+	return min;
+}
+
+/* Parked threads the others have come near enough to (or left alone) go on at @tsc. */
+static void unpark(struct vg_image *img, uint64_t tsc)
+{
+	for (unsigned int i = 0; img->nr_parked && i < img->nr_threads; i++) {
+		struct vg_thread *p = img->threads[i];
+		size_t min, at;
+
+		if (!p->parked)
+			continue;
+		/* (one with no walk yet waits where the scout is) */
+		at = p->has_cur ? p->cur.off : img->scout_done ? 0 : img->scout.off;
+		min = slowest_other(img, p);
+		if (min != SIZE_MAX && min < at && at - min > VG_PARK_BYTES / 2)
+			continue;
+		p->parked = false;
+		img->nr_parked--;
+		start_at(p, tsc);
+	}
+}
+
+/*
+ * @th stops looking for its next record, asleep, ahead of the others: it
+ * has no record before where its walk is, so a wake-up before it waits for
+ * nothing of it (its pos moves there).
+ */
+static void park(struct vg_thread *th, uint64_t tsc)
+{
+	advance(th, th->walked, tsc);
+	th->parked = true;
+	th->img->nr_parked++;
+	machine_sleep_task(th->task);
+}
+
 static int next_own(struct vg_thread *th, uint64_t tsc)
 {
+	struct vg_image *img = th->img;
+	size_t check = th->cur.off + VG_PARK_CHECK;
 	char err[256];
-	int ret;
 
-	while ((ret = vg_stream_next(&th->cur, &th->ev, err, sizeof(err))) > 0) {
-		uint64_t idx = th->walked++;
+	/*
+	 * created, and started, before the scout met its first record: the
+	 * scout looks for it, as far as a walk may run ahead (Valgrind runs
+	 * the creator on for a while before it switches to the new thread)
+	 */
+	while (!th->has_cur && !img->scout_done) {
+		size_t min = slowest_other(img, th);
 
+		if (min != SIZE_MAX && min < img->scout.off && img->scout.off - min > VG_PARK_BYTES) {
+			th->parked = true;
+			img->nr_parked++;
+			machine_sleep_task(th->task);
+			return 2;
+		}
+		scout_one(img);
+	}
+	if (!th->has_cur || !th->cur.buf)
+		return 0;
+	for (;;) {
+		uint64_t idx;
+
+		/* the scout reads each record first (it checks them all) */
+		while (!img->scout_done && img->scout.off <= th->cur.off)
+			scout_one(img);
+		if (vg_stream_next(&th->cur, &th->ev, err, sizeof(err)) <= 0)
+			return 0;
+		idx = th->walked++;
 		if (th->ev.type != VGS_THREAD && th->ev.type != VGS_CODE && th->ev.tid == th->vtid) {
 			advance(th, idx, tsc);
+			/* (a walk that found its record moved on: a parked one may go on) */
+			if (img->nr_parked && th->cur.off >= th->park_check) {
+				th->park_check = th->cur.off + VG_PARK_CHECK;
+				unpark(img, tsc);
+			}
 			return 1;
 		}
+		if (th->cur.off >= check && img->nr_threads > 1) {
+			size_t min = slowest_other(img, th);
+
+			check = th->cur.off + VG_PARK_CHECK;
+			if (img->nr_parked)
+				unpark(img, tsc);
+			if (min != SIZE_MAX && min < th->cur.off && th->cur.off - min > VG_PARK_BYTES) {
+				park(th, tsc);
+				return 2;
+			}
+		}
 	}
-	return 0;
 }
 
 /*
@@ -1007,9 +1296,12 @@ static bool take_next(struct vg_thread *th, struct model_cpu *model)
 {
 	struct vg_event *ev = &th->ev;
 
-	if (!next_own(th, model_cpu_tsc(model))) {
+	switch (next_own(th, model_cpu_tsc(model))) {
+	case 0:
 		thread_end(th, model_cpu_tsc(model));
 		return false;
+	case 2:
+		return false;		/* parked */
 	}
 	th->have_ev = true;
 	/* a branch record's count holds the branch; signals are no instruction */
@@ -1111,42 +1403,47 @@ static uint32_t wake_at(const struct vg_image *img, uint64_t pos)
 
 int vg_trace_add_tasks(struct vg_trace *tr, struct machine *m, const char *comm)
 {
-	tr->m = m;
-	/* parents come before their children: a child's comm is its forker's */
-	for (unsigned int p = 0; p < tr->nr_procs; p++) {
-		struct vg_proc *proc = tr->procs[p];
+	struct vg_proc *proc = tr->procs[0];
+	struct vg_image *img = proc->first;
 
-		snprintf(proc->first->comm, sizeof(proc->first->comm), "%s",
-			 proc->forker ? proc->forker->comm : comm);
-		for (struct vg_image *img = proc->first; img; img = img->next) {
-			for (unsigned int i = 0; i < img->nr_threads; i++) {
-				struct vg_thread *th = &img->threads[i];
-				struct sim_task_source src = { thread_run, th, vg_pmi_at };
-				bool first = img == proc->first && i == 0;
-				/* the program's threads that no THREAD_NEW creates run from the start */
-				bool runnable = p == 0 && img == proc->first && (i == 0 || !th->created);
+	snprintf(img->comm, sizeof(img->comm), "%s", comm);
+	/* the threads the scout has met: the program's first, at least */
+	for (unsigned int i = 0; i < img->nr_threads; i++) {
+		struct vg_thread *th = img->threads[i];
+		struct sim_task_source src = { thread_run, th, vg_pmi_at };
+		/* the program's threads that no THREAD_NEW creates run from the start */
+		bool runnable = i == 0 || !th->created;
 
-				th->wi = wake_at(img, th->pos);
-				tr->live++;
-				img->live++;
-				if (img != proc->first && i == 0) {
-					th->task = proc->leader;	/* execve keeps the process */
-					th->sim_pid = th->sim_tid = (uint32_t)proc->leader->task.tid;
-					continue;
-				}
-				th->task = machine_add_source_task(m, img->comm, &src,
-								   first ? NULL : proc->leader, 0, 0,
-								   runnable);
-				if (!th->task)
-					return -1;
-				th->begun = runnable;
-				th->sim_pid = (uint32_t)th->task->task.pid;
-				th->sim_tid = (uint32_t)th->task->task.tid;
-				tr->threads++;
-				if (first)
-					proc->leader = th->task;
-			}
-		}
+		th->wi = wake_at(img, th->pos);
+		tr->live++;
+		img->live++;
+		th->task = machine_add_source_task(m, img->comm, &src, i ? proc->leader : NULL, 0,
+						   0, runnable);
+		if (!th->task)
+			return -1;
+		th->begun = runnable;
+		th->sim_pid = (uint32_t)th->task->task.pid;
+		th->sim_tid = (uint32_t)th->task->task.tid;
+		tr->threads++;
+		if (!i)
+			proc->leader = th->task;
 	}
+	/*
+	 * and asleep, for those the stream shows later: the record session
+	 * opens its events on every task before the run (a FORK record
+	 * says when one begins; one never used is in no record)
+	 */
+	tr->spares = calloc(tr->want_spares + 1, sizeof(*tr->spares));
+	if (!tr->spares)
+		return -1;
+	for (unsigned int i = 0; i < tr->want_spares; i++) {
+		struct sim_task_source src = { thread_run, NULL, vg_pmi_at };
+
+		tr->spares[i] = machine_add_source_task(m, comm, &src, NULL, 0, 0, false);
+		if (!tr->spares[i])
+			return -1;
+		tr->nr_spares++;
+	}
+	tr->m = m;
 	return 0;
 }

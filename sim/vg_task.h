@@ -76,21 +76,38 @@ struct vg_dso {
 };
 
 /*
- * Read and check the program's first stream file @path (every record),
- * then the streams of its later images and child processes beside it
- * (DIR/vg.PID.SEQ); register their branch sites with the driver's LBR
- * filter, and read the build-ids of the files they mapped. 0, or -1 with
- * a one-line error.
+ * The program whose first stream is @path, its later images and child
+ * processes beside it (DIR/vg.PID.SEQ). Streams are read as the replay
+ * goes (see vg_task.c's scout): each record is checked, its branch site
+ * registered with the driver's LBR filter, the files mapped get their
+ * build-ids. 0, or -1 with a one-line error (the first stream unreadable
+ * or bad); an error later stops the run (vg_trace_error()).
  */
 int vg_trace_load(struct vg_trace **out, const char *path, char *err, size_t errlen);
+/*
+ * The same from @feed (sim/vg_feed.h; not taken over), the program's
+ * stream its first (@first: its file, or NULL for a pipe).
+ */
+struct vg_feed;
+int vg_trace_open_feed(struct vg_trace **out, struct vg_feed *feed, const char *first,
+		       char *err, size_t errlen);
+/* A stream went wrong during the run (a bad record, a pipe error): the message, or NULL. */
+const char *vg_trace_error(const struct vg_trace *tr);
 void vg_trace_free(struct vg_trace *tr);
 
 /*
- * Add a task per guest thread of every process to @m (pid = the first
- * thread's tid), the program's named @comm, a child as its parent's image;
- * the program's first thread runnable, the others asleep until created.
+ * Add a task per guest thread known so far to @m (the program's first,
+ * named @comm, runnable); the threads and processes the stream shows
+ * later get theirs when it does (pid = their process's first thread's
+ * tid; a child named as its parent's image).
  */
 int vg_trace_add_tasks(struct vg_trace *tr, struct machine *m, const char *comm);
+/*
+ * With a record session, whose events are all opened before the run:
+ * vg_trace_add_tasks() makes @n tasks asleep that the later threads and
+ * processes become. Past those, a thread is not replayed (stats: lost).
+ */
+void vg_trace_set_spare_tasks(struct vg_trace *tr, unsigned int n);
 /* Every thread has retired its last record, or those left wait for nothing that will come. */
 bool vg_trace_done(const struct vg_trace *tr);
 /* @t's true stack now (see above), innermost first; the number written. */
@@ -131,6 +148,7 @@ struct vg_trace_stats {
 	unsigned int unfollowed;	/* child processes forked but not traced */
 	bool stalled;			/* threads left that nothing would wake */
 	bool truth_lost;		/* out of memory for a shadow stack: truth unsure */
+	unsigned int lost;		/* threads past the spare tasks: not replayed */
 };
 void vg_trace_stats(const struct vg_trace *tr, struct vg_trace_stats *st);
 

@@ -46,6 +46,7 @@
 #include "vgstream.h"
 
 static const HChar *clo_out;		/* --pmusim-out=DIR */
+static Long clo_fd = -1;		/* --pmusim-fd=N: frames into a pipe */
 
 /* The most instructions of one VGS_CODE record the tool writes (an SB has far fewer). */
 #define VGS_CODE_PIECE	256
@@ -59,20 +60,62 @@ static UInt out_tid = 1;		/* thread the last records belong to */
 static struct vgs_coder coder;		/* the branch records' deltas */
 static ULong nr_branches;
 
-static void out_flush(void)
+static UShort out_flags;		/* the next frame's VGS_FRAME_START */
+
+static void write_all(const UChar *p, UInt len)
 {
 	UInt done = 0;
 
-	while (done < out_len) {
-		Int n = VG_(write)(out_fd, out_buf + done, out_len - done);
+	while (done < len) {
+		/* Valgrind's write returns -errno on failure */
+		Int n = VG_(write)(out_fd, p + done, len - done);
 
+		if (n == -VKI_EINTR)
+			continue;
 		if (n <= 0) {
-			VG_(umsg)("pmusim: writing the stream failed; stopping\n");
+			/* pmusim names where; the errno is said here */
+			if (clo_fd >= 0)
+				VG_(umsg)("pmusim: writing the stream to pmusim (fd %lld) failed: "
+					  "errno %d; stopping\n", clo_fd, -n);
+			else
+				VG_(umsg)("pmusim: writing the stream into %s failed: errno %d; "
+					  "stopping\n", clo_out, -n);
 			VG_(exit)(2);
 		}
-		done += n;
+		done += (UInt)n;
 	}
+}
+
+/* What is buffered, into the file, or as frames into the pipe (@flags on the last). */
+static void out_flush_flags(UShort flags)
+{
+	static UChar frame[VGS_FRAME_MAX];
+	const UInt room = VGS_FRAME_MAX - sizeof(struct vgs_frame);
+	UInt done = 0;
+
+	if (clo_fd < 0) {
+		write_all(out_buf, out_len);
+		out_len = 0;
+		return;
+	}
+	do {
+		UInt n = out_len - done < room ? out_len - done : room;
+		struct vgs_frame *f = (struct vgs_frame *)frame;
+
+		f->pid = VG_(getpid)();
+		f->len = (UShort)n;
+		f->flags = out_flags | (done + n == out_len ? flags : 0);
+		out_flags = 0;
+		VG_(memcpy)(frame + sizeof(*f), out_buf + done, n);
+		write_all(frame, sizeof(*f) + n);
+		done += n;
+	} while (done < out_len);
 	out_len = 0;
+}
+
+static void out_flush(void)
+{
+	out_flush_flags(0);
 }
 
 /* Room for one record of at most @size bytes; out_commit() says where it ended. */
@@ -94,7 +137,7 @@ static void open_stream(UInt seq, UInt ppid)
 	struct vgs_file_header *h;
 	SysRes r;
 
-	for (;; seq++) {
+	for (; clo_fd < 0; seq++) {
 		VG_(snprintf)(path, sizeof(path), "%s/vg.%d.%u", clo_out, VG_(getpid)(), seq);
 		r = VG_(open)(path, VKI_O_WRONLY | VKI_O_CREAT | VKI_O_EXCL, 0644);
 		if (!sr_isError(r))
@@ -104,7 +147,13 @@ static void open_stream(UInt seq, UInt ppid)
 			VG_(exit)(2);
 		}
 	}
-	out_fd = sr_Res(r);
+	if (clo_fd < 0) {
+		out_fd = sr_Res(r);	/* (the loop ran: r is set) */
+	} else {
+		/* the pipe's reader numbers the images (vgstream.h) */
+		out_fd = (Int)clo_fd;
+		out_flags = VGS_FRAME_START;
+	}
 	out_len = 0;
 	VG_(memset)(&coder, 0, sizeof(coder));
 	h = (struct vgs_file_header *)out_reserve(sizeof(*h));
@@ -721,7 +770,8 @@ static void atfork_child(ThreadId tid)
 {
 	UInt ppid = VG_(getppid)();
 
-	VG_(close)(out_fd);
+	if (clo_fd < 0)
+		VG_(close)(out_fd);
 	open_stream(0, ppid);
 	/* the parent's other threads are not in the child: nothing of theirs is left to say */
 	for (ThreadId t = 0; t < VG_N_THREADS; t++) {
@@ -733,6 +783,9 @@ static void atfork_child(ThreadId tid)
 	/* the child starts with what the fork instruction left counted; thread 1 unless said */
 	out_tid = 1;
 	set_thread(tid);
+	/* the stream begins now: a reader waiting for the child's need not wait for more */
+	if (clo_fd >= 0)
+		out_flush();
 }
 
 /* ---- options and life cycle -------------------------------------------- */
@@ -740,6 +793,7 @@ static void atfork_child(ThreadId tid)
 static Bool process_cmd_line_option(const HChar *arg)
 {
 	if (VG_STR_CLO(arg, "--pmusim-out", clo_out)) {
+	} else if (VG_INT_CLO(arg, "--pmusim-fd", clo_fd)) {
 	} else if (client_env_option(arg)) {
 	} else {
 		return False;
@@ -749,7 +803,8 @@ static Bool process_cmd_line_option(const HChar *arg)
 
 static void print_usage(void)
 {
-	VG_(printf)("    --pmusim-out=DIR          write the stream files DIR/vg.PID.SEQ [required]\n");
+	VG_(printf)("    --pmusim-out=DIR          write the stream files DIR/vg.PID.SEQ\n"
+		    "    --pmusim-fd=N             or write them as frames into the pipe N\n");
 	VG_(printf)("    --pmusim-env=NAME[=VALUE] the program has no NAME, or NAME=VALUE [repeatable]\n");
 }
 
@@ -760,8 +815,8 @@ static void print_debug_usage(void)
 
 static void pv_post_clo_init(void)
 {
-	if (!clo_out) {
-		VG_(umsg)("pmusim: --pmusim-out=DIR is required\n");
+	if (!clo_out && clo_fd < 0) {
+		VG_(umsg)("pmusim: --pmusim-out=DIR or --pmusim-fd=N is required\n");
 		VG_(exit)(2);
 	}
 	/* every jump ends a superblock, so every one is seen */
@@ -773,6 +828,8 @@ static void pv_post_clo_init(void)
 	sig_from = VG_(calloc)("pmusim.sig_from", VG_N_THREADS, sizeof(*sig_from));
 	sig_waiting = VG_(calloc)("pmusim.sig_waiting", VG_N_THREADS, sizeof(*sig_waiting));
 	open_stream(0, 0);
+	if (clo_fd >= 0)
+		out_flush();
 }
 
 static void pv_fini(Int exitcode)
@@ -790,8 +847,9 @@ static void pv_fini(Int exitcode)
 			out_commit(rec(VGS_INSNS, 0));
 	}
 	rec_proc(VGS_EXIT, VG_(getpid)(), exit_status, NULL, 0);
-	out_flush();
-	VG_(close)(out_fd);
+	out_flush_flags(VGS_FRAME_END);
+	if (clo_fd < 0)
+		VG_(close)(out_fd);
 	if (VG_(clo_verbosity) > 1)
 		VG_(umsg)("pmusim: %llu branches\n", nr_branches);
 }

@@ -114,6 +114,26 @@ enum vgs_branch_kind {
 	VGK__NR
 };
 
+/*
+ * --pmusim-fd=N instead of files: every process and image of the program
+ * writes its stream into one pipe (inherited across fork and execve), in
+ * frames of at most VGS_FRAME_MAX bytes, each one write(): a pipe writes
+ * that much atomically, so frames of different processes never mix. A
+ * frame is struct vgs_frame, then len bytes of the stream of process pid
+ * (the bytes a file would hold, header first). VGS_FRAME_START begins a
+ * stream, VGS_FRAME_END ends it (pv_fini); an image that execve replaced
+ * ends where the next START of its pid with ppid 0 in its header begins.
+ */
+struct vgs_frame {
+	uint32_t pid;
+	uint16_t len;		/* the bytes after this header */
+	uint16_t flags;		/* VGS_FRAME_START, VGS_FRAME_END */
+};
+
+#define VGS_FRAME_MAX	4096
+#define VGS_FRAME_START	1
+#define VGS_FRAME_END	2
+
 #define VGS_NUM_MAX	10	/* bytes of a 64-bit number */
 #define VGS_NAME_MAX	16384	/* the longest name or path a record carries */
 #define VGS_CODE_MAX	VGS_NAME_MAX	/* the most instructions a VGS_CODE record lists */

@@ -29,12 +29,14 @@ chmod +x "$dir/tool/pmusim-amd64-linux"
 cat >"$dir/bin/valgrind" <<'EOS'
 #!/bin/bash
 { echo "VALGRIND_LIB=$VALGRIND_LIB"; printf '%s\n' "$@"; } >"$VG_LOG"
-out=
-for a in "$@"; do case $a in --pmusim-out=*) out=${a#--pmusim-out=} ;; esac; done
+fd=
+for a in "$@"; do case $a in --pmusim-fd=*) fd=${a#--pmusim-fd=} ;; esac; done
 case $VG_DO in
 exit3) exit 3 ;;
 kill) kill -KILL $$ ;;
-garbage) printf 'not a stream' >"$out/vg.$$.0"; echo "the program's own output" ;;
+# a frame (pid 1, 12 bytes, VGS_FRAME_START) whose stream is not one
+garbage) printf '\001\000\000\000\014\000\001\000not a stream' >"/proc/self/fd/$fd"
+	echo "the program's own output" ;;
 run) while [ $# -gt 0 ] && [ "${1#-}" != "$1" ]; do shift; done; "$@" ;;
 esac
 exit 0
@@ -201,13 +203,13 @@ try --cpu list
 check "--cpu list: exit 0, every model on stdout (skylake the default here or not), nothing on stderr" \
 	'[ $rc = 0 ] && [ -z "$err" ] && [ "$(awk "NR > 1 {print \$1}" "$dir/out" | tr "\n" " ")" = "core2 atom nehalem haswell skylake icelake sapphirerapids " ] && grep -q "^haswell .*--call-graph lbr" "$dir/out" && ! grep -q "^nehalem .*--call-graph lbr" "$dir/out"'
 
-# valgrind as record calls it: the tool's directory, the stream directory, the program's words
+# valgrind as record calls it: the tool's directory, the stream pipe, the program's words
 try -c 1000 --json="$dir/work/s.json" -- "$dir/prog" a 'b c'
 # (--pmusim-env: the program gets the VALGRIND_LIB record was given back, or none)
-check "valgrind's arguments: the tool, a stream directory in TMPDIR, -q, children traced, the program's VALGRIND_LIB, then its words" \
+check "valgrind's arguments: the tool, the stream pipe's descriptor (the last below the limit), -q, children traced, the program's VALGRIND_LIB, then its words" \
 	'[ "$(sed 3d "$VG_LOG")" = "$(printf "%s\n" "VALGRIND_LIB=$dir/tool" --tool=pmusim -q --trace-children=yes \
 		"--pmusim-env=VALGRIND_LIB${VALGRIND_LIB+=$VALGRIND_LIB}" "$dir/prog" a "b c")" ] &&
-	 grep -qx -- "--pmusim-out=$TMPDIR/pmusim-record\.[A-Za-z0-9]\{6\}" "$VG_LOG"'
+	 grep -qx -- "--pmusim-fd=$(($(ulimit -n) - 1))" "$VG_LOG"'
 check "valgrind exits 3 without a stream: exit 2, one line with its status, nothing written" \
 	'[ $rc = 2 ] && [ "$err" = "pmusim: record: $dir/prog: valgrind could not run it (exit status 3)" ] && nothing'
 # Debian's valgrind is a wrapper script that gives the program LD_LIBRARY_PATH=/usr/lib/debug
@@ -230,7 +232,7 @@ check "valgrind killed by signal 9 without a stream: exit 2, one line naming the
 	'[ $rc = 2 ] && [ "$err" = "pmusim: record: $dir/prog: valgrind could not run it (signal 9)" ] && nothing'
 VG_DO=garbage try --json="$dir/work/s.json" -- "$dir/prog"
 check "a stream that does not parse: exit 1, one line naming it, nothing written" \
-	'[ $rc = 1 ] && [ "$(wc -l <"$dir/err")" = 1 ] && grep -q "^$TMPDIR/pmusim-record\.[A-Za-z0-9]*/vg\.[0-9]*\.0: " "$dir/err" && nothing'
+	'[ $rc = 1 ] && [ "$(wc -l <"$dir/err")" = 1 ] && grep -q "^pipe:1\.0: not a pmusim stream (12 bytes)$" "$dir/err" && nothing'
 check "the program's stdout is its own" '[ "$(cat "$dir/out")" = "the program'"'"'s own output" ]'
 
 # --json=FILE that is not a regular file: written to, never removed

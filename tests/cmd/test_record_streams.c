@@ -2,7 +2,9 @@
 /*
  * pmusim record after Valgrind, without Valgrind: a stand-in `valgrind`
  * (a shell script first in PATH) puts streams written here, record by
- * record, where record's --pmusim-out says, and exits as told. So each
+ * record, into the pipe record's --pmusim-fd names (as frames: this
+ * program run as `test_record_streams --frame FD FILE...`), and exits as
+ * told. So each
  * way a program can end reaches record's summary, JSON and exit status:
  * no exit record (valgrind's status stands), an execve whose image was
  * not traced, a fork whose child was not, a --json=FILE that cannot be
@@ -107,17 +109,16 @@ static int setup(void **state)
 	/* the stand-in: the main stream as valgrind's pid's, the others as they are named */
 	snprintf(path, sizeof(path), "%s/bin/valgrind", dir);
 	put_file(path, "#!/bin/sh\n"
-		 "for a; do case $a in --pmusim-out=*) out=${a#--pmusim-out=} ;; esac; done\n"
-		 "cp \"$VG_SRC\"/main \"$out/vg.$$.0\" || exit 99\n"
-		 "for f in \"$VG_SRC\"/vg.*; do [ -e \"$f\" ] && cp \"$f\" \"$out/\"; done\n"
+		 "for a; do case $a in --pmusim-fd=*) fd=${a#--pmusim-fd=} ;; esac; done\n"
+		 /* VG_SLOW: long enough for test_sigint to see record's handler */
+		 "[ -z \"$VG_SLOW\" ] || sleep 0.2\n"
+		 "\"$VG_FRAMER\" --frame \"$fd\" \"$VG_SRC\"/main \"$VG_SRC\"/vg.* || exit 99\n"
 		 /* VG_STOP=SIG: signal record, then wait for its SIGTERM */
 		 "if [ -n \"$VG_STOP\" ]; then\n"
 		 "  trap 'exit 143' TERM\n"
 		 "  kill -$VG_STOP $PPID\n"
 		 "  i=0; while [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done\n"
 		 "fi\n"
-		 /* VG_SLOW: long enough for test_sigint to see record's handler */
-		 "[ -z \"$VG_SLOW\" ] || sleep 0.2\n"
 		 ": >\"$VG_SRC\"/done\n"
 		 "exit ${VG_EXIT:-0}\n", 0755);
 	snprintf(path, sizeof(path), "%s/tool/pmusim-amd64-linux", dir);
@@ -131,6 +132,15 @@ static int setup(void **state)
 	setenv("TMPDIR", path, 1);
 	snprintf(path, sizeof(path), "%s/src", dir);
 	setenv("VG_SRC", path, 1);
+	{
+		char self[4096];
+		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+		if (n <= 0)
+			return -1;
+		self[n] = '\0';
+		setenv("VG_FRAMER", self, 1);
+	}
 	/* the programs' files would go to the user's build-id cache */
 	snprintf(path, sizeof(path), "%s/home", dir);
 	setenv("HOME", path, 1);
@@ -390,14 +400,16 @@ static void test_stopped_by_sighup_while_valgrind_runs(void **state)
 
 /*
  * SIGINT once the replay catches it: from another thread, as a terminal's
- * would come. The handler record sets while valgrind runs is not the
- * replay's: the stand-in leaves src/done at its end, and the replay's is
- * the first handler seen after that which is not the one seen before.
+ * would come. The replay runs while valgrind does; record's handler is
+ * first (the stand-in, slow, waits 0.2 s before its first frame), the
+ * replay's comes when its stream begins: the first handler seen after
+ * the stand-in left src/done (its streams all written) that is not
+ * record's.
  */
 static void *interrupt(void *arg)
 {
 	struct timespec ms = { 0, 1000000 };
-	void (*during_valgrind)(int) = SIG_DFL;
+	void (*first)(int) = SIG_DFL;
 	struct sigaction sa;
 	char done[128];
 
@@ -407,10 +419,10 @@ static void *interrupt(void *arg)
 		bool valgrind_ended = !access(done, F_OK);
 
 		sigaction(SIGINT, NULL, &sa);
-		if (!valgrind_ended && sa.sa_handler != SIG_DFL)
-			during_valgrind = sa.sa_handler;
+		if (first == SIG_DFL && sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN)
+			first = sa.sa_handler;
 		if (valgrind_ended && sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN &&
-		    sa.sa_handler != during_valgrind) {
+		    sa.sa_handler != first) {
 			kill(getpid(), SIGINT);
 			return NULL;
 		}
@@ -449,8 +461,48 @@ static void test_sigint(void **state)
 	assert_tmp_empty();
 }
 
-int main(void)
+/*
+ * The stand-in's framer: each FILE (a stream; those not there skipped),
+ * in order, as the tool writes it into the pipe FD (vgstream.h): frames
+ * of its header's pid, the first with VGS_FRAME_START; no END, so each
+ * ends with the pipe (or, an execve's image, at the next of its pid).
+ */
+static int frame_files(int fd, int nfiles, char **files)
 {
+	for (int i = 0; i < nfiles; i++) {
+		unsigned char buf[VGS_FRAME_MAX];
+		struct vgs_file_header h;
+		struct vgs_frame *fr = (struct vgs_frame *)buf;
+		uint16_t flags = VGS_FRAME_START;
+		FILE *f = fopen(files[i], "rb");
+		size_t n;
+
+		if (!f)
+			continue;
+		if (fread(&h, sizeof(h), 1, f) != 1) {
+			fclose(f);
+			continue;
+		}
+		rewind(f);
+		while ((n = fread(buf + sizeof(*fr), 1, sizeof(buf) - sizeof(*fr), f)) > 0) {
+			fr->pid = h.pid;
+			fr->len = (uint16_t)n;
+			fr->flags = flags;
+			flags = 0;
+			if (write(fd, buf, sizeof(*fr) + n) != (ssize_t)(sizeof(*fr) + n)) {
+				fclose(f);
+				return 1;
+			}
+		}
+		fclose(f);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 2 && !strcmp(argv[1], "--frame"))
+		return frame_files(atoi(argv[2]), argc - 3, argv + 3);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_exit),
 		cmocka_unit_test(test_exec_and_fork_not_traced),

@@ -1,0 +1,113 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# pmusim record's stream: the Valgrind tool writes it into a pipe and the
+# replay reads it while the program runs, so nothing of it goes to
+# TMPDIR and what is held stays bounded however long the program runs
+# (counted: a loop of 10x the iterations, 10x the stream's bytes, the
+# same most bytes held and the same peak RSS, within bounds); the same
+# program gives the same bytes; a reader of the output that goes away
+# (| head -1), SIGINT while the program runs forever, and a perf.data
+# that no longer fits its file system each end with a whole recording
+# or one line, and no temp file.
+set -u
+. "$PMUSIM_SRCTREE/tests/lib/tap_lib.sh"
+progs=$PMUSIM_SRCTREE/tests/cmd/record_progs
+export TMPDIR=$dir/tmp
+mkdir "$TMPDIR"
+
+# Valgrind runs (~20 s in all): as tests/cmd/test_record.sh, the check
+# matrix runs this in its two extremes only; make test runs it anywhere.
+case "${TALLY:+matrix}:${LABEL:-}" in
+matrix:defconfig|matrix:allnoconfig|:*) ;;
+*)	echo "1..0 # SKIP the check matrix runs it in defconfig and allnoconfig"
+	exit 0 ;;
+esac
+for need in valgrind gcc perf python3; do
+	if ! command -v $need >/dev/null 2>&1; then
+		echo "1..0 # skipped: $need is not installed"
+		exit 0
+	fi
+done
+if [ ! -e /usr/lib/x86_64-linux-gnu/valgrind/libcoregrind-amd64-linux.a ]; then
+	echo "1..0 # skipped: no valgrind archives to build pmusim's Valgrind tool (Debian's valgrind on x86-64)"
+	exit 0
+fi
+if [ ! -x "$PMUSIM_OBJTREE/vgtool/lib/pmusim-amd64-linux" ]; then
+	echo "not ok 1 - pmusim's Valgrind tool was built ($PMUSIM_OBJTREE/vgtool/lib/pmusim-amd64-linux)"
+	echo "1..1"
+	exit 1
+fi
+gcc -O1 -o "$dir/loop" "$progs/loop.c" || { echo "Bail out! cannot build the loop"; exit 1; }
+
+# key FILE NAME: a number of record's JSON summary
+key() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"; }
+tmp_empty() { [ -z "$(ls -A "$TMPDIR")" ]; }
+# perf reads FILE whole, and finds samples in it
+perf_reads() { perf report -i "$1" --stdio 2>/dev/null | grep -q '^# Samples: [1-9]'; }
+
+# bounded: 10x the iterations, 10x the stream; the same held, the same peak
+for iters in 1000000 10000000; do
+	"$PMUSIM" record -o "$dir/l$iters.data" --json="$dir/l$iters.json" -- "$dir/loop" $iters 2>"$dir/l$iters.err"
+	echo "# loop $iters: exit $?, stream $(key "$dir/l$iters.json" stream_bytes) bytes," \
+		"at most $(key "$dir/l$iters.json" stream_held_max) held, record's peak RSS" \
+		"$(key "$dir/l$iters.json" max_rss_kib) KiB"
+done
+s1=$(key "$dir/l1000000.json" stream_bytes)
+s10=$(key "$dir/l10000000.json" stream_bytes)
+h1=$(key "$dir/l1000000.json" stream_held_max)
+h10=$(key "$dir/l10000000.json" stream_held_max)
+r1=$(key "$dir/l1000000.json" max_rss_kib)
+r10=$(key "$dir/l10000000.json" max_rss_kib)
+check "10x the iterations: some 10x the stream's bytes ($s1, $s10)" \
+	'[ $((s10 / s1)) -ge 9 ] && [ $((s10 / s1)) -le 10 ]'
+check "the most held at once is the same, and no more than the tool's 1 MiB buffer and a frame ($h1, $h10)" \
+	'[ "$h1" = "$h10" ] && [ "$h10" -le $((1024 * 1024 + 4096)) ]'
+check "record's peak RSS of the long run within 10% of the short one's ($r1, $r10 KiB)" \
+	'[ $((r10 * 10)) -le $((r1 * 11)) ]'
+check "nothing in TMPDIR after either" 'tmp_empty'
+
+# the same program, the same bytes
+"$PMUSIM" record -o "$dir/again.data" -- "$dir/loop" 1000000 2>/dev/null
+check "the same program twice: the same perf.data and truth, byte for byte" \
+	'cmp -s "$dir/l1000000.data" "$dir/again.data" && cmp -s "$dir/l1000000.data.truth" "$dir/again.data.truth"'
+
+# TMPDIR too small for any stream (64 KiB; the stream of 1e7 iterations is 50 MB)
+mkdir "$dir/small"
+if mount -t tmpfs -o size=64k tmpfs "$dir/small" 2>/dev/null; then
+	TMPDIR=$dir/small "$PMUSIM" record -o "$dir/s.data" -- "$dir/loop" 10000000 2>"$dir/s.err"
+	rc=$?
+	check "TMPDIR a 64 KiB tmpfs: the recording of a 50 MB stream is whole ($rc)" \
+		'[ $rc = 0 ] && perf_reads "$dir/s.data" && [ -z "$(ls -A "$dir/small")" ]'
+	# a perf.data that does not fit: one line with the file and the reason, the program stopped
+	"$PMUSIM" record -c 2000 -o "$dir/small/o.data" -- "$dir/loop" 100000000 >/dev/null 2>"$dir/o.err"
+	rc=$?
+	check "perf.data on a full file system: exit 1, one line naming it and ENOSPC, no file, nothing in TMPDIR" \
+		'[ $rc = 1 ] && [ "$(cat "$dir/o.err")" = "$dir/small/o.data: write failed: No space left on device" ] &&
+		 [ -z "$(ls -A "$dir/small")" ] && tmp_empty'
+	umount "$dir/small"
+else
+	skip "TMPDIR and perf.data on a small tmpfs: this host cannot mount one (not root, or no tmpfs)"
+	skip "perf.data on a full file system: as above"
+fi
+
+# the summary's reader goes away: the program dies of SIGPIPE, record does not
+"$PMUSIM" record -o "$dir/pipe.data" -- yes 2>&1 | head -1 >"$dir/pipe.head"
+rc=${PIPESTATUS[0]}
+check "| head -1: exit 141 (yes killed by SIGPIPE, as perf record says it), nothing in TMPDIR, the recording whole" \
+	'[ $rc = 141 ] && [ "$(cat "$dir/pipe.head")" = y ] && tmp_empty && perf_reads "$dir/pipe.data" &&
+	 [ -s "$dir/pipe.data.truth" ]'
+
+# SIGINT while the program runs forever: it is stopped, the recording whole
+"$PMUSIM" record -o "$dir/int.data" --json="$dir/int.json" -- yes >/dev/null 2>"$dir/int.err" &
+pid=$!
+# (not a measure of anything: time for the program to start)
+sleep 2
+kill -INT $pid
+wait $pid
+rc=$?
+check "SIGINT: exit 130, stopped_by 2, a line saying so, the recording whole, nothing in TMPDIR" \
+	'[ $rc = 130 ] && grep -q "^pmusim: record: stopped by SIGINT; $dir/int.data holds what was recorded so far$" "$dir/int.err" &&
+	 python3 -c "import json,sys; sys.exit(json.load(open(sys.argv[1]))[\"end\"][\"stopped_by\"] != 2)" "$dir/int.json" &&
+	 perf_reads "$dir/int.data" && tmp_empty'
+echo "1..$n"
