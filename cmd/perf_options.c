@@ -240,6 +240,8 @@ int overrides_apply(struct scenario *s, const struct overrides *o, char *err, si
 	struct scn_event probe;
 	int ret;
 
+	/* a failure that says nothing (an allocation) leaves it empty: the caller's "out of memory" */
+	err[0] = '\0';
 	if (o->have_seed)
 		s->seed = o->seed;
 	if (o->have_duration)
