@@ -83,13 +83,12 @@ def fetch(cache):
 def build(cache, work):
     """The workload linked with relocations kept, as BOLT needs them."""
     obj = os.path.join(cache, "sqlite3.o")
-    stamp = obj + ".cmd"
-    cmd = ["gcc", *SQLITE_CFLAGS, "-c", os.path.join(cache, "sqlite3.c")]
-    if not os.path.exists(obj) or not os.path.exists(stamp) or open(stamp).read() != " ".join(cmd):
-        b.run(cmd + ["-o", obj + ".tmp"])
+    stamp = obj + ".flags"      # compiled again when SQLITE_CFLAGS change
+    if not os.path.exists(obj) or not os.path.exists(stamp) or open(stamp).read() != " ".join(SQLITE_CFLAGS):
+        b.run(["gcc", *SQLITE_CFLAGS, "-c", os.path.join(cache, "sqlite3.c"), "-o", obj + ".tmp"])
         os.replace(obj + ".tmp", obj)
         with open(stamp, "w") as f:
-            f.write(" ".join(cmd))
+            f.write(" ".join(SQLITE_CFLAGS))
     wobj = os.path.join(work, "sqlite_workload.o")
     b.run(["gcc", "-std=gnu11", "-O2", "-Wall", "-Wextra", "-Werror", "-I", cache, "-c",
            os.path.join(b.SRCTREE, "bench", "sqlite_workload.c"), "-o", wobj])
@@ -119,7 +118,8 @@ def main():
     for cmd in ("valgrind", "gcc", "perf"):
         if not shutil.which(cmd):
             b.not_measured(FIGURES, f"{cmd} is not installed (scripts/install-deps.sh bench)")
-    cache = os.path.join(b.OBJTREE, "sqlite")
+    # one directory per pinned version: a new pin never builds an old sqlite3.c
+    cache = os.path.join(b.OBJTREE, "sqlite", TARBALL[:-len(".tgz")])
     os.makedirs(cache, exist_ok=True)
     fetch(cache)
     if not os.access(tool, os.X_OK):

@@ -244,15 +244,16 @@ fi
 # bolt.py checks the cached tarball against its pinned sha256: a tampered
 # one is named in one line and removed, and nothing is built from it
 if [ -x /usr/lib/llvm-16/bin/llvm-bolt ] && command -v valgrind >/dev/null && command -v perf >/dev/null; then
-	mkdir -p "$dir/objtree/sqlite"
 	tgz=$(sed -n 's/^TARBALL = "\(.*\)"$/\1/p' "$src/scripts/bench.d/bolt.py")
-	echo "not the package" >"$dir/objtree/sqlite/$tgz"
+	cache=$dir/objtree/sqlite/${tgz%.tgz}
+	mkdir -p "$cache"
+	echo "not the package" >"$cache/$tgz"
 	PMUSIM_OBJTREE=$dir/objtree PYTHONDONTWRITEBYTECODE=1 python3 "$src/scripts/bench.d/bolt.py" \
 		>"$dir/bolt.out" 2>"$dir/bolt.err"; rc=$?
 	check "a tarball whose sha256 is not the pinned one: exit $rc, one line naming it, removed" \
 		'[ $rc = 1 ] && [ -n "$tgz" ] && [ ! -s "$dir/bolt.out" ] && [ "$(wc -l <"$dir/bolt.err")" = 1 ] &&
-		 grep -q "^bench: bolt: $dir/objtree/sqlite/$tgz: sha256 [0-9a-f]\{64\}, not " "$dir/bolt.err" &&
-		 [ ! -e "$dir/objtree/sqlite/$tgz" ] && [ ! -e "$dir/objtree/sqlite/sqlite3.c" ]'
+		 grep -q "^bench: bolt: $cache/$tgz: sha256 [0-9a-f]\{64\}, not " "$dir/bolt.err" &&
+		 [ ! -e "$cache/$tgz" ] && [ ! -e "$cache/sqlite3.c" ]'
 else
 	skip "bolt.py's tarball check: bolt-16, valgrind or perf is not installed (scripts/install-deps.sh bench)"
 fi
