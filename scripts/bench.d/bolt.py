@@ -8,7 +8,7 @@
 #   - `pmusim record -e cycles:u -j any,u` (LBR), through perf2bolt;
 #   - `llvm-bolt -instrument` (exact edge counts, the slow fallback);
 #   - `pmusim record -e cycles:u` without branch records, through
-#     llvm-bolt -nl (the fallback of a host without LBR).
+#     perf2bolt -nl (-ba in later BOLT: the fallback of a host without LBR).
 # Each rewritten binary must print what the original prints. The four
 # binaries then run interleaved, ROUNDS times, in the same run: each
 # variant's CPU time over the original's (median; noise the spread of the
@@ -18,7 +18,7 @@
 # The LBR recording is timed too: `pmusim record -j any,u` against
 # `valgrind --tool=none` on the same workload (goal 2x, as record.py's
 # figures), and its taken branches per CPU second.
-# Takes some 3 minutes of CPU (two recordings of ~5.5G instructions, four
+# Takes some 2 minutes of CPU (two recordings of ~5.5G instructions, four
 # BOLT runs, 4 x ROUNDS runs of 0.7 s), plus ~25 s the first time to
 # compile sqlite3.c.
 import hashlib
@@ -148,8 +148,10 @@ def main():
         b.run([bolt, orig, "-data", ifdata, "-o", bins["instr"], *BOLT_OPTS])
         # plain sampling, aggregated without branch records
         _, plain_data, _ = record(orig, work, "plain", [])
+        nfdata = os.path.join(work, "nolbr.fdata")
+        b.run([perf2bolt, "-nl", "-p", plain_data, "-o", nfdata, orig])
         bins["nolbr"] = orig + ".nolbr"
-        b.run([bolt, orig, "-p", plain_data, "-nl", "-o", bins["nolbr"], *BOLT_OPTS])
+        b.run([bolt, orig, "-data", nfdata, "-o", bins["nolbr"], *BOLT_OPTS])
         for v in VARIANTS:
             got = b.run([bins[v]]).out
             if got != want:
