@@ -98,7 +98,7 @@ def build(cache, work):
 
 
 def record(prog, work, name, extra):
-    """pmusim record of @prog; (Run, its --json summary)."""
+    """pmusim record of @prog; (Run, the perf.data, its --json summary)."""
     data = os.path.join(work, f"{name}.data")
     summary = os.path.join(work, f"{name}.json")
     r = b.run([b.PMUSIM, "record", "-e", "cycles:u", *extra, "-o", data, f"--json={summary}",
@@ -165,15 +165,16 @@ def main():
             for v in (order if i % 2 == 0 else order[::-1]):
                 t[v].append(b.run([bins[v]]).cpu)
 
-    def ratio(a, base):
+    def noise(a, base):
+        """the spread of @a's per-round ratios to @base"""
         return b.spread([x / y for x, y in zip(t[a], t[base])])
     for v in VARIANTS:
         b.report(FIGURES[list(VARIANTS).index(v)], "s", b.median(t[v]), b.median(t["orig"]),
-                 "the original", noise=ratio(v, "orig"))
+                 "the original", noise=noise(v, "orig"))
     b.report(FIGURES[3], "s", b.median(t["lbr"]), b.median(t["instr"]),
-             "BOLT with instrumentation profile", "<=", 1.0, ratio("lbr", "instr"))
+             "BOLT with instrumentation profile", "<=", 1.0, noise("lbr", "instr"))
     b.report(FIGURES[4], "s", b.median(t["lbr"]), b.median(t["nolbr"]),
-             "BOLT with no-LBR sample profile", "<=", 0.99, ratio("lbr", "nolbr"))
+             "BOLT with no-LBR sample profile", "<=", 0.99, noise("lbr", "nolbr"))
     b.report(FIGURES[5], "s", rec.cpu, b.median(none), "valgrind --tool=none", "<=", 2.0,
              b.spread([rec.cpu / n for n in none]))
     branches = summary.get("branches", 0)
