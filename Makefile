@@ -209,8 +209,10 @@ coverage:
 # `make bench` builds bench_defconfig (no test hooks) out of tree in
 # build/bench, runs every bench/bench_*.c program and scripts/bench.d/*.sh
 # and *.py, prints the table and writes out/bench.json. The other
-# bench/*.c programs are baselines and helpers the scripts run.
-BENCH_SRCS := $(sort $(wildcard $(srctree)/bench/*.c))
+# bench/*.c programs are baselines and helpers the scripts run;
+# sqlite_workload.c is built by scripts/bench.d/bolt.py against SQLite's
+# downloaded amalgamation.
+BENCH_SRCS := $(sort $(filter-out %/sqlite_workload.c,$(wildcard $(srctree)/bench/*.c)))
 BENCH_BINS := $(patsubst $(srctree)/%.c,$(objtree)/%,$(BENCH_SRCS))
 # Every function and loop of a bench program starts a cache line: where a
 # loop falls against the fetch blocks moved the 40-byte memcpy baseline

@@ -20,6 +20,15 @@ esac
 case $purpose in
 ab) need="$need clang:clang" ;;
 esac
+# make bench's BOLT figures (scripts/bench.d/bolt.py): bolt-16, and npm to
+# fetch SQLite's amalgamation; the test of its workload builds it against
+# the packaged SQLite
+case $purpose in
+bench) need="$need /usr/lib/llvm-16/bin/llvm-bolt:bolt-16 npm:npm" ;;
+esac
+case $purpose in
+bench|check) need="$need /usr/include/sqlite3.h:libsqlite3-dev" ;;
+esac
 # the kernel tree whose own files make ksrc-check builds (ksrc/)
 case $purpose in
 ksrc|check) need="$need /usr/src/linux-source-6.12.tar.xz:linux-source-6.12" ;;

@@ -1,55 +1,103 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# pmusim record: `pmusim record --call-graph lbr -- gzip -c -9 INPUT` (a
-# real Debian program on a fixed input: Valgrind with pmusim's tool, the
+# pmusim record on real Debian programs with realistic inputs: `pmusim
+# record --call-graph lbr -- PROG` (Valgrind with pmusim's tool, the
 # stream, then the model PMU and the perf.data) against `valgrind
-# --tool=none` on the same program and input, in the same run. CPU time
-# of the whole process tree (wait4 counts the children pmusim waited
-# for). Goal: at most 2x, the stream and the model costing no more than
-# Valgrind itself. A second figure gives the taken branches retired per
-# CPU second, record against Valgrind alone.
+# --tool=none` on the same program and input, in the same run:
+#   - gzip -c -9 of a 2 MiB text;
+#   - sort of 200,000 lines (LC_ALL=C);
+#   - python3 (Debian's, not a wrapper script) on a loop of 1M iterations.
+# The inputs are generated from a fixed seed, so every run reads the same
+# bytes. CPU time of the whole process tree (wait4 counts the children
+# pmusim waited for). Goal: at most 2x, the stream and the model costing
+# no more than Valgrind itself. A second figure per program gives the
+# taken branches retired per CPU second, record against Valgrind alone.
+# (bolt.py gives the same two figures for the SQLite workload, from the
+# recording it makes for BOLT.) Takes some 70 s of CPU.
+import json
 import os
-import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
 import benchlib as b
 
-ROUNDS = 3      # each round runs Valgrind twice on some 50M instructions
+ROUNDS = 3      # per round and program: Valgrind once, record once (0.7-1.7 s, 5-8 s)
+WORDS = ("the of and to in is was that for on with as by at from his her an which or be "
+         "are this had not but what all were when we there can one have more time about "
+         "record branch sample buffer stack frame").split()
+LOOP = "s = 0\nfor i in range(1000000):\n    s += i * i % 7\nprint(s)\n"
 
-FIGURES = ["record --call-graph lbr vs valgrind --tool=none (gzip)",
-           "record taken branches per CPU second (gzip)"]
+
+def lcg(seed):
+    """A fixed sequence of 31-bit numbers: the same inputs on every host
+    and Python."""
+    x = seed
+    while True:
+        x = (x * 1103515245 + 12345) & 0x7fffffff
+        yield x >> 8
+
+
+def write_inputs(work):
+    r = lcg(1)
+    text, size = [], 0
+    while size < 2 << 20:
+        line = " ".join(WORDS[next(r) % len(WORDS)] for _ in range(4 + next(r) % 11)) + "\n"
+        text.append(line)
+        size += len(line)
+    with open(os.path.join(work, "text.txt"), "w") as f:
+        f.write("".join(text)[:2 << 20])
+    with open(os.path.join(work, "lines.txt"), "w") as f:
+        f.write("".join(f"{next(r) % 1000000000:09d} {WORDS[next(r) % len(WORDS)]} "
+                        f"{WORDS[next(r) % len(WORDS)]}\n" for _ in range(200000)))
+
+
+def python3():
+    """Debian's python3 (an ELF file), else the first ELF python3 on PATH.
+    Not a wrapper script (pyenv's shims): record would follow a shell's
+    execs while Valgrind ran the script alone. Nor, where Debian's is
+    there, another build (pyenv's 3.11.7 ran the loop in twice record's
+    time of Debian's 3.11.2 on the bench host)."""
+    for p in ("/usr/bin/python3", shutil.which("python3")):
+        if p and os.path.exists(p):
+            with open(os.path.realpath(p), "rb") as f:
+                if f.read(4) == b"\x7fELF":
+                    return os.path.realpath(p)
+    return None
+
+
+PROGRAMS = ["gzip", "sort", "python3"]
+FIGURES = [f for p in PROGRAMS for f in (f"record --call-graph lbr vs valgrind --tool=none ({p})",
+                                         f"record taken branches per CPU second ({p})")]
 tool = os.path.join(b.OBJTREE, "vgtool", "lib", "pmusim-amd64-linux")
-if not shutil.which("valgrind") or not shutil.which("gzip"):
-    b.not_measured(FIGURES, "valgrind or gzip is not installed (scripts/install-deps.sh bench)")
+py = python3()
+if not shutil.which("valgrind") or not shutil.which("gzip") or not shutil.which("sort") or not py:
+    b.not_measured(FIGURES, "valgrind, gzip, sort or an ELF python3 is not installed "
+                   "(scripts/install-deps.sh bench)")
 if not os.access(tool, os.X_OK):
     # make bench builds the tool (bench-build); without it this is a failure
     sys.exit(f"bench: record: pmusim's Valgrind tool {tool} was not built")
 with tempfile.TemporaryDirectory() as work:
-    inp = os.path.join(work, "input.txt")
-    with open(inp, "w") as f:
-        f.write("".join(f"{i}\n" for i in range(1, 50001)))
-    prog = ["gzip", "-c", "-9", inp]
-    rec = [b.PMUSIM, "record", "-o", os.path.join(work, "perf.data"), "--call-graph", "lbr",
-           "--", *prog]
-    none = ["valgrind", "--tool=none", "-q", *prog]
-    env = dict(os.environ, TMPDIR=work)
-    os.environ.update(env)
-    r_s, n_s, branches = [], [], 0
-    for _ in range(ROUNDS):
-        n_s.append(b.run(none).cpu)
-        r = b.run(rec)
-        r_s.append(r.cpu)
-    # the summary is on stderr, which b.run() keeps only for failures: once more for it
-    out = subprocess.run(rec, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                         env=env)
-    m = re.search(r"taken branches (\d+)", out.stderr)
-    branches = int(m.group(1)) if m else 0
-b.report(FIGURES[0], "s", b.median(r_s),
-         b.median(n_s), "valgrind --tool=none", "<=", 2.0,
-         b.spread([r / n for r, n in zip(r_s, n_s)]))
-b.report(FIGURES[1], "branches/s",
-         branches / b.median(r_s) if branches else 0.0,
-         branches / b.median(n_s) if branches else 0.0, "valgrind --tool=none")
+    write_inputs(work)
+    argv = {"gzip": ["gzip", "-c", "-9", os.path.join(work, "text.txt")],
+            "sort": ["sort", os.path.join(work, "lines.txt")],
+            "python3": [py, "-c", LOOP]}
+    os.environ.update(TMPDIR=work, LC_ALL="C")
+    summary = os.path.join(work, "summary.json")
+    for name in PROGRAMS:
+        rec = [b.PMUSIM, "record", "-o", os.path.join(work, "perf.data"), "--call-graph", "lbr",
+               f"--json={summary}", "--", *argv[name]]
+        none = ["valgrind", "--tool=none", "--trace-children=yes", "-q", *argv[name]]
+        r_s, n_s = [], []
+        for _ in range(ROUNDS):
+            n_s.append(b.run(none).cpu)
+            r_s.append(b.run(rec).cpu)
+        with open(summary) as f:
+            branches = json.load(f).get("branches", 0)
+        if not branches:
+            sys.exit(f"bench: record: pmusim record --json gave no taken branch count ({name})")
+        b.report(f"record --call-graph lbr vs valgrind --tool=none ({name})", "s", b.median(r_s),
+                 b.median(n_s), "valgrind --tool=none", "<=", 2.0,
+                 b.spread([r / n for r, n in zip(r_s, n_s)]))
+        b.report(f"record taken branches per CPU second ({name})", "branches/s",
+                 branches / b.median(r_s), branches / b.median(n_s), "valgrind --tool=none")

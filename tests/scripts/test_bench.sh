@@ -218,4 +218,44 @@ else
 	skip "the bench tree's Valgrind tool: no valgrind archives on this host"
 fi
 
+# bench/sqlite_workload.c, which bolt.py builds against the downloaded
+# amalgamation, built here against the packaged SQLite: one line of
+# checksums, the same from run to run, another for another row count
+if [ -e /usr/include/sqlite3.h ]; then
+	${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -o "$dir/sqlite_workload" \
+		"$src/bench/sqlite_workload.c" -lsqlite3 2>"$dir/workload.err"
+	check "bench/sqlite_workload.c builds without a warning $(head -c 200 "$dir/workload.err")" \
+		'[ -x "$dir/sqlite_workload" ] && [ ! -s "$dir/workload.err" ]'
+	"$dir/sqlite_workload" 3000 >"$dir/w1" 2>&1; rc1=$?
+	"$dir/sqlite_workload" 3000 >"$dir/w2" 2>&1; rc2=$?
+	"$dir/sqlite_workload" 3001 >"$dir/w3" 2>&1
+	check "the workload prints one line of checksums, the same twice, another for 3001 rows: $(cat "$dir/w1")" \
+		'[ $rc1 = 0 ] && [ $rc2 = 0 ] && grep -qxE "rows [0-9]+ digest [0-9a-f]{16}" "$dir/w1" &&
+		 cmp -s "$dir/w1" "$dir/w2" && ! cmp -s "$dir/w1" "$dir/w3"'
+	"$dir/sqlite_workload" 0 >"$dir/w4" 2>&1; rc1=$?
+	"$dir/sqlite_workload" 12x >>"$dir/w4" 2>&1; rc2=$?
+	check "a bad row count: one line each, exit 2" \
+		'[ $rc1 = 2 ] && [ $rc2 = 2 ] && [ "$(grep -c "^usage: sqlite_workload \[ROWS\]" "$dir/w4")" = 2 ] &&
+		 [ "$(wc -l <"$dir/w4")" = 2 ]'
+else
+	skip "bench/sqlite_workload.c: no packaged SQLite (libsqlite3-dev, scripts/install-deps.sh check)"
+fi
+
+# bolt.py checks the cached tarball against its pinned sha256: a tampered
+# one is named in one line and removed, and nothing is built from it
+if [ -x /usr/lib/llvm-16/bin/llvm-bolt ] && command -v valgrind >/dev/null && command -v perf >/dev/null; then
+	tgz=$(sed -n 's/^TARBALL = "\(.*\)"$/\1/p' "$src/scripts/bench.d/bolt.py")
+	cache=$dir/objtree/sqlite/${tgz%.tgz}
+	mkdir -p "$cache"
+	echo "not the package" >"$cache/$tgz"
+	PMUSIM_OBJTREE=$dir/objtree PYTHONDONTWRITEBYTECODE=1 python3 "$src/scripts/bench.d/bolt.py" \
+		>"$dir/bolt.out" 2>"$dir/bolt.err"; rc=$?
+	check "a tarball whose sha256 is not the pinned one: exit $rc, one line naming it, removed" \
+		'[ $rc = 1 ] && [ -n "$tgz" ] && [ ! -s "$dir/bolt.out" ] && [ "$(wc -l <"$dir/bolt.err")" = 1 ] &&
+		 grep -q "^bench: bolt: $cache/$tgz: sha256 [0-9a-f]\{64\}, not " "$dir/bolt.err" &&
+		 [ ! -e "$cache/$tgz" ] && [ ! -e "$cache/sqlite3.c" ]'
+else
+	skip "bolt.py's tarball check: bolt-16, valgrind or perf is not installed (scripts/install-deps.sh bench)"
+fi
+
 echo "1..$n"
