@@ -9,7 +9,9 @@
  * calls the kernel's perf_event_overflow(), stopping the event when it
  * says so (throttled, or event_limit reached). The MSRs go to the model
  * through model_rdmsr()/model_wrmsr(): the driver never looks at the
- * model's state.
+ * model's state. The PMU it drives is Skylake's (four 48-bit counters,
+ * written whole): the tests create that model, whatever the build's
+ * default CPU.
  */
 #include <linux/perf_event.h>
 #include "model/model.h"
