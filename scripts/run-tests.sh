@@ -65,7 +65,13 @@ tally() { # NAME OUTPUT RC
 		echo "FAIL [$label] $name (exit $rc):"
 		grep -vE '^(ok [0-9]+|1\.\.[0-9]+)' <<<"$out" | head -40 | sed 's/^/    /'
 	fi
-	grep -E '^# skipped:' <<<"$out" | sed "s|^# skipped:|skip [$label] $name:|"
+	if grep -qE '^# skipped:' <<<"$out"; then
+		grep -E '^# skipped:' <<<"$out" | sed "s|^# skipped:|skip [$label] $name:|"
+	else
+		# TAP's own form (tap_lib's skip): "ok N # SKIP why"
+		grep -E '^(not )?ok [0-9]+ # SKIP' <<<"$out" |
+			sed -E "s|^(not )?ok [0-9]+ # SKIP ?|skip [$label] $name: |"
+	fi
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 }
 
