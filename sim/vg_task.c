@@ -100,6 +100,7 @@ struct vg_image {
 	bool scout_done;
 	unsigned int nr_parked;
 	uint64_t scout_idx, last_site;
+	struct vg_thread *last_th;	/* the thread of the scout's last record (most are its) */
 	struct vg_wake *wakes;		/* in file order */
 	uint32_t nr_wakes;
 	unsigned int nr_forks;		/* its FORK records */
@@ -383,8 +384,11 @@ static int scout_one(struct vg_image *img)
 		return 1;
 	}
 	if (ev.type != VGS_THREAD) {
-		if (!(th = add_thread(img, ev.tid)))
+		th = img->last_th && img->last_th->vtid == ev.tid ? img->last_th :
+								     add_thread(img, ev.tid);
+		if (!th)
 			return scout_nomem(img);
+		img->last_th = th;
 		if (!th->has_cur && !th->lost) {
 			/* its own walk: the scout's, back at this record */
 			if (vg_stream_clone(&th->cur, s))
