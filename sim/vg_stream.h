@@ -120,10 +120,12 @@ static inline const unsigned char *vg_stream_num_here(const unsigned char *p, ui
  * are read here with no check of the end per byte (a branch record is at
  * most 41 bytes), and every field of @ev written without clearing it
  * first.  Anything else, or anything wrong, goes to
- * vg_stream_next_checked(), which says what is wrong.
+ * vg_stream_next_checked(), which says what is wrong.  Always inlined:
+ * the compiler would otherwise keep one copy, whose calls cost a fifth of
+ * the decoding.
  */
-static inline int vg_stream_next(struct vg_stream *s, struct vg_event *ev, char *err,
-				 size_t errlen)
+static inline __attribute__((always_inline))
+int vg_stream_next(struct vg_stream *s, struct vg_event *ev, char *err, size_t errlen)
 {
 	const unsigned char *rec = s->data + (s->off - s->base), *p = rec;
 	unsigned int lead, kind;
