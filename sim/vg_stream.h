@@ -146,8 +146,11 @@ int vg_stream_next(struct vg_stream *s, struct vg_event *ev, char *err, size_t e
 	s->coder.sp = sp;
 	s->off += (size_t)(p - rec);
 
-	ev->type = kind == VGK_SIGNAL ? VGS_SIGNAL :
-		   kind == VGK_SIGRETURN ? VGS_SIGRETURN : VGS_BRANCH;
+	/* (kind is 1..VGK__NR - 1 here, and the two it names last are rare) */
+	_Static_assert(VGK_SIGNAL + 1 == VGK_SIGRETURN && VGK_SIGRETURN + 1 == VGK__NR,
+		       "signal kinds last");
+	ev->type = __builtin_expect(kind < VGK_SIGNAL, 1) ? VGS_BRANCH :
+		   kind == VGK_SIGNAL ? VGS_SIGNAL : VGS_SIGRETURN;
 	ev->kind = kind;
 	ev->tid = s->tid;
 	ev->insns = (uint32_t)insns;
