@@ -293,9 +293,9 @@ static int get_name(struct vg_stream *s, const unsigned char **rec, const unsign
 /*
  * Any record, every byte checked against the end of what is in hand,
  * which holds the largest record but for its name, or reaches the file's
- * end; the fast path's fallback.
+ * end; the fast path's fallback (vg_stream.h).
  */
-static int next_checked(struct vg_stream *s, struct vg_event *ev, char *err, size_t errlen)
+int vg_stream_next_checked(struct vg_stream *s, struct vg_event *ev, char *err, size_t errlen)
 {
 	size_t at = s->off;
 	const unsigned char *rec, *p, *end;
@@ -435,76 +435,10 @@ static int next_checked(struct vg_stream *s, struct vg_event *ev, char *err, siz
 	return 1;
 }
 
-/* get_num_here() for numbers of three bytes or more; NULL for one over 64 bits. */
-static __attribute__((noinline)) const unsigned char *get_long_num_here(const unsigned char *p,
-									 uint64_t *v)
+/* See vg_stream.h: the fast path's number of three bytes or more. */
+const unsigned char *vg_stream_long_num(const unsigned char *p, uint64_t *v)
 {
 	const unsigned char *end = p + VGS_NUM_MAX;
 
 	return get_long_num(&p, end, v) == NUM_OK ? p : NULL;
-}
-
-/*
- * The number at @p, with at least VGS_NUM_MAX bytes there: as get_num(),
- * but the end is not in reach.  Where it ends, or NULL for one over 64
- * bits.
- */
-static inline const unsigned char *get_num_here(const unsigned char *p, uint64_t *v)
-{
-	if (p[0] < 0x80) {
-		*v = p[0];
-		return p + 1;
-	}
-	if (p[1] < 0x80) {
-		*v = (p[0] & 0x7fu) | (uint64_t)p[1] << 7;
-		return p + 2;
-	}
-	return get_long_num_here(p, v);
-}
-
-/*
- * Most records are branches far from the end of what is in hand: those
- * are read here with no check of the end per byte (a branch record is at
- * most 41 bytes), and every field of @ev written without clearing it
- * first.
- * Anything else, or anything wrong, goes to next_checked(), which says
- * what is wrong.
- */
-int vg_stream_next(struct vg_stream *s, struct vg_event *ev, char *err, size_t errlen)
-{
-	const unsigned char *rec = s->data + (s->off - s->base), *p = rec;
-	unsigned int lead, kind;
-	uint64_t insns, from, to, sp;
-
-	if (s->size - (s->off - s->base) < VGS_REC_MAX)
-		return next_checked(s, ev, err, errlen);
-	lead = *p++;
-	kind = lead & 15;
-	if (kind == 0 || kind >= VGK__NR || !(p = get_num_here(p, &insns)) || insns > UINT32_MAX ||
-	    !(p = get_num_here(p, &from)) || !(p = get_num_here(p, &to)) ||
-	    !(p = get_num_here(p, &sp)))
-		return next_checked(s, ev, err, errlen);
-	from += s->coder.to;
-	to = from + vgs_unzigzag(to);
-	sp = s->coder.sp + vgs_unzigzag(sp);
-	s->coder.to = to;
-	s->coder.sp = sp;
-	s->off += (size_t)(p - rec);
-
-	ev->type = branch_rec_type(kind);
-	ev->kind = kind;
-	ev->tid = s->tid;
-	ev->insns = (uint32_t)insns;
-	ev->insn_len = lead >> 4;
-	ev->from = from;
-	ev->to = to;
-	ev->sp = sp;
-	ev->other_tid = 0;
-	ev->addr = ev->len = ev->pgoff = 0;
-	ev->prot = 0;
-	ev->pid = 0;
-	ev->status = 0;
-	ev->name = NULL;
-	ev->name_len = 0;
-	return 1;
 }

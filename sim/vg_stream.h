@@ -69,9 +69,12 @@ int vg_stream_open_mem(struct vg_stream *s, const char *name, const void *data, 
 		       char *err, size_t errlen);
 /*
  * The next record: 1, or 0 at the end of the file, or -1 with "PATH: byte
- * N: what is wrong" in @err.
+ * N: what is wrong" in @err.  Inline below: it runs twice per branch of
+ * the program (the scout's and the thread's walk), and a call across
+ * files costs as much as the decoding.
  */
-int vg_stream_next(struct vg_stream *s, struct vg_event *ev, char *err, size_t errlen);
+static inline int vg_stream_next(struct vg_stream *s, struct vg_event *ev, char *err,
+				 size_t errlen);
 /*
  * The same for a channel of a feed (sim/vg_feed.h), read as a reader of
  * it from its start: a pipe's bytes are freed once every reader is past.
@@ -87,5 +90,82 @@ void vg_stream_close(struct vg_stream *s);
 
 /* The record type's name ("branch", "mmap", ...), or NULL if there is none. */
 const char *vg_rec_type_name(unsigned int type);
+
+/* ---- vg_stream_next(): its fast path; the rest is in vg_stream.c ---- */
+
+/* Any record, every byte checked; what vg_stream_next() falls back to. */
+int vg_stream_next_checked(struct vg_stream *s, struct vg_event *ev, char *err, size_t errlen);
+/* A number of three bytes or more at @p: where it ends, or NULL for one over 64 bits. */
+const unsigned char *vg_stream_long_num(const unsigned char *p, uint64_t *v);
+
+/*
+ * The number at @p, with at least VGS_NUM_MAX bytes there (the end is not
+ * in reach): where it ends, or NULL for one over 64 bits.  Most are a byte.
+ */
+static inline const unsigned char *vg_stream_num_here(const unsigned char *p, uint64_t *v)
+{
+	if (p[0] < 0x80) {
+		*v = p[0];
+		return p + 1;
+	}
+	if (p[1] < 0x80) {
+		*v = (p[0] & 0x7fu) | (uint64_t)p[1] << 7;
+		return p + 2;
+	}
+	return vg_stream_long_num(p, v);
+}
+
+/*
+ * Most records are branches far from the end of what is in hand: those
+ * are read here with no check of the end per byte (a branch record is at
+ * most 41 bytes), and every field of @ev written without clearing it
+ * first.  Anything else, or anything wrong, goes to
+ * vg_stream_next_checked(), which says what is wrong.  Always inlined:
+ * the compiler would otherwise keep one copy, whose calls cost a fifth of
+ * the decoding.
+ */
+static inline __attribute__((always_inline))
+int vg_stream_next(struct vg_stream *s, struct vg_event *ev, char *err, size_t errlen)
+{
+	const unsigned char *rec = s->data + (s->off - s->base), *p = rec;
+	unsigned int lead, kind;
+	uint64_t insns, from, to, sp;
+
+	if (s->size - (s->off - s->base) < VGS_REC_MAX)
+		return vg_stream_next_checked(s, ev, err, errlen);
+	lead = *p++;
+	kind = lead & 15;
+	if (kind == 0 || kind >= VGK__NR || !(p = vg_stream_num_here(p, &insns)) ||
+	    insns > UINT32_MAX || !(p = vg_stream_num_here(p, &from)) ||
+	    !(p = vg_stream_num_here(p, &to)) || !(p = vg_stream_num_here(p, &sp)))
+		return vg_stream_next_checked(s, ev, err, errlen);
+	from += s->coder.to;
+	to = from + vgs_unzigzag(to);
+	sp = s->coder.sp + vgs_unzigzag(sp);
+	s->coder.to = to;
+	s->coder.sp = sp;
+	s->off += (size_t)(p - rec);
+
+	/* (kind is 1..VGK__NR - 1 here, and the two it names last are rare) */
+	_Static_assert(VGK_SIGNAL + 1 == VGK_SIGRETURN && VGK_SIGRETURN + 1 == VGK__NR,
+		       "signal kinds last");
+	ev->type = __builtin_expect(kind < VGK_SIGNAL, 1) ? VGS_BRANCH :
+		   kind == VGK_SIGNAL ? VGS_SIGNAL : VGS_SIGRETURN;
+	ev->kind = kind;
+	ev->tid = s->tid;
+	ev->insns = (uint32_t)insns;
+	ev->insn_len = lead >> 4;
+	ev->from = from;
+	ev->to = to;
+	ev->sp = sp;
+	ev->other_tid = 0;
+	ev->addr = ev->len = ev->pgoff = 0;
+	ev->prot = 0;
+	ev->pid = 0;
+	ev->status = 0;
+	ev->name = NULL;
+	ev->name_len = 0;
+	return 1;
+}
 
 #endif /* PMUSIM_SIM_VG_STREAM_H */

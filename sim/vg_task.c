@@ -81,6 +81,9 @@ struct vg_wake {
 
 struct vg_proc;
 
+/* Branch sites the scout remembers as registered (a power of 2) */
+#define VG_SITE_CACHE	1024
+
 /* One stream file: a process from its start or an execve to its end or next execve. */
 struct vg_image {
 	struct vg_trace *tr;
@@ -100,6 +103,15 @@ struct vg_image {
 	bool scout_done;
 	unsigned int nr_parked;
 	uint64_t scout_idx, last_site;
+	struct vg_thread *last_th;	/* the thread of the scout's last record (most are its) */
+	/*
+	 * The branch sites the scout registered last, direct-mapped by
+	 * address, with their kinds: a site found here with its kind is in
+	 * the driver's table as that already (most branches are of a few
+	 * sites), so the scout need not register it again.
+	 */
+	uint64_t site_addr[VG_SITE_CACHE];
+	uint8_t site_kind[VG_SITE_CACHE];
 	struct vg_wake *wakes;		/* in file order */
 	uint32_t nr_wakes;
 	unsigned int nr_forks;		/* its FORK records */
@@ -336,6 +348,12 @@ static void free_image(struct vg_image *img)
 
 static uint32_t wake_at(const struct vg_image *img, uint64_t pos);
 
+/* Where @from goes in the image's cache of registered branch sites. */
+static inline unsigned int site_slot(uint64_t from)
+{
+	return (unsigned int)((from ^ from >> 10) & (VG_SITE_CACHE - 1));
+}
+
 static int scout_nomem(struct vg_image *img)
 {
 	if (!img->tr->err[0])
@@ -383,8 +401,11 @@ static int scout_one(struct vg_image *img)
 		return 1;
 	}
 	if (ev.type != VGS_THREAD) {
-		if (!(th = add_thread(img, ev.tid)))
+		th = img->last_th && img->last_th->vtid == ev.tid ? img->last_th :
+								     add_thread(img, ev.tid);
+		if (!th)
 			return scout_nomem(img);
+		img->last_th = th;
 		if (!th->has_cur && !th->lost) {
 			/* its own walk: the scout's, back at this record */
 			if (vg_stream_clone(&th->cur, s))
@@ -410,9 +431,16 @@ static int scout_one(struct vg_image *img)
 		 * address 0 is none (the filter's "no text known"): only a
 		 * corrupt record names it, and it is still read as it says
 		 */
-		if (ev.from && ev.from != img->last_site &&
-		    x86_branch_text_add(ev.from, model_type[ev.kind]))
-			return scout_nomem(img);
+		if (ev.from && ev.from != img->last_site) {
+			unsigned int slot = site_slot(ev.from);
+
+			if (img->site_addr[slot] != ev.from || img->site_kind[slot] != ev.kind) {
+				if (x86_branch_text_add(ev.from, model_type[ev.kind]))
+					return scout_nomem(img);
+				img->site_addr[slot] = ev.from;
+				img->site_kind[slot] = (uint8_t)ev.kind;
+			}
+		}
 		img->last_site = ev.from;
 		break;
 	case VGS_THREAD_NEW: {
@@ -969,12 +997,11 @@ static void wake_recheck(struct vg_wake *w)
 	start_at(th, at);
 }
 
-/* @th's next record not retired is now @pos (at @tsc): the wake-ups it passed learn it. */
-static void advance(struct vg_thread *th, uint64_t pos, uint64_t tsc)
+/* advance()'s wake-ups passed, the first of them at th->wi */
+static noinline void advance_wakes(struct vg_thread *th, uint64_t pos, uint64_t tsc)
 {
 	struct vg_image *img = th->img;
 
-	th->pos = pos;
 	while (th->wi < img->nr_wakes && img->wakes[th->wi].pos < pos) {
 		struct vg_wake *w = &img->wakes[th->wi++];
 
@@ -982,6 +1009,19 @@ static void advance(struct vg_thread *th, uint64_t pos, uint64_t tsc)
 			w->tsc = tsc;
 		wake_recheck(w);
 	}
+}
+
+/*
+ * @th's next record not retired is now @pos (at @tsc): the wake-ups it
+ * passed learn it.  Inline: it runs for every record, and most pass none.
+ */
+static inline void advance(struct vg_thread *th, uint64_t pos, uint64_t tsc)
+{
+	const struct vg_image *img = th->img;
+
+	th->pos = pos;
+	if (th->wi < img->nr_wakes && img->wakes[th->wi].pos < pos)
+		advance_wakes(th, pos, tsc);
 }
 
 static void proc_end(struct vg_proc *proc, uint64_t tsc)

@@ -54,13 +54,21 @@ static Long clo_fd = -1;		/* --pmusim-fd=N: frames into a pipe */
 /* ---- output ---------------------------------------------------------- */
 
 static Int out_fd = -1;
-static UChar out_buf[1 << 20] __attribute__((aligned(64)));
+#define OUT_BUF_SIZE	(1u << 20)
+/*
+ * The stream's bytes at out_buf, with room before them for a frame's
+ * header: each frame's header is written over the bytes just before its
+ * own, which are already out (out_flush_flags()), so nothing is copied.
+ */
+static UChar out_space[sizeof(struct vgs_frame) + OUT_BUF_SIZE] __attribute__((aligned(64)));
+#define out_buf	(out_space + sizeof(struct vgs_frame))
 static UInt out_len;
 static UInt out_tid = 1;		/* thread the last records belong to */
 static struct vgs_coder coder;		/* the branch records' deltas */
 static ULong nr_branches;
 
 static UShort out_flags;		/* the next frame's VGS_FRAME_START */
+static Int out_pid;			/* this process's, as open_stream() found it (fork) */
 
 static void write_all(const UChar *p, UInt len)
 {
@@ -89,7 +97,6 @@ static void write_all(const UChar *p, UInt len)
 /* What is buffered, into the file, or as frames into the pipe (@flags on the last). */
 static void out_flush_flags(UShort flags)
 {
-	static UChar frame[VGS_FRAME_MAX];
 	const UInt room = VGS_FRAME_MAX - sizeof(struct vgs_frame);
 	UInt done = 0;
 
@@ -100,14 +107,16 @@ static void out_flush_flags(UShort flags)
 	}
 	do {
 		UInt n = out_len - done < room ? out_len - done : room;
-		struct vgs_frame *f = (struct vgs_frame *)frame;
+		struct vgs_frame h = {
+			.pid = (UInt)out_pid,
+			.len = (UShort)n,
+			.flags = out_flags | (done + n == out_len ? flags : 0),
+		};
+		UChar *frame = out_buf + done - sizeof(h);
 
-		f->pid = VG_(getpid)();
-		f->len = (UShort)n;
-		f->flags = out_flags | (done + n == out_len ? flags : 0);
 		out_flags = 0;
-		VG_(memcpy)(frame + sizeof(*f), out_buf + done, n);
-		write_all(frame, sizeof(*f) + n);
+		VG_(memcpy)(frame, &h, sizeof(h));
+		write_all(frame, sizeof(h) + n);
 		done += n;
 	} while (done < out_len);
 	out_len = 0;
@@ -121,7 +130,7 @@ static void out_flush(void)
 /* Room for one record of at most @size bytes; out_commit() says where it ended. */
 static UChar *out_reserve(UInt size)
 {
-	if (out_len + size > sizeof(out_buf))
+	if (out_len + size > OUT_BUF_SIZE)
 		out_flush();
 	return out_buf + out_len;
 }
@@ -137,6 +146,7 @@ static void open_stream(UInt seq, UInt ppid)
 	struct vgs_file_header *h;
 	SysRes r;
 
+	out_pid = VG_(getpid)();
 	for (; clo_fd < 0; seq++) {
 		VG_(snprintf)(path, sizeof(path), "%s/vg.%d.%u", clo_out, VG_(getpid)(), seq);
 		r = VG_(open)(path, VKI_O_WRONLY | VKI_O_CREAT | VKI_O_EXCL, 0644);
