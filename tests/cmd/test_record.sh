@@ -18,6 +18,7 @@
 # summary's depths and comm column), and bad input.
 set -u
 . "$PMUSIM_SRCTREE/tests/lib/tap_lib.sh"
+. "$PMUSIM_SRCTREE/tests/lib/record_lib.sh"
 progs=$PMUSIM_SRCTREE/tests/cmd/record_progs
 # record's stream directories go here: none may be left behind
 export TMPDIR=$dir/tmp
@@ -26,28 +27,7 @@ check_py=$PMUSIM_SRCTREE/tests/cmd/record_check.py
 
 # Each run is a Valgrind run (~45 s in all): the check matrix runs this in
 # its two extremes, defconfig and allnoconfig; make test runs it anywhere.
-case "${TALLY:+matrix}:${LABEL:-}" in
-matrix:defconfig|matrix:allnoconfig|:*) ;;
-*)	echo "# skipped: pmusim record runs Valgrind (~45 s); make check runs it in defconfig and allnoconfig only"
-	echo "1..0 # SKIP the check matrix runs it in defconfig and allnoconfig"
-	exit 0 ;;
-esac
-for need in valgrind gcc g++ perf python3 nm readelf; do
-	if ! command -v $need >/dev/null 2>&1; then
-		echo "1..0 # skipped: $need is not installed"
-		exit 0
-	fi
-done
-if [ ! -e /usr/lib/x86_64-linux-gnu/valgrind/libcoregrind-amd64-linux.a ]; then
-	echo "1..0 # skipped: no valgrind archives to build pmusim's Valgrind tool (Debian's valgrind on x86-64)"
-	exit 0
-fi
-# make builds the tool whenever the host can: its absence is a failure
-if [ ! -x "$PMUSIM_OBJTREE/vgtool/lib/pmusim-amd64-linux" ]; then
-	echo "not ok 1 - pmusim's Valgrind tool was built ($PMUSIM_OBJTREE/vgtool/lib/pmusim-amd64-linux)"
-	echo "1..1"
-	exit 1
-fi
+record_test_needs "${LABEL:-}" valgrind gcc g++ perf python3 nm readelf
 gcc -O2 -g -fno-inline -pthread -o "$dir/guest" "$progs/guest.c" -ldl &&
 	gcc -O2 -g -shared -fPIC -o "$dir/libguest.so" "$progs/lib.c" &&
 	g++ -O2 -g -o "$dir/exc" "$progs/exc.cc" ||

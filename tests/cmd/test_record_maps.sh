@@ -18,31 +18,13 @@
 #   --pmusim-env option on its own.
 set -u
 . "$PMUSIM_SRCTREE/tests/lib/tap_lib.sh"
+. "$PMUSIM_SRCTREE/tests/lib/record_lib.sh"
 progs=$PMUSIM_SRCTREE/tests/cmd/record_progs
 export TMPDIR=$dir/tmp
 mkdir "$TMPDIR"
 
 # Valgrind runs (~5 s in all): the check matrix runs this in its two extremes
-case "${TALLY:+matrix}:${LABEL:-}" in
-matrix:defconfig|matrix:allnoconfig|:*) ;;
-*)	echo "1..0 # SKIP pmusim record runs Valgrind: the check matrix runs it in defconfig and allnoconfig"
-	exit 0 ;;
-esac
-for need in valgrind gcc perf python3; do
-	if ! command -v $need >/dev/null 2>&1; then
-		echo "1..0 # skipped: $need is not installed"
-		exit 0
-	fi
-done
-if [ ! -e /usr/lib/x86_64-linux-gnu/valgrind/libcoregrind-amd64-linux.a ]; then
-	echo "1..0 # skipped: no valgrind archives to build pmusim's Valgrind tool (Debian's valgrind on x86-64)"
-	exit 0
-fi
-if [ ! -x "$PMUSIM_OBJTREE/vgtool/lib/pmusim-amd64-linux" ]; then
-	echo "not ok 1 - pmusim's Valgrind tool was built ($PMUSIM_OBJTREE/vgtool/lib/pmusim-amd64-linux)"
-	echo "1..1"
-	exit 1
-fi
+record_test_needs "${LABEL:-}" valgrind gcc perf python3
 prog=$dir/maps_env
 gcc -O2 -g -o "$prog" "$progs/maps_env.c" || { echo "Bail out! cannot build the guest"; exit 1; }
 

@@ -13,6 +13,7 @@
 # naturally) one frame, the sample's own ip.
 set -u
 . "$PMUSIM_SRCTREE/tests/lib/tap_lib.sh"
+. "$PMUSIM_SRCTREE/tests/lib/record_lib.sh"
 progs=$PMUSIM_SRCTREE/tests/cmd/stitch_progs
 check_py=$PMUSIM_SRCTREE/tests/cmd/stitch_check.py
 export TMPDIR=$dir/tmp
@@ -23,26 +24,7 @@ if ! grep -qx CONFIG_LBR_STITCH=y "$PMUSIM_OBJTREE/.config"; then
 	exit 0
 fi
 # pmusim record runs Valgrind: as test_record.sh, in the check matrix's two extremes only
-case "${TALLY:+matrix}:${LABEL:-}" in
-matrix:defconfig|matrix:allnoconfig|:*) ;;
-*)	echo "1..0 # SKIP pmusim record runs Valgrind; make check runs it in defconfig and allnoconfig"
-	exit 0 ;;
-esac
-for need in valgrind gcc perf python3 sort; do
-	if ! command -v $need >/dev/null 2>&1; then
-		echo "1..0 # skipped: $need is not installed"
-		exit 0
-	fi
-done
-if [ ! -e /usr/lib/x86_64-linux-gnu/valgrind/libcoregrind-amd64-linux.a ]; then
-	echo "1..0 # skipped: no valgrind archives to build pmusim's Valgrind tool (Debian's valgrind on x86-64)"
-	exit 0
-fi
-if [ ! -x "$PMUSIM_OBJTREE/vgtool/lib/pmusim-amd64-linux" ]; then
-	echo "not ok 1 - pmusim's Valgrind tool was built ($PMUSIM_OBJTREE/vgtool/lib/pmusim-amd64-linux)"
-	echo "1..1"
-	exit 1
-fi
+record_test_needs "${LABEL:-}" valgrind gcc perf python3 sort
 gcc -O1 -shared -fPIC -o "$dir/libstitch.so" "$progs/libstitch.c" &&
 	gcc -O1 -o "$dir/prog" "$progs/main.c" -L"$dir" -lstitch -Wl,-rpath,"$dir" ||
 	{ echo "Bail out! cannot build the test program"; exit 1; }

@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# What the tests that run pmusim record need before their first run,
+# sourced after tap_lib.sh:
+#   record_test_needs "${LABEL:-}" TOOL...
+# Each record is a Valgrind run, so make check's matrix runs these tests in
+# its two extremes only, defconfig and allnoconfig (make test runs them in
+# any build). A TOOL the host lacks, or Valgrind's archives to build the
+# tool from, is a skip with one line; the tool itself missing where the
+# host could build it is a failure: make builds it.
+
+record_test_needs() { # LABEL TOOL...
+	local label=$1 need
+	shift
+	case "${TALLY:+matrix}:$label" in
+	matrix:defconfig|matrix:allnoconfig|:*) ;;
+	*)	echo "# skipped: pmusim record runs Valgrind; make check runs it in defconfig and allnoconfig only"
+		echo "1..0 # SKIP the check matrix runs it in defconfig and allnoconfig"
+		exit 0 ;;
+	esac
+	for need in "$@"; do
+		if ! command -v "$need" >/dev/null 2>&1; then
+			echo "1..0 # skipped: $need is not installed"
+			exit 0
+		fi
+	done
+	if [ ! -e /usr/lib/x86_64-linux-gnu/valgrind/libcoregrind-amd64-linux.a ]; then
+		echo "1..0 # skipped: no valgrind archives to build pmusim's Valgrind tool (Debian's valgrind on x86-64)"
+		exit 0
+	fi
+	if [ ! -x "$PMUSIM_OBJTREE/vgtool/lib/pmusim-amd64-linux" ]; then
+		echo "not ok 1 - pmusim's Valgrind tool was built ($PMUSIM_OBJTREE/vgtool/lib/pmusim-amd64-linux)"
+		echo "1..1"
+		exit 1
+	fi
+}
