@@ -25,6 +25,7 @@
 #include "tools/perf/util/perf_data_read.h"
 #include "tools/perf/util/perf_map.h"
 #include "tools/perf/util/symbol.h"
+#include "tools/perf/util/array_grow.h"
 
 #define OUT_SIZE	((1 << 16) + OUT_ALIGN)	/* 64 KiB writes, and room for the rest */
 #define OUT_ALIGN	4096		/* a page */
@@ -73,23 +74,6 @@ struct stitch_ctx {
 	u32 *starts;			/* where out_frames put each line */
 	size_t last_end;		/* where the stack's lines end in out */
 };
-
-static int grow(void **buf, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 16;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	p = realloc(*buf, n * elem);
-	if (!p)
-		return -1;
-	*buf = p;
-	*cap = n;
-	return 0;
-}
 
 /*
  * Everything goes out through one buffer and write(2), not stdio: the
@@ -230,7 +214,7 @@ frame_line_add(struct stitch_ctx *c, u32 pid, u64 ip)
 		l->len = format_line(l->text, shown, name, nlen, c->no_sym);
 	} else {
 		if (nlen > UINT32_MAX - 19 ||
-		    grow((void **)&c->lines, &c->lines_cap, c->lines_len + 19 + nlen, 1))
+		    array_grow((void **)&c->lines, &c->lines_cap, c->lines_len + 19 + nlen, 1, 16))
 			return NULL;
 		l->off = c->lines_len;
 		l->len = format_line(c->lines + l->off, shown, name, nlen, c->no_sym);
@@ -314,13 +298,13 @@ static int last_grow(struct stitch_ctx *c, u32 nr)
 
 	if (nr <= cap)
 		return 0;
-	if (grow((void **)&c->last_rev_ips, &cap, nr, sizeof(u64)))
+	if (array_grow((void **)&c->last_rev_ips, &cap, nr, sizeof(u64), 16))
 		return -1;
 	cap = c->last_cap;
-	if (grow((void **)&c->last_rev_end, &cap, nr, sizeof(u32)))
+	if (array_grow((void **)&c->last_rev_end, &cap, nr, sizeof(u32), 16))
 		return -1;
 	cap = c->last_cap;
-	if (grow((void **)&c->starts, &cap, nr, sizeof(u32)))
+	if (array_grow((void **)&c->starts, &cap, nr, sizeof(u32), 16))
 		return -1;
 	c->last_cap = cap;
 	return 0;

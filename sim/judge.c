@@ -19,23 +19,7 @@
 #include "tools/perf/util/perf_data.h"
 #include "tools/perf/util/perf_data_read.h"
 #include "tools/perf/util/tsc_convert.h"
-
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	void *n;
-	size_t c = *cap ? *cap : 4096;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need)
-		c *= 2;
-	n = realloc(*p, c * elem);
-	if (!n)
-		return -1;
-	*p = n;
-	*cap = c;
-	return 0;
-}
+#include "tools/perf/util/array_grow.h"
 
 /* ---- the truth, as the samples are taken ------------------------------------ */
 
@@ -49,7 +33,7 @@ void judge_note_sample(struct judge *j, struct perf_event *event, struct perf_sa
 
 	if (!t || !(event->attr.sample_type & PERF_SAMPLE_TIME))
 		return;
-	if (grow((void **)&j->truth, &j->truth_cap, j->nr_truth + 1, sizeof(*j->truth))) {
+	if (array_grow((void **)&j->truth, &j->truth_cap, j->nr_truth + 1, sizeof(*j->truth), 4096)) {
 		j->error = ENOMEM;
 		return;
 	}
@@ -66,8 +50,8 @@ void judge_note_sample(struct judge *j, struct perf_event *event, struct perf_sa
 		return;
 	n = j->trace ? vg_trace_callstack(t, ips, RUN_TRUTH_FRAMES) :
 		       wl_exec_callstack(&t->exec, ips, RUN_TRUTH_FRAMES);
-	if (grow((void **)&j->truth_frames, &j->truth_frames_cap, j->nr_truth_frames + n,
-		 sizeof(*j->truth_frames))) {
+	if (array_grow((void **)&j->truth_frames, &j->truth_frames_cap, j->nr_truth_frames + n,
+		 sizeof(*j->truth_frames), 4096)) {
 		j->error = ENOMEM;
 		return;
 	}

@@ -14,23 +14,7 @@
 #include "tools/perf/util/build_id_cache.h"
 #include "tools/perf/util/synthesize.h"
 #include "tools/perf/util/tsc_convert.h"
-
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	void *n;
-	size_t c = *cap ? *cap : 4096;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need)
-		c *= 2;
-	n = realloc(*p, c * elem);
-	if (!n)
-		return -1;
-	*p = n;
-	*cap = c;
-	return 0;
-}
+#include "tools/perf/util/array_grow.h"
 
 void record__init(struct record *rec, const struct record_opts *opts,
 		  const struct record_sys *sys)
@@ -50,8 +34,8 @@ static int collect(const struct perf_event_header *h, size_t size, void *arg)
 	if (rec->want != UINT64_MAX && rec->seen >= rec->want)
 		return 1;		/* read last time */
 	rec->seen += size;
-	if (grow((void **)&rec->batch, &rec->batch_cap, rec->batch_len + size, 1) ||
-	    grow((void **)&rec->offs, &rec->offs_cap, rec->nr_offs + 1, sizeof(*rec->offs))) {
+	if (array_grow((void **)&rec->batch, &rec->batch_cap, rec->batch_len + size, 1, 4096) ||
+	    array_grow((void **)&rec->offs, &rec->offs_cap, rec->nr_offs + 1, sizeof(*rec->offs), 4096)) {
 		rec->error = ENOMEM;
 		return 1;
 	}
@@ -101,7 +85,7 @@ static void snapshot_conv(struct record *rec, struct record_mmap *map)
 		return;
 	if (rec->nr_convs && !memcmp(&rec->convs[rec->nr_convs - 1], &c, sizeof(c)))
 		return;
-	if (grow((void **)&rec->convs, &rec->convs_cap, rec->nr_convs + 1, sizeof(c))) {
+	if (array_grow((void **)&rec->convs, &rec->convs_cap, rec->nr_convs + 1, sizeof(c), 4096)) {
 		rec->error = ENOMEM;
 		return;
 	}

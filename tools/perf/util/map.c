@@ -7,25 +7,9 @@
 
 #include "tools/perf/util/map.h"
 #include "tools/perf/util/perf_data_read.h"
+#include "tools/perf/util/array_grow.h"
 
 #define LINUX_PROT_EXEC	0x4
-
-static int grow(void **buf, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 16;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	p = realloc(*buf, n * elem);
-	if (!p)
-		return -1;
-	*buf = p;
-	*cap = n;
-	return 0;
-}
 
 bool is_anon_memory(const char *name, size_t len)
 {
@@ -64,7 +48,7 @@ int maps__process_mmap_event(struct maps *maps, const u8 *ev, u32 size)
 	nlen = strnlen(name, size - name_off);
 	if (!exec || nlen == size - name_off)
 		return 0;
-	if (grow((void **)&maps->maps, &maps->cap_maps, maps->nr_maps + 1, sizeof(*maps->maps)))
+	if (array_grow((void **)&maps->maps, &maps->cap_maps, maps->nr_maps + 1, sizeof(*maps->maps), 16))
 		return -1;
 	maps->maps[maps->nr_maps] = (struct map){ .pid = pid, .start = start, .end = start + len,
 						  .pgoff = pgoff, .dso = -1 };
@@ -74,8 +58,8 @@ int maps__process_mmap_event(struct maps *maps, const u8 *ev, u32 size)
 			    !strcmp(maps->dsos[d].filename, name))
 				break;
 		if (d == maps->nr_dsos) {
-			if (grow((void **)&maps->dsos, &maps->cap_dsos, maps->nr_dsos + 1,
-				 sizeof(*maps->dsos)))
+			if (array_grow((void **)&maps->dsos, &maps->cap_dsos, maps->nr_dsos + 1,
+				 sizeof(*maps->dsos), 16))
 				return -1;
 			maps->dsos[maps->nr_dsos++] = (struct dso){ .filename = name, .start = start,
 								    .pgoff = pgoff };

@@ -7,23 +7,7 @@
 #include <string.h>
 
 #include "tools/perf/util/ordered_events.h"
-
-static int grow(void **buf, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 16;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	p = realloc(*buf, n * elem);
-	if (!p)
-		return -1;
-	*buf = p;
-	*cap = n;
-	return 0;
-}
+#include "tools/perf/util/array_grow.h"
 
 void ordered_events__init(struct ordered_events *oe, ordered_events__deliver_t deliver, void *arg)
 {
@@ -43,7 +27,7 @@ void ordered_events__exit(struct ordered_events *oe)
 
 int ordered_events__reserve(struct ordered_events *oe, size_t nr)
 {
-	if (grow((void **)&oe->events, &oe->cap, nr, sizeof(*oe->events))) {
+	if (array_grow((void **)&oe->events, &oe->cap, nr, sizeof(*oe->events), 16)) {
 		errno = ENOMEM;
 		return -1;
 	}

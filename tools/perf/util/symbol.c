@@ -12,6 +12,7 @@
 #include "tools/perf/util/perf_data_read.h"
 #include "tools/perf/util/symbol.h"
 #include "tools/perf/util/symbol_elf.h"
+#include "tools/perf/util/array_grow.h"
 
 /* A process's perf-PID.map, read on first use. */
 struct pid_symbols {
@@ -19,23 +20,6 @@ struct pid_symbols {
 	bool loaded;
 	struct perf_map map;
 };
-
-static int grow(void **buf, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 16;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	p = realloc(*buf, n * elem);
-	if (!p)
-		return -1;
-	*buf = p;
-	*cap = n;
-	return 0;
-}
 
 void symbols__init(struct symbols *syms, const struct perf_data_file *file, const char *path,
 		   const char *map_dir)
@@ -235,8 +219,8 @@ static const struct perf_map *dso__load_perf_map(struct symbols *syms, u32 pid)
 		if (syms->pids[i].pid == pid)
 			ps = &syms->pids[i];
 	if (!ps) {
-		if (grow((void **)&syms->pids, &syms->cap_pids, syms->nr_pids + 1,
-			 sizeof(*syms->pids))) {
+		if (array_grow((void **)&syms->pids, &syms->cap_pids, syms->nr_pids + 1,
+			 sizeof(*syms->pids), 16)) {
 			syms->nomem = true;
 			return NULL;
 		}
