@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "tools/perf/util/symbol_elf.h"
+#include "tools/perf/util/array_grow.h"
 
 #ifndef STT_GNU_IFUNC
 #define STT_GNU_IFUNC	10
@@ -41,15 +42,8 @@ static int sym_list__add(struct sym_list *l, u64 start, u64 size, u8 binding,
 {
 	size_t n = strlen(name), m = strlen(suffix);
 
-	if (l->nr == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 256;
-		struct elf_symbol *p = realloc(l->s, cap * sizeof(*p));
-
-		if (!p)
-			return -1;
-		l->s = p;
-		l->cap = cap;
-	}
+	if (array_grow((void **)&l->s, &l->cap, l->nr + 1, sizeof(*l->s), 256))
+		return -1;
 	if (l->names_len + n + m + 1 > l->names_cap || l->names_len + n + m + 1 > UINT32_MAX) {
 		size_t cap = l->names_cap ? l->names_cap : 4096;
 		char *p;
@@ -72,15 +66,8 @@ static int sym_list__add(struct sym_list *l, u64 start, u64 size, u8 binding,
 /* A symbol whose name is already in the block, at NAME. */
 static int sym_list__push(struct sym_list *l, u64 start, u64 size, u8 binding, u32 name)
 {
-	if (l->nr == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 256;
-		struct elf_symbol *p = realloc(l->s, cap * sizeof(*p));
-
-		if (!p)
-			return -1;
-		l->s = p;
-		l->cap = cap;
-	}
+	if (array_grow((void **)&l->s, &l->cap, l->nr + 1, sizeof(*l->s), 256))
+		return -1;
 	l->s[l->nr++] = (struct elf_symbol){ .start = start, .end = start + size, .name = name,
 					     .binding = binding };
 	return 0;
