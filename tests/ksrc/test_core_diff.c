@@ -479,6 +479,8 @@ static unsigned int seed_errnos(const char *seed, const struct seed_case *c, uns
 	return opened;
 }
 
+#if (defined(CONFIG_PERF_ALT_SAMPLE_PERIOD) && !defined(KSRC_HAS_ALT_SAMPLE_PERIOD)) || \
+	(defined(CONFIG_PERF_HW_TIME) && !defined(KSRC_HAS_HW_TIME))
 /*
  * The departure of a tree without the seed: @a opens on core/, the
  * kernel's file says @errno_ksrc.
@@ -509,6 +511,7 @@ static void seed_departure(const char *seed, const char *why, const struct perf_
 		ksrc_core_close(fd);
 	}
 }
+#endif
 #endif
 
 #ifdef CONFIG_PERF_ALT_SAMPLE_PERIOD
