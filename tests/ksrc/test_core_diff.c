@@ -31,6 +31,7 @@
 #include "core/perf_event.h"
 #include "core/internal.h"
 #include "core/x86/pmu.h"
+#include "core/task_ctx_data.h"
 #include "ksrc/core_ksrc.h"
 #include "model/model.h"
 
@@ -651,6 +652,46 @@ static void hw_time(void **state)
 }
 #endif
 
+#ifdef CONFIG_PERF_TASK_CTX_DATA
+/*
+ * Per-task PMU data (RFC, CONFIG_PERF_TASK_CTX_DATA), the event core's
+ * half: a forked child whose task_struct was copied with its parent's
+ * perf_ctx_data must not keep it (two tasks freeing one block). core/'s
+ * perf_ctx_data_fork() and the tree's perf_event_init_task(), with no
+ * system-wide user. The shim's task_struct always has the field, so a tree
+ * without the seed is judged too: its fork leaves the copy.
+ */
+static void task_ctx_data_fork(void **state)
+{
+	struct task_struct parent = core_task, child;
+	int kept_core, kept_ksrc;
+
+	(void)state;
+	assert_int_equal(attach_task_ctx_data(&parent, 64, false), 0);
+	child = parent;
+	assert_int_equal(perf_ctx_data_fork(&child, &parent), 0);
+	kept_core = child.perf_ctx_data == parent.perf_ctx_data;
+	detach_task_ctx_data(&parent);
+	kept_ksrc = ksrc_core_fork_ctx_data();
+#ifdef KSRC_HAS_TASK_CTX_DATA
+	if (kept_core != kept_ksrc)
+		fail_msg("task-ctx-data: the child keeps its parent's data: core/ %d, the kernel's %d",
+			 kept_core, kept_ksrc);
+	assert_int_equal(kept_core, 0);
+	printf("# task-ctx-data: a forked child starts without its parent's PMU data, as in the "
+	       "tree's core.c\n");
+#else
+	if (kept_core != 0 || kept_ksrc != 1)
+		fail_msg("task-ctx-data: a tree without the seed: core/ %d, the kernel's %d (expected 0, 1)",
+			 kept_core, kept_ksrc);
+	printf("# departure task-ctx-data: core/ has CONFIG_PERF_TASK_CTX_DATA, the tree's "
+	       "perf_event_init_task() leaves a child the task_struct copy of its parent's "
+	       "perf_ctx_data (core/ %d, the kernel's core.c of %s %d); "
+	       "ksrc/examples/core-task-ctx-data.patch clears it\n", kept_core, KSRC_VERSION, kept_ksrc);
+#endif
+}
+#endif
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -665,6 +706,9 @@ int main(void)
 #endif
 #ifdef CONFIG_PERF_HW_TIME
 		cmocka_unit_test(hw_time),
+#endif
+#ifdef CONFIG_PERF_TASK_CTX_DATA
+		cmocka_unit_test(task_ctx_data_fork),
 #endif
 	};
 

@@ -15,8 +15,9 @@
 #   the patched lbr.c (the build's objects copied, only the units rebuilt):
 #     no run shows it: core/ with CONFIG_PERF_TASK_CTX_DATA already does
 #     what the patched file does (without the option, the other way round)
-# The seeds' core.c halves, core-alt-sample-period.patch and
-# core-hw-time.patch, through the event-core oracle (test_core_diff):
+# The seeds' core.c halves, core-alt-sample-period.patch,
+# core-hw-time.patch and core-task-ctx-data.patch, through the event-core
+# oracle (test_core_diff):
 #   the tree's core.c shows the seed's departure (core/ takes the seed's
 #     attr, the file refuses it), when core/ has the seed's CONFIG_
 #   the patched core.c: no departure, the seed's own check ran and agrees
@@ -150,12 +151,12 @@ core_seed() { # SEED CONFIG: core-SEED.patch against core/'s CONFIG port of it
 		return
 	fi
 	if grep -q "^# departure $seed: " "$tmp/core-base.log"; then
-		ok "the tree's core.c refuses the seed core/ takes: $(grep -m1 "^# departure $seed: " "$tmp/core-base.log" | cut -c3-160)..."
+		ok "the tree's core.c lacks the seed core/ has: $(grep -m1 "^# departure $seed: " "$tmp/core-base.log" | cut -c3-160)..."
 	else
 		not_ok "the tree's core.c shows the $seed departure" "$tmp/core-base.log"
 	fi
 	if ! grep -q "^# departure $seed:" "$tmp/core-work.log" &&
-		grep -q "^# $seed: .* the same bytes" "$tmp/core-work.log"; then
+		grep -q "^# $seed: .*the tree's core\.c" "$tmp/core-work.log"; then
 		ok "the patched core.c agrees with core/'s $config port: $(grep "^# $seed: " "$tmp/core-work.log" | cut -c3- | paste -sd';' | cut -c1-200)"
 	else
 		not_ok "the patched core.c agrees with core/'s $config port" "$tmp/core-work.log"
@@ -163,7 +164,7 @@ core_seed() { # SEED CONFIG: core-SEED.patch against core/'s CONFIG port of it
 }
 core_examples() {
 	local run
-	patched core core-alt-sample-period.patch core-hw-time.patch || return
+	patched core core-alt-sample-period.patch core-hw-time.patch core-task-ctx-data.patch || return
 	build_patched "$tmp/core" core.c tests/ksrc/test_core_diff || return
 	for run in base work; do
 		if (cd "$([ $run = base ] && echo "$obj" || echo "$tmp/obj")" && CMOCKA_MESSAGE_OUTPUT=STDOUT \
@@ -175,6 +176,7 @@ core_examples() {
 	done
 	core_seed alt-sample-period CONFIG_PERF_ALT_SAMPLE_PERIOD
 	core_seed hw-time CONFIG_PERF_HW_TIME
+	core_seed task-ctx-data CONFIG_PERF_TASK_CTX_DATA
 }
 
 if grep -q '^#define KSRC_UNIT_LBR 1' "$obj/include/generated/ksrc.h"; then
