@@ -18,6 +18,11 @@
  *                 invalid ones: the same returns, then state and bytes
  *   group_read    a group of three whose leader samples PERF_SAMPLE_READ
  *                 with PERF_FORMAT_GROUP, ID, the times and LOST
+ *   alt_sample_period, hw_time, task_ctx_data_fork
+ *                 the seeds (CONFIG_PERF_ALT_SAMPLE_PERIOD, _HW_TIME,
+ *                 _TASK_CTX_DATA): core/'s port against the tree's file,
+ *                 patched by ksrc/examples/core-*.patch, or a named
+ *                 departure on a tree without the seed
  * KSRC_CORE_DIFF_DUMP=1 prints both buffers' records at each comparison.
  * Part of make ksrc-check.
  */
