@@ -166,8 +166,13 @@ int ksrc_core_fork_ctx_data(void)
 	child->perf_ctx_data = (struct perf_ctx_data *)&parent_data;
 	ret = perf_event_init_task(child, 0);
 	if (!ret) {
+		struct task_struct *parent = current;
+
 		ret = child->perf_ctx_data == (struct perf_ctx_data *)&parent_data;
+		/* a task's exit runs in the task */
+		ksrc_current = child;
 		perf_event_exit_task(child);
+		ksrc_current = parent;
 	}
 	free(child);
 	return ret;
