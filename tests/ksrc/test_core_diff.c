@@ -458,27 +458,27 @@ static void group_read(void **state)
  * seed's attr, the kernel's file refuses it as an unknown field would be.
  */
 #if defined(CONFIG_PERF_ALT_SAMPLE_PERIOD) || defined(CONFIG_PERF_HW_TIME)
-struct seed_case {
-	const char *what;
-	struct perf_event_attr a;
-};
-
 /*
- * perf_event_open() of each case on both sides: the same errno, or both an
- * event. Returns how many opened.
+ * perf_event_open() on both sides of @a changed by vary(attr, i) for each
+ * case i, named what[i]: the same errno, or both an event. Returns how
+ * many opened.
  */
-static unsigned int seed_errnos(const char *seed, const struct seed_case *c, unsigned int n)
+static unsigned int seed_errnos(const char *seed, const struct perf_event_attr *a,
+				const char *const *what, unsigned int n,
+				void (*vary)(struct perf_event_attr *attr, unsigned int i))
 {
 	unsigned int opened = 0;
 
 	for (unsigned int i = 0; i < n; i++) {
+		struct perf_event_attr b = *a;
 		struct perf_event *ev;
 		int ec, ek, fd;
 
-		open_both(&c[i].a, 0, &ec, &ek, &ev, &fd);
+		vary(&b, i);
+		open_both(&b, 0, &ec, &ek, &ev, &fd);
 		close_both(ev, fd);
 		if (ec != ek)
-			fail_msg("%s: %s: core/ %d, the kernel's core.c %d", seed, c[i].what, ec, ek);
+			fail_msg("%s: %s: core/ %d, the kernel's core.c %d", seed, what[i], ec, ek);
 		opened += !ec;
 	}
 	printf("# %s: %u attrs give the same errno (or both an event, %u)\n", seed, n, opened);
@@ -521,6 +521,31 @@ static void seed_departure(const char *seed, const char *why, const struct perf_
 #endif
 
 #ifdef CONFIG_PERF_ALT_SAMPLE_PERIOD
+static const char *const alt_cases[] = {
+	"alternating 10007 and 1009", "freq with an alternative period",
+	"an alternative period without a sample_period", "an alternative period with bit 63",
+	"the alternative period equal to sample_period",
+};
+
+static void alt_vary(struct perf_event_attr *a, unsigned int i)
+{
+	switch (i) {
+	case 1:
+		a->freq = 1;
+		a->sample_freq = 1000;
+		break;
+	case 2:
+		a->sample_period = 0;
+		break;
+	case 3:
+		a->alternative_sample_period = 1ULL << 63;
+		break;
+	case 4:
+		a->alternative_sample_period = a->sample_period;
+		break;
+	}
+}
+
 /*
  * Alternating periods (RFC, CONFIG_PERF_ALT_SAMPLE_PERIOD): the syscall's
  * and perf_event_alloc()'s checks, then a sampling event swapping between
@@ -532,8 +557,6 @@ static void alt_sample_period(void **state)
 	struct perf_event_attr a = attr_of(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 10007,
 					   PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 					   PERF_SAMPLE_PERIOD);
-	struct seed_case c[5];
-	unsigned int n = 0;
 	u64 periods = 0, last = 0, v;
 
 	(void)state;
@@ -544,22 +567,8 @@ static void alt_sample_period(void **state)
 		       "kernel's with a non-zero tail)", &a, -E2BIG);
 	return;
 #endif
-	c[n].what = "alternating 10007 and 1009";
-	c[n++].a = a;
-	c[n].what = "freq with an alternative period";
-	c[n].a = a;
-	c[n].a.freq = 1;
-	c[n++].a.sample_freq = 1000;
-	c[n].what = "an alternative period without a sample_period";
-	c[n].a = a;
-	c[n++].a.sample_period = 0;
-	c[n].what = "an alternative period with bit 63";
-	c[n].a = a;
-	c[n++].a.alternative_sample_period = 1ULL << 63;
-	c[n].what = "the alternative period equal to sample_period";
-	c[n].a = a;
-	c[n++].a.alternative_sample_period = a.sample_period;
-	assert_int_equal(seed_errnos("alt-sample-period", c, n), 2);
+	assert_int_equal(seed_errnos("alt-sample-period", &a, alt_cases, ARRAY_SIZE(alt_cases),
+				     alt_vary), 2);
 
 	open_sampling_attr(a);
 	for (int i = 0; i < 60; i++) {
@@ -594,6 +603,20 @@ static void alt_sample_period(void **state)
 #endif
 
 #ifdef CONFIG_PERF_HW_TIME
+static const char *const hw_time_cases[] = {
+	"hw_time", "hw_time with CLOCK_MONOTONIC_RAW", "hw_time with CLOCK_MONOTONIC",
+	"CLOCK_MONOTONIC without hw_time",
+};
+
+static void hw_time_vary(struct perf_event_attr *a, unsigned int i)
+{
+	if (i == 0)
+		return;
+	a->use_clockid = 1;
+	a->clockid = i == 1 ? PERF_CLOCK_MONOTONIC_RAW : PERF_CLOCK_MONOTONIC;
+	a->hw_time = i != 3;
+}
+
 static u64 core_tsc(void)
 {
 	return model_cpu_tsc(cpu_core);
@@ -610,9 +633,6 @@ static void hw_time(void **state)
 	struct perf_event_attr a = attr_of(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 100,
 					   PERF_SAMPLE_IP | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD);
 	u64 (*saved)(void) = perf_hw_time;
-	struct seed_case c[4];
-	unsigned int n = 0;
-
 	(void)state;
 	a.hw_time = 1;
 	a.sample_id_all = 1;
@@ -621,22 +641,8 @@ static void hw_time(void **state)
 		       "hw_time (a reserved bit set)", &a, -EINVAL);
 	return;
 #endif
-	c[n].what = "hw_time";
-	c[n++].a = a;
-	c[n].what = "hw_time with CLOCK_MONOTONIC_RAW";
-	c[n].a = a;
-	c[n].a.use_clockid = 1;
-	c[n++].a.clockid = PERF_CLOCK_MONOTONIC_RAW;
-	c[n].what = "hw_time with CLOCK_MONOTONIC";
-	c[n].a = a;
-	c[n].a.use_clockid = 1;
-	c[n++].a.clockid = PERF_CLOCK_MONOTONIC;
-	c[n].what = "CLOCK_MONOTONIC without hw_time";
-	c[n].a = a;
-	c[n].a.hw_time = 0;
-	c[n].a.use_clockid = 1;
-	c[n++].a.clockid = PERF_CLOCK_MONOTONIC;
-	assert_int_equal(seed_errnos("hw-time", c, n), 3);
+	assert_int_equal(seed_errnos("hw-time", &a, hw_time_cases, ARRAY_SIZE(hw_time_cases),
+				     hw_time_vary), 3);
 
 	perf_hw_time = core_tsc;
 	open_sampling_attr(a);
