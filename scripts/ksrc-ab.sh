@@ -59,20 +59,24 @@ fi
 seed_configs=$("$srctree/ksrc/gen-header.sh" tree "$(cd "$ksrc" && pwd)" |
 	sed -n 's/^#define KSRC_HAS_\([A-Z_]*\) 1$/CONFIG_PERF_\1/p')
 build() { # SIDE TREE
-	local o=$out/$1 c
+	local o=$out/$1 c on
 	mkdir -p "$o"
 	if [ -n "${AB_CONFIG:-}" ]; then
 		cp "$AB_CONFIG" "$o/.config"
 	elif [ ! -f "$o/.config" ]; then
 		make -s --no-print-directory -C "$srctree" O="$o" defconfig >/dev/null
 	fi
+	on=
 	for c in $seed_configs; do
 		grep -qx "$c=y" "$o/.config" && continue
-		echo "ksrc-ab: the working tree has the seed of $c: the $1 side's core/ built with it"
 		sed -i "/^# $c is not set\$/d; /^$c=/d" "$o/.config"
 		echo "$c=y" >>"$o/.config"
-		make -s --no-print-directory -C "$srctree" O="$o" olddefconfig >/dev/null
+		on="$on $c"
 	done
+	if [ -n "$on" ]; then
+		echo "ksrc-ab: the working tree has the seeds of$on: the $1 side's core/ built with them"
+		make -s --no-print-directory -C "$srctree" O="$o" olddefconfig >/dev/null
+	fi
 	rm -rf "$o/ksrc"
 	make -s --no-print-directory -C "$srctree" O="$o" KSRC="$2" -j2 "$o/pmusim" \
 		"$o/tests/ksrc/test_ring_buffer_diff" "$o/tests/ksrc/test_lbr_diff" "$o/tests/ksrc/test_core_diff" \
