@@ -33,8 +33,8 @@ version() { # the tree's version, or a reason on stderr and exit 1
 }
 
 # The seeds the tree's perf_event.h headers have (ksrc/examples' patches
-# add them): the model driver and the oracle follow the tree, as pmusim's
-# CONFIG_PERF_ALT_SAMPLE_PERIOD / CONFIG_PERF_HW_TIME follow the .config.
+# add them), KSRC_HAS_X for CONFIG_PERF_X of core/'s port: the model driver
+# and the oracle follow the tree as core/ follows the .config.
 seeds() {
 	uapi=$dir/include/uapi/linux/perf_event.h
 	[ -r "$uapi" ] || return 0
