@@ -152,3 +152,28 @@ void ksrc_core_tick(void)
 	perf_event_task_tick();
 	ksrc_irq_work_run();
 }
+
+int ksrc_core_fork_ctx_data(void)
+{
+	/* the parent's data: only its address is compared */
+	static char parent_data;
+	struct task_struct *child = malloc(sizeof(*child));
+	int ret;
+
+	if (!child)
+		return -ENOMEM;
+	*child = *current;
+	child->perf_ctx_data = (struct perf_ctx_data *)&parent_data;
+	ret = perf_event_init_task(child, 0);
+	if (!ret) {
+		struct task_struct *parent = current;
+
+		ret = child->perf_ctx_data == (struct perf_ctx_data *)&parent_data;
+		/* a task's exit runs in the task */
+		ksrc_current = child;
+		perf_event_exit_task(child);
+		ksrc_current = parent;
+	}
+	free(child);
+	return ret;
+}

@@ -38,6 +38,14 @@ struct ksrc_core_state {
 };
 int ksrc_core_event_state(int fd, struct ksrc_core_state *st);
 
+/*
+ * fork()'s perf part, perf_event_init_task(), for a child of the running
+ * task whose task_struct was copied whole, task->perf_ctx_data included,
+ * as dup_task_struct() copies it: 1 if the child still has its parent's
+ * PMU data after it, 0 if not, -errno if it failed
+ */
+int ksrc_core_fork_ctx_data(void);
+
 /* the scheduler tick's perf_event_task_tick(): unthrottles, adjusts freq events */
 void ksrc_core_tick(void);
 

@@ -208,6 +208,25 @@ struct pmu ksrc_model_pmu = {
 	.event_idx	= ksrc_pmu_event_idx,
 };
 
+/*
+ * The hw_time seed (ksrc/examples/core-hw-time.patch), the driver's half:
+ * a sample of an attr.hw_time event carries the raw TSC, read in the PMI,
+ * instead of the time core.c's perf_prepare_sample() would give it (the
+ * flag tells it the field is done). Only when the tree's attr has the bit.
+ */
+static void ksrc_pmu_sample_hw_time(struct perf_event *event, struct perf_sample_data *data)
+{
+#ifdef KSRC_HAS_HW_TIME
+	if (event->attr.hw_time && (event->attr.sample_type & PERF_SAMPLE_TIME)) {
+		data->time = ksrc_rdmsr(MSR_IA32_TSC);
+		data->sample_flags |= PERF_SAMPLE_TIME;
+	}
+#else
+	(void)event;
+	(void)data;
+#endif
+}
+
 /* The PMI: handle_irq's loop over GLOBAL_STATUS, then the ack */
 static void ksrc_pmu_pmi(void *ctx, int cpu_id)
 {
@@ -229,6 +248,7 @@ static void ksrc_pmu_pmi(void *ctx, int cpu_id)
 		if (!ksrc_pmu_set_period(event))
 			continue;
 		perf_sample_data_init(&data, 0, event->hw.last_period);
+		ksrc_pmu_sample_hw_time(event, &data);
 		if (perf_event_overflow(event, &data, &regs))
 			ksrc_pmu_stop(event, 0);
 	}

@@ -9,7 +9,9 @@
 # for the kernel tree DIR (empty: none). ksrc_tree.h is what the shim and
 # the units see: the tree's version (KSRC_VERSION, and KSRC_VERSION_CODE,
 # made by KSRC_KERNEL_VERSION() as the kernel's KERNEL_VERSION() makes it,
-# for what the shim must version) and its path. ksrc.h is pmusim's side: the tree, and KSRC_UNIT_NAME for
+# for what the shim must version), its path, and the seeds its headers
+# have (KSRC_HAS_ALT_SAMPLE_PERIOD, KSRC_HAS_HW_TIME, KSRC_HAS_TASK_CTX_DATA).
+# ksrc.h is pmusim's side: the tree, and KSRC_UNIT_NAME for
 # each unit this build links (ksrc/Makefile.ksrc). Not a kernel tree: one
 # line on stderr, exit 1.
 mode=$1 dir=$2
@@ -30,6 +32,23 @@ version() { # the tree's version, or a reason on stderr and exit 1
 	esac
 }
 
+# The seeds the tree's perf_event.h headers have (ksrc/examples' patches
+# add them), KSRC_HAS_X for CONFIG_PERF_X of core/'s port: the model driver
+# and the oracle follow the tree as core/ follows the .config.
+seeds() {
+	uapi=$dir/include/uapi/linux/perf_event.h
+	[ -r "$uapi" ] || return 0
+	if grep -Eq '^[[:space:]]*__u64[[:space:]]+alternative_sample_period;' "$uapi"; then
+		echo "#define KSRC_HAS_ALT_SAMPLE_PERIOD 1"
+	fi
+	if grep -Eq '^[[:space:]]*hw_time[[:space:]]*:[[:space:]]*1,' "$uapi"; then
+		echo "#define KSRC_HAS_HW_TIME 1"
+	fi
+	if grep -q '^struct perf_ctx_data {' "$dir/include/linux/perf_event.h" 2>/dev/null; then
+		echo "#define KSRC_HAS_TASK_CTX_DATA 1"
+	fi
+}
+
 case $mode in
 version)
 	version
@@ -45,6 +64,7 @@ tree)
 		echo "#define KSRC_VERSION \"$v.$p.$s$e\""
 		echo "#define KSRC_VERSION_CODE KSRC_KERNEL_VERSION($v, $p, $s)"
 		echo "#define KSRC_DIR \"$dir\""
+		seeds
 	fi
 	echo "#endif" ;;
 units)

@@ -11,12 +11,17 @@
 #              corpus, KSRC_AB_RUNS random schedules, default 300); and
 #              each side's lbr.c against core/x86/lbr.c through the LBR
 #              oracle (tests/ksrc/test_lbr_diff), with the runs in which
-#              it shows the task-ctx-data departure
+#              it shows the task-ctx-data departure; and each side's
+#              core.c against core/ through the event-core oracle
+#              (tests/ksrc/test_core_diff), with the departures it names
+#              (a seed's, e.g. alt-sample-period, on a tree without it)
 #   cost       callgrind instructions per 40-byte record through the
 #              kernel file's perf_output_begin/copy/end, forward and
 #              backward (bench/ab_ksrc_cost.c), N and 2N records
 # Both sides are built with this build's .config (AB_CONFIG; defconfig
-# without one). Exit 0 when no output differs and no cost grew by more
+# without one), with the CONFIG_ of each seed whose ABI the working tree's
+# uapi header has turned on (ksrc/examples' patches: core/'s port of the
+# seed is judged against the patched file, not left out). Exit 0 when no output differs and no cost grew by more
 # than AB_MAX_COST (default 1%).
 set -u
 srctree=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,17 +54,33 @@ else
 	short=base
 fi
 
+# the seeds the working tree has (KSRC_HAS_X of ksrc/gen-header.sh), as
+# the CONFIG_PERF_X of core/'s port of each
+seed_configs=$("$srctree/ksrc/gen-header.sh" tree "$(cd "$ksrc" && pwd)" |
+	sed -n 's/^#define KSRC_HAS_\([A-Z_]*\) 1$/CONFIG_PERF_\1/p')
 build() { # SIDE TREE
-	local o=$out/$1
+	local o=$out/$1 c on
 	mkdir -p "$o"
 	if [ -n "${AB_CONFIG:-}" ]; then
 		cp "$AB_CONFIG" "$o/.config"
 	elif [ ! -f "$o/.config" ]; then
 		make -s --no-print-directory -C "$srctree" O="$o" defconfig >/dev/null
 	fi
+	on=
+	for c in $seed_configs; do
+		grep -qx "$c=y" "$o/.config" && continue
+		sed -i "/^# $c is not set\$/d; /^$c=/d" "$o/.config"
+		echo "$c=y" >>"$o/.config"
+		on="$on $c"
+	done
+	if [ -n "$on" ]; then
+		echo "ksrc-ab: the working tree has the seeds of$on: the $1 side's core/ built with them"
+		make -s --no-print-directory -C "$srctree" O="$o" olddefconfig >/dev/null
+	fi
 	rm -rf "$o/ksrc"
 	make -s --no-print-directory -C "$srctree" O="$o" KSRC="$2" -j2 "$o/pmusim" \
-		"$o/tests/ksrc/test_ring_buffer_diff" "$o/tests/ksrc/test_lbr_diff" "$o/bench/ab_ksrc_cost" \
+		"$o/tests/ksrc/test_ring_buffer_diff" "$o/tests/ksrc/test_lbr_diff" "$o/tests/ksrc/test_core_diff" \
+		"$o/bench/ab_ksrc_cost" \
 		>"$o/build.log" 2>&1 ||
 		{ tail -20 "$o/build.log"; echo "ksrc-ab: the $1 side does not build" >&2; exit 2; }
 }
@@ -111,6 +132,21 @@ for side in base work; do
 done
 compared=$((compared + 1))
 [ "${lbr[base]}" = "${lbr[work]}" ] || differ=$((differ + 1))
+declare -A corev
+for side in base work; do
+	if ! (cd "$out/$side" && CMOCKA_MESSAGE_OUTPUT=STDOUT ./tests/ksrc/test_core_diff) >"$tmp/core-$side" 2>&1; then
+		corev[$side]="differs: $(grep -m1 '^ERROR: ' "$tmp/core-$side" | sed 's/^ERROR: //' | cut -c1-200)"
+	elif grep -q '^# skipped: ' "$tmp/core-$side"; then
+		corev[$side]="not run: $(grep -m1 '^# skipped: ' "$tmp/core-$side" | cut -c12-200)"
+	else
+		corev[$side]="agrees with core/"
+	fi
+	deps=$(sed -n 's/^# departure \([^:]*\):.*/\1/p' "$tmp/core-$side" | sort -u | paste -sd' ')
+	corev[$side]+=${deps:+; departures: $deps}
+	echo "  core.c against core/, $([ $side = base ] && echo "$short" || echo "the working tree"): ${corev[$side]}"
+done
+compared=$((compared + 1))
+[ "${corev[base]}" = "${corev[work]}" ] || differ=$((differ + 1))
 if [ "$differ" = 0 ]; then
 	echo "behaviour: no behavioural difference ($compared outputs compared)"
 else

@@ -38,7 +38,9 @@
 #              attrs, ring-buffer bytes, count and periods after each
 #              block of PMIs, throttling and the tick's unthrottle, freq
 #              mode, the ioctls and event_limit (the no-software-pmu
-#              departure named)
+#              departure named), and the seeds core/ has by its .config
+#              (ksrc/examples/core-*.patch; on a tree without one, its
+#              departure named: alt-sample-period, hw-time, task-ctx-data)
 # and once (arch/x86/events/intel/lbr.c does not depend on the variant),
 # tests/ksrc/test_lbr_diff: the kernel's lbr.c in lockstep with
 # core/x86/lbr.c (MSR writes, branch stack, hw_idx, task contexts), the

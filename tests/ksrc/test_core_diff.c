@@ -18,6 +18,11 @@
  *                 invalid ones: the same returns, then state and bytes
  *   group_read    a group of three whose leader samples PERF_SAMPLE_READ
  *                 with PERF_FORMAT_GROUP, ID, the times and LOST
+ *   alt_sample_period, hw_time, task_ctx_data_fork
+ *                 the seeds (CONFIG_PERF_ALT_SAMPLE_PERIOD, _HW_TIME,
+ *                 _TASK_CTX_DATA): core/'s port against the tree's file,
+ *                 patched by ksrc/examples/core-*.patch, or a named
+ *                 departure on a tree without the seed
  * KSRC_CORE_DIFF_DUMP=1 prints both buffers' records at each comparison.
  * Part of make ksrc-check.
  */
@@ -31,6 +36,7 @@
 #include "core/perf_event.h"
 #include "core/internal.h"
 #include "core/x86/pmu.h"
+#include "core/task_ctx_data.h"
 #include "ksrc/core_ksrc.h"
 #include "model/model.h"
 
@@ -443,6 +449,260 @@ static void group_read(void **state)
 	close_sampling();
 }
 
+/*
+ * The seeds whose event-core half ksrc/examples ports to the tree's
+ * core.c (core-alt-sample-period.patch, core-hw-time.patch): core/'s
+ * CONFIG_ port against the tree's file. A tree without the seed's ABI
+ * (KSRC_HAS_* of <generated/ksrc_tree.h>, read off its uapi header) is
+ * the named departure the patch removes, checked as such: core/ takes the
+ * seed's attr, the kernel's file refuses it as an unknown field would be.
+ */
+#if defined(CONFIG_PERF_ALT_SAMPLE_PERIOD) || defined(CONFIG_PERF_HW_TIME)
+/*
+ * perf_event_open() on both sides of @a changed by vary(attr, i) for each
+ * case i, named what[i]: the same errno, or both an event. Returns how
+ * many opened.
+ */
+static unsigned int seed_errnos(const char *seed, const struct perf_event_attr *a,
+				const char *const *what, unsigned int n,
+				void (*vary)(struct perf_event_attr *attr, unsigned int i))
+{
+	unsigned int opened = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		struct perf_event_attr b = *a;
+		struct perf_event *ev;
+		int ec, ek, fd;
+
+		vary(&b, i);
+		open_both(&b, 0, &ec, &ek, &ev, &fd);
+		close_both(ev, fd);
+		if (ec != ek)
+			fail_msg("%s: %s: core/ %d, the kernel's core.c %d", seed, what[i], ec, ek);
+		opened += !ec;
+	}
+	printf("# %s: %u attrs give the same errno (or both an event, %u)\n", seed, n, opened);
+	return opened;
+}
+
+#if (defined(CONFIG_PERF_ALT_SAMPLE_PERIOD) && !defined(KSRC_HAS_ALT_SAMPLE_PERIOD)) || \
+	(defined(CONFIG_PERF_HW_TIME) && !defined(KSRC_HAS_HW_TIME))
+/*
+ * The departure of a tree without the seed: @a opens on core/, the
+ * kernel's file says @errno_ksrc.
+ */
+static void seed_departure(const char *seed, const char *why, const struct perf_event_attr *a,
+			   int errno_ksrc)
+{
+	struct perf_event *ev;
+	int ec, ek, fd;
+
+	open_both(a, 0, &ec, &ek, &ev, &fd);
+	close_both(ev, fd);
+	if (ec != 0 || ek != errno_ksrc)
+		fail_msg("%s: a tree without the seed: core/ %d, the kernel's %d (expected 0, %d)",
+			 seed, ec, ek, errno_ksrc);
+	printf("# departure %s: %s (core/ %d, the kernel's core.c of %s %d); "
+	       "ksrc/examples/core-%s.patch adds it\n", seed, why, ec, KSRC_VERSION, ek, seed);
+	/*
+	 * core/'s event took an event id the kernel's file did not hand out:
+	 * one event on the kernel's side only, so the ids (PERF_SAMPLE_ID, the
+	 * THROTTLE record's) of the checks after this one agree again.
+	 */
+	if (ek < 0) {
+		struct perf_event_attr b = attr_of(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0, 0);
+
+		fd = ksrc_core_perf_event_open(&b, -1, 0, -1, 0);
+		assert_true(fd >= 0);
+		ksrc_core_close(fd);
+	}
+}
+#endif
+#endif
+
+#ifdef CONFIG_PERF_ALT_SAMPLE_PERIOD
+static const char *const alt_cases[] = {
+	"alternating 10007 and 1009", "freq with an alternative period",
+	"an alternative period without a sample_period", "an alternative period with bit 63",
+	"the alternative period equal to sample_period",
+};
+
+static void alt_vary(struct perf_event_attr *a, unsigned int i)
+{
+	switch (i) {
+	case 1:
+		a->freq = 1;
+		a->sample_freq = 1000;
+		break;
+	case 2:
+		a->sample_period = 0;
+		break;
+	case 3:
+		a->alternative_sample_period = 1ULL << 63;
+		break;
+	case 4:
+		a->alternative_sample_period = a->sample_period;
+		break;
+	}
+}
+
+/*
+ * Alternating periods (RFC, CONFIG_PERF_ALT_SAMPLE_PERIOD): the syscall's
+ * and perf_event_alloc()'s checks, then a sampling event swapping between
+ * 10007 and 1009 instructions on every overflow: the same bytes, periods
+ * and period_left after every block, across PERIOD and REFRESH.
+ */
+static void alt_sample_period(void **state)
+{
+	struct perf_event_attr a = attr_of(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 10007,
+					   PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+					   PERF_SAMPLE_PERIOD);
+	u64 periods = 0, last = 0, v;
+
+	(void)state;
+	a.alternative_sample_period = 1009;
+#ifndef KSRC_HAS_ALT_SAMPLE_PERIOD
+	seed_departure("alt-sample-period", "core/ has CONFIG_PERF_ALT_SAMPLE_PERIOD, the tree's "
+		       "perf_event_attr no alternative_sample_period (an attr larger than the "
+		       "kernel's with a non-zero tail)", &a, -E2BIG);
+	return;
+#endif
+	assert_int_equal(seed_errnos("alt-sample-period", &a, alt_cases, ARRAY_SIZE(alt_cases),
+				     alt_vary), 2);
+
+	open_sampling_attr(a);
+	for (int i = 0; i < 60; i++) {
+		retire_both(1500 + (u64)(i % 11) * 700);
+		compare("alternating: after a block");
+		if (s.ev->hw.sample_period != last)
+			periods++;
+		last = s.ev->hw.sample_period;
+	}
+	/* both periods were used: the check saw the swap, not one period */
+	assert_true(periods > 10);
+	v = 5000;
+	assert_int_equal(perf_ioctl(s.ev, PERF_EVENT_IOC_PERIOD, (unsigned long)&v), 0);
+	v = 5000;
+	assert_int_equal(ksrc_core_ioctl(s.fd, PERF_EVENT_IOC_PERIOD, (unsigned long)&v), 0);
+	compare("alternating: PERIOD 5000");
+	for (int i = 0; i < 20; i++) {
+		retire_both(2300);
+		compare("alternating: after PERIOD");
+	}
+	assert_int_equal(perf_ioctl(s.ev, PERF_EVENT_IOC_REFRESH, 3), 0);
+	assert_int_equal(ksrc_core_ioctl(s.fd, PERF_EVENT_IOC_REFRESH, 3), 0);
+	for (int i = 0; i < 10; i++) {
+		retire_both(2300);
+		compare("alternating: after REFRESH 3");
+	}
+	printf("# alt-sample-period: %llu period changes, the same bytes (%llu), periods and "
+	       "period_left as the tree's core.c\n", (unsigned long long)periods,
+	       (unsigned long long)s.rb->user_page->data_head);
+	close_sampling();
+}
+#endif
+
+#ifdef CONFIG_PERF_HW_TIME
+static const char *const hw_time_cases[] = {
+	"hw_time", "hw_time with CLOCK_MONOTONIC_RAW", "hw_time with CLOCK_MONOTONIC",
+	"CLOCK_MONOTONIC without hw_time",
+};
+
+static void hw_time_vary(struct perf_event_attr *a, unsigned int i)
+{
+	if (i == 0)
+		return;
+	a->use_clockid = 1;
+	a->clockid = i == 1 ? PERF_CLOCK_MONOTONIC_RAW : PERF_CLOCK_MONOTONIC;
+	a->hw_time = i != 3;
+}
+
+static u64 core_tsc(void)
+{
+	return model_cpu_tsc(cpu_core);
+}
+
+/*
+ * Raw hardware time (RFC, CONFIG_PERF_HW_TIME): perf_copy_attr()'s clockid
+ * check, then samples whose TIME is the TSC at the PMI (core/'s
+ * perf_hw_time(), the model driver's read of the same model's TSC), while
+ * the THROTTLE record's sample_id keeps the perf clock.
+ */
+static void hw_time(void **state)
+{
+	struct perf_event_attr a = attr_of(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 100,
+					   PERF_SAMPLE_IP | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD);
+	u64 (*saved)(void) = perf_hw_time;
+	(void)state;
+	a.hw_time = 1;
+	a.sample_id_all = 1;
+#ifndef KSRC_HAS_HW_TIME
+	seed_departure("hw-time", "core/ has CONFIG_PERF_HW_TIME, the tree's perf_event_attr no "
+		       "hw_time (a reserved bit set)", &a, -EINVAL);
+	return;
+#endif
+	assert_int_equal(seed_errnos("hw-time", &a, hw_time_cases, ARRAY_SIZE(hw_time_cases),
+				     hw_time_vary), 3);
+
+	perf_hw_time = core_tsc;
+	open_sampling_attr(a);
+	for (int i = 0; i < 150; i++) {
+		clock_set(now_ns + 1000);
+		retire_both(100);
+		compare("hw_time: PMIs within one tick");
+	}
+	perf_event_task_tick();
+	perf_event_irq_work_run();
+	ksrc_core_tick();
+	compare("hw_time: the tick after");
+	perf_hw_time = saved;
+	printf("# hw-time: samples with the TSC, the THROTTLE record with the perf clock: the same "
+	       "bytes (%llu) as the tree's core.c and the model driver\n",
+	       (unsigned long long)s.rb->user_page->data_head);
+	close_sampling();
+}
+#endif
+
+#ifdef CONFIG_PERF_TASK_CTX_DATA
+/*
+ * Per-task PMU data (RFC, CONFIG_PERF_TASK_CTX_DATA), the event core's
+ * half: a forked child whose task_struct was copied with its parent's
+ * perf_ctx_data must not keep it (two tasks freeing one block). core/'s
+ * perf_ctx_data_fork() and the tree's perf_event_init_task(), with no
+ * system-wide user. The shim's task_struct always has the field, so a tree
+ * without the seed is judged too: its fork leaves the copy.
+ */
+static void task_ctx_data_fork(void **state)
+{
+	struct task_struct parent = core_task, child;
+	int kept_core, kept_ksrc;
+
+	(void)state;
+	assert_int_equal(attach_task_ctx_data(&parent, 64, false), 0);
+	child = parent;
+	assert_int_equal(perf_ctx_data_fork(&child, &parent), 0);
+	kept_core = child.perf_ctx_data == parent.perf_ctx_data;
+	detach_task_ctx_data(&parent);
+	kept_ksrc = ksrc_core_fork_ctx_data();
+#ifdef KSRC_HAS_TASK_CTX_DATA
+	if (kept_core != kept_ksrc)
+		fail_msg("task-ctx-data: the child keeps its parent's data: core/ %d, the kernel's %d",
+			 kept_core, kept_ksrc);
+	assert_int_equal(kept_core, 0);
+	printf("# task-ctx-data: a forked child starts without its parent's PMU data, as in the "
+	       "tree's core.c\n");
+#else
+	if (kept_core != 0 || kept_ksrc != 1)
+		fail_msg("task-ctx-data: a tree without the seed: core/ %d, the kernel's %d (expected 0, 1)",
+			 kept_core, kept_ksrc);
+	printf("# departure task-ctx-data: core/ has CONFIG_PERF_TASK_CTX_DATA, the tree's "
+	       "perf_event_init_task() leaves a child the task_struct copy of its parent's "
+	       "perf_ctx_data (core/ %d, the kernel's core.c of %s %d); "
+	       "ksrc/examples/core-task-ctx-data.patch clears it\n", kept_core, KSRC_VERSION, kept_ksrc);
+#endif
+}
+#endif
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -452,6 +712,15 @@ int main(void)
 		cmocka_unit_test(freq),
 		cmocka_unit_test(ioctls),
 		cmocka_unit_test(group_read),
+#ifdef CONFIG_PERF_ALT_SAMPLE_PERIOD
+		cmocka_unit_test(alt_sample_period),
+#endif
+#ifdef CONFIG_PERF_HW_TIME
+		cmocka_unit_test(hw_time),
+#endif
+#ifdef CONFIG_PERF_TASK_CTX_DATA
+		cmocka_unit_test(task_ctx_data_fork),
+#endif
 	};
 
 	printf("# kernel/events/core.c of %s against core/\n", KSRC_VERSION);

@@ -252,6 +252,13 @@ struct task_struct {
 	u8				perf_recursion[4];
 	unsigned int			sched_migrated:1;
 	refcount_t			usage;
+	/*
+	 * PMU data kept with the task: the per-task LBR data seed's sched.h
+	 * half (ksrc/examples/core-task-ctx-data.patch; v6.15 has the
+	 * pointer). A tree without it never touches either.
+	 */
+	struct perf_ctx_data __rcu	*perf_ctx_data;
+	raw_spinlock_t			perf_ctx_data_lock;
 };
 extern struct task_struct *ksrc_current;
 #define current				ksrc_current
