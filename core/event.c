@@ -1245,6 +1245,68 @@ u64 perf_event_read_value(struct perf_event *event, u64 *enabled, u64 *running)
 	return (u64)local64_read(&event->count) + (u64)atomic64_read(&event->child_count);
 }
 
+/*
+ * read() of an event's fd: the read_format layout, one event's or, with
+ * PERF_FORMAT_GROUP, its whole group's. The group shares the leader's
+ * times (its members run together), each member adds its count, ID and
+ * LOST. 0 (end of file) for an event in error, -ENOSPC for a buffer
+ * shorter than the event's read_size; else the bytes written.
+ */
+static void perf_read_group_add(struct perf_event *leader, u64 read_format, u64 *values)
+{
+	int n = 1;	/* values[0] is the number of members */
+
+	perf_event_read(leader);
+	for (int i = 0; i < leader->nr_siblings; i++)
+		perf_event_read(leader->siblings[i]);
+	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		values[n++] = leader->total_time_enabled;
+	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		values[n++] = leader->total_time_running;
+	for (int i = -1; i < leader->nr_siblings; i++) {
+		struct perf_event *sub = i < 0 ? leader : leader->siblings[i];
+
+		values[n++] = (u64)local64_read(&sub->count) + (u64)atomic64_read(&sub->child_count);
+		if (read_format & PERF_FORMAT_ID)
+			values[n++] = primary_event_id(sub);
+		if (read_format & PERF_FORMAT_LOST)
+			values[n++] = (u64)atomic64_read(&sub->lost_samples);
+	}
+}
+
+ssize_t perf_read(struct perf_event *event, void *buf, size_t count)
+{
+	u64 read_format = event->attr.read_format;
+	u64 values[5], *group, enabled, running;
+	int n = 0;
+
+	if (event->state == PERF_EVENT_STATE_ERROR)
+		return 0;
+	if (count < event->read_size)
+		return -ENOSPC;
+	if (read_format & PERF_FORMAT_GROUP) {
+		group = kcalloc(1, event->read_size);
+		if (!group)
+			return -ENOMEM;
+		group[0] = 1 + (u64)event->group_leader->nr_siblings;
+		perf_read_group_add(event->group_leader, read_format, group);
+		memcpy(buf, group, event->read_size);
+		kfree(group);
+		return event->read_size;
+	}
+	values[n++] = perf_event_read_value(event, &enabled, &running);
+	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		values[n++] = enabled;
+	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		values[n++] = running;
+	if (read_format & PERF_FORMAT_ID)
+		values[n++] = primary_event_id(event);
+	if (read_format & PERF_FORMAT_LOST)
+		values[n++] = (u64)atomic64_read(&event->lost_samples);
+	memcpy(buf, values, n * sizeof(u64));
+	return (ssize_t)(n * sizeof(u64));
+}
+
 int perf_event_refresh(struct perf_event *event, int refresh)
 {
 	/* inherited copies would each count down their own budget */

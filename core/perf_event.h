@@ -602,6 +602,8 @@ int perf_event_refresh(struct perf_event *event, int refresh);
 int perf_event_period(struct perf_event *event, u64 value);
 int perf_event_set_output(struct perf_event *event, struct perf_event *output_event);
 u64 perf_event_read_value(struct perf_event *event, u64 *enabled, u64 *running);
+/* read() of the event's fd: its read_format bytes, 0, -ENOSPC or -ENOMEM */
+ssize_t perf_read(struct perf_event *event, void *buf, size_t count);
 
 /*
  * Irq work of this CPU: the disables perf_event_disable_inatomic() left

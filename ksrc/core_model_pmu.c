@@ -21,6 +21,7 @@
 #define KSRC_CNTVAL_BITS	48
 #define KSRC_CNTVAL_MASK	((1ULL << KSRC_CNTVAL_BITS) - 1)
 #define KSRC_MAX_PERIOD		(KSRC_CNTVAL_MASK >> 1)
+#define KSRC_MAX_PRECISE	3
 #define KSRC_EVSEL_USR		(1ULL << 16)
 #define KSRC_EVSEL_OS		(1ULL << 17)
 #define KSRC_EVSEL_INT		(1ULL << 20)
@@ -113,6 +114,16 @@ static int ksrc_pmu_event_init(struct perf_event *event)
 		break;
 	default:
 		return -ENOENT;
+	}
+	/*
+	 * x86_pmu_hw_config()'s precise_ip check, with Skylake's levels
+	 * (x86_pmu_max_precise(): PEBS, its IP fixup, precise distribution)
+	 */
+	if (event->attr.precise_ip) {
+		if (event->attr.precise_ip > KSRC_MAX_PRECISE)
+			return -EOPNOTSUPP;
+		if (!is_sampling_event(event))
+			return -EINVAL;
 	}
 	if (!event->attr.exclude_user)
 		evsel |= KSRC_EVSEL_USR;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include <linux/perf_event.h>
+#include "ksrc/core_ksrc.h"
 
 /* ---- the loud stubs' end ---------------------------------------------------- */
 void ksrc_core_unexpected(const char *what, ...)
@@ -324,8 +325,40 @@ struct rb_node *rb_prev(const struct rb_node *node)
 	return parent;
 }
 
+/* the fd table's size: a group at perf_event_validate_size()'s limit has ~680 members */
+#define KSRC_NR_FDS 1024
+
+/* ---- O_ASYNC: an owner per fd, the SIGIOs counted ------------------------------ */
+struct inode ksrc_anon_inode;
+struct fasync_struct { int fd; };
+static struct fasync_struct ksrc_fasync[KSRC_NR_FDS];
+static struct ksrc_core_sigio ksrc_sigio;
+
+int fasync_helper(int fd, struct file *filp, int on, struct fasync_struct **fapp)
+{
+	(void)filp;
+	if (fd < 0 || fd >= (int)ARRAY_SIZE(ksrc_fasync))
+		return -EBADF;
+	ksrc_fasync[fd].fd = fd;
+	*fapp = on ? &ksrc_fasync[fd] : NULL;
+	/* the kernel's: 1 when the list changed, 0 when it had the fd already */
+	return 1;
+}
+
+void kill_fasync(struct fasync_struct **fp, int sig, int band)
+{
+	if (*fp && sig == SIGIO) {
+		ksrc_sigio.nr++;
+		ksrc_sigio.band = band;
+	}
+}
+
+void ksrc_core_sigio(struct ksrc_core_sigio *sig)
+{
+	*sig = ksrc_sigio;
+}
+
 /* ---- files and fds: a small table, as perf_event_open uses them -------------------- */
-#define KSRC_NR_FDS 64
 static struct file *ksrc_fds[KSRC_NR_FDS];
 static bool ksrc_fd_used[KSRC_NR_FDS];
 

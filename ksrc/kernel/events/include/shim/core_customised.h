@@ -542,8 +542,21 @@ int kstrtoul(const char *s, unsigned int base, unsigned long *res);
 int kstrtoint(const char *s, unsigned int base, int *res);
 /* strlcpy, which core.c called before v6.8 */
 #define strlcpy(d, s, n)		({ size_t __n = (n); strncpy((d), (s), __n); (d)[__n - 1] = 0; strlen(s); })
-#define kill_fasync(fp, sig, band)	((void)(fp))
-#define fasync_helper(fd, f, on, fp)	KSRC_UNEXPECTED(int, fasync_helper, fd, f, on, fp)
+/*
+ * O_ASYNC on an event fd (perf_fasync()): every file is an anonymous
+ * perf file of one inode, whose lock is a no-op; fasync_helper() keeps one
+ * owner per fd, kill_fasync() counts the SIGIOs and keeps the last band
+ * for ksrc_core_sigio() (core_shim.c).
+ */
+#undef file_inode
+#define file_inode(f)			((void)(f), &ksrc_anon_inode)
+#undef inode_lock
+#define inode_lock(i)			((void)(i))
+#undef inode_unlock
+#define inode_unlock(i)			((void)(i))
+extern struct inode ksrc_anon_inode;
+int fasync_helper(int fd, struct file *filp, int on, struct fasync_struct **fapp);
+void kill_fasync(struct fasync_struct **fp, int sig, int band);
 
 /* files: a small table (core_shim.c), for perf_event_open's fds */
 struct file *anon_inode_getfile(const char *name, const struct file_operations *fops, void *priv, int flags);
