@@ -114,19 +114,50 @@ err:
 	return ret;
 }
 
+/*
+ * The PMU of attr.type. Hardware and cache events are aliases of the raw
+ * CPU PMU, or (an extended type) name a PMU's type in config's top half,
+ * which only a PMU with PERF_PMU_CAP_EXTENDED_HW_TYPE takes. A type no PMU
+ * has goes to each PMU in turn, the first that does not say -ENOENT
+ * deciding: so an extended type that names no PMU is the plain event.
+ */
 static int perf_init_event(struct perf_event *event, struct pmu *pmu)
 {
-	int type = event->attr.type;
+	bool extended_type = false;
+	int type = (int)event->attr.type, ret, i;
 
-	if (!pmu) {
-		/* hardware and cache events are aliases of the raw CPU PMU */
-		if (type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE)
+	if (pmu)
+		return perf_try_init_event(pmu, event);
+	if (type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE) {
+		type = (int)(event->attr.config >> PERF_PMU_TYPE_SHIFT);
+		if (!type) {
 			type = PERF_TYPE_RAW;
-		pmu = perf_pmu_find(type);
-		if (!pmu)
-			return -ENOENT;
+		} else {
+			extended_type = true;
+			event->attr.config &= PERF_HW_EVENT_MASK;
+		}
 	}
-	return perf_try_init_event(pmu, event);
+again:
+	pmu = perf_pmu_find(type);
+	if (pmu) {
+		if (event->attr.type != (u32)type && type != PERF_TYPE_RAW &&
+		    !(pmu->capabilities & PERF_PMU_CAP_EXTENDED_HW_TYPE))
+			return -ENOENT;
+		ret = perf_try_init_event(pmu, event);
+		if (ret == -ENOENT && event->attr.type != (u32)type && !extended_type) {
+			type = (int)event->attr.type;
+			goto again;
+		}
+		return ret;
+	}
+	for (i = 0; i < PERF_NR_PMUS; i++) {
+		if (!pmus[i])
+			continue;
+		ret = perf_try_init_event(pmus[i], event);
+		if (ret != -ENOENT)
+			return ret;
+	}
+	return -ENOENT;
 }
 
 /* ---- clocks ---------------------------------------------------------------- */

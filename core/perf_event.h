@@ -106,6 +106,8 @@ struct hw_perf_event {
 #define PERF_PMU_CAP_EXCLUSIVE		0x0010
 #define PERF_PMU_CAP_NO_EXCLUDE		0x0040
 #define PERF_PMU_CAP_AUX_OUTPUT		0x0080
+/* takes PERF_TYPE_HARDWARE/HW_CACHE events naming its type in config's top half */
+#define PERF_PMU_CAP_EXTENDED_HW_TYPE	0x0100
 #define PERF_PMU_CAP_AUX_PAUSE		0x0200
 
 /*

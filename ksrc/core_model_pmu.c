@@ -100,17 +100,11 @@ static int ksrc_pmu_event_init(struct perf_event *event)
 	struct hw_perf_event *hwc = &event->hw;
 	u64 evsel;
 
+	/* x86_pmu_event_init(): its types, then hw_config's checks, then the event */
 	switch (event->attr.type) {
 	case PERF_TYPE_HARDWARE:
-		if (event->attr.config == PERF_COUNT_HW_CPU_CYCLES)
-			evsel = 0x3c;
-		else if (event->attr.config == PERF_COUNT_HW_INSTRUCTIONS)
-			evsel = 0xc0;
-		else
-			return -EOPNOTSUPP;
-		break;
 	case PERF_TYPE_RAW:
-		evsel = event->attr.config & 0xffff;
+	case PERF_TYPE_HW_CACHE:
 		break;
 	default:
 		return -ENOENT;
@@ -124,6 +118,17 @@ static int ksrc_pmu_event_init(struct perf_event *event)
 			return -EOPNOTSUPP;
 		if (!is_sampling_event(event))
 			return -EINVAL;
+	}
+	if (event->attr.type == PERF_TYPE_RAW) {
+		evsel = event->attr.config & 0xffff;
+	} else if (event->attr.type == PERF_TYPE_HW_CACHE) {
+		return -ENOENT;		/* the model has no cache events (core/x86's answer too) */
+	} else if (event->attr.config == PERF_COUNT_HW_CPU_CYCLES) {
+		evsel = 0x3c;
+	} else if (event->attr.config == PERF_COUNT_HW_INSTRUCTIONS) {
+		evsel = 0xc0;
+	} else {
+		return -EOPNOTSUPP;
 	}
 	if (!event->attr.exclude_user)
 		evsel |= KSRC_EVSEL_USR;

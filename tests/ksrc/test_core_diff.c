@@ -868,65 +868,129 @@ static u64 fuzz_below(u64 of)
 	PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_AUX | PERF_SAMPLE_CGROUP | \
 	PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE | PERF_SAMPLE_WEIGHT_STRUCT)
 
-/* one random attr of @size bytes in @buf; the flags for perf_event_open() in *@flags */
+/*
+ * The first reserved flag bit: the seeds' own (CONFIG_PERF_HW_TIME's
+ * hw_time) are left to the seeds' CONFIG section, as is
+ * alternative_sample_period (the fuzzer writes no attr field past config2).
+ */
+#ifdef CONFIG_PERF_HW_TIME
+#define FUZZ_RESERVED_BIT	39
+#else
+#define FUZZ_RESERVED_BIT	38
+#endif
+
+/*
+ * One random attr in @buf (@cap bytes) and the flags for perf_event_open()
+ * in *@flags: a valid base (a hardware event, a random period, sample_type
+ * and read_format) with up to four random changes, so that most attrs get
+ * past the first checks and each check is reached with the others passed.
+ */
 static void fuzz_attr(unsigned char *buf, size_t cap, unsigned long *flags)
 {
-	static const u32 types[] = { PERF_TYPE_HARDWARE, PERF_TYPE_HARDWARE, PERF_TYPE_RAW,
-				     PERF_TYPE_HW_CACHE, PERF_TYPE_TRACEPOINT, PERF_TYPE_BREAKPOINT,
-				     6, 1000 };
+	static const u32 types[] = { PERF_TYPE_SOFTWARE, PERF_TYPE_HW_CACHE, PERF_TYPE_TRACEPOINT,
+				     PERF_TYPE_BREAKPOINT, 6, 7, 8, 1000 };
 	static const u64 raw[] = { 0xc0, 0x3c, 0x412e, 0xc4 };
 	static const u32 sizes[] = { 0, 32, PERF_ATTR_SIZE_VER0, 72, 80, 96, 104, 112, 120, 128, 136 };
 	static const int clocks[] = { 0, 1, 2, 4, 7, 11, 99 };
 	struct perf_event_attr *a = (void *)buf;
-	u64 r = fuzz_next();
+	size_t flags_at = offsetof(struct perf_event_attr, read_format) + 8;
+	u64 bits;
 
 	memset(buf, 0, cap);
-	a->type = types[fuzz_below(ARRAY_SIZE(types))];
-	if (a->type == PERF_TYPE_RAW)
-		a->config = raw[fuzz_below(ARRAY_SIZE(raw))];
-	else
-		a->config = fuzz_below(3);
-	if (!fuzz_below(16))
-		a->config |= (u64)(fuzz_below(6) + 1) << 32;	/* an extended hardware type */
-	a->sample_period = fuzz_below(4) ? fuzz_below(20000) : fuzz_next();
-	a->sample_type = fuzz_next() & FUZZ_SAMPLE_TYPES;
-	if (!fuzz_below(20))
-		a->sample_type |= 1ULL << (25 + fuzz_below(39));
+	a->size = sizeof(*a);
+	a->type = PERF_TYPE_HARDWARE;
+	a->config = fuzz_below(2);
+	a->sample_period = fuzz_below(4) ? fuzz_below(20000) : 0;
+	a->sample_type = fuzz_next() & PERF_SAMPLE_PMUSIM_MASK &
+			 ~(PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_BRANCH_STACK);
 	a->read_format = fuzz_next() & READ_FORMAT_ALL;
-	if (!fuzz_below(20))
-		a->read_format |= 1ULL << (5 + fuzz_below(59));
-	/* the flag bits: each set with 1/8, precise_ip any, a reserved one now and then */
-	{
-		u64 bits = fuzz_next() & fuzz_next() & fuzz_next();
-
-		bits &= ~(3ULL << 15);			/* precise_ip, below */
-		bits &= (1ULL << 38) - 1;		/* the defined ones */
-		if (!fuzz_below(20))
-			bits |= 1ULL << (38 + fuzz_below(26));
-		bits |= fuzz_below(4) << 15;
-		memcpy((char *)a + offsetof(struct perf_event_attr, read_format) + 8, &bits, 8);
-	}
+	a->exclude_kernel = 1;
+	a->exclude_hv = 1;
 	a->wakeup_events = (u32)fuzz_below(4);
-	a->bp_type = (u32)fuzz_below(2);
-	a->config1 = fuzz_below(4) ? 0 : fuzz_next();
-	a->config2 = fuzz_below(4) ? 0 : fuzz_next();
-	a->branch_sample_type = fuzz_below(2) ? 0 : fuzz_next();
-	a->clockid = clocks[fuzz_below(ARRAY_SIZE(clocks))];
-	a->sample_max_stack = (u16)fuzz_below(300);
-	a->aux_watermark = fuzz_below(8) ? 0 : (u32)fuzz_next();
-	a->sample_freq = a->freq && fuzz_below(2) ? fuzz_below(200000) : a->sample_period;
-	a->size = sizes[fuzz_below(ARRAY_SIZE(sizes))];
-	if (!fuzz_below(8)) {
-		/* past the struct: the kernel takes it if the rest is zero */
-		a->size = (u32)(sizeof(*a) + 8 * fuzz_below(4));
-		if (fuzz_below(2))
-			buf[a->size - 1] = 1;
+	*flags = fuzz_below(2) ? PERF_FLAG_FD_CLOEXEC : 0;
+	for (u64 n = fuzz_below(5); n; n--) {
+		switch (fuzz_below(16)) {
+		case 0:
+			a->type = types[fuzz_below(ARRAY_SIZE(types))];
+			break;
+		case 1:
+			a->type = PERF_TYPE_RAW;
+			a->config = raw[fuzz_below(ARRAY_SIZE(raw))];
+			break;
+		case 2:		/* an extended hardware type: a PMU's type in config's top half */
+			a->config |= (u64)(fuzz_below(8) + 1) << 32;
+			break;
+		case 3:
+			a->sample_type |= fuzz_next() & FUZZ_SAMPLE_TYPES;
+			break;
+		case 4:
+			a->sample_type |= 1ULL << (25 + fuzz_below(39));
+			break;
+		case 5:
+			a->read_format |= 1ULL << (5 + fuzz_below(59));
+			break;
+		case 6:
+		case 7:		/* one flag bit of those every tree defines */
+			memcpy(&bits, buf + flags_at, 8);
+			bits ^= 1ULL << fuzz_below(38);
+			memcpy(buf + flags_at, &bits, 8);
+			break;
+		case 8:		/* a reserved flag bit */
+			memcpy(&bits, buf + flags_at, 8);
+			bits |= 1ULL << (FUZZ_RESERVED_BIT + fuzz_below(64 - FUZZ_RESERVED_BIT));
+			memcpy(buf + flags_at, &bits, 8);
+			break;
+		case 9:
+			a->precise_ip = fuzz_below(4) & 3;
+			break;
+		case 10:
+			a->freq = 1;
+			a->sample_freq = fuzz_below(2) ? fuzz_below(200000) : fuzz_next();
+			break;
+		case 11:
+			a->use_clockid = 1;
+			a->clockid = clocks[fuzz_below(ARRAY_SIZE(clocks))];
+			break;
+		case 12:
+			a->size = sizes[fuzz_below(ARRAY_SIZE(sizes))];
+			break;
+		case 13:
+			/*
+			 * past the struct: taken if the rest is zero (a byte set only past
+			 * core/'s struct, which may be longer than the tree's by a seed's field)
+			 */
+			a->size = (u32)(sizeof(*a) + 8 * (fuzz_below(3) + 1));
+			if (fuzz_below(2))
+				buf[a->size - 1] = 1;
+			break;
+		case 14:
+			a->sample_period = fuzz_next();
+			a->config1 = fuzz_next();
+			a->config2 = fuzz_next();
+			a->bp_type = (u32)fuzz_next();
+			a->branch_sample_type = fuzz_next();
+			a->sample_max_stack = (u16)fuzz_next();
+			a->aux_watermark = (u32)fuzz_next();
+			break;
+		default:
+			*flags |= 1UL << fuzz_below(8);
+			break;
+		}
 	}
-	*flags = 0;
-	if (r & 1)
-		*flags |= PERF_FLAG_FD_CLOEXEC;
-	if (!fuzz_below(16))
-		*flags |= 1UL << fuzz_below(8);
+}
+
+/*
+ * The kernel's software PMUs, whose types core/ does not have (departure
+ * no-software-pmu): PERF_TYPE_SOFTWARE, and cpu_clock and task_clock,
+ * registered next with the first dynamic types.
+ */
+static bool fuzz_software_pmu(const struct perf_event_attr *a)
+{
+	u64 ext = a->config >> PERF_PMU_TYPE_SHIFT;
+
+	if (a->type != PERF_TYPE_HARDWARE && a->type != PERF_TYPE_HW_CACHE)
+		ext = a->type;
+	return ext == PERF_TYPE_SOFTWARE || ext == PERF_TYPE_MAX || ext == PERF_TYPE_MAX + 1;
 }
 
 /*
@@ -938,7 +1002,7 @@ static void fuzz_attr(unsigned char *buf, size_t cap, unsigned long *flags)
 static void attr_fuzz(void **state)
 {
 	static unsigned char buf[256], bk[256];
-	unsigned int opened = 0, refused = 0, departed = 0;
+	unsigned int opened = 0, refused = 0, sw_departed = 0, unwritten = 0;
 
 	(void)state;
 	for (int i = 0; i < 4000; i++) {
@@ -960,9 +1024,18 @@ static void attr_fuzz(void **state)
 				opened++;
 			continue;
 		}
+		if (fuzz_software_pmu((struct perf_event_attr *)buf)) {
+			if (!sw_departed++)
+				printf("# departure no-software-pmu: a type, or an extended hardware "
+				       "type, of one of the kernel's software PMUs (software 1, cpu_clock "
+				       "6, task_clock 7): their event_init decides in the kernel (an "
+				       "extended type: -ENOENT), core/ has no such PMU (-ENOENT; an "
+				       "extended type: its CPU PMU takes the plain event)\n");
+			continue;
+		}
 		if (ec == -EOPNOTSUPP &&
 		    (((struct perf_event_attr *)buf)->sample_type & ~PERF_SAMPLE_PMUSIM_MASK)) {
-			if (!departed++)
+			if (!unwritten++)
 				printf("# departure sample-types-unwritten: core/sample.c writes no RAW, "
 				       "WEIGHT, DATA_SRC, TRANSACTION, PHYS_ADDR, AUX, CGROUP, page sizes; "
 				       "core/ refuses them at perf_event_open() (-EOPNOTSUPP, first of "
@@ -983,7 +1056,8 @@ static void attr_fuzz(void **state)
 			 (unsigned long long)((struct perf_event_attr *)buf)->branch_sample_type, flags);
 	}
 	printf("# attr fuzzing: 4000 random attrs, %u opened on both, %u refused with the same errno, "
-	       "%u a named departure\n", opened, refused, departed);
+	       "%u departures sample-types-unwritten, %u no-software-pmu\n", opened, refused, unwritten,
+	       sw_departed);
 }
 
 int main(void)

@@ -328,12 +328,22 @@ void ksrc_irq_work_run(void);
 #define irq_work_sync(w)		((void)(w))
 #define arch_irq_work_raise()		do { } while (0)
 
-/* ---- work items: run now (the ring shim's schedule_work), delayed ones loud -------- */
+/* ---- work items: run now (the ring shim's schedule_work), delayed ones too --------- */
 struct delayed_work { struct work_struct work; };
 #define DECLARE_WORK(n, f)		struct work_struct n = { .func = (f) }
 #define DECLARE_DELAYED_WORK(n, f)	struct delayed_work n = { { .func = (f) } }
 #define INIT_DELAYED_WORK(w, f)		INIT_WORK(&(w)->work, (f))
-#define schedule_delayed_work(w, d)	KSRC_UNEXPECTED(bool, schedule_delayed_work, w, d)
+/*
+ * The delay has passed at once: unaccount_event()'s perf_sched_work (the
+ * last event that needed the scheduler hooks gone, their static key off)
+ * runs before the close returns, as it would a tick (HZ) later.
+ */
+static inline bool schedule_delayed_work(struct delayed_work *w, unsigned long delay)
+{
+	(void)delay;
+	w->work.func(&w->work);
+	return true;
+}
 #define flush_work(w)			((void)(w), true)
 #define to_delayed_work(w)		container_of(w, struct delayed_work, work)
 
