@@ -57,6 +57,9 @@ int ksrc_core_event_state(int fd, struct ksrc_core_state *st);
 /* the scheduler tick's perf_event_task_tick(): unthrottles, adjusts freq events */
 void ksrc_core_tick(void);
 
+/* the model's user stack at the next PMIs: @nr return addresses, innermost first */
+void ksrc_core_set_user_stack(const uint64_t *ret, unsigned int nr);
+
 /* the clock every timestamp reads (ns) */
 void ksrc_core_set_clock(uint64_t ns);
 /* the irq_work queued so far (pending wakeups, disables), as on return from the PMI */

@@ -16,6 +16,7 @@
 #include <linux/perf_event.h>
 #include "model/model.h"
 #include "model/msr-index.h"
+#include "ksrc/core_ksrc.h"
 
 #define KSRC_PMU_COUNTERS	4
 #define KSRC_CNTVAL_BITS	48
@@ -253,6 +254,36 @@ static void ksrc_pmu_pmi(void *ctx, int cpu_id)
 	ksrc_irq_regs = NULL;
 	/* what the NMI leaves for irq_work runs on its way out */
 	ksrc_irq_work_run();
+}
+
+/*
+ * The callchain walkers x86's driver gives kernel/events/callchain.c
+ * (arch/x86/events/core.c): the user one stores the sampled ip, then each
+ * return address of the frame-pointer chain while the entry has room. The
+ * model's user stack is the return addresses the caller set
+ * (ksrc_core_set_user_stack(), as core/'s pt_regs.callers); it has no
+ * kernel stack, and no sample is taken in the kernel.
+ */
+static const u64 *ksrc_user_stack;
+static unsigned int ksrc_user_stack_nr;
+
+void ksrc_core_set_user_stack(const uint64_t *ret, unsigned int nr)
+{
+	ksrc_user_stack = ret;
+	ksrc_user_stack_nr = nr;
+}
+
+void perf_callchain_user(struct perf_callchain_entry_ctx *entry, struct pt_regs *regs)
+{
+	perf_callchain_store(entry, regs->ip);
+	for (unsigned int i = 0; i < ksrc_user_stack_nr && entry->nr < entry->max_stack; i++)
+		if (perf_callchain_store(entry, ksrc_user_stack[i]))
+			break;
+}
+
+void perf_callchain_kernel(struct perf_callchain_entry_ctx *entry, struct pt_regs *regs)
+{
+	perf_callchain_store(entry, regs->ip);
 }
 
 void ksrc_model_pmu_attach(struct model_cpu *cpu);

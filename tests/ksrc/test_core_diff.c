@@ -839,6 +839,55 @@ static void write_backward(void **state)
 	close_sampling();
 }
 
+/*
+ * PERF_SAMPLE_CALLCHAIN: the kernel's callchain.c with the model driver's
+ * walkers (x86's), core/'s callchain.c with its regs' callers, the same
+ * user stack of 9 return addresses: sample_max_stack 0 (the sysctl's 127),
+ * above the stack, below it, 1; exclude_callchain_user and _kernel, both;
+ * a sample_max_stack above the sysctl (-EOVERFLOW at perf_event_open()).
+ * The same bytes (the PERF_CONTEXT_USER marker, the ips, the cut).
+ */
+static void callchains(void **state)
+{
+	static const u64 stack[] = { 0x401010, 0x401200, 0x402040, 0x403000, 0x403ff8,
+				     0x404100, 0x405000, 0x7f0000001000, 0x7f0000002000 };
+	static const struct { u16 max_stack; bool excl_user, excl_kernel; } c[] = {
+		{ 0, false, false }, { 32, false, false }, { 4, false, false }, { 1, false, false },
+		{ 0, true, false }, { 0, false, true }, { 3, false, true }, { 0, true, true },
+	};
+	struct perf_event_attr a = attr_of(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 2000,
+					   PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_PERIOD);
+	struct perf_event *ev;
+	int ec, ek, fd;
+
+	(void)state;
+	core_regs.callers = stack;
+	core_regs.nr_callers = ARRAY_SIZE(stack);
+	ksrc_core_set_user_stack(stack, ARRAY_SIZE(stack));
+	for (unsigned int i = 0; i < ARRAY_SIZE(c); i++) {
+		a.sample_max_stack = c[i].max_stack;
+		a.exclude_callchain_user = c[i].excl_user;
+		a.exclude_callchain_kernel = c[i].excl_kernel;
+		open_sampling_attr(a);
+		for (int j = 0; j < 6; j++) {
+			retire_both(1999 + (u64)j);
+			compare("callchain: after a block");
+		}
+		close_sampling();
+	}
+	a.sample_max_stack = 300;
+	open_both(&a, 0, &ec, &ek, &ev, &fd);
+	close_both(ev, fd);
+	if (ec != ek || ec != -EOVERFLOW)
+		fail_msg("callchain: sample_max_stack 300: core/ %d, the kernel's %d", ec, ek);
+	core_regs.callers = NULL;
+	core_regs.nr_callers = 0;
+	ksrc_core_set_user_stack(NULL, 0);
+	printf("# callchains: %zu sample_max_stack/exclude_callchain_* cases over a user stack of %zu, "
+	       "the same bytes; sample_max_stack above the sysctl -EOVERFLOW on both\n", ARRAY_SIZE(c),
+	       ARRAY_SIZE(stack));
+}
+
 /* a seeded xorshift64*: the same attrs on every run */
 static u64 fuzz_seed = 0x26c0de;
 
@@ -857,11 +906,12 @@ static u64 fuzz_below(u64 of)
 }
 
 /*
- * The sample_type bits the fuzzer sets. Not: CALLCHAIN (callchain.c is not
- * in the unit), REGS_USER, STACK_USER, REGS_INTR (the arch's perf_regs.c
- * is not either), BRANCH_STACK (the unit's model driver has no LBR).
+ * The sample_type bits the fuzzer sets. Not: REGS_USER, STACK_USER,
+ * REGS_INTR (the arch's perf_regs.c is not in the unit), BRANCH_STACK (the
+ * unit's model driver has no LBR: lbr.c is the lbr unit's).
  */
 #define FUZZ_SAMPLE_TYPES	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+	PERF_SAMPLE_CALLCHAIN | \
 	PERF_SAMPLE_ADDR | PERF_SAMPLE_READ | PERF_SAMPLE_ID | PERF_SAMPLE_CPU | \
 	PERF_SAMPLE_PERIOD | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_RAW | PERF_SAMPLE_WEIGHT | \
 	PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TRANSACTION | \
@@ -901,8 +951,8 @@ static void fuzz_attr(unsigned char *buf, size_t cap, unsigned long *flags)
 	a->type = PERF_TYPE_HARDWARE;
 	a->config = fuzz_below(2);
 	a->sample_period = fuzz_below(4) ? fuzz_below(20000) : 0;
-	a->sample_type = fuzz_next() & PERF_SAMPLE_PMUSIM_MASK &
-			 ~(PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_BRANCH_STACK);
+	a->sample_type = fuzz_next() & PERF_SAMPLE_PMUSIM_MASK & ~PERF_SAMPLE_BRANCH_STACK;
+	a->sample_max_stack = (u16)fuzz_below(160);
 	a->read_format = fuzz_next() & READ_FORMAT_ALL;
 	a->exclude_kernel = 1;
 	a->exclude_hv = 1;
@@ -1085,6 +1135,7 @@ int main(void)
 		cmocka_unit_test(set_output),
 		cmocka_unit_test(poll_hup),
 		cmocka_unit_test(write_backward),
+		cmocka_unit_test(callchains),
 		/* last: its events take IDs as each side decides */
 		cmocka_unit_test(attr_fuzz),
 	};

@@ -22,8 +22,10 @@ void ksrc_core_unexpected(const char *what, ...)
 
 /* ---- the running task, CPU and interrupt ---------------------------------- */
 static struct signal_struct ksrc_signal;
+/* a user process: its mm says so to the callchain (nothing walks it) */
+static struct mm_struct ksrc_task_mm;
 static struct task_struct ksrc_init_task = {
-	.pid = 1, .tgid = 1, .comm = "ksrc", .signal = &ksrc_signal,
+	.pid = 1, .tgid = 1, .comm = "ksrc", .signal = &ksrc_signal, .mm = &ksrc_task_mm,
 	.usage = REFCOUNT_INIT(1),
 	.perf_event_list = LIST_HEAD_INIT(ksrc_init_task.perf_event_list),
 };

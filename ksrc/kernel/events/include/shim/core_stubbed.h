@@ -144,7 +144,6 @@ struct vm_area_struct;
 struct ns_common;
 struct pid_namespace;
 struct user_namespace;
-struct ctl_table;
 struct cred;
 struct seq_file;
 struct kernel_siginfo;
@@ -268,6 +267,8 @@ struct device {
 #define perf_reg_abi(t)			KSRC_UNEXPECTED(u64, perf_reg_abi, t)
 #define perf_reg_value(r, i)		KSRC_UNEXPECTED(u64, perf_reg_value, r, i)
 #define perf_get_regs_user(ru, r)	KSRC_UNEXPECTED_V(perf_get_regs_user, ru, r)
+/* a task's user regs at its kernel entry: no sample here is taken in the kernel */
+#define task_pt_regs(t)			KSRC_UNEXPECTED(struct pt_regs *, task_pt_regs, t)
 #define PERF_REG_EXTENDED_MASK		0ULL
 
 #endif /* KSRC_CORE_STUBBED_H */
