@@ -180,6 +180,22 @@ int ksrc_core_event_state(int fd, struct ksrc_core_state *st)
 	return 0;
 }
 
+/* the scheduler's context switch on CPU 0: out of current, into @pid's task */
+int ksrc_core_switch_to(int pid, int prev_runnable)
+{
+	struct task_struct *prev = current, *next = find_task_by_vpid(pid);
+
+	if (!next)
+		return -ESRCH;
+	prev->on_rq = prev_runnable;
+	next->on_rq = 1;
+	perf_event_task_sched_out(prev, next);
+	ksrc_current = next;
+	perf_event_task_sched_in(prev, next);
+	ksrc_irq_work_run();
+	return 0;
+}
+
 void ksrc_core_tick(void)
 {
 	perf_event_task_tick();

@@ -54,6 +54,13 @@ struct ksrc_core_state {
 };
 int ksrc_core_event_state(int fd, struct ksrc_core_state *st);
 
+/*
+ * A context switch on CPU 0 to the shim's task @pid (1 runs at boot, 2
+ * waits), the task switched out still runnable (preempted) or not (asleep);
+ * 0 or -ESRCH.
+ */
+int ksrc_core_switch_to(int pid, int prev_runnable);
+
 /* the scheduler tick's perf_event_task_tick(): unthrottles, adjusts freq events */
 void ksrc_core_tick(void);
 

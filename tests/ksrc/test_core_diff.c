@@ -30,6 +30,7 @@
 #ifdef KSRC_UNIT_CORE
 #include "core/perf_event.h"
 #include "core/internal.h"
+#include "core/sideband.h"
 #include "core/x86/pmu.h"
 #include "ksrc/core_ksrc.h"
 #include "model/model.h"
@@ -212,6 +213,8 @@ static struct {
 	int fd;
 } s;
 
+static void map_sampling(bool writable);
+
 /* @writable 0: a read-only mapping, the overwrite mode */
 static void open_sampling_prot(struct perf_event_attr a, bool writable)
 {
@@ -220,6 +223,12 @@ static void open_sampling_prot(struct perf_event_attr a, bool writable)
 	open_both(&a, 0, &ec, &ek, &s.ev, &s.fd);
 	assert_int_equal(ec, 0);
 	assert_int_equal(ek, 0);
+	map_sampling(writable);
+}
+
+/* s's buffer on both sides, as perf_mmap() gives it */
+static void map_sampling(bool writable)
+{
 	/* core/'s perf_mmap(), as sim/run.c has it */
 	s.rb = rb_alloc(NR_PAGES, 0, 0, writable ? RING_BUFFER_WRITABLE : 0);
 	assert_non_null(s.rb);
@@ -888,6 +897,85 @@ static void callchains(void **state)
 	       ARRAY_SIZE(stack));
 }
 
+/* core/'s second process, as the shim's (ksrc/kernel/events/core_shim.c): pid 2 */
+static struct task_struct core_task2 = { .pid = 2, .tid = 2, .comm = "ksrc" };
+
+static struct task_struct *core_find_task(int pid)
+{
+	return pid == 1 ? &core_task : pid == 2 ? &core_task2 : NULL;
+}
+
+/*
+ * A context switch on CPU 0 on both, core/'s as sim/run.c's hooks make it;
+ * @prev preempted (still on its run queue) or going to sleep.
+ */
+static void switch_both(struct task_struct *prev, struct task_struct *next, bool preempted)
+{
+	prev->on_rq = preempted;
+	next->on_rq = 1;
+	perf_event_switch(prev, next, false);
+	x86_pmu_sched_out(prev);
+	perf_event_sched_out(0, prev);
+	pmusim_curr[0] = next;
+	perf_event_sched_in(0, next);
+	x86_pmu_sched_in(next);
+	perf_event_switch(next, prev, true);
+	perf_event_irq_work_run();
+	assert_int_equal(ksrc_core_switch_to(next->pid, preempted), 0);
+}
+
+/*
+ * A per-task event (pid 2, any CPU) with attr.context_switch: it counts
+ * and samples only while its task runs, and writes a SWITCH record (with
+ * sample_id_all's trailer) at each switch in and out. The same bytes,
+ * count, periods and state after every block and switch; a pid no task
+ * has is -ESRCH on both.
+ */
+static void per_task(void **state)
+{
+	struct perf_event_attr a = attr_of(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 3001,
+					   PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+					   PERF_SAMPLE_ID | PERF_SAMPLE_PERIOD);
+	struct perf_event_attr ak;
+	struct perf_event *ev;
+	int ec, fd;
+
+	(void)state;
+	perf_find_task_by_vpid = core_find_task;
+	a.context_switch = 1;
+	a.sample_id_all = 1;
+	ak = a;
+	ec = perf_event_open_attr(&a, a.size, 3, -1, NULL, 0, NULL, &ev);
+	fd = ksrc_core_perf_event_open(&ak, 3, -1, -1, 0);
+	if (ec != fd || ec != -ESRCH)
+		fail_msg("per_task: pid 3: core/ %d, the kernel's %d", ec, fd);
+	ak = a;
+	assert_int_equal(perf_event_open_attr(&a, a.size, 2, -1, NULL, 0, NULL, &s.ev), 0);
+	s.fd = ksrc_core_perf_event_open(&ak, 2, -1, -1, 0);
+	assert_true(s.fd >= 0);
+	map_sampling(true);
+	compare("per_task: opened, its task not running");
+	for (int round = 0; round < 4; round++) {
+		clock_set(now_ns + 1000);
+		switch_both(&core_task, &core_task2, round & 1);
+		compare("per_task: switched in");
+		for (int i = 0; i < 5; i++) {
+			clock_set(now_ns + 2000);
+			retire_both(1700 + (u64)round * 100);
+			compare("per_task: its task runs");
+		}
+		clock_set(now_ns + 1000);
+		switch_both(&core_task2, &core_task, !(round & 1));
+		compare("per_task: switched out");
+		retire_both(5000);
+		compare("per_task: another task runs");
+	}
+	printf("# per_task: 8 context switches (preempted or asleep), the same SWITCH records, samples (%llu bytes), count "
+	       "and periods; pid 3 -ESRCH on both\n", (unsigned long long)s.rb->user_page->data_head);
+	close_sampling();
+	perf_find_task_by_vpid = NULL;
+}
+
 /* a seeded xorshift64*: the same attrs on every run */
 static u64 fuzz_seed = 0x26c0de;
 
@@ -1136,6 +1224,7 @@ int main(void)
 		cmocka_unit_test(poll_hup),
 		cmocka_unit_test(write_backward),
 		cmocka_unit_test(callchains),
+		cmocka_unit_test(per_task),
 		/* last: its events take IDs as each side decides */
 		cmocka_unit_test(attr_fuzz),
 	};

@@ -29,7 +29,22 @@ static struct task_struct ksrc_init_task = {
 	.usage = REFCOUNT_INIT(1),
 	.perf_event_list = LIST_HEAD_INIT(ksrc_init_task.perf_event_list),
 };
+/* a second process, pid 2, for per-task events and context switches */
+static struct signal_struct ksrc_signal2;
+static struct mm_struct ksrc_task2_mm;
+static struct task_struct ksrc_task2 = {
+	.pid = 2, .tgid = 2, .comm = "ksrc", .signal = &ksrc_signal2, .mm = &ksrc_task2_mm,
+	.usage = REFCOUNT_INIT(1),
+	.perf_event_list = LIST_HEAD_INIT(ksrc_task2.perf_event_list),
+};
 struct task_struct *ksrc_current = &ksrc_init_task;
+
+struct task_struct *ksrc_find_task_by_vpid(pid_t pid)
+{
+	if (pid == ksrc_init_task.pid)
+		return &ksrc_init_task;
+	return pid == ksrc_task2.pid ? &ksrc_task2 : NULL;
+}
 
 /* The task is the bridge's: its last reference is never dropped. */
 void put_task_struct(struct task_struct *t)

@@ -255,13 +255,17 @@ struct task_struct {
 };
 extern struct task_struct *ksrc_current;
 #define current				ksrc_current
+/* the shim's two processes, pid 1 (current at boot) and 2 (core_shim.c) */
+struct task_struct *ksrc_find_task_by_vpid(pid_t pid);
+#define find_task_by_vpid(pid)		ksrc_find_task_by_vpid(pid)
 #define PF_EXITING			0x00000004
 #define PF_KTHREAD			0x00200000
 #define task_cpu(p)			((void)(p), 0)
 #define task_curr(p)			((p) == ksrc_current)
 #define is_idle_task(p)			((p)->pid == 0)
 #define is_user_task(p)			(!((p)->flags & PF_KTHREAD))
-#define task_is_runnable(p)		((void)(p), 1)
+/* on a run queue: a task switched out so was preempted, not asleep (the bridge sets it) */
+#define task_is_runnable(p)		(READ_ONCE((p)->on_rq) != 0)
 #define pid_alive(p)			((void)(p), 1)
 #define get_task_struct(p)		({ refcount_inc(&(p)->usage); (p); })
 void put_task_struct(struct task_struct *t);

@@ -316,7 +316,6 @@ int perf_event_set_bpf_prog(struct perf_event *event, struct bpf_prog *prog, u64
 #define BPF_PROG_TYPE_PERF_EVENT		7
 #define BPF_PROG_TYPE_KPROBE			2
 #define BPF_PROG_TYPE_TRACEPOINT		5
-#define find_task_by_vpid(pid)			KSRC_UNEXPECTED(struct task_struct *, find_task_by_vpid, pid)
 #define is_vm_hugetlb_page(v)			KSRC_UNEXPECTED(bool, is_vm_hugetlb_page, v)
 #define vma_is_initial_heap(v)			KSRC_UNEXPECTED(bool, vma_is_initial_heap, v)
 #define vma_is_initial_stack(v)			KSRC_UNEXPECTED(bool, vma_is_initial_stack, v)
