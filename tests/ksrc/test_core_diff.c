@@ -18,6 +18,14 @@
  *                 invalid ones: the same returns, then state and bytes
  *   group_read    a group of three whose leader samples PERF_SAMPLE_READ
  *                 with PERF_FORMAT_GROUP, ID, the times and LOST
+ *   read_formats  read() of an event fd, every read_format, events and groups
+ *   validate_size perf_event_validate_size()'s 16k: the same -E2BIG member
+ *   set_output    SET_OUTPUT and PERF_FLAG_FD_OUTPUT: returns, bytes, state
+ *   poll_hup      REFRESH's event_limit with O_ASYNC: poll(), SIGIOs, POLL_HUP
+ *   write_backward  an overwritten backward buffer, PAUSE_OUTPUT: every byte
+ *   callchains    PERF_SAMPLE_CALLCHAIN, sample_max_stack, exclude_callchain_*
+ *   per_task      a task's event over context switches: SWITCH records, samples
+ *   attr_fuzz     seeded random attrs: the same errno (runs last)
  * KSRC_CORE_DIFF_DUMP=1 prints both buffers' records at each comparison.
  * Part of make ksrc-check.
  */
@@ -804,6 +812,9 @@ static void poll_hup(void **state)
 			polls++;
 		}
 	}
+	printf("# departure no-pending-irq: core/ leaves pending_wakeup and pending_kill to its "
+	       "caller, the kernel's perf_pending_irq() sends the SIGIO and clears pending_kill; "
+	       "here the test is that irq_work on core/'s side\n");
 	printf("# poll_hup: REFRESH 3 and 2, %u polls, the same bits, pending_kill, state, bytes and "
 	       "SIGIOs (%lu, the last POLL_HUP %d)\n", polls, sig.nr, sig.band);
 	assert_int_equal(sig.band, POLL_HUP);
