@@ -1308,8 +1308,8 @@ static void perf_read_group_add(struct perf_event *leader, u64 read_format, u64 
 ssize_t perf_read(struct perf_event *event, void *buf, size_t count)
 {
 	u64 read_format = event->attr.read_format;
-	u64 values[5], *group, enabled, running;
-	int n = 0;
+	u64 values[5], *group, value, enabled, running;
+	int n;
 
 	if (event->state == PERF_EVENT_STATE_ERROR)
 		return 0;
@@ -1325,15 +1325,8 @@ ssize_t perf_read(struct perf_event *event, void *buf, size_t count)
 		kfree(group);
 		return event->read_size;
 	}
-	values[n++] = perf_event_read_value(event, &enabled, &running);
-	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		values[n++] = enabled;
-	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		values[n++] = running;
-	if (read_format & PERF_FORMAT_ID)
-		values[n++] = primary_event_id(event);
-	if (read_format & PERF_FORMAT_LOST)
-		values[n++] = (u64)atomic64_read(&event->lost_samples);
+	value = perf_event_read_value(event, &enabled, &running);
+	n = perf_read_one_values(event, value, enabled, running, values);
 	memcpy(buf, values, n * sizeof(u64));
 	return (ssize_t)(n * sizeof(u64));
 }

@@ -413,6 +413,13 @@ void perf_output_sample(struct perf_output_handle *handle,
 			struct perf_event_header *header,
 			struct perf_sample_data *data,
 			struct perf_event *event);
+/*
+ * One event's read_format values (no PERF_FORMAT_GROUP): @count, the times,
+ * ID, LOST as the format asks, into @values (5 at most); returns how many.
+ * read() and PERF_SAMPLE_READ lay them out alike.
+ */
+int perf_read_one_values(struct perf_event *event, u64 count, u64 enabled, u64 running,
+			 u64 *values);
 /* The read_format block of @event (a group's, with PERF_FORMAT_GROUP). */
 void perf_output_read(struct perf_output_handle *handle,
 		      struct perf_event *event);

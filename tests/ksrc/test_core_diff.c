@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "tests/test.h"
+#include "tests/lib/test_pmu.h"
 #include <generated/ksrc.h>
 #ifdef KSRC_UNIT_CORE
 #include "core/perf_event.h"
@@ -594,42 +595,10 @@ static void read_formats(void **state)
  * its counters (validate_group(), -EINVAL at the 6th instructions event
  * on Skylake, in the kernel as in core/), long before a read passes 16k.
  * The kernel's side reaches the check because the unit's model driver
- * validates no group; core/'s side, through this PMU, which takes any
- * event and never runs one (the group's leader stays disabled).
+ * validates no group; core/'s side, through the tests' PMU (tests/lib),
+ * which takes any event (the group's leader stays disabled: none runs).
  */
-static int validate_pmu_event_init(struct perf_event *event)
-{
-	(void)event;
-	return 0;
-}
-
-static int validate_pmu_add(struct perf_event *event, int flags)
-{
-	(void)event;
-	(void)flags;
-	return -EINVAL;
-}
-
-static void validate_pmu_event(struct perf_event *event, int flags)
-{
-	(void)event;
-	(void)flags;
-}
-
-static void validate_pmu_read(struct perf_event *event)
-{
-	(void)event;
-}
-
-static struct pmu validate_pmu = {
-	.name		= "validate_size",
-	.event_init	= validate_pmu_event_init,
-	.add		= validate_pmu_add,
-	.del		= validate_pmu_event,
-	.start		= validate_pmu_event,
-	.stop		= validate_pmu_event,
-	.read		= validate_pmu_read,
-};
+static struct test_pmu validate_pmu;
 
 static void validate_size(void **state)
 {
@@ -638,16 +607,17 @@ static void validate_size(void **state)
 	const u64 big = READ_FORMAT_ALL;
 
 	(void)state;
+	test_pmu_init(&validate_pmu, PERF_TYPE_RAW);
 	for (int pass = 0; pass < 2; pass++) {
 		int n = 0, ec, ek;
 
 		open_counting_pmu(PERF_COUNT_HW_INSTRUCTIONS, pass ? big : PERF_FORMAT_ID, true, NULL,
-				  -1, &validate_pmu, &ev[0], &fd[0], &ec, &ek);
+				  -1, &validate_pmu.pmu, &ev[0], &fd[0], &ec, &ek);
 		assert_int_equal(ec, 0);
 		assert_int_equal(ek, 0);
 		for (n = 1; n < (int)ARRAY_SIZE(ev); n++) {
 			open_counting_pmu(PERF_COUNT_HW_INSTRUCTIONS, pass ? 0 : big, false, ev[0],
-					  fd[0], &validate_pmu, &ev[n], &fd[n], &ec, &ek);
+					  fd[0], &validate_pmu.pmu, &ev[n], &fd[n], &ec, &ek);
 			if (ec != ek)
 				fail_msg("validate_size pass %d, member %d: core/ %d, the kernel's %d",
 					 pass, n, ec, ek);

@@ -21,22 +21,19 @@ void ksrc_core_unexpected(const char *what, ...)
 }
 
 /* ---- the running task, CPU and interrupt ---------------------------------- */
-static struct signal_struct ksrc_signal;
 /* a user process: its mm says so to the callchain (nothing walks it) */
-static struct mm_struct ksrc_task_mm;
-static struct task_struct ksrc_init_task = {
-	.pid = 1, .tgid = 1, .comm = "ksrc", .signal = &ksrc_signal, .mm = &ksrc_task_mm,
-	.usage = REFCOUNT_INIT(1),
-	.perf_event_list = LIST_HEAD_INIT(ksrc_init_task.perf_event_list),
-};
+#define KSRC_TASK(name, id)							\
+	static struct signal_struct name##_signal;				\
+	static struct mm_struct name##_mm;					\
+	static struct task_struct name = {					\
+		.pid = (id), .tgid = (id), .comm = "ksrc",			\
+		.signal = &name##_signal, .mm = &name##_mm,			\
+		.usage = REFCOUNT_INIT(1),					\
+		.perf_event_list = LIST_HEAD_INIT(name.perf_event_list),	\
+	}
+KSRC_TASK(ksrc_init_task, 1);
 /* a second process, pid 2, for per-task events and context switches */
-static struct signal_struct ksrc_signal2;
-static struct mm_struct ksrc_task2_mm;
-static struct task_struct ksrc_task2 = {
-	.pid = 2, .tgid = 2, .comm = "ksrc", .signal = &ksrc_signal2, .mm = &ksrc_task2_mm,
-	.usage = REFCOUNT_INIT(1),
-	.perf_event_list = LIST_HEAD_INIT(ksrc_task2.perf_event_list),
-};
+KSRC_TASK(ksrc_task2, 2);
 struct task_struct *ksrc_current = &ksrc_init_task;
 
 struct task_struct *ksrc_find_task_by_vpid(pid_t pid)
