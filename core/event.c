@@ -114,19 +114,50 @@ err:
 	return ret;
 }
 
+/*
+ * The PMU of attr.type. Hardware and cache events are aliases of the raw
+ * CPU PMU, or (an extended type) name a PMU's type in config's top half,
+ * which only a PMU with PERF_PMU_CAP_EXTENDED_HW_TYPE takes. A type no PMU
+ * has goes to each PMU in turn, the first that does not say -ENOENT
+ * deciding: so an extended type that names no PMU is the plain event.
+ */
 static int perf_init_event(struct perf_event *event, struct pmu *pmu)
 {
-	int type = event->attr.type;
+	bool extended_type = false;
+	int type = (int)event->attr.type, ret, i;
 
-	if (!pmu) {
-		/* hardware and cache events are aliases of the raw CPU PMU */
-		if (type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE)
+	if (pmu)
+		return perf_try_init_event(pmu, event);
+	if (type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE) {
+		type = (int)(event->attr.config >> PERF_PMU_TYPE_SHIFT);
+		if (!type) {
 			type = PERF_TYPE_RAW;
-		pmu = perf_pmu_find(type);
-		if (!pmu)
-			return -ENOENT;
+		} else {
+			extended_type = true;
+			event->attr.config &= PERF_HW_EVENT_MASK;
+		}
 	}
-	return perf_try_init_event(pmu, event);
+again:
+	pmu = perf_pmu_find(type);
+	if (pmu) {
+		if (event->attr.type != (u32)type && type != PERF_TYPE_RAW &&
+		    !(pmu->capabilities & PERF_PMU_CAP_EXTENDED_HW_TYPE))
+			return -ENOENT;
+		ret = perf_try_init_event(pmu, event);
+		if (ret == -ENOENT && event->attr.type != (u32)type && !extended_type) {
+			type = (int)event->attr.type;
+			goto again;
+		}
+		return ret;
+	}
+	for (i = 0; i < PERF_NR_PMUS; i++) {
+		if (!pmus[i])
+			continue;
+		ret = perf_try_init_event(pmus[i], event);
+		if (ret != -ENOENT)
+			return ret;
+	}
+	return -ENOENT;
 }
 
 /* ---- clocks ---------------------------------------------------------------- */
@@ -1243,6 +1274,61 @@ u64 perf_event_read_value(struct perf_event *event, u64 *enabled, u64 *running)
 	if (running)
 		*running = event->total_time_running;
 	return (u64)local64_read(&event->count) + (u64)atomic64_read(&event->child_count);
+}
+
+/*
+ * read() of an event's fd: the read_format layout, one event's or, with
+ * PERF_FORMAT_GROUP, its whole group's. The group shares the leader's
+ * times (its members run together), each member adds its count, ID and
+ * LOST. 0 (end of file) for an event in error, -ENOSPC for a buffer
+ * shorter than the event's read_size; else the bytes written.
+ */
+static void perf_read_group_add(struct perf_event *leader, u64 read_format, u64 *values)
+{
+	int n = 1;	/* values[0] is the number of members */
+
+	perf_event_read(leader);
+	for (int i = 0; i < leader->nr_siblings; i++)
+		perf_event_read(leader->siblings[i]);
+	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		values[n++] = leader->total_time_enabled;
+	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		values[n++] = leader->total_time_running;
+	for (int i = -1; i < leader->nr_siblings; i++) {
+		struct perf_event *sub = i < 0 ? leader : leader->siblings[i];
+
+		values[n++] = (u64)local64_read(&sub->count) + (u64)atomic64_read(&sub->child_count);
+		if (read_format & PERF_FORMAT_ID)
+			values[n++] = primary_event_id(sub);
+		if (read_format & PERF_FORMAT_LOST)
+			values[n++] = (u64)atomic64_read(&sub->lost_samples);
+	}
+}
+
+ssize_t perf_read(struct perf_event *event, void *buf, size_t count)
+{
+	u64 read_format = event->attr.read_format;
+	u64 values[5], *group, value, enabled, running;
+	int n;
+
+	if (event->state == PERF_EVENT_STATE_ERROR)
+		return 0;
+	if (count < event->read_size)
+		return -ENOSPC;
+	if (read_format & PERF_FORMAT_GROUP) {
+		group = kcalloc(1, event->read_size);
+		if (!group)
+			return -ENOMEM;
+		group[0] = 1 + (u64)event->group_leader->nr_siblings;
+		perf_read_group_add(event->group_leader, read_format, group);
+		memcpy(buf, group, event->read_size);
+		kfree(group);
+		return event->read_size;
+	}
+	value = perf_event_read_value(event, &enabled, &running);
+	n = perf_read_one_values(event, value, enabled, running, values);
+	memcpy(buf, values, n * sizeof(u64));
+	return (ssize_t)(n * sizeof(u64));
 }
 
 int perf_event_refresh(struct perf_event *event, int refresh)

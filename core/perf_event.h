@@ -106,6 +106,8 @@ struct hw_perf_event {
 #define PERF_PMU_CAP_EXCLUSIVE		0x0010
 #define PERF_PMU_CAP_NO_EXCLUDE		0x0040
 #define PERF_PMU_CAP_AUX_OUTPUT		0x0080
+/* takes PERF_TYPE_HARDWARE/HW_CACHE events naming its type in config's top half */
+#define PERF_PMU_CAP_EXTENDED_HW_TYPE	0x0100
 #define PERF_PMU_CAP_AUX_PAUSE		0x0200
 
 /*
@@ -411,6 +413,13 @@ void perf_output_sample(struct perf_output_handle *handle,
 			struct perf_event_header *header,
 			struct perf_sample_data *data,
 			struct perf_event *event);
+/*
+ * One event's read_format values (no PERF_FORMAT_GROUP): @count, the times,
+ * ID, LOST as the format asks, into @values (5 at most); returns how many.
+ * read() and PERF_SAMPLE_READ lay them out alike.
+ */
+int perf_read_one_values(struct perf_event *event, u64 count, u64 enabled, u64 running,
+			 u64 *values);
 /* The read_format block of @event (a group's, with PERF_FORMAT_GROUP). */
 void perf_output_read(struct perf_output_handle *handle,
 		      struct perf_event *event);
@@ -602,6 +611,8 @@ int perf_event_refresh(struct perf_event *event, int refresh);
 int perf_event_period(struct perf_event *event, u64 value);
 int perf_event_set_output(struct perf_event *event, struct perf_event *output_event);
 u64 perf_event_read_value(struct perf_event *event, u64 *enabled, u64 *running);
+/* read() of the event's fd: its read_format bytes, 0, -ENOSPC or -ENOMEM */
+ssize_t perf_read(struct perf_event *event, void *buf, size_t count);
 
 /*
  * Irq work of this CPU: the disables perf_event_disable_inatomic() left

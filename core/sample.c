@@ -176,15 +176,13 @@ static bool has_inherit_and_sample_read(struct perf_event_attr *attr)
 	return attr->inherit && (attr->sample_type & PERF_SAMPLE_READ);
 }
 
-static void perf_output_read_one(struct perf_output_handle *handle,
-				 struct perf_event *event,
-				 u64 enabled, u64 running)
+int perf_read_one_values(struct perf_event *event, u64 count, u64 enabled, u64 running,
+			 u64 *values)
 {
 	u64 read_format = event->attr.read_format;
-	u64 values[5];
 	int n = 0;
 
-	values[n++] = perf_event_count(event, has_inherit_and_sample_read(&event->attr));
+	values[n++] = count;
 	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
 		values[n++] = enabled;
 	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
@@ -192,7 +190,19 @@ static void perf_output_read_one(struct perf_output_handle *handle,
 	if (read_format & PERF_FORMAT_ID)
 		values[n++] = primary_event_id(event);
 	if (read_format & PERF_FORMAT_LOST)
-		values[n++] = atomic64_read(&event->lost_samples);
+		values[n++] = (u64)atomic64_read(&event->lost_samples);
+	return n;
+}
+
+static void perf_output_read_one(struct perf_output_handle *handle,
+				 struct perf_event *event,
+				 u64 enabled, u64 running)
+{
+	u64 values[5];
+	int n = perf_read_one_values(event,
+				     perf_event_count(event, has_inherit_and_sample_read(&event->attr)),
+				     enabled, running, values);
+
 	perf_output_copy(handle, values, n * sizeof(u64));
 }
 

@@ -58,6 +58,11 @@ static struct perf_event *ksrc_fd_event(int fd)
 
 int ksrc_core_mmap(int fd, unsigned int nr_pages)
 {
+	return ksrc_core_mmap_prot(fd, nr_pages, 1);
+}
+
+int ksrc_core_mmap_prot(int fd, unsigned int nr_pages, int writable)
+{
 	struct file *file = ksrc_core_fd_file(fd);
 	struct vm_area_struct *vma;
 	int ret;
@@ -73,7 +78,7 @@ int ksrc_core_mmap(int fd, unsigned int nr_pages)
 	vma->vm_start = 0x7f0000000000UL;
 	vma->vm_end = vma->vm_start + ((unsigned long)nr_pages + 1) * PAGE_SIZE;
 	vma->vm_mm = &ksrc_mm;
-	vma->vm_flags = VM_READ | VM_WRITE | VM_SHARED | VM_MAYSHARE;
+	vma->vm_flags = VM_READ | VM_SHARED | VM_MAYSHARE | (writable ? VM_WRITE : 0);
 	vma->vm_file = file;
 	ret = file->f_op->mmap(file, vma);
 	if (ret) {
@@ -130,6 +135,32 @@ long ksrc_core_ioctl(int fd, unsigned int cmd, unsigned long arg)
 	return file->f_op->unlocked_ioctl(file, cmd, arg);
 }
 
+long ksrc_core_read(int fd, void *buf, size_t count)
+{
+	struct file *file = ksrc_core_fd_file(fd);
+	loff_t pos = 0;
+
+	if (!file)
+		return -EBADF;
+	return file->f_op->read(file, buf, count, &pos);
+}
+
+unsigned int ksrc_core_poll(int fd)
+{
+	struct file *file = ksrc_core_fd_file(fd);
+
+	return file ? (unsigned int)file->f_op->poll(file, NULL) : 0;
+}
+
+int ksrc_core_fasync(int fd, int on)
+{
+	struct file *file = ksrc_core_fd_file(fd);
+
+	if (!file)
+		return -EBADF;
+	return file->f_op->fasync(fd, file, on);
+}
+
 int ksrc_core_event_state(int fd, struct ksrc_core_state *st)
 {
 	struct perf_event *event = ksrc_fd_event(fd);
@@ -144,6 +175,24 @@ int ksrc_core_event_state(int fd, struct ksrc_core_state *st)
 	st->period_left = local64_read(&event->hw.period_left);
 	st->interrupts = event->hw.interrupts;
 	st->state = event->state;
+	st->pending_kill = event->pending_kill;
+	st->lost_samples = (uint64_t)atomic64_read(&event->lost_samples);
+	return 0;
+}
+
+/* the scheduler's context switch on CPU 0: out of current, into @pid's task */
+int ksrc_core_switch_to(int pid, int prev_runnable)
+{
+	struct task_struct *prev = current, *next = find_task_by_vpid(pid);
+
+	if (!next)
+		return -ESRCH;
+	prev->on_rq = prev_runnable;
+	next->on_rq = 1;
+	perf_event_task_sched_out(prev, next);
+	ksrc_current = next;
+	perf_event_task_sched_in(prev, next);
+	ksrc_irq_work_run();
 	return 0;
 }
 

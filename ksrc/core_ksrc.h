@@ -20,10 +20,24 @@ int ksrc_core_perf_event_open(const void *uattr, int pid, int cpu, int group_fd,
 			      unsigned long flags);
 /* perf_mmap() of 1 + nr_pages pages at offset 0, shared, read-write; 0 or -errno */
 int ksrc_core_mmap(int fd, unsigned int nr_pages);
+/* the same with the mapping's protection: read-only (writable 0) is the overwrite mode */
+int ksrc_core_mmap_prot(int fd, unsigned int nr_pages, int writable);
 /* the user page and data pages as user space sees them, up to len bytes */
 size_t ksrc_core_rb_copy(int fd, void *buf, size_t len);
 /* the fd's perf_ioctl(); its return */
 long ksrc_core_ioctl(int fd, unsigned int cmd, unsigned long arg);
+/* read(fd, buf, count): the fd's perf_read(); bytes, 0 or -errno */
+long ksrc_core_read(int fd, void *buf, size_t count);
+/* poll(fd): the EPOLL* bits perf_poll() returns (it clears the buffer's) */
+unsigned int ksrc_core_poll(int fd);
+/* fcntl(fd, F_SETFL, O_ASYNC) on (1) or off (0): the fd's perf_fasync(); 0 or -errno */
+int ksrc_core_fasync(int fd, int on);
+/* the SIGIOs kill_fasync() sent so far, and the band (POLL_IN, POLL_HUP) of the last */
+struct ksrc_core_sigio {
+	unsigned long	nr;
+	int		band;
+};
+void ksrc_core_sigio(struct ksrc_core_sigio *sig);
 /* close(fd) */
 void ksrc_core_close(int fd);
 
@@ -35,6 +49,8 @@ struct ksrc_core_state {
 	int64_t		period_left;
 	uint64_t	interrupts;	/* hw.interrupts: MAX_INTERRUPTS when throttled */
 	int		state;		/* PERF_EVENT_STATE_* */
+	int		pending_kill;	/* POLL_IN, POLL_HUP: the band of the next SIGIO */
+	uint64_t	lost_samples;
 };
 int ksrc_core_event_state(int fd, struct ksrc_core_state *st);
 
@@ -46,8 +62,18 @@ int ksrc_core_event_state(int fd, struct ksrc_core_state *st);
  */
 int ksrc_core_fork_ctx_data(void);
 
+/*
+ * A context switch on CPU 0 to the shim's task @pid (1 runs at boot, 2
+ * waits), the task switched out still runnable (preempted) or not (asleep);
+ * 0 or -ESRCH.
+ */
+int ksrc_core_switch_to(int pid, int prev_runnable);
+
 /* the scheduler tick's perf_event_task_tick(): unthrottles, adjusts freq events */
 void ksrc_core_tick(void);
+
+/* the model's user stack at the next PMIs: @nr return addresses, innermost first */
+void ksrc_core_set_user_stack(const uint64_t *ret, unsigned int nr);
 
 /* the clock every timestamp reads (ns) */
 void ksrc_core_set_clock(uint64_t ns);

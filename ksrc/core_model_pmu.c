@@ -16,11 +16,13 @@
 #include <linux/perf_event.h>
 #include "model/model.h"
 #include "model/msr-index.h"
+#include "ksrc/core_ksrc.h"
 
 #define KSRC_PMU_COUNTERS	4
 #define KSRC_CNTVAL_BITS	48
 #define KSRC_CNTVAL_MASK	((1ULL << KSRC_CNTVAL_BITS) - 1)
 #define KSRC_MAX_PERIOD		(KSRC_CNTVAL_MASK >> 1)
+#define KSRC_MAX_PRECISE	3
 #define KSRC_EVSEL_USR		(1ULL << 16)
 #define KSRC_EVSEL_OS		(1ULL << 17)
 #define KSRC_EVSEL_INT		(1ULL << 20)
@@ -99,20 +101,35 @@ static int ksrc_pmu_event_init(struct perf_event *event)
 	struct hw_perf_event *hwc = &event->hw;
 	u64 evsel;
 
+	/* x86_pmu_event_init(): its types, then hw_config's checks, then the event */
 	switch (event->attr.type) {
 	case PERF_TYPE_HARDWARE:
-		if (event->attr.config == PERF_COUNT_HW_CPU_CYCLES)
-			evsel = 0x3c;
-		else if (event->attr.config == PERF_COUNT_HW_INSTRUCTIONS)
-			evsel = 0xc0;
-		else
-			return -EOPNOTSUPP;
-		break;
 	case PERF_TYPE_RAW:
-		evsel = event->attr.config & 0xffff;
+	case PERF_TYPE_HW_CACHE:
 		break;
 	default:
 		return -ENOENT;
+	}
+	/*
+	 * x86_pmu_hw_config()'s precise_ip check, with Skylake's levels
+	 * (x86_pmu_max_precise(): PEBS, its IP fixup, precise distribution)
+	 */
+	if (event->attr.precise_ip) {
+		if (event->attr.precise_ip > KSRC_MAX_PRECISE)
+			return -EOPNOTSUPP;
+		if (!is_sampling_event(event))
+			return -EINVAL;
+	}
+	if (event->attr.type == PERF_TYPE_RAW) {
+		evsel = event->attr.config & 0xffff;
+	} else if (event->attr.type == PERF_TYPE_HW_CACHE) {
+		return -ENOENT;		/* the model has no cache events (core/x86's answer too) */
+	} else if (event->attr.config == PERF_COUNT_HW_CPU_CYCLES) {
+		evsel = 0x3c;
+	} else if (event->attr.config == PERF_COUNT_HW_INSTRUCTIONS) {
+		evsel = 0xc0;
+	} else {
+		return -EOPNOTSUPP;
 	}
 	if (!event->attr.exclude_user)
 		evsel |= KSRC_EVSEL_USR;
@@ -257,6 +274,36 @@ static void ksrc_pmu_pmi(void *ctx, int cpu_id)
 	ksrc_irq_regs = NULL;
 	/* what the NMI leaves for irq_work runs on its way out */
 	ksrc_irq_work_run();
+}
+
+/*
+ * The callchain walkers x86's driver gives kernel/events/callchain.c
+ * (arch/x86/events/core.c): the user one stores the sampled ip, then each
+ * return address of the frame-pointer chain while the entry has room. The
+ * model's user stack is the return addresses the caller set
+ * (ksrc_core_set_user_stack(), as core/'s pt_regs.callers); it has no
+ * kernel stack, and no sample is taken in the kernel.
+ */
+static const u64 *ksrc_user_stack;
+static unsigned int ksrc_user_stack_nr;
+
+void ksrc_core_set_user_stack(const uint64_t *ret, unsigned int nr)
+{
+	ksrc_user_stack = ret;
+	ksrc_user_stack_nr = nr;
+}
+
+void perf_callchain_user(struct perf_callchain_entry_ctx *entry, struct pt_regs *regs)
+{
+	perf_callchain_store(entry, regs->ip);
+	for (unsigned int i = 0; i < ksrc_user_stack_nr && entry->nr < entry->max_stack; i++)
+		if (perf_callchain_store(entry, ksrc_user_stack[i]))
+			break;
+}
+
+void perf_callchain_kernel(struct perf_callchain_entry_ctx *entry, struct pt_regs *regs)
+{
+	perf_callchain_store(entry, regs->ip);
 }
 
 void ksrc_model_pmu_attach(struct model_cpu *cpu);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include <linux/perf_event.h>
+#include "ksrc/core_ksrc.h"
 
 /* ---- the loud stubs' end ---------------------------------------------------- */
 void ksrc_core_unexpected(const char *what, ...)
@@ -20,13 +21,27 @@ void ksrc_core_unexpected(const char *what, ...)
 }
 
 /* ---- the running task, CPU and interrupt ---------------------------------- */
-static struct signal_struct ksrc_signal;
-static struct task_struct ksrc_init_task = {
-	.pid = 1, .tgid = 1, .comm = "ksrc", .signal = &ksrc_signal,
-	.usage = REFCOUNT_INIT(1),
-	.perf_event_list = LIST_HEAD_INIT(ksrc_init_task.perf_event_list),
-};
+/* a user process: its mm says so to the callchain (nothing walks it) */
+#define KSRC_TASK(name, id)							\
+	static struct signal_struct name##_signal;				\
+	static struct mm_struct name##_mm;					\
+	static struct task_struct name = {					\
+		.pid = (id), .tgid = (id), .comm = "ksrc",			\
+		.signal = &name##_signal, .mm = &name##_mm,			\
+		.usage = REFCOUNT_INIT(1),					\
+		.perf_event_list = LIST_HEAD_INIT(name.perf_event_list),	\
+	}
+KSRC_TASK(ksrc_init_task, 1);
+/* a second process, pid 2, for per-task events and context switches */
+KSRC_TASK(ksrc_task2, 2);
 struct task_struct *ksrc_current = &ksrc_init_task;
+
+struct task_struct *ksrc_find_task_by_vpid(pid_t pid)
+{
+	if (pid == ksrc_init_task.pid)
+		return &ksrc_init_task;
+	return pid == ksrc_task2.pid ? &ksrc_task2 : NULL;
+}
 
 /* The task is the bridge's: its last reference is never dropped. */
 void put_task_struct(struct task_struct *t)
@@ -324,8 +339,40 @@ struct rb_node *rb_prev(const struct rb_node *node)
 	return parent;
 }
 
+/* the fd table's size: a group at perf_event_validate_size()'s limit has ~680 members */
+#define KSRC_NR_FDS 1024
+
+/* ---- O_ASYNC: an owner per fd, the SIGIOs counted ------------------------------ */
+struct inode ksrc_anon_inode;
+struct fasync_struct { int fd; };
+static struct fasync_struct ksrc_fasync[KSRC_NR_FDS];
+static struct ksrc_core_sigio ksrc_sigio;
+
+int fasync_helper(int fd, struct file *filp, int on, struct fasync_struct **fapp)
+{
+	(void)filp;
+	if (fd < 0 || fd >= (int)ARRAY_SIZE(ksrc_fasync))
+		return -EBADF;
+	ksrc_fasync[fd].fd = fd;
+	*fapp = on ? &ksrc_fasync[fd] : NULL;
+	/* the kernel's: 1 when the list changed, 0 when it had the fd already */
+	return 1;
+}
+
+void kill_fasync(struct fasync_struct **fp, int sig, int band)
+{
+	if (*fp && sig == SIGIO) {
+		ksrc_sigio.nr++;
+		ksrc_sigio.band = band;
+	}
+}
+
+void ksrc_core_sigio(struct ksrc_core_sigio *sig)
+{
+	*sig = ksrc_sigio;
+}
+
 /* ---- files and fds: a small table, as perf_event_open uses them -------------------- */
-#define KSRC_NR_FDS 64
 static struct file *ksrc_fds[KSRC_NR_FDS];
 static bool ksrc_fd_used[KSRC_NR_FDS];
 

@@ -262,13 +262,17 @@ struct task_struct {
 };
 extern struct task_struct *ksrc_current;
 #define current				ksrc_current
+/* the shim's two processes, pid 1 (current at boot) and 2 (core_shim.c) */
+struct task_struct *ksrc_find_task_by_vpid(pid_t pid);
+#define find_task_by_vpid(pid)		ksrc_find_task_by_vpid(pid)
 #define PF_EXITING			0x00000004
 #define PF_KTHREAD			0x00200000
 #define task_cpu(p)			((void)(p), 0)
 #define task_curr(p)			((p) == ksrc_current)
 #define is_idle_task(p)			((p)->pid == 0)
 #define is_user_task(p)			(!((p)->flags & PF_KTHREAD))
-#define task_is_runnable(p)		((void)(p), 1)
+/* on a run queue: a task switched out so was preempted, not asleep (the bridge sets it) */
+#define task_is_runnable(p)		(READ_ONCE((p)->on_rq) != 0)
 #define pid_alive(p)			((void)(p), 1)
 #define get_task_struct(p)		({ refcount_inc(&(p)->usage); (p); })
 void put_task_struct(struct task_struct *t);
@@ -335,12 +339,22 @@ void ksrc_irq_work_run(void);
 #define irq_work_sync(w)		((void)(w))
 #define arch_irq_work_raise()		do { } while (0)
 
-/* ---- work items: run now (the ring shim's schedule_work), delayed ones loud -------- */
+/* ---- work items: run now (the ring shim's schedule_work), delayed ones too --------- */
 struct delayed_work { struct work_struct work; };
 #define DECLARE_WORK(n, f)		struct work_struct n = { .func = (f) }
 #define DECLARE_DELAYED_WORK(n, f)	struct delayed_work n = { { .func = (f) } }
 #define INIT_DELAYED_WORK(w, f)		INIT_WORK(&(w)->work, (f))
-#define schedule_delayed_work(w, d)	KSRC_UNEXPECTED(bool, schedule_delayed_work, w, d)
+/*
+ * The delay has passed at once: unaccount_event()'s perf_sched_work (the
+ * last event that needed the scheduler hooks gone, their static key off)
+ * runs before the close returns, as it would a tick (HZ) later.
+ */
+static inline bool schedule_delayed_work(struct delayed_work *w, unsigned long delay)
+{
+	(void)delay;
+	w->work.func(&w->work);
+	return true;
+}
 #define flush_work(w)			((void)(w), true)
 #define to_delayed_work(w)		container_of(w, struct delayed_work, work)
 
@@ -549,8 +563,21 @@ int kstrtoul(const char *s, unsigned int base, unsigned long *res);
 int kstrtoint(const char *s, unsigned int base, int *res);
 /* strlcpy, which core.c called before v6.8 */
 #define strlcpy(d, s, n)		({ size_t __n = (n); strncpy((d), (s), __n); (d)[__n - 1] = 0; strlen(s); })
-#define kill_fasync(fp, sig, band)	((void)(fp))
-#define fasync_helper(fd, f, on, fp)	KSRC_UNEXPECTED(int, fasync_helper, fd, f, on, fp)
+/*
+ * O_ASYNC on an event fd (perf_fasync()): every file is an anonymous
+ * perf file of one inode, whose lock is a no-op; fasync_helper() keeps one
+ * owner per fd, kill_fasync() counts the SIGIOs and keeps the last band
+ * for ksrc_core_sigio() (core_shim.c).
+ */
+#undef file_inode
+#define file_inode(f)			((void)(f), &ksrc_anon_inode)
+#undef inode_lock
+#define inode_lock(i)			((void)(i))
+#undef inode_unlock
+#define inode_unlock(i)			((void)(i))
+extern struct inode ksrc_anon_inode;
+int fasync_helper(int fd, struct file *filp, int on, struct fasync_struct **fapp);
+void kill_fasync(struct fasync_struct **fp, int sig, int band);
 
 /* files: a small table (core_shim.c), for perf_event_open's fds */
 struct file *anon_inode_getfile(const char *name, const struct file_operations *fops, void *priv, int flags);

@@ -424,6 +424,21 @@ static inline void list_splice(const struct list_head *list, struct list_head *h
 	}
 }
 
+/* <linux/sched.h>: a callchain buffer per context level (task, softirq, irq, NMI) */
+#define PERF_NR_CONTEXTS		4
+
+/* <linux/sysctl.h>: a sysctl table's entry, which callchain.c's handler copies */
+struct ctl_table {
+	const char	*procname;
+	void		*data;
+	int		maxlen;
+	umode_t		mode;
+	void		*proc_handler;
+	void		*poll;
+	void		*extra1;
+	void		*extra2;
+};
+
 /* <linux/fs.h>, <linux/mm_types.h>, <linux/mm.h>: the fields core.c touches */
 struct fasync_struct;
 struct inode {

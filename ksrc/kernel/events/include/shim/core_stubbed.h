@@ -144,7 +144,6 @@ struct vm_area_struct;
 struct ns_common;
 struct pid_namespace;
 struct user_namespace;
-struct ctl_table;
 struct cred;
 struct seq_file;
 struct kernel_siginfo;
@@ -268,6 +267,8 @@ struct device {
 #define perf_reg_abi(t)			KSRC_UNEXPECTED(u64, perf_reg_abi, t)
 #define perf_reg_value(r, i)		KSRC_UNEXPECTED(u64, perf_reg_value, r, i)
 #define perf_get_regs_user(ru, r)	KSRC_UNEXPECTED_V(perf_get_regs_user, ru, r)
+/* a task's user regs at its kernel entry: no sample here is taken in the kernel */
+#define task_pt_regs(t)			KSRC_UNEXPECTED(struct pt_regs *, task_pt_regs, t)
 #define PERF_REG_EXTENDED_MASK		0ULL
 
 #endif /* KSRC_CORE_STUBBED_H */
@@ -315,7 +316,6 @@ int perf_event_set_bpf_prog(struct perf_event *event, struct bpf_prog *prog, u64
 #define BPF_PROG_TYPE_PERF_EVENT		7
 #define BPF_PROG_TYPE_KPROBE			2
 #define BPF_PROG_TYPE_TRACEPOINT		5
-#define find_task_by_vpid(pid)			KSRC_UNEXPECTED(struct task_struct *, find_task_by_vpid, pid)
 #define is_vm_hugetlb_page(v)			KSRC_UNEXPECTED(bool, is_vm_hugetlb_page, v)
 #define vma_is_initial_heap(v)			KSRC_UNEXPECTED(bool, vma_is_initial_heap, v)
 #define vma_is_initial_stack(v)			KSRC_UNEXPECTED(bool, vma_is_initial_stack, v)
