@@ -756,9 +756,10 @@ int run_scenario_hooked(const struct scenario *s, const char *output, const char
 }
 
 int run_trace(const struct scenario *s, struct vg_trace *trace, const char *comm,
-	      const char *output, struct run_stats *st, char *err, size_t errlen)
+	      const char *output, run_progress_fn progress, struct run_stats *st, char *err,
+	      size_t errlen)
 {
-	struct run r = { .s = s, .st = st, .trace = trace, .comm = comm };
+	struct run r = { .s = s, .st = st, .trace = trace, .comm = comm, .progress = progress };
 
 	return run_one(&r, output, NULL, NULL, err, errlen);
 }
