@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
@@ -746,6 +747,34 @@ static void write_feature(struct perf_data_writer *w, int feat)
 	}
 }
 
+/*
+ * Feature FEAT's section as write_feature() writes it into the file, in
+ * memory (malloc'ed, its size in *SIZE; HEADER_LAST_FEATURE's is empty),
+ * or NULL: out of memory.
+ */
+static char *feature_body(struct perf_data_writer *w, u64 feat, size_t *size)
+{
+	FILE *fp = w->fp;
+	char *body = NULL;
+	bool failed;
+
+	*size = 0;
+	w->fp = open_memstream(&body, size);
+	if (!w->fp) {
+		w->fp = fp;
+		return NULL;
+	}
+	if (feat < HEADER_LAST_FEATURE)
+		write_feature(w, (int)feat);
+	failed = fclose(w->fp) != 0;
+	w->fp = fp;
+	if (failed) {
+		free(body);
+		return NULL;
+	}
+	return body;
+}
+
 static void write_features(struct perf_data_writer *w, struct perf_file_header *h)
 {
 	struct perf_file_section sec[HEADER_LAST_FEATURE];
@@ -818,6 +847,89 @@ int perf_data_writer__finish(struct perf_data_writer *w)
 	if (!w->failed && fflush(w->fp))
 		writer_fail(w, "write failed: %s", strerror(errno));
 	return w->failed ? -1 : 0;
+}
+
+/* The bytes the features and their table will take at finish. 0, or -1: out of memory. */
+static int features_size(struct perf_data_writer *w, u64 *total)
+{
+	*total = 0;
+	for (int feat = HEADER_FIRST_FEATURE; feat < HEADER_LAST_FEATURE; feat++) {
+		size_t size;
+		char *body;
+
+		if (!feature_present(w, feat))
+			continue;
+		body = feature_body(w, (u64)feat, &size);
+		if (!body)
+			return -1;
+		free(body);
+		*total += sizeof(struct perf_file_section) + size;
+	}
+	return 0;
+}
+
+/*
+ * The records that reached the file whole, from data_offset, as far as
+ * LIMIT: data_size, the samples' times and how many there are follow
+ * them. The file's end, where the last kept record ends, is returned.
+ */
+static u64 keep_whole_records(struct perf_data_writer *w, int fd, u64 limit, u64 *samples)
+{
+	u8 *buf = malloc(65536);
+	u64 pos = w->data_offset;
+
+	*samples = 0;
+	w->have_time = false;
+	while (buf && pos + sizeof(struct perf_event_header) <= limit) {
+		struct perf_event_header *h = (struct perf_event_header *)buf;
+
+		if (pread(fd, buf, sizeof(*h), (off_t)pos) != (ssize_t)sizeof(*h) ||
+		    h->size < sizeof(*h) || pos + h->size > limit ||
+		    pread(fd, buf + sizeof(*h), h->size - sizeof(*h), (off_t)(pos + sizeof(*h))) !=
+		    (ssize_t)(h->size - sizeof(*h)))
+			break;
+		if (h->type == PERF_RECORD_SAMPLE) {
+			note_sample_time(w, h);
+			(*samples)++;
+		}
+		pos += h->size;
+	}
+	free(buf);
+	w->data_size = pos - w->data_offset;
+	return pos;
+}
+
+int perf_data_writer__keep_partial(struct perf_data_writer *w, u64 *samples)
+{
+	char why[ERR_MAX];
+	struct stat st;
+	u64 feats, end;
+	int fd;
+
+	*samples = 0;
+	if (!w->failed || w->pipe || !w->data_started)
+		return -1;
+	snprintf(why, sizeof(why), "%s", w->err);
+	/* what stdio still holds never reached the file: dropped, the file as it is */
+	__fpurge(w->fp);
+	clearerr(w->fp);
+	fd = fileno(w->fp);
+	w->failed = false;
+	w->finished = false;
+	if (fstat(fd, &st) || features_size(w, &feats) ||
+	    (u64)st.st_size < w->data_offset + feats)
+		goto fail;
+	/* the features go where records were: no byte past those the file already had */
+	end = keep_whole_records(w, fd, (u64)st.st_size - feats, samples);
+	if (ftruncate(fd, (off_t)end) || fseek(w->fp, (long)end, SEEK_SET))
+		goto fail;
+	snprintf(last_error, sizeof(last_error), "%s", why);
+	return 0;
+fail:
+	w->failed = true;
+	snprintf(w->err, sizeof(w->err), "%s", why);
+	snprintf(last_error, sizeof(last_error), "%s", why);
+	return -1;
 }
 
 int perf_data_writer__open_result(struct perf_data_writer *w, struct perf_data_file *f)
@@ -944,23 +1056,10 @@ static bool pipe_feature(int feat)
 static void pipe_send_feature(struct perf_data_writer *w, u64 feat)
 {
 	struct perf_event_header h = { .type = PERF_RECORD_HEADER_FEATURE };
-	FILE *fp = w->fp;
-	char *body = NULL;
-	size_t size = 0;
-	bool failed;
+	size_t size;
+	char *body = feature_body(w, feat, &size);
 
-	/* the section is written as into the file, into memory */
-	w->fp = open_memstream(&body, &size);
-	if (!w->fp) {
-		w->fp = fp;
-		writer_fail(w, "out of memory");
-		return;
-	}
-	if (feat < HEADER_LAST_FEATURE)
-		write_feature(w, (int)feat);
-	failed = fclose(w->fp) != 0;
-	w->fp = fp;
-	if (failed || !body)
+	if (!body)
 		writer_fail(w, "out of memory");
 	else if (16 + size > 0xffff)
 		writer_fail(w, "feature %llu too large for a pipe (%zu bytes)",

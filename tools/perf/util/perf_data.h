@@ -208,6 +208,18 @@ int perf_data_writer__open_result(struct perf_data_writer *w, struct perf_data_f
  */
 int perf_data_writer__close(struct perf_data_writer *w);
 
+/*
+ * After a write that failed (a full file system, a file-size limit):
+ * keep the records that reached the file whole, cut back so that the
+ * features and their table fit in bytes the file already had (so they
+ * need no more room), and make W writable again: __close() then finishes
+ * a valid file over them and puts it at PATH, as after a stop. The
+ * samples kept in *SAMPLES. The failure's line stays in
+ * perf_data_writer__last_error(). 0, or -1: nothing can be kept (a pipe,
+ * no record yet, not even the features fit); W still failed.
+ */
+int perf_data_writer__keep_partial(struct perf_data_writer *w, u64 *samples);
+
 /* Drop everything written so far (the temporary file removed) and free W. */
 void perf_data_writer__abort(struct perf_data_writer *w);
 
