@@ -866,6 +866,7 @@ static int run_one(struct run *rp, const char *output, const char *map_dir,
 	};
 	struct saved_signals saved;
 	char truth[4200];
+	bool live;
 	int ret = -1;
 
 	memset(st, 0, sizeof(*st));
@@ -877,6 +878,15 @@ static int run_one(struct run *rp, const char *output, const char *map_dir,
 	r.judge = (struct judge){ .s = s, .m = r.m, .wls = r.wls, .trace = r.trace, .st = st };
 	if (open_events(&r, err, errlen) || start_file(&r, output, map_dir, err, errlen))
 		goto out;
+	/* a pipe's file is never built to be read back: its samples are judged as they go */
+	live = r.rec.w && !strcmp(perf_data_writer__target(r.rec.w), "-");
+	if (live && r.trace && truth_path(r.rec.w, truth, sizeof(truth)) &&
+	    judge_open_truth(&r.judge, truth, err, errlen))
+		goto out;
+	if (live && judge_live(&r.judge, r.rec.w, s->events_count, r.env.max_branches)) {
+		snprintf(err, errlen, "pmusim: out of memory");
+		goto out;
+	}
 	run_machine(&r);
 	if (hook && !st->stop_signal) {
 		r.hold_reads = true;
@@ -912,12 +922,12 @@ static int run_one(struct run *rp, const char *output, const char *map_dir,
 			goto out;
 		if (record__finish_output(&r.rec, err, errlen))
 			goto out;
-		if (r.trace && truth_path(r.rec.w, truth, sizeof(truth)) &&
+		if (!live && r.trace && truth_path(r.rec.w, truth, sizeof(truth)) &&
 		    judge_open_truth(&r.judge, truth, err, errlen))
 			goto out;
 		r.judge.convs = r.rec.convs;
 		r.judge.nr_convs = r.rec.nr_convs;
-		if (judge_file(&r.judge, r.rec.w, err, errlen))
+		if (!live && judge_file(&r.judge, r.rec.w, err, errlen))
 			goto out;
 		if (record__write_buildid_cache(&r.rec, st->warning, sizeof(st->warning), err,
 						errlen) ||

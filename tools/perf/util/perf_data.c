@@ -8,8 +8,9 @@
  * and the final header at close. Only a complete file reaches PATH: renamed
  * over it when PATH is a regular file (or none), copied into it when PATH
  * is a device or a FIFO, which are never replaced. A symlink is followed.
- * In pipe mode ("-") the file is built aside all the same (it is read
- * back), and a pipe's stream goes to standard output as the records come.
+ * In pipe mode ("-") a pipe's stream goes to standard output as the
+ * records come, and no file is built: each sample goes to the caller's
+ * hook as it is sent (perf_data_writer__set_sample_hook()).
  */
 #define _GNU_SOURCE	/* asprintf */
 #include <errno.h>
@@ -70,8 +71,10 @@ struct perf_data_writer {
 	u64 first_time, last_time;
 	bool failed;
 	char err[ERR_MAX];
-	/* pipe mode: target_fd is standard output, written through this buffer */
+	/* pipe mode: target_fd is standard output, written through this buffer; no fp */
 	bool pipe;
+	perf_data_sample_hook_fn sample_hook;
+	void *sample_hook_arg;
 	u32 pipe_build_ids;		/* BUILD_ID entries sent down the pipe */
 	size_t pipe_len;
 	u8 pipe_buf[65536];
@@ -107,7 +110,8 @@ writer_fail(struct perf_data_writer *w, const char *fmt, ...)
 
 static void do_write(struct perf_data_writer *w, const void *buf, size_t size)
 {
-	if (w->failed || !size)
+	/* (a pipe has no file: fp is only ever a feature's body in memory) */
+	if (w->failed || !size || !w->fp)
 		return;
 	if (fwrite(buf, 1, size, w->fp) != size)
 		writer_fail(w, "write failed: %s", strerror(errno ? errno : EIO));
@@ -307,6 +311,8 @@ struct perf_data_writer *perf_data_writer__open(const char *path,
 	}
 	if (open_target(w))
 		return NULL;
+	if (w->pipe)
+		return w;	/* nothing is built: records go down the pipe as they come */
 	if (w->in_place) {
 		tmpdir = getenv("TMPDIR");
 		if (!tmpdir || !*tmpdir)
@@ -324,9 +330,8 @@ struct perf_data_writer *perf_data_writer__open(const char *path,
 	w->fp = create_temp(w->tmp);
 	if (!w->fp) {
 		if (w->in_place)
-			open_fail(w, "%s: cannot create a temporary file in %s: %s",
-				  w->pipe ? "standard output (-o -)" : w->target, tmpdir,
-				  strerror(errno));
+			open_fail(w, "%s: cannot create a temporary file in %s: %s", w->target,
+				  tmpdir, strerror(errno));
 		else
 			open_fail(w, "%s: cannot create: %s", w->target, strerror(errno));
 		return NULL;
@@ -502,6 +507,10 @@ static void write_attrs(struct perf_data_writer *w)
 	u32 i;
 
 	w->data_started = true;
+	if (w->pipe) {
+		pipe_start(w);
+		return;
+	}
 	for (i = 0; i < w->nr_attrs; i++) {
 		w->attrs[i].ids_section.offset = writer_pos(w);
 		w->attrs[i].ids_section.size = (u64)w->attrs[i].nr_ids * sizeof(u64);
@@ -513,8 +522,6 @@ static void write_attrs(struct perf_data_writer *w)
 		do_write(w, &ids, sizeof(ids));
 	}
 	w->data_offset = writer_pos(w);
-	if (w->pipe)
-		pipe_start(w);
 }
 
 static const struct perf_event_attr *writer_sample_attr(struct perf_data_writer *w,
@@ -546,6 +553,16 @@ static const struct perf_event_attr *writer_sample_attr(struct perf_data_writer 
 			if (w->attrs[i].ids[j] == id)
 				return &w->attrs[i].attr;
 	return NULL;
+}
+
+/* A sample to the hook with its attr and the attr's index (none: an id no attr has). */
+static void call_sample_hook(struct perf_data_writer *w, const struct perf_event_header *event)
+{
+	const struct perf_event_attr *attr = writer_sample_attr(w, (const u8 *)event, event->size);
+
+	for (u32 i = 0; attr && i < w->nr_attrs; i++)
+		if (attr == &w->attrs[i].attr)
+			w->sample_hook(w->sample_hook_arg, i, attr, (const u8 *)event, event->size);
 }
 
 static void note_sample_time(struct perf_data_writer *w, const struct perf_event_header *event)
@@ -589,7 +606,16 @@ int perf_data_writer__write(struct perf_data_writer *w,
 		return -1;
 	}
 	w->data_size += event->size;
+	if (w->sample_hook && event->type == PERF_RECORD_SAMPLE)
+		call_sample_hook(w, event);
 	return 0;
+}
+
+void perf_data_writer__set_sample_hook(struct perf_data_writer *w, perf_data_sample_hook_fn fn,
+				       void *arg)
+{
+	w->sample_hook = fn;
+	w->sample_hook_arg = arg;
 }
 
 /* ---- features ------------------------------------------------------------ */
@@ -829,6 +855,12 @@ int perf_data_writer__finish(struct perf_data_writer *w)
 	w->finished = true;
 	if (!w->data_started)
 		write_attrs(w);
+	if (w->pipe) {
+		/* (what a pipe's reader learns at its end: the last files' build-ids) */
+		pipe_send_build_ids(w);
+		pipe_flush(w);
+		return w->failed ? -1 : 0;
+	}
 	memset(&h, 0, sizeof(h));
 	h.magic = PERF_MAGIC2;
 	h.size = PERF_FILE_HEADER_SIZE;
@@ -838,10 +870,6 @@ int perf_data_writer__finish(struct perf_data_writer *w)
 	h.data.offset = w->data_offset;
 	h.data.size = w->data_size;
 	write_features(w, &h);
-	if (w->pipe) {
-		pipe_send_build_ids(w);
-		pipe_flush(w);
-	}
 	writer_seek(w, 0);
 	do_write(w, &h, sizeof(h));
 	if (!w->failed && fflush(w->fp))
@@ -938,7 +966,7 @@ int perf_data_writer__open_result(struct perf_data_writer *w, struct perf_data_f
 	void *buf;
 
 	memset(f, 0, sizeof(*f));
-	if (!w->finished || w->failed || fstat(fileno(w->fp), &st)) {
+	if (!w->finished || w->failed || w->pipe || fstat(fileno(w->fp), &st)) {
 		snprintf(f->err, sizeof(f->err), "%s: not finished", w->path);
 		return -1;
 	}
@@ -1170,7 +1198,7 @@ int perf_data_writer__close(struct perf_data_writer *w)
 	perf_data_writer__finish(w);
 	if (w->in_place && !w->pipe && !w->failed)
 		copy_into_target(w);
-	if (fclose(w->fp) && !w->failed)
+	if (w->fp && fclose(w->fp) && !w->failed)
 		writer_fail(w, "close failed: %s", strerror(errno));
 	if (!w->in_place && !w->failed) {
 		int dir_fd = lock_target_dir(w);
@@ -1181,7 +1209,7 @@ int perf_data_writer__close(struct perf_data_writer *w)
 		if (dir_fd >= 0)
 			close(dir_fd);	/* drops the lock */
 	}
-	if (w->failed || w->in_place)
+	if (w->tmp && (w->failed || w->in_place))
 		unlink(w->tmp);
 	if (w->target_fd >= 0)
 		close(w->target_fd);
@@ -1192,8 +1220,10 @@ int perf_data_writer__close(struct perf_data_writer *w)
 
 void perf_data_writer__abort(struct perf_data_writer *w)
 {
-	fclose(w->fp);
-	unlink(w->tmp);
+	if (w->fp)
+		fclose(w->fp);
+	if (w->tmp)
+		unlink(w->tmp);
 	if (w->target_fd >= 0)
 		close(w->target_fd);
 	writer_free(w);

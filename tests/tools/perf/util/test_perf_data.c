@@ -1769,8 +1769,29 @@ static size_t read_all(int fd, u8 *buf, size_t cap)
 	return len;
 }
 
+/* What a sample hook saw: each sample's attr index and time. */
+struct hooked {
+	unsigned int nr;
+	u32 idx[4];
+	u64 time[4];
+};
+
+static void note_hooked(void *arg, u32 idx, const struct perf_event_attr *attr, const u8 *ev,
+			u32 size)
+{
+	struct hooked *h = arg;
+	struct perf_sample s;
+	const char *why;
+
+	assert_int_equal(perf_sample__parse(attr, ev, size, &s, &why), 0);
+	assert_true(h->nr < 4);
+	h->idx[h->nr] = idx;
+	h->time[h->nr++] = s.time;
+}
+
 static void pipe_mode_streams_perfs_pipe_format(void **state)
 {
+	struct hooked hooked = { 0 };
 	static const u8 bid1[20] = { 1, 2, 3 }, bid2[20] = { 9, 8, 7 };
 	/* the features perf record sends down a pipe, of what test_env has */
 	static const u64 feats[] = {
@@ -1796,7 +1817,9 @@ static void pipe_mode_streams_perfs_pipe_format(void **state)
 	/* its own copy of stdout, kept out of the programs it may start */
 	assert_true(perf_data_writer__in_place(w));
 	assert_string_equal(perf_data_writer__target(w), "-");
-	assert_int_equal(count_temp_files("pmusim-perf.data"), 1);
+	/* no file is built: the samples go to the hook as they go down the pipe */
+	assert_int_equal(count_temp_files("pmusim-perf.data"), 0);
+	perf_data_writer__set_sample_hook(w, note_hooked, &hooked);
 	test_attr(&a1, PERF_COUNT_HW_CPU_CYCLES);
 	test_attr(&a2, PERF_COUNT_HW_INSTRUCTIONS);
 	a1.branch_sample_type = 0;
@@ -1812,6 +1835,12 @@ static void pipe_mode_streams_perfs_pipe_format(void **state)
 	assert_int_equal(perf_data_writer__write(w, (struct perf_event_header *)rec), 0);
 	assert_int_equal(perf_data_writer__close(w), 0);
 	assert_int_equal(count_temp_files("pmusim-perf.data"), 0);
+	/* each sample, with its attr by its id */
+	assert_int_equal(hooked.nr, 2);
+	assert_int_equal(hooked.idx[0], 0);
+	assert_int_equal(hooked.time[0], 5000);
+	assert_int_equal(hooked.idx[1], 1);
+	assert_int_equal(hooked.time[1], 6000);
 	len = read_all(fds[0], out, sizeof(out));
 	close(fds[0]);
 
