@@ -743,6 +743,10 @@ static void print_json(FILE *f, const char *prog, const struct scenario *s,
 		vg_feed_stats(feed, &bytes, &held);
 		json_u64(&j, "stream_bytes", bytes);
 		json_u64(&j, "stream_held_max", held);
+		/* past its memory bound: how often a stream went to TMPDIR, the most held there */
+		vg_feed_spill_stats(feed, &bytes, &held);
+		json_u64(&j, "stream_spills", bytes);
+		json_u64(&j, "stream_spilled_max", held);
 	}
 	{
 		struct rusage ru;
@@ -819,7 +823,7 @@ int cmd_record(int argc, char **argv)
 	struct vg_trace_stats vs;
 	struct scenario *s = NULL;
 	struct run_stats st;
-	uint64_t cpus = 2;
+	uint64_t cpus = 2, held_max = 0;
 	int c, ret = 2, nr_cmdline = 0, vg_status = 0, vg_stopped_by = 0, rt;
 	struct vg_feed *feed = NULL;
 	struct valgrind_run vr;
@@ -941,6 +945,11 @@ int cmd_record(int argc, char **argv)
 	}
 	pipe_output = !strcmp(out, "-");
 	run_set_truth_file(truth);
+	/* the memory the streams may take before one goes to TMPDIR (vg_feed.h) */
+	if (getenv("PMUSIM_STREAM_HELD_MAX") &&
+	    overrides_uint(&o, "PMUSIM_STREAM_HELD_MAX", getenv("PMUSIM_STREAM_HELD_MAX"), 4096,
+			   UINT64_MAX / 2, &held_max))
+		goto bad;
 
 	/* perf.data's cmdline: as typed, without where the output (and the truth) goes */
 	cmdline = calloc((size_t)argc + 2, sizeof(*cmdline));
@@ -1022,6 +1031,8 @@ int cmd_record(int argc, char **argv)
 	feed = vg_feed_open_pipe(vr.fd);
 	if (!feed)
 		close(vr.fd);
+	else if (held_max)
+		vg_feed_set_held_max(feed, held_max);
 	if (!feed || vg_trace_open_feed(&trace, feed, NULL, err, sizeof(err))) {
 		bool began = feed && vg_feed_began(feed);
 

@@ -1,0 +1,54 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# pmusim record's memory across processes: every process writes into the
+# one pipe, so while the replay runs some of a program's children, the
+# others run ahead on the host and their streams are held. Past a bound
+# (32 MiB; PMUSIM_STREAM_HELD_MAX here 1 MiB) the stream that holds the
+# most goes to an unlinked file in TMPDIR and is read back from there: the
+# memory held stays under the bound and record's peak RSS does not grow
+# with 4x the children's work, the recording is byte for byte the one made
+# without the bound, and nothing is left in TMPDIR.
+set -u
+. "$PMUSIM_SRCTREE/tests/lib/tap_lib.sh"
+. "$PMUSIM_SRCTREE/tests/lib/record_lib.sh"
+progs=$PMUSIM_SRCTREE/tests/cmd/record_progs
+export TMPDIR=$dir/tmp
+mkdir "$TMPDIR"
+
+# Valgrind runs (~8 s in all)
+record_test_needs "${LABEL:-}" valgrind gcc python3
+gcc -O1 -o "$dir/forks" "$progs/forks.c" || { echo "Bail out! cannot build the guest"; exit 1; }
+key() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"; }
+tmp_empty() { [ -z "$(ls -A "$TMPDIR")" ]; }
+
+# rec NAME BOUND ITERS: 4 children of ITERS iterations each, streams held up to BOUND bytes
+rec() {
+	PMUSIM_STREAM_HELD_MAX=$2 "$PMUSIM" record -o "$dir/$1.data" --json="$dir/$1.json" \
+		-- "$dir/forks" 4 "$3" 2>"$dir/$1.err"
+	echo "# $1: exit $?, stream $(key "$dir/$1.json" stream_bytes) bytes, at most" \
+		"$(key "$dir/$1.json" stream_held_max) held in memory, $(key "$dir/$1.json" stream_spills)" \
+		"spills, at most $(key "$dir/$1.json" stream_spilled_max) in TMPDIR, peak RSS" \
+		"$(key "$dir/$1.json" max_rss_kib) KiB"
+}
+rec free $((1 << 30)) 1000000
+rec bound $((1 << 20)) 1000000
+rec bound4 $((1 << 20)) 4000000
+
+check "without a bound, the children's streams are held in memory (more than 4 MiB)" \
+	'[ "$(key "$dir/free.json" stream_held_max)" -gt $((4 << 20)) ] && [ "$(key "$dir/free.json" stream_spills)" = 0 ]'
+check "with a 1 MiB bound: spilled to TMPDIR, at most 1 MiB held in memory" \
+	'[ "$(key "$dir/bound.json" stream_spills)" -gt 0 ] && [ "$(key "$dir/bound.json" stream_held_max)" -le $((1 << 20)) ]'
+check "the same recording either way: perf.data, truth and summary byte for byte" \
+	'cmp -s "$dir/free.data" "$dir/bound.data" && cmp -s "$dir/free.data.truth" "$dir/bound.data.truth" &&
+	 [ "$(sed "s/free.data/X/g" "$dir/free.err")" = "$(sed "s/bound.data/X/g" "$dir/bound.err")" ]'
+r1=$(key "$dir/bound.json" max_rss_kib)
+r4=$(key "$dir/bound4.json" max_rss_kib)
+check "4x the children's work: the bound held, peak RSS within 10% ($r1, $r4 KiB)" \
+	'[ "$(key "$dir/bound4.json" stream_held_max)" -le $((1 << 20)) ] && [ $((r4 * 10)) -le $((r1 * 11)) ]'
+check "nothing left in TMPDIR (the spill files are unlinked as made)" 'tmp_empty'
+PMUSIM_STREAM_HELD_MAX=1k "$PMUSIM" record -o "$dir/x.data" -- /bin/true 2>"$dir/x.err"
+rc=$?
+check "PMUSIM_STREAM_HELD_MAX not a number: exit 2, one line, nothing run" \
+	'[ $rc = 2 ] && [ "$(wc -l <"$dir/x.err")" = 1 ] && grep -q "PMUSIM_STREAM_HELD_MAX" "$dir/x.err" && [ ! -e "$dir/x.data" ]'
+echo "1..$n"
