@@ -36,6 +36,15 @@
 #include "sim/vg_task.h"
 #include "tools/perf/util/perf_data.h"
 
+/*
+ * Threads and processes the program may start (each its task, its events,
+ * made before the run as the record session opens its events first): past
+ * these, lost. --max-tasks changes it.
+ */
+#define RECORD_SPARE_TASKS	64
+#define RECORD_SPARE_TASKS_MAX	4096
+static unsigned int spare_tasks = RECORD_SPARE_TASKS;
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: pmusim record [options] -- PROG [ARGS]\n"
@@ -49,6 +58,8 @@ static void usage(FILE *f)
 	      "      --cpu MODEL        the CPU model (skylake, ...; default the build's);\n"
 	      "                         --cpu list lists them; --cpu CPUS (digits) is -C\n"
 	      "      --cpus N           simulated CPUs (default 2)\n"
+	      "      --max-tasks N      threads and processes the program may start\n"
+	      "                         (default %d, at most %d): later ones are lost\n"
 	      "  -N, --no-buildid-cache (accepted: the program's files stay where they are)\n"
 	      "      --json[=FILE]      the summary as JSON, on stderr or into FILE\n"
 	      "  -q, --quiet            no progress line and no summary (errors still say why)\n"
@@ -73,7 +84,8 @@ static void usage(FILE *f)
 	      "      --seed N           the scheduler's seed (default 1)\n"
 	      "Timing: one cycle per instruction; instructions and branches are exact.\n"
 	      "Exit status: the program's (128 + N if signal N killed it), as perf record;\n"
-	      "  1 if the recording failed, 2 for bad input.\n", CONFIG_PERF_SAMPLE_MAX_RATE);
+	      "  1 if the recording failed, 2 for bad input.\n", RECORD_SPARE_TASKS,
+	      RECORD_SPARE_TASKS_MAX, CONFIG_PERF_SAMPLE_MAX_RATE);
 }
 
 /* --cpu list: the models, what their LBR offers, the build's default marked. */
@@ -94,9 +106,6 @@ static void list_cpus(FILE *f)
 			&t[i] == def ? " (the default)" : "");
 	}
 }
-
-/* Threads and processes the program may start (each its task, its events): past these, lost. */
-#define RECORD_SPARE_TASKS	64
 
 /* The scenario record runs on: the machine, one event, the buffer, the consumer. */
 static const char scenario_text[] =
@@ -628,7 +637,8 @@ static void print_summary(const char *prog, const struct scenario *s,
 		fprintf(f, "  warning: out of memory for a shadow stack: some true stacks are short\n");
 	if (vs->lost)
 		fprintf(f, "  warning: %u thread%s past the first %u threads and processes not "
-			"recorded\n", vs->lost, vs->lost == 1 ? "" : "s", RECORD_SPARE_TASKS + 1);
+			"recorded (--max-tasks raises it)\n", vs->lost, vs->lost == 1 ? "" : "s",
+			spare_tasks + 1);
 	/*
 	 * "true max" is the deepest true stack at one of the LBR call-stack
 	 * samples, in the header as in the table; the program's deepest
@@ -793,7 +803,7 @@ static void print_json(FILE *f, const char *prog, const struct scenario *s,
 
 int cmd_record(int argc, char **argv)
 {
-	enum { OPT_CPUS = OVR_OPT__END, OPT_CPU, OPT_JSON, OPT_TRUTH, OPT_NO_PROGRESS };
+	enum { OPT_CPUS = OVR_OPT__END, OPT_CPU, OPT_JSON, OPT_TRUTH, OPT_NO_PROGRESS, OPT_MAX_TASKS };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "json", optional_argument, NULL, OPT_JSON },
@@ -802,6 +812,7 @@ int cmd_record(int argc, char **argv)
 		{ "no-buildid-cache", no_argument, NULL, 'N' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+		{ "max-tasks", required_argument, NULL, OPT_MAX_TASKS },
 		OVR_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -823,7 +834,7 @@ int cmd_record(int argc, char **argv)
 	struct vg_trace_stats vs;
 	struct scenario *s = NULL;
 	struct run_stats st;
-	uint64_t cpus = 2, held_max = 0;
+	uint64_t cpus = 2, held_max = 0, max_tasks = RECORD_SPARE_TASKS;
 	int c, ret = 2, nr_cmdline = 0, vg_status = 0, vg_stopped_by = 0, rt;
 	struct vg_feed *feed = NULL;
 	struct valgrind_run vr;
@@ -861,6 +872,11 @@ int cmd_record(int argc, char **argv)
 			break;
 		case OPT_CPUS:
 			if (overrides_uint(&o, "--cpus", optarg, 1, CONFIG_MODEL_MAX_CPUS, &cpus))
+				goto bad;
+			break;
+		case OPT_MAX_TASKS:
+			if (overrides_uint(&o, "--max-tasks", optarg, 0, RECORD_SPARE_TASKS_MAX,
+					   &max_tasks))
 				goto bad;
 			break;
 		case OPT_CPU:
@@ -945,6 +961,7 @@ int cmd_record(int argc, char **argv)
 	}
 	pipe_output = !strcmp(out, "-");
 	run_set_truth_file(truth);
+	spare_tasks = (unsigned int)max_tasks;
 	/* the memory the streams may take before one goes to TMPDIR (vg_feed.h) */
 	if (getenv("PMUSIM_STREAM_HELD_MAX") &&
 	    overrides_uint(&o, "PMUSIM_STREAM_HELD_MAX", getenv("PMUSIM_STREAM_HELD_MAX"), 4096,
@@ -1048,7 +1065,7 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	/* the record session opens its events before the run: tasks for threads to come */
-	vg_trace_set_spare_tasks(trace, RECORD_SPARE_TASKS);
+	vg_trace_set_spare_tasks(trace, spare_tasks);
 	/* the kernel keeps 15 bytes of the name */
 	{
 		const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;

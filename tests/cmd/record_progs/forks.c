@@ -12,8 +12,8 @@ int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 4;
 	long iters = argc > 2 ? atol(argv[2]) : 1000000;
-	pid_t pids[64];
-	for (int i = 0; i < n && i < 64; i++) {
+	pid_t pids[256];
+	for (int i = 0; i < n && i < 256; i++) {
 		pids[i] = fork();
 		if (pids[i] == 0) {
 			for (long k = 0; k < iters; k++)
@@ -21,7 +21,7 @@ int main(int argc, char **argv)
 			_exit(i);
 		}
 	}
-	for (int i = 0; i < n && i < 64; i++)
+	for (int i = 0; i < n && i < 256; i++)
 		waitpid(pids[i], NULL, 0);
 	return 0;
 }
