@@ -273,7 +273,7 @@ static uint64_t ino_generation_of(const struct vg_trace *tr, const char *name, u
 	return 0;
 }
 
-/* The GNU build-id note of the ELF file @path, if it has one. */
+/* The GNU build-id note of the ELF file @path, if it has one, and its inode generation. */
 static void read_build_id(struct vg_dso *d)
 {
 	unsigned int version = elf_version(EV_CURRENT);	/* (libelf wants it first) */

@@ -11,14 +11,10 @@
 set -u
 . "$PMUSIM_SRCTREE/tests/lib/tap_lib.sh"
 . "$PMUSIM_SRCTREE/tests/lib/record_lib.sh"
-progs=$PMUSIM_SRCTREE/tests/cmd/record_progs
-export TMPDIR=$dir/tmp
-mkdir "$TMPDIR"
-
+record_tmpdir
 # Valgrind runs (~6 s in all)
 record_test_needs "${LABEL:-}" valgrind gcc perf
-gcc -O1 -o "$dir/loop" "$progs/loop.c" || { echo "Bail out! cannot build the loop"; exit 1; }
-tmp_empty() { [ -z "$(ls -A "$TMPDIR")" ]; }
+record_guest loop
 
 for opts in "--call-graph lbr -c 2003" "-e cycles,instructions -b -c 5003" "-a --call-graph lbr -c 4001"; do
 	# shellcheck disable=SC2086 # the options are words

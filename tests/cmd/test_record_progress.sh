@@ -10,15 +10,10 @@
 set -u
 . "$PMUSIM_SRCTREE/tests/lib/tap_lib.sh"
 . "$PMUSIM_SRCTREE/tests/lib/record_lib.sh"
-progs=$PMUSIM_SRCTREE/tests/cmd/record_progs
-export TMPDIR=$dir/tmp
-mkdir "$TMPDIR"
-
+record_tmpdir
 # Valgrind runs (~10 s in all)
 record_test_needs "${LABEL:-}" valgrind gcc perf python3
-gcc -O1 -o "$dir/loop" "$progs/loop.c" || { echo "Bail out! cannot build the loop"; exit 1; }
-tmp_empty() { [ -z "$(ls -A "$TMPDIR")" ]; }
-perf_reads() { perf report -i "$1" --stdio 2>/dev/null | grep -q '^# Samples: [1-9]'; }
+record_guest loop
 
 # on_pty OUT STATUS WAIT -- ARGS: run ARGS with a pty as its terminal
 # (stdin, stdout, stderr), what it writes into OUT, its exit status into

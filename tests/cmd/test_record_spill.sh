@@ -14,15 +14,10 @@
 set -u
 . "$PMUSIM_SRCTREE/tests/lib/tap_lib.sh"
 . "$PMUSIM_SRCTREE/tests/lib/record_lib.sh"
-progs=$PMUSIM_SRCTREE/tests/cmd/record_progs
-export TMPDIR=$dir/tmp
-mkdir "$TMPDIR"
-
+record_tmpdir
 # Valgrind runs (~8 s in all)
 record_test_needs "${LABEL:-}" valgrind gcc python3
-gcc -O1 -o "$dir/forks" "$progs/forks.c" || { echo "Bail out! cannot build the guest"; exit 1; }
-key() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"; }
-tmp_empty() { [ -z "$(ls -A "$TMPDIR")" ]; }
+record_guest forks
 
 # rec NAME BOUND ITERS: 4 children of ITERS iterations each, streams held up to BOUND bytes
 rec() {

@@ -13,20 +13,13 @@
 set -u
 . "$PMUSIM_SRCTREE/tests/lib/tap_lib.sh"
 . "$PMUSIM_SRCTREE/tests/lib/record_lib.sh"
-progs=$PMUSIM_SRCTREE/tests/cmd/record_progs
-export TMPDIR=$dir/tmp
-mkdir "$TMPDIR"
+record_tmpdir
 
 # Valgrind runs (~20 s in all): as tests/cmd/test_record.sh, the check
 # matrix runs this in its two extremes only; make test runs it anywhere.
 record_test_needs "${LABEL:-}" valgrind gcc perf python3
-gcc -O1 -o "$dir/loop" "$progs/loop.c" || { echo "Bail out! cannot build the loop"; exit 1; }
+record_guest loop
 
-# key FILE NAME: a number of record's JSON summary
-key() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"; }
-tmp_empty() { [ -z "$(ls -A "$TMPDIR")" ]; }
-# perf reads FILE whole, and finds samples in it
-perf_reads() { perf report -i "$1" --stdio 2>/dev/null | grep -q '^# Samples: [1-9]'; }
 
 # bounded: 10x the iterations, 10x the stream; the same held, the same peak
 for iters in 1000000 10000000; do
