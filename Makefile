@@ -52,7 +52,7 @@ PMUSIM_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializer
 # to 1.41-1.43x memcpy.
 PMUSIM_CFLAGS += -fno-tree-slp-vectorize
 LDLIBS_TEST := -lcmocka
-LDLIBS := -lcyaml -lyaml -lelf -lnettle -lz -lm -lpthread
+LDLIBS := -lcyaml -lyaml -lelf -liberty -lnettle -lz -lm -lpthread
 ifneq ($(SANITIZE),)
 PMUSIM_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=$(SANITIZE)

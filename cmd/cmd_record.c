@@ -20,6 +20,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmd/commands.h"
@@ -35,6 +36,15 @@
 #include "sim/vg_task.h"
 #include "tools/perf/util/perf_data.h"
 
+/*
+ * Threads and processes the program may start (each its task, its events,
+ * made before the run as the record session opens its events first): past
+ * these, lost. --max-tasks changes it.
+ */
+#define RECORD_SPARE_TASKS	64
+#define RECORD_SPARE_TASKS_MAX	4096
+static unsigned int spare_tasks = RECORD_SPARE_TASKS;
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: pmusim record [options] -- PROG [ARGS]\n"
@@ -48,8 +58,12 @@ static void usage(FILE *f)
 	      "      --cpu MODEL        the CPU model (skylake, ...; default the build's);\n"
 	      "                         --cpu list lists them; --cpu CPUS (digits) is -C\n"
 	      "      --cpus N           simulated CPUs (default 2)\n"
+	      "      --max-tasks N      threads and processes the program may start\n"
+	      "                         (default %d, at most %d): later ones are lost\n"
 	      "  -N, --no-buildid-cache (accepted: the program's files stay where they are)\n"
 	      "      --json[=FILE]      the summary as JSON, on stderr or into FILE\n"
+	      "  -q, --quiet            no progress line and no summary (errors still say why)\n"
+	      "      --no-progress      no progress line, even on a terminal\n"
 	      "perf record's options (as pmusim run takes them):\n"
 	      "  -e, --event EVENT      record EVENT (default cycles:u; :u :k, rHEX, A,B);\n"
 	      "                         user space only: cycles is cycles:u, as perf's\n"
@@ -70,7 +84,8 @@ static void usage(FILE *f)
 	      "      --seed N           the scheduler's seed (default 1)\n"
 	      "Timing: one cycle per instruction; instructions and branches are exact.\n"
 	      "Exit status: the program's (128 + N if signal N killed it), as perf record;\n"
-	      "  1 if the recording failed, 2 for bad input.\n", CONFIG_PERF_SAMPLE_MAX_RATE);
+	      "  1 if the recording failed, 2 for bad input.\n", RECORD_SPARE_TASKS,
+	      RECORD_SPARE_TASKS_MAX, CONFIG_PERF_SAMPLE_MAX_RATE);
 }
 
 /* --cpu list: the models, what their LBR offers, the build's default marked. */
@@ -91,9 +106,6 @@ static void list_cpus(FILE *f)
 			&t[i] == def ? " (the default)" : "");
 	}
 }
-
-/* Threads and processes the program may start (each its task, its events): past these, lost. */
-#define RECORD_SPARE_TASKS	64
 
 /* The scenario record runs on: the machine, one event, the buffer, the consumer. */
 static const char scenario_text[] =
@@ -465,6 +477,61 @@ static int exit_status_of(int vg_status)
 	return WIFEXITED(vg_status) ? WEXITSTATUS(vg_status) : 1;
 }
 
+/*
+ * The progress line on a terminal: what the replay has retired so far
+ * and how much of the stream it read, redrawn at most once a second
+ * (the host's clock says when; nothing of it goes into any file). The
+ * program shares the terminal: its output may land after the line; -q
+ * or --no-progress silences it.
+ */
+static const struct vg_trace *progress_trace;
+static const struct vg_feed *progress_feed;
+static struct timespec progress_start, progress_last;
+static bool progress_shown;
+
+static double seconds_since(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static void progress(uint64_t now, uint64_t duration)
+{
+	struct vg_trace_stats vs;
+	struct timespec t;
+	uint64_t bytes, held;
+
+	(void)now;
+	(void)duration;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	if (seconds_since(&progress_last, &t) < 1.0)
+		return;
+	progress_last = t;
+	vg_trace_stats(progress_trace, &vs);
+	vg_feed_stats(progress_feed, &bytes, &held);
+	fprintf(stderr, "\r[ pmusim record: %.0f s, %llu M instructions and %llu M branches "
+		"replayed, %llu MB of stream ]\033[K", seconds_since(&progress_start, &t),
+		(unsigned long long)(vs.insns / 1000000), (unsigned long long)(vs.branches / 1000000),
+		(unsigned long long)(bytes >> 20));
+	progress_shown = true;
+}
+
+static void progress_begin(const struct vg_trace *trace, const struct vg_feed *feed)
+{
+	progress_trace = trace;
+	progress_feed = feed;
+	clock_gettime(CLOCK_MONOTONIC, &progress_start);
+	progress_last = progress_start;
+	progress_shown = false;
+}
+
+/* The line goes before anything else is said. */
+static void progress_end(void)
+{
+	if (progress_shown)
+		fputs("\r\033[K", stderr);
+	progress_shown = false;
+}
+
 static double avg(uint64_t sum, uint64_t n)
 {
 	return n ? (double)sum / (double)n : 0.0;
@@ -570,7 +637,8 @@ static void print_summary(const char *prog, const struct scenario *s,
 		fprintf(f, "  warning: out of memory for a shadow stack: some true stacks are short\n");
 	if (vs->lost)
 		fprintf(f, "  warning: %u thread%s past the first %u threads and processes not "
-			"recorded\n", vs->lost, vs->lost == 1 ? "" : "s", RECORD_SPARE_TASKS + 1);
+			"recorded (--max-tasks raises it)\n", vs->lost, vs->lost == 1 ? "" : "s",
+			spare_tasks + 1);
 	/*
 	 * "true max" is the deepest true stack at one of the LBR call-stack
 	 * samples, in the header as in the table; the program's deepest
@@ -685,6 +753,10 @@ static void print_json(FILE *f, const char *prog, const struct scenario *s,
 		vg_feed_stats(feed, &bytes, &held);
 		json_u64(&j, "stream_bytes", bytes);
 		json_u64(&j, "stream_held_max", held);
+		/* past its memory bound: how often a stream went to TMPDIR, the most held there */
+		vg_feed_spill_stats(feed, &bytes, &held);
+		json_u64(&j, "stream_spills", bytes);
+		json_u64(&j, "stream_spilled_max", held);
 	}
 	{
 		struct rusage ru;
@@ -731,13 +803,16 @@ static void print_json(FILE *f, const char *prog, const struct scenario *s,
 
 int cmd_record(int argc, char **argv)
 {
-	enum { OPT_CPUS = OVR_OPT__END, OPT_CPU, OPT_JSON, OPT_TRUTH };
+	enum { OPT_CPUS = OVR_OPT__END, OPT_CPU, OPT_JSON, OPT_TRUTH, OPT_NO_PROGRESS, OPT_MAX_TASKS };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "json", optional_argument, NULL, OPT_JSON },
 		{ "truth", required_argument, NULL, OPT_TRUTH },
 		{ "cpus", required_argument, NULL, OPT_CPUS },
 		{ "no-buildid-cache", no_argument, NULL, 'N' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+		{ "max-tasks", required_argument, NULL, OPT_MAX_TASKS },
 		OVR_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -748,7 +823,7 @@ int cmd_record(int argc, char **argv)
 	const char *out = "perf.data", *model = NULL, *prog, *json_path = NULL, *tmp;
 	const char *truth = NULL, *shown_truth;
 	char truth_buf[PATH_MAX + 8];
-	bool json = false, json_file = false;
+	bool json = false, json_file = false, quiet = false, show_progress = isatty(STDERR_FILENO);
 	struct stat json_st = { 0 };
 	FILE *json_fp = NULL;
 	const char **cmdline = NULL;
@@ -759,7 +834,7 @@ int cmd_record(int argc, char **argv)
 	struct vg_trace_stats vs;
 	struct scenario *s = NULL;
 	struct run_stats st;
-	uint64_t cpus = 2;
+	uint64_t cpus = 2, held_max = 0, max_tasks = RECORD_SPARE_TASKS;
 	int c, ret = 2, nr_cmdline = 0, vg_status = 0, vg_stopped_by = 0, rt;
 	struct vg_feed *feed = NULL;
 	struct valgrind_run vr;
@@ -773,7 +848,7 @@ int cmd_record(int argc, char **argv)
 			opts[i].val = OPT_CPU;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:o:" OVR_SHORTOPTS "hN", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:" OVR_SHORTOPTS "hNq", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			if (cmd_empty_name("record", "-o", optarg, "file"))
@@ -781,6 +856,8 @@ int cmd_record(int argc, char **argv)
 			out = optarg;
 			break;
 		case 'N': break;
+		case 'q': quiet = true; break;
+		case OPT_NO_PROGRESS: show_progress = false; break;
 		case OPT_TRUTH:
 			if (cmd_empty_name("record", "--truth", optarg, "file"))
 				goto bad;
@@ -795,6 +872,11 @@ int cmd_record(int argc, char **argv)
 			break;
 		case OPT_CPUS:
 			if (overrides_uint(&o, "--cpus", optarg, 1, CONFIG_MODEL_MAX_CPUS, &cpus))
+				goto bad;
+			break;
+		case OPT_MAX_TASKS:
+			if (overrides_uint(&o, "--max-tasks", optarg, 0, RECORD_SPARE_TASKS_MAX,
+					   &max_tasks))
 				goto bad;
 			break;
 		case OPT_CPU:
@@ -879,6 +961,12 @@ int cmd_record(int argc, char **argv)
 	}
 	pipe_output = !strcmp(out, "-");
 	run_set_truth_file(truth);
+	spare_tasks = (unsigned int)max_tasks;
+	/* the memory the streams may take before one goes to TMPDIR (vg_feed.h) */
+	if (getenv("PMUSIM_STREAM_HELD_MAX") &&
+	    overrides_uint(&o, "PMUSIM_STREAM_HELD_MAX", getenv("PMUSIM_STREAM_HELD_MAX"), 4096,
+			   UINT64_MAX / 2, &held_max))
+		goto bad;
 
 	/* perf.data's cmdline: as typed, without where the output (and the truth) goes */
 	cmdline = calloc((size_t)argc + 2, sizeof(*cmdline));
@@ -895,9 +983,12 @@ int cmd_record(int argc, char **argv)
 				   !strncmp(argv[i], "--truth=", 8) ||
 				   (!strncmp(argv[i], "-o", 2) && argv[i][2])))
 			continue;
-		/* nor where the summary goes: same recording, same bytes */
+		/* nor where the summary goes, nor what is shown: same recording, same bytes */
 		if (i < optind && !strncmp(argv[i], "--json", 6) &&
 		    (!argv[i][6] || argv[i][6] == '='))
+			continue;
+		if (i < optind && (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet") ||
+				   !strcmp(argv[i], "--no-progress")))
 			continue;
 		cmdline[nr_cmdline++] = argv[i];
 	}
@@ -957,6 +1048,8 @@ int cmd_record(int argc, char **argv)
 	feed = vg_feed_open_pipe(vr.fd);
 	if (!feed)
 		close(vr.fd);
+	else if (held_max)
+		vg_feed_set_held_max(feed, held_max);
 	if (!feed || vg_trace_open_feed(&trace, feed, NULL, err, sizeof(err))) {
 		bool began = feed && vg_feed_began(feed);
 
@@ -972,7 +1065,7 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	/* the record session opens its events before the run: tasks for threads to come */
-	vg_trace_set_spare_tasks(trace, RECORD_SPARE_TASKS);
+	vg_trace_set_spare_tasks(trace, spare_tasks);
 	/* the kernel keeps 15 bytes of the name */
 	{
 		const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
@@ -981,7 +1074,11 @@ int cmd_record(int argc, char **argv)
 		memcpy(comm, base, len);
 		comm[len] = '\0';
 	}
-	rt = run_trace(s, trace, comm, out, &st, err, sizeof(err));
+	show_progress &= !quiet;
+	if (show_progress)
+		progress_begin(trace, feed);
+	rt = run_trace(s, trace, comm, out, show_progress ? progress : NULL, &st, err, sizeof(err));
+	progress_end();
 	/*
 	 * the program has ended, or the replay stopped first (a stop signal,
 	 * a bad stream, a write that failed): then SIGTERM stops the program
@@ -1015,7 +1112,7 @@ int cmd_record(int argc, char **argv)
 	shown_truth = truth_written(out, truth, truth_buf, sizeof(truth_buf));
 	/* the recording is complete: the program's status, as perf record's */
 	ret = st.stop_signal ? 128 + st.stop_signal : exit_status_of(vg_status);
-	if (st.stop_signal)
+	if (st.stop_signal && !quiet)
 		fprintf(stderr, "pmusim: record: stopped by %s; %s holds what was recorded so far\n",
 			st.stop_signal == SIGINT ? "SIGINT" :
 			st.stop_signal == SIGHUP ? "SIGHUP" : "SIGTERM", out);
@@ -1029,7 +1126,7 @@ int cmd_record(int argc, char **argv)
 			ret = 1;
 		}
 		json_fp = NULL;
-	} else {
+	} else if (!quiet) {
 		print_summary(prog, s, trace, &vs, &st, end.text, out, shown_truth);
 		if (NEVER(st.warning[0]))	/* (as in print_json) */
 			fprintf(stderr, "%s\n", st.warning);

@@ -44,7 +44,7 @@ PY
 # The libraries apt installed in the build image are not where the fuzzers
 # run (ClusterFuzzLite's runner image): they are linked in from their .a
 # files. libc, libm and libpthread, which every image has, stay shared.
-static_libs="-lcyaml -lyaml -lelf -lnettle -lz"
+static_libs="-lcyaml -lyaml -lelf -liberty -lnettle -lz"
 
 # fuzz_lbr's ksrc oracle sees the MSR writes through the linker (ksrc/Makefile.ksrc)
 ksrc_wrap() { # SHORT

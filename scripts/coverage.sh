@@ -44,7 +44,7 @@ coverage_replay_fuzz() {
 		gcc -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers \
 			-I"$obj/include" -I"$srctree" -I"$srctree/include" -g --coverage -O0 \
 			-o "$bin" "$src" fuzz/replay_main.c "$obj/libpmusim.a" $wrap \
-			-lcyaml -lyaml -lelf -lnettle -lz -lm -lpthread || return 1
+			-lcyaml -lyaml -lelf -liberty -lnettle -lz -lm -lpthread || return 1
 	done
 	scripts/fuzz-replay.sh "$obj/fuzz" | tail -1
 }

@@ -12,6 +12,7 @@ need="gcc:gcc make:make kconfig-conf:kconfig-frontends
 /usr/include/cmocka.h:libcmocka-dev /usr/include/cyaml/cyaml.h:libcyaml-dev
 /usr/include/yaml.h:libyaml-dev /usr/include/stdio.h:libc6-dev
 /usr/include/gelf.h:libelf-dev /usr/include/nettle/sha1.h:nettle-dev
+/usr/include/libiberty/demangle.h:libiberty-dev
 /usr/include/zlib.h:zlib1g-dev objdump:binutils
 perf:linux-perf valgrind:valgrind python3:python3 jq:jq"
 case $purpose in

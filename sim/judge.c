@@ -23,6 +23,50 @@
 
 /* ---- the truth, as the samples are taken ------------------------------------ */
 
+static size_t truth_hash(uint32_t tid, uint64_t time, size_t cap)
+{
+	uint64_t h = (time ^ ((uint64_t)tid << 40)) * 0x9e3779b97f4a7c15ULL;
+
+	return (size_t)(h ^ (h >> 29)) & (cap - 1);
+}
+
+/* Index truth I (live judging): the first of a (tid, time) is the one found. */
+static int index_insert(struct judge *j, size_t i)
+{
+	const struct run_truth *tr = &j->truth[i];
+	size_t k;
+
+	if ((j->nr_truth + 1) * 2 > j->index_cap) {
+		size_t cap = j->index_cap ? j->index_cap * 2 : 4096;
+		size_t *index = calloc(cap, sizeof(*index));
+
+		if (!index)
+			return -1;
+		for (size_t o = 0; o < j->index_cap; o++) {
+			const struct run_truth *x;
+
+			if (!j->index[o])
+				continue;
+			x = &j->truth[j->index[o] - 1];
+			for (k = truth_hash(x->tid, x->time, cap); index[k]; k = (k + 1) & (cap - 1))
+				;
+			index[k] = j->index[o];
+		}
+		free(j->index);
+		j->index = index;
+		j->index_cap = cap;
+	}
+	for (k = truth_hash(tr->tid, tr->time, j->index_cap); j->index[k];
+	     k = (k + 1) & (j->index_cap - 1)) {
+		const struct run_truth *x = &j->truth[j->index[k] - 1];
+
+		if (x->tid == tr->tid && x->time == tr->time)
+			return 0;
+	}
+	j->index[k] = i + 1;
+	return 0;
+}
+
 void judge_note_sample(struct judge *j, struct perf_event *event, struct perf_sample_data *data,
 		       struct pt_regs *regs)
 {
@@ -44,6 +88,10 @@ void judge_note_sample(struct judge *j, struct perf_event *event, struct perf_sa
 	tr->tsc = perf_hw_time();
 	tr->nr = 0;
 	tr->frames = j->nr_truth_frames;
+	if (j->live && index_insert(j, j->nr_truth - 1)) {
+		j->error = ENOMEM;
+		return;
+	}
 	/* only LBR call-stack samples are judged against their stacks */
 	if (!(event->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) ||
 	    !(event->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK))
@@ -77,11 +125,21 @@ static int truth_cmp(const void *a, const void *b)
 	return 0;
 }
 
-/* The truth of the sample TID took at TIME, or NULL. Truth sorted by truth_cmp. */
+/* The truth of the sample TID took at TIME, or NULL. Truth sorted by truth_cmp, or indexed (live). */
 static const struct run_truth *truth_find(const struct judge *j, uint32_t tid, uint64_t time)
 {
 	struct run_truth key = { .tid = tid, .time = time };
 
+	if (j->live) {
+		for (size_t k = j->index_cap ? truth_hash(tid, time, j->index_cap) : 0;
+		     j->index_cap && j->index[k]; k = (k + 1) & (j->index_cap - 1)) {
+			const struct run_truth *x = &j->truth[j->index[k] - 1];
+
+			if (x->tid == tid && x->time == time)
+				return x;
+		}
+		return NULL;
+	}
 	return !j->nr_truth ? NULL : bsearch(&key, j->truth, j->nr_truth, sizeof(key), truth_cmp);
 }
 
@@ -267,11 +325,109 @@ static void write_truth_line(const struct judge *j, const struct run_truth *tr,
 	fputc('\n', j->truth_fp);
 }
 
+/* Ready to judge samples of NR_ATTRS events, with MAX_BRANCHES-deep LBRs. 0, or -1: no memory. */
+static int judge_begin(struct judge *j, u32 nr_attrs, u32 max_branches)
+{
+	j->nr_attrs = nr_attrs;
+	j->starts = calloc((size_t)j->m->nr_tasks * nr_attrs + 1, sizeof(*j->starts));
+	if (!j->starts)
+		return -1;
+	lbr_stitcher__init(&j->plain, max_branches, false);
+	lbr_stitcher__init(&j->stitched, max_branches, true);
+	j->judging = true;
+	return 0;
+}
+
+static void judge_end(struct judge *j)
+{
+	if (!j->judging)
+		return;
+	lbr_stitcher__exit(&j->plain);
+	lbr_stitcher__exit(&j->stitched);
+	free(j->starts);
+	j->starts = NULL;
+	j->judging = false;
+}
+
+/* One sample of the file, in its order: of event IDX, ATTR. 0, or -1: out of memory. */
+static int judge_sample(struct judge *j, u32 idx, const struct perf_event_attr *attr,
+			const u8 *ev, u32 size)
+{
+	struct run_stats *st = j->st;
+	const struct run_truth *tr = NULL;
+	struct run_task_depth *d = NULL;
+	const struct scn_event *e;
+	const struct workload *wl = NULL;
+	struct perf_sample s;
+	int verdict[2];
+	struct sim_task *t;
+	const char *why;
+
+	/* the run's own records: each sample parses */
+	if (NEVER(perf_sample__parse(attr, ev, size, &s, &why)))
+		return 0;
+	/* the file's attrs are the scenario's events, in order */
+	e = &j->s->events[idx];
+	if (idx < RUN_MAX_EVENTS)
+		st->event_samples[idx]++;
+	t = machine_find_task(j->m, (int)s.tid);
+	if (attr->sample_type & PERF_SAMPLE_TIME)
+		tr = truth_find(j, s.tid, s.time);
+	if (t && !j->trace) {
+		const struct wl_func *fn;
+		bool is_short = e->alternative_period &&
+				(attr->sample_type & PERF_SAMPLE_PERIOD) &&
+				s.period == e->alternative_period;
+		uint64_t win = 0;
+		bool windowed = counts_instructions(attr) &&
+				sample_window(&j->starts[(size_t)t->index * j->nr_attrs + idx], e, &s,
+					      &win) &&
+				(!e->alternative_period || is_short);
+
+		/*
+		 * The previous sample's PMI handler ran inside this
+		 * window: time moved, but a cycles counter read with
+		 * the sample would not have counted it (the PMU is off
+		 * in the handler). The model's TSC runs at the core
+		 * clock here, so the handler's cost comes off as is.
+		 */
+		if (windowed && win > j->s->machine->pmi_cycles)
+			win -= j->s->machine->pmi_cycles;
+
+		wl = j->wls[t->group];
+		fn = workload_func_at(wl, s.ip);
+		for (unsigned int i = 0; fn && i < st->nr_funcs; i++) {
+			if (st->funcs[i].group != t->group || strcmp(st->funcs[i].name, fn->name))
+				continue;
+			st->funcs[i].samples++;
+			st->funcs[i].short_samples += is_short;
+			if (windowed) {
+				st->funcs[i].win_insns += s.period;
+				st->funcs[i].win_cycles += win;
+			}
+		}
+	}
+	if (e->hw_time && tr)
+		account_hw_time(j, &st->hw_time, s.time);
+	verdict[0] = verdict[1] = -1;
+	if ((attr->sample_type & PERF_SAMPLE_BRANCH_STACK) &&
+	    (attr->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) &&
+	    (attr->sample_type & PERF_SAMPLE_CALLCHAIN)) {
+		if (t && tr) {
+			d = task_depth(st, t);
+			if (!d)
+				return -1;
+		}
+		if (account_depth(j, st, d, wl, tr, &j->plain, &j->stitched, &s, verdict))
+			return -1;
+	}
+	if (j->truth_fp && tr)
+		write_truth_line(j, tr, verdict);
+	return 0;
+}
+
 int judge_file(struct judge *j, struct perf_data_writer *w, char *err, size_t errlen)
 {
-	struct window_start *starts = NULL;	/* [task index][attr] */
-	struct run_stats *st = j->st;
-	struct lbr_stitcher plain, stitched;
 	struct perf_data_iter it;
 	struct perf_data_file f;
 	const u8 *ev;
@@ -284,106 +440,51 @@ int judge_file(struct judge *j, struct perf_data_writer *w, char *err, size_t er
 		perf_data_file__close(&f);
 		return -1;
 	}
-	starts = calloc((size_t)j->m->nr_tasks * f.nr_attrs + 1, sizeof(*starts));
-	if (!starts) {
-		perf_data_file__close(&f);
-		snprintf(err, errlen, "pmusim: out of memory");
-		return -1;
-	}
+	if (judge_begin(j, f.nr_attrs, f.max_branches))
+		goto nomem;
 	if (j->nr_truth)	/* a run without samples has no array to sort */
 		qsort(j->truth, j->nr_truth, sizeof(*j->truth), truth_cmp);
-	lbr_stitcher__init(&plain, f.max_branches, false);
-	lbr_stitcher__init(&stitched, f.max_branches, true);
 	perf_data_file__iter_init(&f, &it);
 	while ((ret = perf_data_file__next(&f, &it, &ev, &size)) > 0) {
-		const struct run_truth *tr = NULL;
-		struct run_task_depth *d = NULL;
 		const struct perf_data_attr *a;
-		const struct scn_event *e;
-		const struct workload *wl = NULL;
-		struct perf_sample s;
-		int verdict[2];
-		struct sim_task *t;
-		const char *why;
-		bool unparsed;
 
 		if (((const struct perf_event_header *)ev)->type != PERF_RECORD_SAMPLE)
 			continue;
 		a = perf_data_file__sample_attr(&f, ev, size);
-		unparsed = !a || perf_sample__parse(&a->attr, ev, size, &s, &why);
-		/* the run's own file: each sample has its attr and parses */
-		if (NEVER(unparsed))
+		/* the run's own file: each sample has its attr */
+		if (NEVER(!a))
 			continue;
-		/* the file's attrs are the scenario's events, in order */
-		e = &j->s->events[a - f.attrs];
-		if (a - f.attrs < RUN_MAX_EVENTS)
-			st->event_samples[a - f.attrs]++;
-		t = machine_find_task(j->m, (int)s.tid);
-		if (a->attr.sample_type & PERF_SAMPLE_TIME)
-			tr = truth_find(j, s.tid, s.time);
-		if (t && !j->trace) {
-			const struct wl_func *fn;
-			bool is_short = e->alternative_period &&
-					(a->attr.sample_type & PERF_SAMPLE_PERIOD) &&
-					s.period == e->alternative_period;
-			uint64_t win = 0;
-			bool windowed = counts_instructions(&a->attr) &&
-					sample_window(&starts[(size_t)t->index * f.nr_attrs +
-								(size_t)(a - f.attrs)], e, &s, &win) &&
-					(!e->alternative_period || is_short);
-
-			/*
-			 * The previous sample's PMI handler ran inside this
-			 * window: time moved, but a cycles counter read with
-			 * the sample would not have counted it (the PMU is off
-			 * in the handler). The model's TSC runs at the core
-			 * clock here, so the handler's cost comes off as is.
-			 */
-			if (windowed && win > j->s->machine->pmi_cycles)
-				win -= j->s->machine->pmi_cycles;
-
-			wl = j->wls[t->group];
-			fn = workload_func_at(wl, s.ip);
-			for (unsigned int i = 0; fn && i < st->nr_funcs; i++) {
-				if (st->funcs[i].group != t->group || strcmp(st->funcs[i].name, fn->name))
-					continue;
-				st->funcs[i].samples++;
-				st->funcs[i].short_samples += is_short;
-				if (windowed) {
-					st->funcs[i].win_insns += s.period;
-					st->funcs[i].win_cycles += win;
-				}
-			}
-		}
-		if (e->hw_time && tr)
-			account_hw_time(j, &st->hw_time, s.time);
-		verdict[0] = verdict[1] = -1;
-		if ((a->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) &&
-		    (a->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) &&
-		    (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
-			if (t && tr) {
-				d = task_depth(st, t);
-				if (!d)
-					goto nomem;
-			}
-			if (account_depth(j, st, d, wl, tr, &plain, &stitched, &s, verdict))
-				goto nomem;
-		}
-		if (j->truth_fp && tr)
-			write_truth_line(j, tr, verdict);
+		if (judge_sample(j, (u32)(a - f.attrs), &a->attr, ev, size))
+			goto nomem;
 	}
-	lbr_stitcher__exit(&plain);
-	lbr_stitcher__exit(&stitched);
+	judge_end(j);
 	perf_data_file__close(&f);
-	free(starts);
 	return 0;
 nomem:
-	lbr_stitcher__exit(&plain);
-	lbr_stitcher__exit(&stitched);
+	judge_end(j);
 	perf_data_file__close(&f);
-	free(starts);
 	snprintf(err, errlen, "pmusim: out of memory");
 	return -1;
+}
+
+/* ---- the summary, as the samples go down a pipe ----------------------------- */
+
+static void judge_hook(void *arg, u32 idx, const struct perf_event_attr *attr, const u8 *ev,
+		       u32 size)
+{
+	struct judge *j = arg;
+
+	if (!j->error && judge_sample(j, idx, attr, ev, size))
+		j->error = ENOMEM;
+}
+
+int judge_live(struct judge *j, struct perf_data_writer *w, u32 nr_attrs, u32 max_branches)
+{
+	if (judge_begin(j, nr_attrs, max_branches))
+		return -1;
+	j->live = true;
+	perf_data_writer__set_sample_hook(w, judge_hook, j);
+	return 0;
 }
 
 int judge_ground_truth(struct judge *j)
@@ -510,6 +611,11 @@ int judge_close_truth(struct judge *j, const char *path, char *err, size_t errle
 
 void judge_exit(struct judge *j)
 {
+	judge_end(j);
+	free(j->index);
+	j->index = NULL;
+	j->index_cap = 0;
+	j->live = false;
 	if (j->truth_fp)
 		fclose(j->truth_fp);
 	j->truth_fp = NULL;

@@ -17,11 +17,13 @@
 
 #include "core/perf_event.h"
 #include "sim/run.h"
+#include "tools/perf/util/lbr_stitch.h"
 
 struct machine;
 struct perf_data_writer;
 struct tsc_conv;
 struct vg_trace;
+struct window_start;
 struct workload;
 
 struct judge {
@@ -46,6 +48,20 @@ struct judge {
 	int error;			/* ENOMEM: a truth could not be noted */
 	FILE *truth_fp;			/* the truth file being written, or NULL */
 	char truth_tmp[4200];
+
+	/* the samples being judged, in the file's order */
+	bool judging;
+	u32 nr_attrs;
+	struct window_start *starts;	/* [task index][attr] */
+	struct lbr_stitcher plain, stitched;
+	/*
+	 * Judged as they are written (judge_live()): the truth is not sorted
+	 * but found through this index, (tid, time) -> its place + 1, open
+	 * addressing, at most half full.
+	 */
+	bool live;
+	size_t *index;
+	size_t index_cap;
 };
 
 /*
@@ -69,6 +85,14 @@ int judge_ground_truth(struct judge *j);
  * one-line error in ERR.
  */
 int judge_file(struct judge *j, struct perf_data_writer *w, char *err, size_t errlen);
+
+/*
+ * Judge W's samples as W writes them, in the same order and with the same
+ * figures and truth lines as judge_file() over the finished file: for a
+ * pipe (-o -), whose file is never built. Its truth file, if any, is
+ * opened before the first sample. 0, or -1: out of memory.
+ */
+int judge_live(struct judge *j, struct perf_data_writer *w, u32 nr_attrs, u32 max_branches);
 
 /*
  * The truth file PATH of a recorded program's run (run_trace()): a

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/internal.h"
@@ -690,7 +691,7 @@ int run_stop_signal(void)
 }
 
 struct saved_signals {
-	struct sigaction old[2];
+	struct sigaction old[2], old_xfsz;
 };
 
 /*
@@ -709,12 +710,16 @@ static void catch_stop_signals(struct saved_signals *saved)
 	sigemptyset(&sa.sa_mask);
 	for (unsigned int i = 0; i < 2; i++)
 		sigaction(stop_signals[i], &sa, &saved->old[i]);
+	/* past a file-size limit (ulimit -f) a write fails with EFBIG, said as any other */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGXFSZ, &sa, &saved->old_xfsz);
 }
 
 static void restore_stop_signals(const struct saved_signals *saved)
 {
 	for (unsigned int i = 0; i < 2; i++)
 		sigaction(stop_signals[i], &saved->old[i], NULL);
+	sigaction(SIGXFSZ, &saved->old_xfsz, NULL);
 }
 
 /*
@@ -756,9 +761,10 @@ int run_scenario_hooked(const struct scenario *s, const char *output, const char
 }
 
 int run_trace(const struct scenario *s, struct vg_trace *trace, const char *comm,
-	      const char *output, struct run_stats *st, char *err, size_t errlen)
+	      const char *output, run_progress_fn progress, struct run_stats *st, char *err,
+	      size_t errlen)
 {
-	struct run r = { .s = s, .st = st, .trace = trace, .comm = comm };
+	struct run r = { .s = s, .st = st, .trace = trace, .comm = comm, .progress = progress };
 
 	return run_one(&r, output, NULL, NULL, err, errlen);
 }
@@ -810,6 +816,38 @@ static void take_record_stats(struct run_stats *st, const struct record_stats *r
 	st->overwritten = rs->overwritten;
 }
 
+/*
+ * After a write to the perf.data failed: the records that reached it
+ * whole, finished into a valid file at the output (not down a pipe).
+ * No truth file: the file system that took no more perf.data may take
+ * none, and a previous one beside the output would not match it. ERR,
+ * the writer's line, then says what the file holds.
+ */
+static void keep_partial(struct run *r, char *err, size_t errlen)
+{
+	char truth[4200], target[4200], warning[600];
+	struct stat st;
+	u64 samples;
+	size_t len;
+
+	if (!r->rec.w || (r->trace && trace_build_ids(r, truth, sizeof(truth))) ||
+	    perf_data_writer__keep_partial(r->rec.w, &samples))
+		return;
+	snprintf(target, sizeof(target), "%s", perf_data_writer__target(r->rec.w));
+	/* (a regular file only: --truth may name a device) */
+	if (r->trace && truth_path(r->rec.w, truth, sizeof(truth)) && !lstat(truth, &st) &&
+	    S_ISREG(st.st_mode))
+		unlink(truth);
+	/* a scenario's programs' ELF files, for their symbols, where they fit */
+	record__write_buildid_cache(&r->rec, warning, sizeof(warning), truth, sizeof(truth));
+	if (record__close_output(&r->rec, truth, sizeof(truth)))
+		return;
+	len = strlen(err);
+	snprintf(err + len, errlen - len, "; %s holds the %llu sample%s written before it%s", target,
+		 (unsigned long long)samples, samples == 1 ? "" : "s",
+		 r->trace ? " (no truth file)" : "");
+}
+
 static int run_one(struct run *rp, const char *output, const char *map_dir,
 		   const struct run_end_hook *hook, char *err, size_t errlen)
 {
@@ -828,6 +866,7 @@ static int run_one(struct run *rp, const char *output, const char *map_dir,
 	};
 	struct saved_signals saved;
 	char truth[4200];
+	bool live;
 	int ret = -1;
 
 	memset(st, 0, sizeof(*st));
@@ -839,6 +878,15 @@ static int run_one(struct run *rp, const char *output, const char *map_dir,
 	r.judge = (struct judge){ .s = s, .m = r.m, .wls = r.wls, .trace = r.trace, .st = st };
 	if (open_events(&r, err, errlen) || start_file(&r, output, map_dir, err, errlen))
 		goto out;
+	/* a pipe's file is never built to be read back: its samples are judged as they go */
+	live = r.rec.w && !strcmp(perf_data_writer__target(r.rec.w), "-");
+	if (live && r.trace && truth_path(r.rec.w, truth, sizeof(truth)) &&
+	    judge_open_truth(&r.judge, truth, err, errlen))
+		goto out;
+	if (live && judge_live(&r.judge, r.rec.w, s->events_count, r.env.max_branches)) {
+		snprintf(err, errlen, "pmusim: out of memory");
+		goto out;
+	}
 	run_machine(&r);
 	if (hook && !st->stop_signal) {
 		r.hold_reads = true;
@@ -853,9 +901,11 @@ static int run_one(struct run *rp, const char *output, const char *map_dir,
 	if (r.rec.error == EIO && perf_data_writer__last_error()[0]) {
 		/*
 		 * The writer's own line, as record__finish_output() gives it:
-		 * the path and why (a full disk, a pipe's reader gone).
+		 * the path and why (a full disk, a file-size limit, a pipe's
+		 * reader gone); the file keeps what reached it, as after a stop.
 		 */
 		snprintf(err, errlen, "%s", perf_data_writer__last_error());
+		keep_partial(&r, err, errlen);
 		goto out;
 	}
 	if (r.rec.error || r.judge.error) {
@@ -872,12 +922,12 @@ static int run_one(struct run *rp, const char *output, const char *map_dir,
 			goto out;
 		if (record__finish_output(&r.rec, err, errlen))
 			goto out;
-		if (r.trace && truth_path(r.rec.w, truth, sizeof(truth)) &&
+		if (!live && r.trace && truth_path(r.rec.w, truth, sizeof(truth)) &&
 		    judge_open_truth(&r.judge, truth, err, errlen))
 			goto out;
 		r.judge.convs = r.rec.convs;
 		r.judge.nr_convs = r.rec.nr_convs;
-		if (judge_file(&r.judge, r.rec.w, err, errlen))
+		if (!live && judge_file(&r.judge, r.rec.w, err, errlen))
 			goto out;
 		if (record__write_buildid_cache(&r.rec, st->warning, sizeof(st->warning), err,
 						errlen) ||

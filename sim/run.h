@@ -155,10 +155,12 @@ void run_set_stop_hook(void (*fn)(int));
  * a limit (the run ends when every thread has retired its last record).
  * Its threads are tasks named @comm. As run_scenario() otherwise; the
  * true stacks judged are addresses (the ip, then the call sites).
+ * @progress (may be NULL) is called after each quantum, as run_scenario()'s.
  */
 struct vg_trace;
 int run_trace(const struct scenario *s, struct vg_trace *trace, const char *comm,
-	      const char *output, struct run_stats *st, char *err, size_t errlen);
+	      const char *output, run_progress_fn progress, struct run_stats *st, char *err,
+	      size_t errlen);
 
 /*
  * Where a run puts its programs' ELF files (see build_id_cache.h): the

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The Valgrind tool's streams, from files or from the pipe; see vg_feed.h. */
+#define _GNU_SOURCE	/* fallocate */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -18,9 +19,10 @@ struct vg_chan {
 	bool taken;			/* handed out by vg_feed_find() */
 	bool ended;			/* no more bytes come */
 	int fd;				/* a file's; -1 for the pipe's */
-	/* the pipe's bytes [lo, lo + len) of the stream */
+	/* the pipe's bytes [lo, lo + len) of the stream: in data, or spilled */
 	unsigned char *data;
 	size_t lo, len, cap;
+	int spill_fd;			/* -1, or the file that holds them, at their offsets */
 	const size_t **readers;
 	unsigned int nr_readers, readers_cap;
 };
@@ -34,10 +36,21 @@ struct vg_feed {
 	unsigned char *in;		/* what was read of frames not yet whole */
 	size_t in_len;
 	uint64_t bytes, held, held_max;
+	uint64_t spilled, spilled_max, spills;
+	uint64_t held_cap;		/* FEED_HELD_MAX, or vg_feed_set_held_max()'s */
 	char err[160];
 };
 
 #define FEED_READ	(256 * 1024)
+
+/*
+ * The most of the streams held in memory: past it, the stream that holds
+ * the most goes to a file of its own in TMPDIR (a process that runs far
+ * ahead of the one the replay needs), read back from there, its bytes
+ * freed there as in memory, and back to memory once the replay has caught
+ * up with it.
+ */
+#define FEED_HELD_MAX	(32u << 20)
 
 struct vg_feed *vg_feed_open_dir(const char *dir)
 {
@@ -60,13 +73,21 @@ struct vg_feed *vg_feed_open_pipe(int fd)
 		return NULL;
 	}
 	f->fd = fd;
+	f->held_cap = FEED_HELD_MAX;
 	return f;
+}
+
+void vg_feed_set_held_max(struct vg_feed *f, uint64_t bytes)
+{
+	f->held_cap = bytes;
 }
 
 static void chan_free(struct vg_chan *c)
 {
 	if (c->fd >= 0)
 		close(c->fd);
+	if (c->spill_fd >= 0)
+		close(c->spill_fd);
 	free(c->data);
 	free(c->readers);
 	free(c->name);
@@ -99,6 +120,7 @@ static struct vg_chan *chan_new(struct vg_feed *f, uint32_t pid, uint32_t seq, c
 	c->pid = pid;
 	c->seq = seq;
 	c->fd = -1;
+	c->spill_fd = -1;
 	c->name = strdup(name);
 	v = realloc(f->chans, (f->nr_chans + 1) * sizeof(*v));
 	if (!c->name || !v) {
@@ -119,6 +141,16 @@ const char *vg_chan_name(const struct vg_chan *c)
 	return c->name;
 }
 
+/* A spilled stream's bytes [@from, @to) freed in its file (whole pages; where holes can be made). */
+static void spill_free(struct vg_chan *c, size_t from, size_t to)
+{
+	from = (from + 4095) & ~(size_t)4095;
+	to &= ~(size_t)4095;
+	if (to > from)
+		fallocate(c->spill_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)from,
+			  (off_t)(to - from));
+}
+
 /* The bytes no reader needs any more go (all of them once its readers are gone). */
 static void chan_trim(struct vg_chan *c)
 {
@@ -131,14 +163,100 @@ static void chan_trim(struct vg_chan *c)
 			keep = *c->readers[i];
 	if (keep <= c->lo)
 		return;
-	memmove(c->data, c->data + (keep - c->lo), c->lo + c->len - keep);
-	c->f->held -= keep - c->lo;
+	if (c->spill_fd >= 0) {
+		spill_free(c, c->lo, keep);
+		c->f->spilled -= keep - c->lo;
+	} else {
+		memmove(c->data, c->data + (keep - c->lo), c->lo + c->len - keep);
+		c->f->held -= keep - c->lo;
+	}
 	c->len -= keep - c->lo;
 	c->lo = keep;
+	/* caught up: back to memory */
+	if (c->spill_fd >= 0 && !c->len) {
+		close(c->spill_fd);
+		c->spill_fd = -1;
+	}
+}
+
+/* Write all of @p at @off of @fd. 0, or -1 with errno. */
+static int pwrite_all(int fd, const unsigned char *p, size_t n, size_t off)
+{
+	while (n) {
+		ssize_t w = pwrite(fd, p, n, (off_t)off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+		off += (size_t)w;
+	}
+	return 0;
+}
+
+static int spill_write(struct vg_chan *c, const unsigned char *p, size_t n)
+{
+	struct vg_feed *f = c->f;
+
+	if (pwrite_all(c->spill_fd, p, n, c->lo + c->len)) {
+		snprintf(f->err, sizeof(f->err), "the stream of %s: cannot hold it in TMPDIR: %s",
+			 c->name, strerror(errno));
+		return -1;
+	}
+	c->len += n;
+	f->spilled += n;
+	if (f->spilled > f->spilled_max)
+		f->spilled_max = f->spilled;
+	return 0;
+}
+
+/* The stream that holds the most memory to a file of its own (unlinked at once). 0, or -1. */
+static int spill_largest(struct vg_feed *f)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct vg_chan *c = NULL;
+	char path[4200];
+	int fd;
+
+	for (unsigned int i = 0; i < f->nr_chans; i++)
+		if (f->chans[i]->spill_fd < 0 && f->chans[i]->fd < 0 &&
+		    (!c || f->chans[i]->len > c->len))
+			c = f->chans[i];
+	if (!c || !c->len)
+		return 0;
+	snprintf(path, sizeof(path), "%s/pmusim-stream.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	fd = mkstemp(path);
+	if (fd < 0 || unlink(path) || fcntl(fd, F_SETFD, FD_CLOEXEC) ||
+	    pwrite_all(fd, c->data, c->len, c->lo)) {
+		snprintf(f->err, sizeof(f->err), "the stream of %s: cannot hold it in TMPDIR: %s",
+			 c->name, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	c->spill_fd = fd;
+	f->held -= c->len;
+	f->spilled += c->len;
+	if (f->spilled > f->spilled_max)
+		f->spilled_max = f->spilled;
+	f->spills++;
+	free(c->data);
+	c->data = NULL;
+	c->cap = 0;
+	return 0;
 }
 
 static int chan_append(struct vg_chan *c, const unsigned char *p, size_t n)
 {
+	if (c->spill_fd < 0 && c->f->held + n > c->f->held_cap) {
+		chan_trim(c);
+		if (c->f->held + n > c->f->held_cap && spill_largest(c->f))
+			return -1;
+	}
+	if (c->spill_fd >= 0)
+		return spill_write(c, p, n);
 	if (c->len + n > c->cap) {
 		chan_trim(c);
 		if (c->len + n > c->cap) {
@@ -319,8 +437,15 @@ ssize_t vg_chan_read(struct vg_chan *c, uint64_t off, void *buf, size_t n)
 
 			if (n > have)
 				n = have;
-			memcpy(buf, c->data + (off - c->lo), n);
-			return (ssize_t)n;
+			if (c->spill_fd < 0) {
+				memcpy(buf, c->data + (off - c->lo), n);
+				return (ssize_t)n;
+			}
+			/* (what the readers are done with freed now and then, not at each read) */
+			if (off - c->lo >= (1u << 20))
+				chan_trim(c);
+			return c->spill_fd >= 0 ? pread(c->spill_fd, buf, n, (off_t)off) :
+			       vg_chan_read(c, off, buf, n);
 		}
 		if (c->ended || pull(c->f))
 			return 0;
@@ -350,7 +475,13 @@ void vg_chan_del_reader(struct vg_chan *c, const size_t *pos)
 			break;
 		}
 	if (!c->nr_readers && c->fd < 0) {
-		c->f->held -= c->len;
+		if (c->spill_fd >= 0) {
+			close(c->spill_fd);
+			c->spill_fd = -1;
+			c->f->spilled -= c->len;
+		} else {
+			c->f->held -= c->len;
+		}
 		c->lo += c->len;
 		c->len = 0;
 	}
@@ -383,6 +514,12 @@ void vg_feed_stats(const struct vg_feed *f, uint64_t *bytes, uint64_t *held_max)
 {
 	*bytes = f->bytes;
 	*held_max = f->held_max;
+}
+
+void vg_feed_spill_stats(const struct vg_feed *f, uint64_t *spills, uint64_t *spilled_max)
+{
+	*spills = f->spills;
+	*spilled_max = f->spilled_max;
 }
 
 const char *vg_feed_error(const struct vg_feed *f)

@@ -7,6 +7,12 @@
  * program blocks on a full pipe until the replay gets that far, so nothing
  * grows a file, and a stream's bytes stay in memory only from the first
  * one a reader of it still needs (vg_chan_add_reader()) to the last one read.
+ * Held bytes are bounded: past 32 MiB in memory (vg_feed_set_held_max()),
+ * the stream that holds
+ * the most (a process far ahead of the one the replay needs, whose bytes
+ * come through the one pipe meanwhile) is held in a file of its own in
+ * TMPDIR (unlinked: nothing is left), its bytes freed there as the replay
+ * reads them, until it has caught up.
  *
  * Multiplexing: frames carry the writer's pid; a frame with
  * VGS_FRAME_START begins a stream: a new process's (the header's ppid is
@@ -30,6 +36,8 @@ struct vg_chan;
 struct vg_feed *vg_feed_open_dir(const char *dir);
 /* The streams as they come through the pipe @fd (its reading end, taken over). */
 struct vg_feed *vg_feed_open_pipe(int fd);
+/* The most bytes of the streams held in memory (at least a frame's, 4096). */
+void vg_feed_set_held_max(struct vg_feed *f, uint64_t bytes);
 void vg_feed_free(struct vg_feed *f);
 
 /*
@@ -67,6 +75,8 @@ void vg_feed_close(struct vg_feed *f);
 bool vg_feed_began(const struct vg_feed *f);
 /* A pipe's figures: bytes read, and the most held in memory at once. */
 void vg_feed_stats(const struct vg_feed *f, uint64_t *bytes, uint64_t *held_max);
+/* How many times a stream went to a file, and the most held in files at once. */
+void vg_feed_spill_stats(const struct vg_feed *f, uint64_t *spills, uint64_t *spilled_max);
 /* A pipe read failed, or a frame was malformed: what, or NULL. */
 const char *vg_feed_error(const struct vg_feed *f);
 

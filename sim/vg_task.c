@@ -7,8 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#include <linux/fs.h>
 
 #include "core/sideband.h"
 #include "core/testcase.h"
@@ -241,7 +244,36 @@ static struct vg_thread *add_thread(struct vg_image *img, uint32_t vtid)
 	return v;
 }
 
-/* The GNU build-id note of the ELF file @path, if it has one. */
+/*
+ * The inode's generation, which the kernel's MMAP2 carries
+ * (inode->i_generation): ext4, XFS and btrfs say it through
+ * FS_IOC_GETVERSION; where the file system does not, 0.
+ */
+static void read_inode_generation(struct vg_dso *d, int fd)
+{
+	struct stat st;
+	long gen = 0;
+
+	if (fstat(fd, &st))
+		return;
+	d->dev = st.st_dev;
+	d->ino = st.st_ino;
+	if (!ioctl(fd, FS_IOC_GETVERSION, &gen))
+		d->ino_generation = (uint32_t)gen;	/* (a u32 in the inode) */
+}
+
+/* The inode generation of the file @name mapped from inode @dev:@ino, as far as known. */
+static uint64_t ino_generation_of(const struct vg_trace *tr, const char *name, uint64_t dev,
+				  uint64_t ino)
+{
+	for (unsigned int i = 0; i < tr->nr_dsos; i++)
+		if (!strcmp(tr->dsos[i].path, name))
+			return tr->dsos[i].dev == dev && tr->dsos[i].ino == ino ?
+			       tr->dsos[i].ino_generation : 0;
+	return 0;
+}
+
+/* The GNU build-id note of the ELF file @path, if it has one, and its inode generation. */
 static void read_build_id(struct vg_dso *d)
 {
 	unsigned int version = elf_version(EV_CURRENT);	/* (libelf wants it first) */
@@ -256,6 +288,7 @@ static void read_build_id(struct vg_dso *d)
 	fd = open(d->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
+	read_inode_generation(d, fd);
 	e = elf_begin(fd, ELF_C_READ, NULL);
 	while (e && (scn = elf_nextscn(e, scn)) && !d->build_id_size) {
 		GElf_Shdr sh;
@@ -1205,6 +1238,8 @@ static bool thread_note(struct vg_thread *th, const struct vg_event *ev, struct 
 		struct perf_mmap_info info;
 
 		vg_mmap_info(ev, (u32)th->task->task.pid, (u32)th->task->task.tid, &info, name);
+		if (info.filename)
+			info.ino_generation = ino_generation_of(th->img->tr, name, ev->dev, ev->ino);
 		perf_event_mmap(&info);
 		break;
 	}

@@ -68,11 +68,17 @@
 
 struct vg_trace;
 
-/* An executable file the program mapped, with its build-id (size 0: none found). */
+/*
+ * An executable file the program mapped, with its build-id (size 0: none
+ * found) and, as the kernel's MMAP2 has it, its inode's generation
+ * (FS_IOC_GETVERSION; 0 where the file system does not tell), of the
+ * inode DEV:INO the path led to when it was read.
+ */
 struct vg_dso {
 	char *path;
 	uint8_t build_id[20];
 	uint8_t build_id_size;
+	uint64_t dev, ino, ino_generation;
 };
 
 /*

@@ -7,6 +7,8 @@
 # - its MMAP2 records are the maps the kernel would write for it: the
 #   executable file maps /proc/PID/maps shows when it runs natively,
 #   with their length, offset, device, inode and flags (one is shared),
+#   the inode generation FS_IOC_GETVERSION says (and the host's kernel
+#   writes, perf record -e task-clock, where the host allows it),
 #   and its page of anonymous code as //anon with zeros; whole pages; nothing of
 #   Valgrind's (the tool, its trampoline, the loader's rwx page,
 #   vgpreload_*.so), in the MMAP2s nor in perf buildid-list; a page
@@ -37,6 +39,11 @@ else
 	nok "pmusim record failed: $(head -1 "$dir/maps.err")"
 fi
 perf script -i "$dir/maps.data" --show-mmap-events -F comm >"$dir/mmap.txt" 2>"$dir/mmap.perr"
+# the host kernel's own MMAP2s of the guest, where perf_event_open is allowed (a software event)
+: >"$dir/kernel.txt"
+if perf record -q -e task-clock -o "$dir/kernel.data" -- "$prog" maps >/dev/null 2>&1; then
+	perf script -i "$dir/kernel.data" --show-mmap-events -F comm >"$dir/kernel.txt" 2>/dev/null
+fi
 perf buildid-list -i "$dir/maps.data" >"$dir/buildids.txt" 2>"$dir/buildids.perr"
 check "perf script reads the MMAP2 records" "grep -q PERF_RECORD_MMAP2 '$dir/mmap.txt'"
 check "perf buildid-list reads the file" "[ -s '$dir/buildids.txt' ]"
@@ -48,10 +55,10 @@ while IFS= read -r line; do
 	"# "*) echo "$line" ;;
 	esac
 done < <(python3 - "$dir/native.maps" "$dir/mmap.txt" "$dir/buildids.txt" "$prog" \
-	"$PMUSIM_OBJTREE/vgtool/lib/pmusim-amd64-linux" 2>&1 <<'EOF'
-import os, re, sys
+	"$PMUSIM_OBJTREE/vgtool/lib/pmusim-amd64-linux" "$dir/kernel.txt" 2>&1 <<'EOF'
+import fcntl, os, re, struct, sys
 
-native_maps, mmap_txt, buildids, prog, tool = sys.argv[1:6]
+native_maps, mmap_txt, buildids, prog, tool, kernel_txt = sys.argv[1:7]
 tool_real = os.path.realpath(tool)
 
 def result(good, what, detail=""):
@@ -73,6 +80,11 @@ for line in open(native_maps):
 rx = re.compile(r"PERF_RECORD_MMAP2 \d+/\d+: \[(0x[0-9a-f]+)\((0x[0-9a-f]+)\) @ (0x[0-9a-f]+|0) "
                 r"([0-9a-f]+):([0-9a-f]+) (\d+) (\d+)\]: (\S+) (.*)$")
 recs = []
+kernel_gen = {}
+for line in open(kernel_txt):
+    m = rx.search(line.rstrip("\n"))
+    if m and m.group(9).startswith("/"):
+        kernel_gen[m.group(9)] = int(m.group(7))
 for line in open(mmap_txt):
     if "PERF_RECORD_MMAP2" not in line:
         continue
@@ -120,6 +132,27 @@ for path in sorted(set(f[0] for f in files)):
     got = set((f[3], f[4]) for f in files if f[0] == path)
     result(got == {want}, "%s: maj:min and inode are stat's %s %d" % (os.path.basename(path), *want),
            str(got))
+def getversion(path):
+    try:
+        with open(path, "rb") as f:
+            return struct.unpack("l", fcntl.ioctl(f.fileno(), 0x80087601, b"\0" * 8))[0] & 0xffffffff
+    except OSError:
+        return None     # the file system does not say (tmpfs): 0 is written (pmusim.1)
+if kernel_gen:
+    print("# the host's kernel wrote MMAP2s of the guest (perf record -e task-clock): held against them too")
+else:
+    print("# perf record -e task-clock refused on this host: generations from FS_IOC_GETVERSION only")
+for path in sorted(set(f[0] for f in files)):
+    gen = getversion(path)
+    want = gen or 0
+    got = set(r["gen"] for r in recs if r["name"] == path)
+    kernel = kernel_gen.get(path) if gen is not None else None
+    result(got == {want} and kernel in (None, want),
+           "%s: ino_generation %d, FS_IOC_GETVERSION's%s" % (os.path.basename(path), want,
+           ", as the host's kernel wrote it" if kernel is not None else ""),
+           "recorded %s, the kernel's %s" % (got, kernel))
+result(any(r["gen"] for r in recs) or not any(getversion(p) for p in set(f[0] for f in files)),
+       "a file whose inode has a generation gets it (not 0 for all)")
 progs = [f for f in files if f[0] == prog]
 result(len(progs) == 2, "the guest itself has its MMAP2s (its text, its shared page)", str(progs))
 anon = [r for r in recs if r["name"] == "//anon"]

@@ -10,7 +10,8 @@
 # -F ip,sym --stitch-lbr sample by sample (stitch_check.py): the same
 # frames and names, and where a sample's branch stack is empty (some are
 # emptied on purpose, and LBR call stacks that returns emptied occur
-# naturally) one frame, the sample's own ip.
+# naturally) one frame, the sample's own ip. A C++ program's names are
+# demangled as Debian's perf demangles them (libiberty, no parameters).
 set -u
 . "$PMUSIM_SRCTREE/tests/lib/tap_lib.sh"
 . "$PMUSIM_SRCTREE/tests/lib/record_lib.sh"
@@ -24,7 +25,7 @@ if ! grep -qx CONFIG_LBR_STITCH=y "$PMUSIM_OBJTREE/.config"; then
 	exit 0
 fi
 # pmusim record runs Valgrind: as test_record.sh, in the check matrix's two extremes only
-record_test_needs "${LABEL:-}" valgrind gcc perf python3 sort
+record_test_needs "${LABEL:-}" valgrind gcc g++ perf python3 sort
 gcc -O1 -shared -fPIC -o "$dir/libstitch.so" "$progs/libstitch.c" &&
 	gcc -O1 -o "$dir/prog" "$progs/main.c" -L"$dir" -lstitch -Wl,-rpath,"$dir" ||
 	{ echo "Bail out! cannot build the test program"; exit 1; }
@@ -57,6 +58,15 @@ check "its library's frames come from libstitch.so's .symtab (local, alias, weak
 		grep -q " $f\$" "$dir/prog.out" || { echo "# no $f"; exit 1; }; done)'
 check "libc's frames are named (qsort's callees), not [unknown]" \
 	'grep -q "qsort" "$dir/prog.out"'
+
+# C++: an exception thrown down a recursion (libstdc++'s and libgcc's frames)
+g++ -O1 -o "$dir/exc" "$PMUSIM_SRCTREE/tests/cmd/record_progs/exc.cc" ||
+	{ echo "Bail out! cannot build the C++ program"; exit 1; }
+record exc "$dir/exc"
+check "a C++ program: every stack as perf prints it" \
+	'against exc && grep -q "^samples [1-9]" "$dir/exc.check"'
+check "its names demangled as perf's (thrower, after_catch: _Z7throweri, _Z11after_catchv), none mangled" \
+	'grep -q " thrower$" "$dir/exc.out" && grep -q " after_catch$" "$dir/exc.out" && ! grep -q " _Z" "$dir/exc.out"'
 
 python3 "$check_py" empty "$dir/prog.data" "$dir/empty.data" 10
 check "samples with an empty branch stack print their ip, the others stay in step with perf" \

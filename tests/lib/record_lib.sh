@@ -3,6 +3,8 @@
 # What the tests that run pmusim record need before their first run,
 # sourced after tap_lib.sh:
 #   record_test_needs "${LABEL:-}" TOOL...
+# and their helpers: record_tmpdir, tmp_empty, record_guest NAME,
+# perf_reads FILE, key FILE NAME (below).
 # Each record is a Valgrind run, so make check's matrix runs these tests in
 # its two extremes only, defconfig and allnoconfig (make test runs them in
 # any build). A TOOL the host lacks, or Valgrind's archives to build the
@@ -34,3 +36,22 @@ record_test_needs() { # LABEL TOOL...
 		exit 1
 	fi
 }
+
+# A TMPDIR of the test's own, which record must leave empty (tmp_empty).
+record_tmpdir() {
+	export TMPDIR=$dir/tmp
+	mkdir "$TMPDIR"
+}
+tmp_empty() { [ -z "$(ls -A "$TMPDIR")" ]; }
+
+# record_guest NAME: tests/cmd/record_progs/NAME.c built -O1 into $dir/NAME, or bail out.
+record_guest() {
+	gcc -O1 -o "$dir/$1" "$PMUSIM_SRCTREE/tests/cmd/record_progs/$1.c" ||
+		{ echo "Bail out! cannot build the guest $1"; exit 1; }
+}
+
+# perf_reads FILE: perf reads FILE whole and finds samples in it.
+perf_reads() { perf report -i "$1" --stdio 2>/dev/null | grep -q '^# Samples: [1-9]'; }
+
+# key FILE NAME: a top-level number or string of record's JSON summary FILE.
+key() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"; }

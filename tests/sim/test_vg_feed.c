@@ -9,7 +9,8 @@
  * while gigabytes could pass), a stream's readers cloned with
  * vg_stream_clone() each keep theirs; a malformed frame is one line and
  * the end of every stream; vg_feed_close() drains a writer blocked on a
- * full pipe.
+ * full pipe; past the bound on memory, a child far ahead of the stream
+ * read is held in TMPDIR and read back whole.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -179,6 +180,74 @@ static void test_bounded_while_read(void **state)
 	vg_feed_free(f);
 }
 
+/* A child's 8 MB before its parent's first bytes: the child's go to a file, not memory. */
+static void *write_child_first(void *arg)
+{
+	struct writer *w = arg;
+	unsigned char b[4000];
+
+	put_header(w->fd, 10, 0);
+	put_header(w->fd, 11, 10);
+	for (unsigned int i = 0; i < w->frames; i++) {
+		memset(b, 'a' + (int)(i % 26), sizeof(b));
+		put_frame(w->fd, 11, 0, b, sizeof(b));
+	}
+	put_frame(w->fd, 11, VGS_FRAME_END, "", 0);
+	put_frame(w->fd, 10, VGS_FRAME_END, "parent", 6);
+	close(w->fd);
+	return NULL;
+}
+
+static void test_spilled_past_the_bound(void **state)
+{
+	const size_t h = sizeof(struct vgs_file_header);
+	struct writer w = { .frames = 2000 };
+	uint64_t bytes, held, spills, spilled;
+	struct vg_chan *parent, *child;
+	char tmp[] = "/tmp/pmusim-feed.XXXXXX", err[256], buf[16];
+	struct vg_stream r;
+	struct vg_feed *f;
+	pthread_t t;
+	int p[2];
+
+	(void)state;
+	assert_non_null(mkdtemp(tmp));
+	setenv("TMPDIR", tmp, 1);
+	assert_int_equal(pipe(p), 0);
+	w.fd = p[1];
+	assert_int_equal(pthread_create(&t, NULL, write_child_first, &w), 0);
+	f = vg_feed_open_pipe(p[0]);
+	vg_feed_set_held_max(f, 64 * 1024);
+	parent = vg_feed_first(f, NULL);
+	assert_non_null(parent);
+	/* the parent's bytes come after all of the child's */
+	read_all(parent, h, buf, sizeof(buf));
+	assert_string_equal(buf, "parent");
+	vg_feed_spill_stats(f, &spills, &spilled);
+	assert_true(spills >= 1);
+	assert_true(spilled >= 7000000);
+	child = vg_feed_find(f, 11, 0);
+	assert_non_null(child);
+	assert_int_equal(vg_stream_open_chan(&r, child, err, sizeof(err)), 0);
+	for (unsigned int i = 0; i < w.frames; i++) {
+		uint64_t off = h + 4000ull * i;
+		unsigned char x[4000];
+
+		read_n(child, off, x, sizeof(x));
+		assert_int_equal(x[0], 'a' + (int)(i % 26));
+		assert_int_equal(x[3999], 'a' + (int)(i % 26));
+		r.chan_pos = off + sizeof(x);
+	}
+	vg_stream_close(&r);
+	pthread_join(t, NULL);
+	vg_feed_stats(f, &bytes, &held);
+	assert_true(held <= 64 * 1024);
+	/* unlinked as made: nothing in TMPDIR even before the feed goes */
+	assert_int_equal(rmdir(tmp), 0);
+	unsetenv("TMPDIR");
+	vg_feed_free(f);
+}
+
 static void test_malformed(void **state)
 {
 	unsigned char junk[16] = "\x01\x00\x00\x00\xff\xff\x00\x00";
@@ -243,6 +312,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_processes_and_an_exec),
 		cmocka_unit_test(test_bounded_while_read),
+		cmocka_unit_test(test_spilled_past_the_bound),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_close_drains),
 	};

@@ -8,13 +8,15 @@
  * and the final header at close. Only a complete file reaches PATH: renamed
  * over it when PATH is a regular file (or none), copied into it when PATH
  * is a device or a FIFO, which are never replaced. A symlink is followed.
- * In pipe mode ("-") the file is built aside all the same (it is read
- * back), and a pipe's stream goes to standard output as the records come.
+ * In pipe mode ("-") a pipe's stream goes to standard output as the
+ * records come, and no file is built: each sample goes to the caller's
+ * hook as it is sent (perf_data_writer__set_sample_hook()).
  */
 #define _GNU_SOURCE	/* asprintf */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
@@ -69,8 +71,10 @@ struct perf_data_writer {
 	u64 first_time, last_time;
 	bool failed;
 	char err[ERR_MAX];
-	/* pipe mode: target_fd is standard output, written through this buffer */
+	/* pipe mode: target_fd is standard output, written through this buffer; no fp */
 	bool pipe;
+	perf_data_sample_hook_fn sample_hook;
+	void *sample_hook_arg;
 	u32 pipe_build_ids;		/* BUILD_ID entries sent down the pipe */
 	size_t pipe_len;
 	u8 pipe_buf[65536];
@@ -106,7 +110,8 @@ writer_fail(struct perf_data_writer *w, const char *fmt, ...)
 
 static void do_write(struct perf_data_writer *w, const void *buf, size_t size)
 {
-	if (w->failed || !size)
+	/* (a pipe has no file: fp is only ever a feature's body in memory) */
+	if (w->failed || !size || !w->fp)
 		return;
 	if (fwrite(buf, 1, size, w->fp) != size)
 		writer_fail(w, "write failed: %s", strerror(errno ? errno : EIO));
@@ -306,6 +311,8 @@ struct perf_data_writer *perf_data_writer__open(const char *path,
 	}
 	if (open_target(w))
 		return NULL;
+	if (w->pipe)
+		return w;	/* nothing is built: records go down the pipe as they come */
 	if (w->in_place) {
 		tmpdir = getenv("TMPDIR");
 		if (!tmpdir || !*tmpdir)
@@ -323,9 +330,8 @@ struct perf_data_writer *perf_data_writer__open(const char *path,
 	w->fp = create_temp(w->tmp);
 	if (!w->fp) {
 		if (w->in_place)
-			open_fail(w, "%s: cannot create a temporary file in %s: %s",
-				  w->pipe ? "standard output (-o -)" : w->target, tmpdir,
-				  strerror(errno));
+			open_fail(w, "%s: cannot create a temporary file in %s: %s", w->target,
+				  tmpdir, strerror(errno));
 		else
 			open_fail(w, "%s: cannot create: %s", w->target, strerror(errno));
 		return NULL;
@@ -501,6 +507,10 @@ static void write_attrs(struct perf_data_writer *w)
 	u32 i;
 
 	w->data_started = true;
+	if (w->pipe) {
+		pipe_start(w);
+		return;
+	}
 	for (i = 0; i < w->nr_attrs; i++) {
 		w->attrs[i].ids_section.offset = writer_pos(w);
 		w->attrs[i].ids_section.size = (u64)w->attrs[i].nr_ids * sizeof(u64);
@@ -512,8 +522,6 @@ static void write_attrs(struct perf_data_writer *w)
 		do_write(w, &ids, sizeof(ids));
 	}
 	w->data_offset = writer_pos(w);
-	if (w->pipe)
-		pipe_start(w);
 }
 
 static const struct perf_event_attr *writer_sample_attr(struct perf_data_writer *w,
@@ -545,6 +553,16 @@ static const struct perf_event_attr *writer_sample_attr(struct perf_data_writer 
 			if (w->attrs[i].ids[j] == id)
 				return &w->attrs[i].attr;
 	return NULL;
+}
+
+/* A sample to the hook with its attr and the attr's index (none: an id no attr has). */
+static void call_sample_hook(struct perf_data_writer *w, const struct perf_event_header *event)
+{
+	const struct perf_event_attr *attr = writer_sample_attr(w, (const u8 *)event, event->size);
+
+	for (u32 i = 0; attr && i < w->nr_attrs; i++)
+		if (attr == &w->attrs[i].attr)
+			w->sample_hook(w->sample_hook_arg, i, attr, (const u8 *)event, event->size);
 }
 
 static void note_sample_time(struct perf_data_writer *w, const struct perf_event_header *event)
@@ -588,7 +606,16 @@ int perf_data_writer__write(struct perf_data_writer *w,
 		return -1;
 	}
 	w->data_size += event->size;
+	if (w->sample_hook && event->type == PERF_RECORD_SAMPLE)
+		call_sample_hook(w, event);
 	return 0;
+}
+
+void perf_data_writer__set_sample_hook(struct perf_data_writer *w, perf_data_sample_hook_fn fn,
+				       void *arg)
+{
+	w->sample_hook = fn;
+	w->sample_hook_arg = arg;
 }
 
 /* ---- features ------------------------------------------------------------ */
@@ -746,6 +773,34 @@ static void write_feature(struct perf_data_writer *w, int feat)
 	}
 }
 
+/*
+ * Feature FEAT's section as write_feature() writes it into the file, in
+ * memory (malloc'ed, its size in *SIZE; HEADER_LAST_FEATURE's is empty),
+ * or NULL: out of memory.
+ */
+static char *feature_body(struct perf_data_writer *w, u64 feat, size_t *size)
+{
+	FILE *fp = w->fp;
+	char *body = NULL;
+	bool failed;
+
+	*size = 0;
+	w->fp = open_memstream(&body, size);
+	if (!w->fp) {
+		w->fp = fp;
+		return NULL;
+	}
+	if (feat < HEADER_LAST_FEATURE)
+		write_feature(w, (int)feat);
+	failed = fclose(w->fp) != 0;
+	w->fp = fp;
+	if (failed) {
+		free(body);
+		return NULL;
+	}
+	return body;
+}
+
 static void write_features(struct perf_data_writer *w, struct perf_file_header *h)
 {
 	struct perf_file_section sec[HEADER_LAST_FEATURE];
@@ -800,6 +855,12 @@ int perf_data_writer__finish(struct perf_data_writer *w)
 	w->finished = true;
 	if (!w->data_started)
 		write_attrs(w);
+	if (w->pipe) {
+		/* (what a pipe's reader learns at its end: the last files' build-ids) */
+		pipe_send_build_ids(w);
+		pipe_flush(w);
+		return w->failed ? -1 : 0;
+	}
 	memset(&h, 0, sizeof(h));
 	h.magic = PERF_MAGIC2;
 	h.size = PERF_FILE_HEADER_SIZE;
@@ -809,15 +870,94 @@ int perf_data_writer__finish(struct perf_data_writer *w)
 	h.data.offset = w->data_offset;
 	h.data.size = w->data_size;
 	write_features(w, &h);
-	if (w->pipe) {
-		pipe_send_build_ids(w);
-		pipe_flush(w);
-	}
 	writer_seek(w, 0);
 	do_write(w, &h, sizeof(h));
 	if (!w->failed && fflush(w->fp))
 		writer_fail(w, "write failed: %s", strerror(errno));
 	return w->failed ? -1 : 0;
+}
+
+/* The bytes the features and their table will take at finish. 0, or -1: out of memory. */
+static int features_size(struct perf_data_writer *w, u64 *total)
+{
+	*total = 0;
+	for (int feat = HEADER_FIRST_FEATURE; feat < HEADER_LAST_FEATURE; feat++) {
+		size_t size;
+		char *body;
+
+		if (!feature_present(w, feat))
+			continue;
+		body = feature_body(w, (u64)feat, &size);
+		if (!body)
+			return -1;
+		free(body);
+		*total += sizeof(struct perf_file_section) + size;
+	}
+	return 0;
+}
+
+/*
+ * The records that reached the file whole, from data_offset, as far as
+ * LIMIT: data_size, the samples' times and how many there are follow
+ * them. The file's end, where the last kept record ends, is returned.
+ */
+static u64 keep_whole_records(struct perf_data_writer *w, int fd, u64 limit, u64 *samples)
+{
+	u8 *buf = malloc(65536);
+	u64 pos = w->data_offset;
+
+	*samples = 0;
+	w->have_time = false;
+	while (buf && pos + sizeof(struct perf_event_header) <= limit) {
+		struct perf_event_header *h = (struct perf_event_header *)buf;
+
+		if (pread(fd, buf, sizeof(*h), (off_t)pos) != (ssize_t)sizeof(*h) ||
+		    h->size < sizeof(*h) || pos + h->size > limit ||
+		    pread(fd, buf + sizeof(*h), h->size - sizeof(*h), (off_t)(pos + sizeof(*h))) !=
+		    (ssize_t)(h->size - sizeof(*h)))
+			break;
+		if (h->type == PERF_RECORD_SAMPLE) {
+			note_sample_time(w, h);
+			(*samples)++;
+		}
+		pos += h->size;
+	}
+	free(buf);
+	w->data_size = pos - w->data_offset;
+	return pos;
+}
+
+int perf_data_writer__keep_partial(struct perf_data_writer *w, u64 *samples)
+{
+	char why[ERR_MAX];
+	struct stat st;
+	u64 feats, end;
+	int fd;
+
+	*samples = 0;
+	if (!w->failed || w->pipe || !w->data_started)
+		return -1;
+	snprintf(why, sizeof(why), "%s", w->err);
+	/* what stdio still holds never reached the file: dropped, the file as it is */
+	__fpurge(w->fp);
+	clearerr(w->fp);
+	fd = fileno(w->fp);
+	w->failed = false;
+	w->finished = false;
+	if (fstat(fd, &st) || features_size(w, &feats) ||
+	    (u64)st.st_size < w->data_offset + feats)
+		goto fail;
+	/* the features go where records were: no byte past those the file already had */
+	end = keep_whole_records(w, fd, (u64)st.st_size - feats, samples);
+	if (ftruncate(fd, (off_t)end) || fseek(w->fp, (long)end, SEEK_SET))
+		goto fail;
+	snprintf(last_error, sizeof(last_error), "%s", why);
+	return 0;
+fail:
+	w->failed = true;
+	snprintf(w->err, sizeof(w->err), "%s", why);
+	snprintf(last_error, sizeof(last_error), "%s", why);
+	return -1;
 }
 
 int perf_data_writer__open_result(struct perf_data_writer *w, struct perf_data_file *f)
@@ -826,7 +966,7 @@ int perf_data_writer__open_result(struct perf_data_writer *w, struct perf_data_f
 	void *buf;
 
 	memset(f, 0, sizeof(*f));
-	if (!w->finished || w->failed || fstat(fileno(w->fp), &st)) {
+	if (!w->finished || w->failed || w->pipe || fstat(fileno(w->fp), &st)) {
 		snprintf(f->err, sizeof(f->err), "%s: not finished", w->path);
 		return -1;
 	}
@@ -944,23 +1084,10 @@ static bool pipe_feature(int feat)
 static void pipe_send_feature(struct perf_data_writer *w, u64 feat)
 {
 	struct perf_event_header h = { .type = PERF_RECORD_HEADER_FEATURE };
-	FILE *fp = w->fp;
-	char *body = NULL;
-	size_t size = 0;
-	bool failed;
+	size_t size;
+	char *body = feature_body(w, feat, &size);
 
-	/* the section is written as into the file, into memory */
-	w->fp = open_memstream(&body, &size);
-	if (!w->fp) {
-		w->fp = fp;
-		writer_fail(w, "out of memory");
-		return;
-	}
-	if (feat < HEADER_LAST_FEATURE)
-		write_feature(w, (int)feat);
-	failed = fclose(w->fp) != 0;
-	w->fp = fp;
-	if (failed || !body)
+	if (!body)
 		writer_fail(w, "out of memory");
 	else if (16 + size > 0xffff)
 		writer_fail(w, "feature %llu too large for a pipe (%zu bytes)",
@@ -1071,7 +1198,7 @@ int perf_data_writer__close(struct perf_data_writer *w)
 	perf_data_writer__finish(w);
 	if (w->in_place && !w->pipe && !w->failed)
 		copy_into_target(w);
-	if (fclose(w->fp) && !w->failed)
+	if (w->fp && fclose(w->fp) && !w->failed)
 		writer_fail(w, "close failed: %s", strerror(errno));
 	if (!w->in_place && !w->failed) {
 		int dir_fd = lock_target_dir(w);
@@ -1082,7 +1209,7 @@ int perf_data_writer__close(struct perf_data_writer *w)
 		if (dir_fd >= 0)
 			close(dir_fd);	/* drops the lock */
 	}
-	if (w->failed || w->in_place)
+	if (w->tmp && (w->failed || w->in_place))
 		unlink(w->tmp);
 	if (w->target_fd >= 0)
 		close(w->target_fd);
@@ -1093,8 +1220,10 @@ int perf_data_writer__close(struct perf_data_writer *w)
 
 void perf_data_writer__abort(struct perf_data_writer *w)
 {
-	fclose(w->fp);
-	unlink(w->tmp);
+	if (w->fp)
+		fclose(w->fp);
+	if (w->tmp)
+		unlink(w->tmp);
 	if (w->target_fd >= 0)
 		close(w->target_fd);
 	writer_free(w);

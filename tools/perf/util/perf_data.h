@@ -128,8 +128,8 @@ struct perf_data_file;
  * standard output (as it is at this call) gets a pipe's stream, which
  * perf report -i - reads: the header's magic, then the attrs, the
  * features perf record sends down a pipe and the BUILD_ID entries as
- * records, then the records as they come; the file is built in $TMPDIR
- * beside it (to be read back). Otherwise:
+ * records, then the records as they come; no file is built (nothing to
+ * read back: a sample hook sees each sample as it goes). Otherwise:
  * - a regular file or none: the file is built in PATH.tmp.XXXXXX (a name
  *   of this writer's own, in PATH's directory) and renamed over PATH only
  *   when perf_data_writer__close() succeeds; a previous PATH with bytes
@@ -164,6 +164,17 @@ int perf_data_writer__write(struct perf_data_writer *w,
 			    const struct perf_event_header *event);
 
 /*
+ * Called with each sample written, after it went out: its attr's index
+ * (in the order added), the attr and the record. Pipe mode's way to see
+ * the samples, since its file cannot be read back.
+ */
+typedef void (*perf_data_sample_hook_fn)(void *arg, u32 attr_idx,
+					 const struct perf_event_attr *attr, const u8 *event,
+					 u32 size);
+void perf_data_writer__set_sample_hook(struct perf_data_writer *w, perf_data_sample_hook_fn fn,
+				       void *arg);
+
+/*
  * Name a DSO's build-id in the BUILD_ID feature, as perf record lists the
  * DSOs it recorded: FILENAME as its MMAP2 records name it, BUILD_ID of
  * SIZE bytes (at most 20). Returns 0, or -1 with errno EINVAL or ENOMEM.
@@ -194,8 +205,8 @@ int perf_data_writer__check(const char *path, char *err, size_t errlen);
 int perf_data_writer__finish(struct perf_data_writer *w);
 
 /*
- * Open the finished file for reading (whatever PATH is), named PATH in
- * F's messages. 0, or -1 with the reason in f->err; perf_data_file__close()
+ * Open the finished file for reading (whatever PATH is but a pipe), named
+ * PATH in F's messages. 0, or -1 with the reason in f->err; perf_data_file__close()
  * releases F either way.
  */
 int perf_data_writer__open_result(struct perf_data_writer *w, struct perf_data_file *f);
@@ -207,6 +218,18 @@ int perf_data_writer__open_result(struct perf_data_writer *w, struct perf_data_f
  * perf_data_writer__last_error()).
  */
 int perf_data_writer__close(struct perf_data_writer *w);
+
+/*
+ * After a write that failed (a full file system, a file-size limit):
+ * keep the records that reached the file whole, cut back so that the
+ * features and their table fit in bytes the file already had (so they
+ * need no more room), and make W writable again: __close() then finishes
+ * a valid file over them and puts it at PATH, as after a stop. The
+ * samples kept in *SAMPLES. The failure's line stays in
+ * perf_data_writer__last_error(). 0, or -1: nothing can be kept (a pipe,
+ * no record yet, not even the features fit); W still failed.
+ */
+int perf_data_writer__keep_partial(struct perf_data_writer *w, u64 *samples);
 
 /* Drop everything written so far (the temporary file removed) and free W. */
 void perf_data_writer__abort(struct perf_data_writer *w);

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <libiberty/demangle.h>
+#undef ARRAY_SIZE	/* (libiberty.h's, which core/kernel.h defines as the kernel does) */
 
 #include "tools/perf/util/symbol_elf.h"
 #include "tools/perf/util/array_grow.h"
@@ -63,9 +65,29 @@ static int sym_list__add(struct sym_list *l, u64 start, u64 size, u8 binding,
 	return 0;
 }
 
-/* A symbol whose name is already in the block, at NAME. */
+/*
+ * ELF_NAME as perf 6.1 names its symbol: Debian's perf demangles with
+ * libiberty's cplus_demangle (linked in), C++ and Rust alike, without
+ * parameters or qualifiers (DMGL_NO_OPTS, as perf does unless -v). A
+ * malloc'ed name, or NULL: ELF_NAME is no mangled name (every mangling
+ * cplus_demangle knows begins with '_'), or no memory.
+ */
+static char *demangle_sym(const char *elf_name)
+{
+	return elf_name[0] == '_' ? cplus_demangle(elf_name, DMGL_NO_OPTS) : NULL;
+}
+
+/* A symbol whose name is already in the block, at NAME: demangled, a copy of its own. */
 static int sym_list__push(struct sym_list *l, u64 start, u64 size, u8 binding, u32 name)
 {
+	char *demangled = demangle_sym(l->names + name);
+
+	if (demangled) {
+		int ret = sym_list__add(l, start, size, binding, demangled, "");
+
+		free(demangled);
+		return ret;
+	}
 	if (array_grow((void **)&l->s, &l->cap, l->nr + 1, sizeof(*l->s), 256))
 		return -1;
 	l->s[l->nr++] = (struct elf_symbol){ .start = start, .end = start + size, .name = name,
@@ -599,7 +621,9 @@ static int dso__synthesize_plt_symbols(struct sym_list *l, struct symsrc *ss)
 	off = shdr_plt.sh_offset + entsize;
 	for (size_t i = 0; i < nr; i++, off += entsize) {
 		const char *name;
+		char *demangled;
 		GElf_Rela ra;
+		int ret;
 		GElf_Rel r;
 		GElf_Sym sym;
 		u64 info;
@@ -613,7 +637,11 @@ static int dso__synthesize_plt_symbols(struct sym_list *l, struct symsrc *ss)
 		name = elf_strptr(ss->elf, ss->dynshdr.sh_link, sym.st_name);
 		if (failed(!name, &nomem) && nomem)
 			goto out;
-		if (sym_list__add(l, off, entsize, STB_GLOBAL, name ? name : "", "@plt")) {
+		demangled = name ? demangle_sym(name) : NULL;
+		ret = sym_list__add(l, off, entsize, STB_GLOBAL, demangled ? demangled : name ? name : "",
+				    "@plt");
+		free(demangled);
+		if (ret) {
 			nomem = true;
 			goto out;
 		}

@@ -360,6 +360,74 @@ static void writer_reports_a_full_device(void **state)
 	assert_int_equal(count_temp_files("pmusim-perf.data"), 0);	/* built aside, removed */
 }
 
+/*
+ * A write past a file-size limit (EFBIG, SIGXFSZ ignored): keep_partial()
+ * keeps the samples that reached the file whole, in order, and the file
+ * finished over them stays within the limit and reads back, its
+ * SAMPLE_TIME the kept samples' and its BUILD_ID list whole.
+ */
+static void writer_keeps_what_fitted(void **state)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_sa;
+	struct rlimit old, lim;
+	struct perf_event_attr a;
+	struct perf_data_writer *w;
+	struct perf_data_file f;
+	struct perf_data_iter it;
+	u8 rec[512], bid[20] = { 1, 2, 3 };
+	char path[128], want[160];
+	u64 id = 11, kept = 0, n = 0, seen = 0, last = 0;
+	const u8 *ev;
+	struct stat st;
+	u32 size;
+	int ret;
+
+	(void)state;
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	if (old.rlim_max != RLIM_INFINITY && old.rlim_max < 65536)
+		skip();
+	lim = old;
+	lim.rlim_cur = 65536;
+	file_path(path, sizeof(path), "limited.data");
+	test_attr(&a, 0);
+	w = perf_data_writer__open(path, &test_env);
+	assert_non_null(w);
+	assert_int_equal(perf_data_writer__add_attr(w, &a, "cycles:u", &id, 1), 0);
+	assert_int_equal(perf_data_writer__add_build_id(w, bid, 20, "/bin/prog"), 0);
+	sigaction(SIGXFSZ, &ign, &old_sa);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	while (n < 100000) {
+		build_sample(rec, id, 1000 + n * 10);
+		if (perf_data_writer__write(w, (struct perf_event_header *)rec))
+			break;
+		n++;
+	}
+	snprintf(want, sizeof(want), "%s: write failed: File too large", path);
+	assert_string_equal(perf_data_writer__last_error(), want);
+	assert_int_equal(perf_data_writer__keep_partial(w, &kept), 0);
+	assert_true(kept > 0 && kept < n);
+	assert_string_equal(perf_data_writer__last_error(), want);
+	assert_int_equal(perf_data_writer__close(w), 0);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	sigaction(SIGXFSZ, &old_sa, NULL);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(st.st_size <= 65536);
+	assert_int_equal(perf_data_file__open(&f, path), 0);
+	perf_data_file__iter_init(&f, &it);
+	while ((ret = perf_data_file__next(&f, &it, &ev, &size)) > 0) {
+		assert_int_equal(((const struct perf_event_header *)ev)->type, PERF_RECORD_SAMPLE);
+		last = perf_data__get_u64(ev + 8 + 3 * 8);	/* id, ip, pid/tid, time */
+		assert_int_equal(last, 1000 + seen * 10);
+		seen++;
+	}
+	assert_int_equal(ret, 0);
+	assert_int_equal(seen, kept);
+	assert_int_equal(f.first_sample_time, 1000);
+	assert_int_equal(f.last_sample_time, last);
+	assert_non_null(perf_data_file__build_id(&f, "/bin/prog"));
+	perf_data_file__close(&f);
+}
+
 /* The finished file can be read before it is put in place. */
 static void writer_result_is_readable_before_close(void **state)
 {
@@ -1701,8 +1769,29 @@ static size_t read_all(int fd, u8 *buf, size_t cap)
 	return len;
 }
 
+/* What a sample hook saw: each sample's attr index and time. */
+struct hooked {
+	unsigned int nr;
+	u32 idx[4];
+	u64 time[4];
+};
+
+static void note_hooked(void *arg, u32 idx, const struct perf_event_attr *attr, const u8 *ev,
+			u32 size)
+{
+	struct hooked *h = arg;
+	struct perf_sample s;
+	const char *why;
+
+	assert_int_equal(perf_sample__parse(attr, ev, size, &s, &why), 0);
+	assert_true(h->nr < 4);
+	h->idx[h->nr] = idx;
+	h->time[h->nr++] = s.time;
+}
+
 static void pipe_mode_streams_perfs_pipe_format(void **state)
 {
+	struct hooked hooked = { 0 };
 	static const u8 bid1[20] = { 1, 2, 3 }, bid2[20] = { 9, 8, 7 };
 	/* the features perf record sends down a pipe, of what test_env has */
 	static const u64 feats[] = {
@@ -1728,7 +1817,9 @@ static void pipe_mode_streams_perfs_pipe_format(void **state)
 	/* its own copy of stdout, kept out of the programs it may start */
 	assert_true(perf_data_writer__in_place(w));
 	assert_string_equal(perf_data_writer__target(w), "-");
-	assert_int_equal(count_temp_files("pmusim-perf.data"), 1);
+	/* no file is built: the samples go to the hook as they go down the pipe */
+	assert_int_equal(count_temp_files("pmusim-perf.data"), 0);
+	perf_data_writer__set_sample_hook(w, note_hooked, &hooked);
 	test_attr(&a1, PERF_COUNT_HW_CPU_CYCLES);
 	test_attr(&a2, PERF_COUNT_HW_INSTRUCTIONS);
 	a1.branch_sample_type = 0;
@@ -1744,6 +1835,12 @@ static void pipe_mode_streams_perfs_pipe_format(void **state)
 	assert_int_equal(perf_data_writer__write(w, (struct perf_event_header *)rec), 0);
 	assert_int_equal(perf_data_writer__close(w), 0);
 	assert_int_equal(count_temp_files("pmusim-perf.data"), 0);
+	/* each sample, with its attr by its id */
+	assert_int_equal(hooked.nr, 2);
+	assert_int_equal(hooked.idx[0], 0);
+	assert_int_equal(hooked.time[0], 5000);
+	assert_int_equal(hooked.idx[1], 1);
+	assert_int_equal(hooked.time[1], 6000);
 	len = read_all(fds[0], out, sizeof(out));
 	close(fds[0]);
 
@@ -1985,6 +2082,7 @@ int main(void)
 		cmocka_unit_test(pipe_mode_streams_perfs_pipe_format),
 		cmocka_unit_test(pipe_mode_without_a_reader_is_a_write_error),
 		cmocka_unit_test(check_says_what_the_writer_would_meet),
+		cmocka_unit_test(writer_keeps_what_fitted),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
