@@ -22,6 +22,8 @@ int ksrc_core_perf_event_open(const void *uattr, int pid, int cpu, int group_fd,
 int ksrc_core_mmap(int fd, unsigned int nr_pages);
 /* the user page and data pages as user space sees them, up to len bytes */
 size_t ksrc_core_rb_copy(int fd, void *buf, size_t len);
+/* a reader consumed everything: the user page's data_tail = data_head; 0 or -EBADF */
+int ksrc_core_rb_consume(int fd);
 /* the fd's perf_ioctl(); its return */
 long ksrc_core_ioctl(int fd, unsigned int cmd, unsigned long arg);
 /* close(fd) */

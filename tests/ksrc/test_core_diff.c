@@ -32,43 +32,28 @@
 #include "core/internal.h"
 #include "core/x86/pmu.h"
 #include "ksrc/core_ksrc.h"
+#include "ksrc/oracle/core_diff.h"
 #include "model/model.h"
 
 #define NR_PAGES	16
-#define PAGE		4096
 
-static struct model_cpu *cpu_core, *cpu_ksrc;
 /* one clock for both sides: core/'s perf_clock() and the kernel's local_clock() */
 static u64 now_ns;
-
-static u64 core_clock(void)
-{
-	return now_ns;
-}
 
 static void clock_set(u64 ns)
 {
 	now_ns = ns;
-	ksrc_core_set_clock(ns);
+	ksrc_core_diff_set_clock(ns);
 }
-static struct pt_regs core_regs = { .user = true };
-/* core/'s running task, as the shim's (ksrc/kernel/events/core_shim.c): pid 1, tid 1 */
-static struct task_struct core_task = { .pid = 1, .tid = 1, .comm = "ksrc" };
 
+/* the lockstep pair (ksrc/oracle/core_diff.c) */
 static int setup(void **state)
 {
-	const struct model_cpu_desc *d = model_cpu_desc_lookup("skylake");
-
 	(void)state;
-	cpu_core = model_cpu_create(d, 0);
-	cpu_ksrc = model_cpu_create(d, 0);
-	if (!cpu_core || !cpu_ksrc || x86_pmu_attach_cpu(0, cpu_core))
+	if (ksrc_core_diff_begin())
 		return -1;
-	x86_pmu_set_irq_regs(0, &core_regs);
-	pmusim_clock_ns = core_clock;
-	pmusim_curr[0] = &core_task;
 	clock_set(1000000);
-	return ksrc_core_boot(cpu_ksrc);
+	return 0;
 }
 
 static struct perf_event_attr attr_of(u32 type, u64 config, u64 period, u64 sample_type)
@@ -90,12 +75,11 @@ static struct perf_event_attr attr_of(u32 type, u64 config, u64 period, u64 samp
 static void open_both(const struct perf_event_attr *a, unsigned long flags, int *err_core,
 		      int *err_ksrc, struct perf_event **ev, int *fd)
 {
-	struct perf_event_attr ac = *a, ak = *a;
+	struct ksrc_core_diff_event e;
 
-	*ev = NULL;
-	*err_core = perf_event_open_attr(&ac, ac.size, -1, 0, NULL, flags, NULL, ev);
-	*fd = ksrc_core_perf_event_open(&ak, -1, 0, -1, flags);
-	*err_ksrc = *fd < 0 ? *fd : 0;
+	ksrc_core_diff_open(a, sizeof(*a), 0, NULL, flags, err_core, err_ksrc, &e);
+	*ev = e.ev;
+	*fd = e.fd;
 }
 
 static void close_both(struct perf_event *ev, int fd)
@@ -187,45 +171,18 @@ static void open_errnos(void **state)
 	       "the kernel's core.c, %u a named departure\n", agree, departed);
 }
 
-/* The buffer's data from its tail (0) to data_head, as user space sees it. */
-static u64 core_rb_copy(struct perf_buffer *rb, unsigned char *dst, size_t len)
-{
-	u64 head = rb->user_page->data_head;
-	u64 size = (u64)rb->nr_pages * PAGE;
-
-	for (u64 i = 0; i < head && i < len; i++) {
-		u64 off = i & (size - 1);
-
-#ifdef CONFIG_PERF_USE_VMALLOC
-		dst[i] = ((unsigned char *)rb->data_pages[0])[off];
-#else
-		dst[i] = ((unsigned char *)rb->data_pages[off / PAGE])[off % PAGE];
-#endif
-	}
-	return head;
-}
-
-static struct {
-	struct perf_event *ev;
-	struct perf_buffer *rb;
-	int fd;
-} s;
+static struct ksrc_core_diff_event s;
 
 static void open_sampling_attr(struct perf_event_attr a)
 {
 	int ec, ek;
 
-	open_both(&a, 0, &ec, &ek, &s.ev, &s.fd);
+	ksrc_core_diff_open(&a, sizeof(a), 0, NULL, 0, &ec, &ek, &s);
 	assert_int_equal(ec, 0);
 	assert_int_equal(ek, 0);
-	/* core/'s perf_mmap(), as sim/run.c has it */
-	s.rb = rb_alloc(NR_PAGES, 0, 0, RING_BUFFER_WRITABLE);
-	assert_non_null(s.rb);
-	refcount_inc(&s.rb->refcount);
-	ring_buffer_attach(s.ev, s.rb);
-	perf_event_init_userpage(s.ev);
-	perf_event_update_userpage(s.ev);
-	assert_int_equal(ksrc_core_mmap(s.fd, NR_PAGES), 0);
+	ksrc_core_diff_mmap(&s, NR_PAGES, &ec, &ek);
+	assert_int_equal(ec, 0);
+	assert_int_equal(ek, 0);
 }
 
 static void open_sampling(u64 period, u64 sample_type)
@@ -235,68 +192,26 @@ static void open_sampling(u64 period, u64 sample_type)
 
 static void close_sampling(void)
 {
-	close_both(s.ev, s.fd);
-	ring_buffer_put(s.rb);
+	ksrc_core_diff_close(&s);
 }
 
 /* The same bytes in both buffers, the same period state; names the first difference. */
 static void compare(const char *when)
 {
-	static unsigned char bc[NR_PAGES * PAGE], bk[(NR_PAGES + 1) * PAGE];
-	struct perf_event_mmap_page *upk = (void *)bk;
-	struct ksrc_core_state st;
-	u64 hc;
+	char why[256];
 
-	memset(bc, 0, sizeof(bc));
-	hc = core_rb_copy(s.rb, bc, sizeof(bc));
-	assert_int_equal(ksrc_core_rb_copy(s.fd, bk, sizeof(bk)), sizeof(bk));
-	if (hc != upk->data_head)
-		fail_msg("%s: data_head: core/ %llu, the kernel's %llu", when,
-			 (unsigned long long)hc, (unsigned long long)upk->data_head);
-	if (getenv("KSRC_CORE_DIFF_DUMP"))
-		for (u64 off = 0; off < hc; ) {
-			struct perf_event_header *h1 = (void *)(bc + off), *h2 = (void *)(bk + PAGE + off);
-
-			printf("# %llu: core/ type %u size %u, kernel type %u size %u;",
-			       (unsigned long long)off, h1->type, h1->size, h2->type, h2->size);
-			for (unsigned int w = 1; w < h1->size / 8u; w++)
-				printf(" %llx/%llx", (unsigned long long)((u64 *)h1)[w],
-				       (unsigned long long)((u64 *)h2)[w]);
-			printf("\n");
-			if (!h1->size)
-				break;
-			off += h1->size;
-		}
-	for (u64 i = 0; i < hc && i < sizeof(bc); i++)
-		if (bc[i] != bk[PAGE + i])
-			fail_msg("%s: ring-buffer byte %llu: core/ %#x, the kernel's %#x", when,
-				 (unsigned long long)i, bc[i], bk[PAGE + i]);
-	assert_int_equal(ksrc_core_event_state(s.fd, &st), 0);
-	s.ev->pmu->read(s.ev);
-#define SAME(what, c, k) do {								\
-	if ((u64)(c) != (u64)(k))							\
-		fail_msg("%s: %s: core/ %lld, the kernel's %lld", when, what,		\
-			 (long long)(c), (long long)(k));				\
-} while (0)
-	SAME("count", local64_read(&s.ev->count), st.count);
-	SAME("sample_period", s.ev->hw.sample_period, st.sample_period);
-	SAME("last_period", s.ev->hw.last_period, st.last_period);
-	SAME("period_left", local64_read(&s.ev->hw.period_left), st.period_left);
-	SAME("hw.interrupts", s.ev->hw.interrupts, st.interrupts);
-	SAME("state", s.ev->state, st.state);
-#undef SAME
+	if (ksrc_core_diff_compare(&s, why, sizeof(why)))
+		fail_msg("%s: %s", when, why);
 }
 
 static void retire_both(u64 insns)
 {
-	model_retire_insns(cpu_core, insns, insns, true);
-	model_retire_insns(cpu_ksrc, insns, insns, true);
-	perf_event_irq_work_run();
+	ksrc_core_diff_retire(insns);
 }
 
 static void pmis(void **state)
 {
-	u64 before = model_cpu_nr_pmis(cpu_ksrc);
+	u64 before = ksrc_core_diff_nr_pmis();
 
 	(void)state;
 	open_sampling(10007, PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
@@ -307,14 +222,14 @@ static void pmis(void **state)
 		compare("after a block of instructions");
 	}
 	printf("# %llu PMIs on each side: the same ring-buffer bytes (%llu), count, periods\n",
-	       (unsigned long long)(model_cpu_nr_pmis(cpu_ksrc) - before),
+	       (unsigned long long)(ksrc_core_diff_nr_pmis() - before),
 	       (unsigned long long)s.rb->user_page->data_head);
 	close_sampling();
 }
 
 static void throttle(void **state)
 {
-	u64 before = model_cpu_nr_pmis(cpu_ksrc);
+	u64 before = ksrc_core_diff_nr_pmis();
 
 	(void)state;
 	open_sampling(100, PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD);
@@ -331,7 +246,7 @@ static void throttle(void **state)
 		compare("PMIs in the next tick");
 	}
 	printf("# throttle: %llu PMIs, the same THROTTLE/UNTHROTTLE records and state\n",
-	       (unsigned long long)(model_cpu_nr_pmis(cpu_ksrc) - before));
+	       (unsigned long long)(ksrc_core_diff_nr_pmis() - before));
 	close_sampling();
 }
 
