@@ -352,12 +352,12 @@ static void cd_dump(const u8 *dc, const u8 *dk, u64 head, u64 size)
 		const struct perf_event_header *h1 = (const void *)(dc + off);
 		const struct perf_event_header *h2 = (const void *)(dk + off);
 
-		printf("# %llu: core/ type %u size %u, kernel type %u size %u;",
+		fprintf(stderr, "# %llu: core/ type %u size %u, kernel type %u size %u;",
 		       (unsigned long long)off, h1->type, h1->size, h2->type, h2->size);
 		for (unsigned int w = 1; w < h1->size / 8u && off + 8 * w < size; w++)
-			printf(" %llx/%llx", (unsigned long long)((const u64 *)h1)[w],
+			fprintf(stderr, " %llx/%llx", (unsigned long long)((const u64 *)h1)[w],
 			       (unsigned long long)((const u64 *)h2)[w]);
-		printf("\n");
+		fputc('\n', stderr);
 		if (!h1->size)
 			break;
 		off += h1->size;
@@ -374,6 +374,65 @@ static int cd_why(char *why, size_t len, const char *fmt, ...)
 	vsnprintf(why, len, fmt, ap);
 	va_end(ap);
 	return 1;
+}
+
+/* The records of a ring's linear copy @lin from 0 to @len, each as its start; their number or -1 */
+static int cd_records(const u8 *lin, size_t len, const u8 **rec, int max)
+{
+	int n = 0;
+
+	for (size_t off = 0; off < len; n++) {
+		const struct perf_event_header *h = (const void *)(lin + off);
+
+		if (n == max || h->size < sizeof(*h) || h->size > len - off)
+			return -1;
+		rec[n] = lin + off;
+		off += h->size;
+	}
+	return n;
+}
+
+static int cd_record_cmp(const void *a, const void *b)
+{
+	const u8 *ra = *(const u8 *const *)a, *rb = *(const u8 *const *)b;
+	const struct perf_event_header *ha = (const void *)ra, *hb = (const void *)rb;
+
+	if (ha->size != hb->size)
+		return ha->size < hb->size ? -1 : 1;
+	return memcmp(ra, rb, ha->size);
+}
+
+/*
+ * Whether the two rings (data areas of @size bytes) hold the same records
+ * from @tail to @head, in any order: what several events writing to one
+ * ring leave when the two drivers handle the events of one PMI in
+ * another order (core/'s x86 driver has cycles and instructions on fixed
+ * counters, after the general-purpose ones; the model driver has only
+ * general-purpose counters).
+ */
+static bool cd_same_records(const u8 *dc, const u8 *dk, size_t size, u64 tail, u64 head)
+{
+	static u8 lc[CD_MAX_PAGES * CD_PAGE], lk[CD_MAX_PAGES * CD_PAGE];
+	static const u8 *rc[CD_MAX_PAGES * CD_PAGE / 8], *rk[CD_MAX_PAGES * CD_PAGE / 8];
+	size_t len = head - tail;
+	int nc, nk;
+
+	if (head < tail || len > size)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		lc[i] = dc[(tail + i) & (size - 1)];
+		lk[i] = dk[(tail + i) & (size - 1)];
+	}
+	nc = cd_records(lc, len, rc, (int)ARRAY_SIZE(rc));
+	nk = cd_records(lk, len, rk, (int)ARRAY_SIZE(rk));
+	if (nc < 0 || nc != nk)
+		return false;
+	qsort(rc, (size_t)nc, sizeof(rc[0]), cd_record_cmp);
+	qsort(rk, (size_t)nk, sizeof(rk[0]), cd_record_cmp);
+	for (int i = 0; i < nc; i++)
+		if (cd_record_cmp(&rc[i], &rk[i]))
+			return false;
+	return true;
 }
 
 static int cd_compare_ring(const struct ksrc_core_diff_event *e, char *why, size_t len)
@@ -395,11 +454,16 @@ static int cd_compare_ring(const struct ksrc_core_diff_event *e, char *why, size
 	if (upc->data_tail != upk->data_tail)
 		return cd_why(why, len, "data_tail: core/ %llu, the kernel's %llu",
 			      (unsigned long long)upc->data_tail, (unsigned long long)upk->data_tail);
-	for (size_t i = 0; i < size; i++)
-		if (dc[i] != dk[i])
-			return cd_why(why, len, "ring-buffer byte %zu (data_head %llu): core/ %#x, "
-				      "the kernel's %#x", i, (unsigned long long)upc->data_head,
-				      dc[i], dk[i]);
+	for (size_t i = 0; i < size; i++) {
+		if (dc[i] == dk[i])
+			continue;
+		if (e->shared && cd_same_records(dc, dk, size, upc->data_tail, upc->data_head))
+			return cd_why(why, len, "pmi-counter-order: the same records from data_tail "
+				      "to data_head, in another order (byte %zu)", i) + 1;
+		return cd_why(why, len, "ring-buffer byte %zu (data_head %llu): core/ %#x, "
+			      "the kernel's %#x", i, (unsigned long long)upc->data_head,
+			      dc[i], dk[i]);
+	}
 	return 0;
 }
 
@@ -414,8 +478,10 @@ int ksrc_core_diff_compare(const struct ksrc_core_diff_event *e, char *why, size
 	if (!ev || e->fd < 0)
 		return cd_why(why, why_len, "an event on one side only (core/ %s, the kernel's %s)",
 			      ev ? "open" : "none", e->fd >= 0 ? "open" : "none");
-	if (e->nr_pages && e->rb && cd_compare_ring(e, why, why_len))
-		return 1;
+	int ring = e->nr_pages && e->rb ? cd_compare_ring(e, why, why_len) : 0;
+
+	if (ring == KSRC_CORE_DIFF_DIFFER)
+		return ring;
 	if (ksrc_core_event_state(e->fd, &st))
 		return cd_why(why, why_len, "the kernel's fd %d has no event", e->fd);
 	/* the kernel's bridge folds the counter in for an active event; so here */
@@ -433,6 +499,7 @@ int ksrc_core_diff_compare(const struct ksrc_core_diff_event *e, char *why, size
 	CD_SAME("hw.interrupts", ev->hw.interrupts, st.interrupts);
 	CD_SAME("state", ev->state, st.state);
 #undef CD_SAME
+	return ring;
 #else
 	(void)e;
 	(void)why;
@@ -454,6 +521,10 @@ const char *ksrc_core_diff_open_departure(const void *uattr, size_t size, int cp
 	if (a.type == PERF_TYPE_SOFTWARE && err_core == -ENOENT)
 		return "no-software-pmu: core/ registers no software PMU (perf_swevent, cpu_clock, "
 		       "task_clock), the kernel's perf_event_init() does";
+	if (a.type == PERF_TYPE_HARDWARE && a.config != PERF_COUNT_HW_CPU_CYCLES &&
+	    a.config != PERF_COUNT_HW_INSTRUCTIONS && err_ksrc == -EOPNOTSUPP)
+		return "model-driver-events: the model driver (ksrc/core_model_pmu.c) maps the hardware "
+		       "events cycles and instructions only; core/'s x86 driver every one the model has";
 	if (a.sigtrap && err_core == -EOPNOTSUPP)
 		return "sigtrap: core/ refuses attr.sigtrap (pmusim sends no signals)";
 	if (cpu > 0 && err_core == -ENODEV && err_ksrc == -EINVAL)

@@ -34,6 +34,7 @@ struct ksrc_core_diff_event {
 	struct perf_buffer	*rb;		/* core/'s mapping (NULL: none) */
 	int			fd;		/* the kernel's (-1: none) */
 	unsigned int		nr_pages;	/* of both mappings */
+	bool			shared;		/* other events write to the ring (SET_OUTPUT) */
 };
 
 /*
@@ -100,11 +101,24 @@ void ksrc_core_diff_tick(void);
  */
 void ksrc_core_diff_consume(const struct ksrc_core_diff_event *e);
 
+enum {
+	KSRC_CORE_DIFF_SAME = 0,
+	KSRC_CORE_DIFF_DIFFER = 1,	/* @why names the first difference */
+	KSRC_CORE_DIFF_ORDER = 2,	/* departure pmi-counter-order; @why says where */
+};
+
 /*
  * Compare @e's two sides: the ring (data_head, data_tail, every data
  * byte) when mapped, then count, sample_period, last_period,
- * period_left, hw.interrupts and state. 0 when the same; 1 with one line
- * naming the first difference in @why. KSRC_CORE_DIFF_DUMP=1 prints
+ * period_left, hw.interrupts and state. KSRC_CORE_DIFF_SAME, or
+ * KSRC_CORE_DIFF_DIFFER with one line naming the first difference in
+ * @why. A @e->shared ring whose bytes differ but that holds the same
+ * records from data_tail to data_head in another order is the departure
+ * pmi-counter-order (KSRC_CORE_DIFF_ORDER, the rest compared as usual):
+ * the events of one PMI are handled in the drivers' counter order, and
+ * core/'s x86 driver puts cycles and instructions on fixed counters,
+ * which it handles after the general-purpose ones, where the model
+ * driver has general-purpose counters only. KSRC_CORE_DIFF_DUMP=1 prints
  * both rings' records first.
  */
 int ksrc_core_diff_compare(const struct ksrc_core_diff_event *e, char *why, size_t why_len);
