@@ -114,19 +114,48 @@ err:
 	return ret;
 }
 
+/*
+ * The PMU an attr names. Hardware and cache events are aliases of the raw
+ * CPU PMU, unless config's upper half names a PMU (the extended type of
+ * v5.18, for hybrid CPUs): that half comes off config, and the PMU of
+ * that type takes the event, or, when there is none, the first PMU whose
+ * event_init does not say -ENOENT, as for any type no PMU has. A PMU of
+ * the type that says -ENOENT to an alias is asked again under the attr's
+ * own type.
+ */
 static int perf_init_event(struct perf_event *event, struct pmu *pmu)
 {
-	int type = event->attr.type;
+	bool extended_type = false;
+	int type = (int)event->attr.type, ret;
 
-	if (!pmu) {
-		/* hardware and cache events are aliases of the raw CPU PMU */
-		if (type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE)
+	if (pmu)
+		return perf_try_init_event(pmu, event);
+	if (type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE) {
+		type = (int)(event->attr.config >> PERF_PMU_TYPE_SHIFT);
+		if (!type) {
 			type = PERF_TYPE_RAW;
-		pmu = perf_pmu_find(type);
-		if (!pmu)
-			return -ENOENT;
+		} else {
+			extended_type = true;
+			event->attr.config &= PERF_HW_EVENT_MASK;
+		}
 	}
-	return perf_try_init_event(pmu, event);
+	while ((pmu = perf_pmu_find(type))) {
+		if ((int)event->attr.type != type && type != PERF_TYPE_RAW &&
+		    !(pmu->capabilities & PERF_PMU_CAP_EXTENDED_HW_TYPE))
+			return -ENOENT;
+		ret = perf_try_init_event(pmu, event);
+		if (ret != -ENOENT || (int)event->attr.type == type || extended_type)
+			return ret;
+		type = (int)event->attr.type;
+	}
+	for (int i = 0; i < PERF_NR_PMUS; i++) {
+		if (!pmus[i])
+			continue;
+		ret = perf_try_init_event(pmus[i], event);
+		if (ret != -ENOENT)
+			return ret;
+	}
+	return -ENOENT;
 }
 
 /* ---- clocks ---------------------------------------------------------------- */

@@ -106,6 +106,7 @@ struct hw_perf_event {
 #define PERF_PMU_CAP_EXCLUSIVE		0x0010
 #define PERF_PMU_CAP_NO_EXCLUDE		0x0040
 #define PERF_PMU_CAP_AUX_OUTPUT		0x0080
+#define PERF_PMU_CAP_EXTENDED_HW_TYPE	0x0100	/* takes config's PMU-type half (hybrid) */
 #define PERF_PMU_CAP_AUX_PAUSE		0x0200
 
 /*

@@ -414,14 +414,16 @@ static bool cd_same_records(const u8 *dc, const u8 *dk, size_t size, u64 tail, u
 {
 	static u8 lc[CD_MAX_PAGES * CD_PAGE], lk[CD_MAX_PAGES * CD_PAGE];
 	static const u8 *rc[CD_MAX_PAGES * CD_PAGE / 8], *rk[CD_MAX_PAGES * CD_PAGE / 8];
-	size_t len = head - tail;
+	/* a backward ring's records run from data_head up to 0 */
+	u64 from = (s64)head < 0 ? head : tail;
+	size_t len = (s64)head < 0 ? -head : head - tail;
 	int nc, nk;
 
-	if (head < tail || len > size)
+	if (((s64)head >= 0 && head < tail) || len > size)
 		return false;
 	for (size_t i = 0; i < len; i++) {
-		lc[i] = dc[(tail + i) & (size - 1)];
-		lk[i] = dk[(tail + i) & (size - 1)];
+		lc[i] = dc[(from + i) & (size - 1)];
+		lk[i] = dk[(from + i) & (size - 1)];
 	}
 	nc = cd_records(lc, len, rc, (int)ARRAY_SIZE(rc));
 	nk = cd_records(lk, len, rk, (int)ARRAY_SIZE(rk));
@@ -518,13 +520,24 @@ const char *ksrc_core_diff_open_departure(const void *uattr, size_t size, int cp
 	(void)flags;
 	memset(&a, 0, sizeof(a));
 	memcpy(&a, uattr, size < sizeof(a) ? size : sizeof(a));
-	if (a.type == PERF_TYPE_SOFTWARE && err_core == -ENOENT)
+	/* cpu_clock and task_clock have the first dynamic types, from PERF_TYPE_MAX */
+	if ((a.type == PERF_TYPE_SOFTWARE || a.type >= PERF_TYPE_MAX) && err_core == -ENOENT &&
+	    err_ksrc != -ENOENT)
 		return "no-software-pmu: core/ registers no software PMU (perf_swevent, cpu_clock, "
 		       "task_clock), the kernel's perf_event_init() does";
 	if (a.type == PERF_TYPE_HARDWARE && a.config != PERF_COUNT_HW_CPU_CYCLES &&
 	    a.config != PERF_COUNT_HW_INSTRUCTIONS && err_ksrc == -EOPNOTSUPP)
 		return "model-driver-events: the model driver (ksrc/core_model_pmu.c) maps the hardware "
 		       "events cycles and instructions only; core/'s x86 driver every one the model has";
+	if ((a.sample_type & ~PERF_SAMPLE_PMUSIM_MASK) && err_core == -EOPNOTSUPP)
+		return "unwritten-sample-types: core/ refuses the sample types core/sample.c does not "
+		       "write (EOPNOTSUPP); the kernel takes them";
+	if ((a.sample_type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_REGS_INTR)) && err_ksrc == -ENOSYS)
+		return "no-user-regs: the shim has no arch perf_regs.c (its perf_reg_validate() says "
+		       "ENOSYS to any register mask)";
+	if (a.type == PERF_TYPE_RAW && (a.config & ~0xffffULL))
+		return "model-driver-raw-bits: the model driver takes a raw event's select and umask "
+		       "only; core/'s x86 driver every bit the PMU has";
 	if (a.sigtrap && err_core == -EOPNOTSUPP)
 		return "sigtrap: core/ refuses attr.sigtrap (pmusim sends no signals)";
 	if (cpu > 0 && err_core == -ENODEV && err_ksrc == -EINVAL)
@@ -541,4 +554,59 @@ const char *ksrc_core_diff_open_departure(const void *uattr, size_t size, int cp
 		       "is past the tree's attr";
 #endif
 	return NULL;
+}
+
+const char *ksrc_core_diff_event_departure(const void *uattr, size_t size)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	memcpy(&a, uattr, size < sizeof(a) ? size : sizeof(a));
+	if (a.type == PERF_TYPE_RAW && (a.config & ~0xffffULL))
+		return "model-driver-raw-bits: the model driver takes a raw event's select and umask "
+		       "only (count what it counts); core/'s x86 driver every bit the PMU has "
+		       "(edge, inv, cmask, ...)";
+	return NULL;
+}
+
+const char *ksrc_core_diff_resched_departure(const struct ksrc_core_diff_event *evs, int n,
+					     const void *uattr, size_t size)
+{
+	static const char *const why = "no-resched: core/ puts a new or enabled event on alone; "
+		"the kernel's ctx_resched() takes every flexible group off and puts them all back "
+		"(a throttled one unthrottled, an inactive one tried again, an exclusive or pinned one "
+		"first or alone)";
+	struct perf_event_attr a;
+
+	if (uattr) {
+		memset(&a, 0, sizeof(a));
+		memcpy(&a, uattr, size < sizeof(a) ? size : sizeof(a));
+		if (a.exclusive || a.pinned)
+			return why;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct perf_event *ev = evs[i].ev;
+
+		if (!ev)
+			continue;
+		if (ev->hw.interrupts == MAX_INTERRUPTS || ev->state == PERF_EVENT_STATE_INACTIVE ||
+		    ev->state == PERF_EVENT_STATE_ERROR || ev->attr.exclusive || ev->attr.pinned)
+			return why;
+	}
+	return NULL;
+}
+
+void ksrc_core_diff_unmap(const struct ksrc_core_diff_event *e, struct ksrc_core_diff_event *evs,
+			  int n)
+{
+	if (!e->rb)
+		return;
+	for (int i = 0; i < n; i++) {
+		struct perf_event *ev = evs[i].ev;
+
+		if (ev && ev != e->ev && ev->rb == e->rb) {
+			ring_buffer_attach(ev, NULL);
+			ev->output_event = NULL;
+		}
+	}
 }

@@ -133,4 +133,32 @@ int ksrc_core_diff_compare(const struct ksrc_core_diff_event *e, char *why, size
 const char *ksrc_core_diff_open_departure(const void *uattr, size_t size, int cpu,
 					  unsigned long flags, int err_core, int err_ksrc);
 
+/*
+ * The named departure an event of @uattr falls under once open on both
+ * (it counts differently on the two drivers): its text, or NULL. The
+ * harnesses close such an event and go on without it.
+ */
+const char *ksrc_core_diff_event_departure(const void *uattr, size_t size);
+
+/*
+ * Before an open (@uattr, @size) or an ioctl that enables (@uattr NULL):
+ * the departure no-resched when it may show, given the pair's open events
+ * @evs[@n], else NULL. core/ puts a new or enabled event on alone; the
+ * kernel's ctx_resched() takes every flexible group off and puts them
+ * back, which unthrottles a throttled one and tries an inactive one
+ * again, and core/ keeps no group exclusive. A difference right after
+ * such an op is that departure: the harnesses stop comparing the input.
+ */
+const char *ksrc_core_diff_resched_departure(const struct ksrc_core_diff_event *evs, int n,
+					     const void *uattr, size_t size);
+
+/*
+ * The munmap() of @e's mapping, on core/'s side (which has no mmap()):
+ * as perf_mmap_close() does when a buffer's last mapping goes, every
+ * other event of @evs[@n] writing to it (SET_OUTPUT) is detached. Call
+ * before ksrc_core_diff_close(@e).
+ */
+void ksrc_core_diff_unmap(const struct ksrc_core_diff_event *e, struct ksrc_core_diff_event *evs,
+			  int n);
+
 #endif /* PMUSIM_KSRC_ORACLE_CORE_DIFF_H */
