@@ -252,12 +252,13 @@ static int ctx_cpu(struct perf_event_context *ctx)
  */
 static void perf_event_update_time(struct perf_event *event)
 {
+	enum perf_event_state state = __perf_effective_state(event);
 	u64 now = perf_clock();
 
 	if (ctx_is_active(event->ctx)) {
-		if (event->state >= PERF_EVENT_STATE_INACTIVE)
+		if (state >= PERF_EVENT_STATE_INACTIVE)
 			event->total_time_enabled += now - event->tstamp;
-		if (event->state == PERF_EVENT_STATE_ACTIVE)
+		if (state == PERF_EVENT_STATE_ACTIVE)
 			event->total_time_running += now - event->tstamp;
 	}
 	event->tstamp = now;
@@ -268,6 +269,11 @@ static void perf_event_set_state(struct perf_event *event, enum perf_event_state
 	if (event->state == state)
 		return;
 	perf_event_update_time(event);
+	/* a leader going off or coming back takes its members' time with it */
+	if ((event->state < PERF_EVENT_STATE_INACTIVE) != (state < PERF_EVENT_STATE_INACTIVE) &&
+	    event->group_leader == event)
+		for (int i = 0; i < event->nr_siblings; i++)
+			perf_event_update_time(event->siblings[i]);
 	event->state = state;
 }
 

@@ -201,8 +201,9 @@ static void check_slot(int n)
 
 /*
  * After every op: core/'s invariants, then core/ against the kernel's
- * file; @exposed: the no-resched departure the op may show (a difference
- * is that departure, and the rest of the input is not compared).
+ * file; @exposed: the departure the op may show (no-resched,
+ * pmi-counter-order): a difference is that departure, and the rest of the
+ * input is not compared.
  */
 static void check_all(const char *after, const char *exposed)
 {
@@ -322,8 +323,9 @@ static const char *fo_open(u8 x)
 	struct ksrc_core_diff_event e;
 	u8 m = next_byte(), p = next_byte(), buf[sizeof(a)];
 	const struct ksrc_core_diff_event *leader = NULL;
-	const char *dep, *exposed;
-	int n, ec, ek;
+	const char *exposed;
+	char why[256];
+	int n, ec, r;
 
 	menu_attr(&a, m, p);
 	memcpy(buf, &a, sizeof(a));
@@ -340,31 +342,16 @@ static const char *fo_open(u8 x)
 	if ((m & 0x08) && fo.slot[0].open)
 		leader = &fo.ev[0];
 	exposed = ksrc_core_diff_resched_departure(fo.ev, FO_EVENTS, buf, sizeof(buf));
-	if (ksrc_core_diff_sync_ids())
-		fo_fail("the two sides' event ids could not be brought together");
-	ksrc_core_diff_open(buf, sizeof(buf), 0, leader, 0, &ec, &ek, &e);
-	fo_trace("open(menu %u, p %u, %u patches%s) = %d, the kernel's %d", m & 7, p, x & 3,
-		 leader ? ", in slot 0's group" : "", ec, ek);
+	r = ksrc_core_diff_open_compare(buf, sizeof(buf), 0, leader, 0, &ec, &e, why, sizeof(why));
+	fo_trace("open(menu %u, p %u, %u patches%s) = %d%s%s", m & 7, p, x & 3,
+		 leader ? ", in slot 0's group" : "", ec, r ? ": " : "", r ? why : "");
 	if (ec && !in_list(ec, open_errnos, ARRAY_SIZE(open_errnos)))
 		fo_fail("open returned %d, not an errno perf_event_open gives", ec);
-	if (ec != ek) {
-		dep = ksrc_core_diff_open_departure(buf, sizeof(buf), 0, 0, ec, ek);
-		if (!dep && !fo.diverged)
-			fo_fail("open (menu %u, p %u): core/ %d, the kernel's %d", m & 7, p, ec, ek);
-		fo_trace("departure %s", dep ? dep : "(after no-resched)");
-		fo.departures += !!dep;
-		ksrc_core_diff_close(&e);
+	if (r == KSRC_CORE_DIFF_DIFFER && !fo.diverged)
+		fo_fail("open (menu %u, p %u): %s", m & 7, p, why);
+	fo.departures += r == KSRC_CORE_DIFF_DEPARTED;
+	if (r != KSRC_CORE_DIFF_SAME || ec)
 		return NULL;
-	}
-	if (ec)
-		return NULL;
-	dep = ksrc_core_diff_event_departure(buf, sizeof(buf));
-	if (dep) {
-		fo_trace("departure %s", dep);
-		fo.departures++;
-		ksrc_core_diff_close(&e);
-		return NULL;
-	}
 	fo.ev[n] = e;
 	fo.slot[n] = (struct fo_slot){ .open = true };
 	if (m & 0x20)
@@ -503,11 +490,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			check_all("mmap", NULL);
 			break;
 		case 2: {
-			u64 n = (next_byte() + 1ULL) * 16 * (x + 1);
+			u64 n = (next_byte() + 1ULL) * 16 * (x + 1), snap[FO_EVENTS];
 
+			ksrc_core_diff_pmi_snapshot(fo.ev, FO_EVENTS, snap);
 			ksrc_core_diff_retire(n);
 			fo_trace("retire %llu", (unsigned long long)n);
-			check_all("retire", NULL);
+			check_all("retire", ksrc_core_diff_pmi_order_departure(fo.ev, FO_EVENTS, snap));
 			break;
 		}
 		case 3:

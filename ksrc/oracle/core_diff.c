@@ -331,6 +331,19 @@ void ksrc_core_diff_consume(const struct ksrc_core_diff_event *e)
 #endif
 }
 
+/* One line in @why; 1 (KSRC_CORE_DIFF_DIFFER) */
+static int cd_why(char *why, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int cd_why(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return 1;
+}
+
 /* ---- comparing ---------------------------------------------------------------- */
 
 #ifdef KSRC_UNIT_CORE
@@ -364,17 +377,6 @@ static void cd_dump(const u8 *dc, const u8 *dk, u64 head, u64 size)
 	}
 }
 
-static int cd_why(char *why, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int cd_why(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-	return 1;
-}
 
 /* The records of a ring's linear copy @lin from 0 to @len, each as its start; their number or -1 */
 static int cd_records(const u8 *lin, size_t len, const u8 **rec, int max)
@@ -520,9 +522,16 @@ const char *ksrc_core_diff_open_departure(const void *uattr, size_t size, int cp
 	(void)flags;
 	memset(&a, 0, sizeof(a));
 	memcpy(&a, uattr, size < sizeof(a) ? size : sizeof(a));
-	/* cpu_clock and task_clock have the first dynamic types, from PERF_TYPE_MAX */
-	if ((a.type == PERF_TYPE_SOFTWARE || a.type >= PERF_TYPE_MAX) && err_core == -ENOENT &&
-	    err_ksrc != -ENOENT)
+	u32 ext = (a.type == PERF_TYPE_HARDWARE || a.type == PERF_TYPE_HW_CACHE) ?
+		  (u32)(a.config >> PERF_PMU_TYPE_SHIFT) : 0;
+
+	/*
+	 * cpu_clock and task_clock have the first dynamic types, from
+	 * PERF_TYPE_MAX; a hardware event's extended type may name any of them
+	 */
+	if (((a.type == PERF_TYPE_SOFTWARE || a.type >= PERF_TYPE_MAX) && err_core == -ENOENT &&
+	     err_ksrc != -ENOENT) ||
+	    ext == PERF_TYPE_SOFTWARE || ext == PERF_TYPE_MAX || ext == PERF_TYPE_MAX + 1)
 		return "no-software-pmu: core/ registers no software PMU (perf_swevent, cpu_clock, "
 		       "task_clock), the kernel's perf_event_init() does";
 	if (a.type == PERF_TYPE_HARDWARE && a.config != PERF_COUNT_HW_CPU_CYCLES &&
@@ -532,9 +541,13 @@ const char *ksrc_core_diff_open_departure(const void *uattr, size_t size, int cp
 	if ((a.sample_type & ~PERF_SAMPLE_PMUSIM_MASK) && err_core == -EOPNOTSUPP)
 		return "unwritten-sample-types: core/ refuses the sample types core/sample.c does not "
 		       "write (EOPNOTSUPP); the kernel takes them";
-	if ((a.sample_type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_REGS_INTR)) && err_ksrc == -ENOSYS)
-		return "no-user-regs: the shim has no arch perf_regs.c (its perf_reg_validate() says "
-		       "ENOSYS to any register mask)";
+	if ((a.sample_type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_REGS_INTR |
+			      PERF_SAMPLE_STACK_USER)) && err_ksrc == -ENOSYS)
+		return "no-user-regs: the shim has no arch perf_regs.c nor user stack dump (ENOSYS to "
+		       "any register mask, and to PERF_SAMPLE_STACK_USER)";
+	if (a.precise_ip)
+		return "model-driver-precise: the model driver has no PEBS and takes any precise_ip; "
+		       "core/'s x86 driver checks it as x86's does";
 	if (a.type == PERF_TYPE_RAW && (a.config & ~0xffffULL))
 		return "model-driver-raw-bits: the model driver takes a raw event's select and umask "
 		       "only; core/'s x86 driver every bit the PMU has";
@@ -609,4 +622,62 @@ void ksrc_core_diff_unmap(const struct ksrc_core_diff_event *e, struct ksrc_core
 			ev->output_event = NULL;
 		}
 	}
+}
+
+int ksrc_core_diff_open_compare(const void *uattr, size_t size, int cpu,
+				const struct ksrc_core_diff_event *leader, unsigned long flags,
+				int *err, struct ksrc_core_diff_event *e, char *why, size_t why_len)
+{
+	struct perf_event_attr a;
+	const char *dep;
+	int ec, ek;
+
+	memset(&a, 0, sizeof(a));
+	memcpy(&a, uattr, size < sizeof(a) ? size : sizeof(a));
+	/* what the unit leaves out and stops on: not opened on either side */
+	if ((a.sample_type & PERF_SAMPLE_CALLCHAIN) && size >= offsetof(typeof(a), read_format)) {
+		memset(e, 0, sizeof(*e));
+		e->fd = -1;
+		*err = 0;
+		snprintf(why, why_len, "no-callchain-unit: callchain.c is not in the core unit "
+			 "(get_callchain_buffers() stops the program); not opened");
+		return KSRC_CORE_DIFF_DEPARTED;
+	}
+	if (ksrc_core_diff_sync_ids())
+		return cd_why(why, why_len, "the two sides' event ids could not be brought together");
+	ksrc_core_diff_open(uattr, size, cpu, leader, flags, &ec, &ek, e);
+	*err = ec;
+	dep = ec != ek ? ksrc_core_diff_open_departure(uattr, size, cpu, flags, ec, ek) :
+	      !ec ? ksrc_core_diff_event_departure(uattr, size) : NULL;
+	if (dep) {
+		ksrc_core_diff_close(e);
+		snprintf(why, why_len, "%s", dep);
+		return KSRC_CORE_DIFF_DEPARTED;
+	}
+	if (ec != ek) {
+		ksrc_core_diff_close(e);
+		return cd_why(why, why_len, "perf_event_open(): core/ %d, the kernel's %d", ec, ek);
+	}
+	return KSRC_CORE_DIFF_SAME;
+}
+
+void ksrc_core_diff_pmi_snapshot(const struct ksrc_core_diff_event *evs, int n, uint64_t *snap)
+{
+	for (int i = 0; i < n; i++)
+		snap[i] = evs[i].ev ? evs[i].ev->hw.interrupts : 0;
+}
+
+const char *ksrc_core_diff_pmi_order_departure(const struct ksrc_core_diff_event *evs, int n,
+					       const uint64_t *snap)
+{
+	int took = 0;
+
+	for (int i = 0; i < n; i++)
+		took += evs[i].ev && evs[i].ev->hw.interrupts != snap[i];
+	return took < 2 ? NULL :
+	       "pmi-counter-order: two events took PMIs in one block, and the drivers handle an "
+	       "overflow's events in their counter order (core/'s x86 puts cycles and instructions "
+	       "on fixed counters, handled after the general-purpose ones; the model driver has "
+	       "general-purpose ones only): a group read's LOST values, a paused ring's lost count "
+	       "and a shared ring's records follow that order";
 }

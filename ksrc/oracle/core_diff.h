@@ -105,6 +105,7 @@ enum {
 	KSRC_CORE_DIFF_SAME = 0,
 	KSRC_CORE_DIFF_DIFFER = 1,	/* @why names the first difference */
 	KSRC_CORE_DIFF_ORDER = 2,	/* departure pmi-counter-order; @why says where */
+	KSRC_CORE_DIFF_DEPARTED = 3,	/* another named departure, in @why */
 };
 
 /*
@@ -134,6 +135,18 @@ const char *ksrc_core_diff_open_departure(const void *uattr, size_t size, int cp
 					  unsigned long flags, int err_core, int err_ksrc);
 
 /*
+ * ksrc_core_diff_open() as the harnesses check it: the ids brought
+ * together first, then the two results. KSRC_CORE_DIFF_SAME: the same
+ * errno (core/'s in *@err), or both an event, in @e; KSRC_CORE_DIFF_DIFFER:
+ * @why names the difference; KSRC_CORE_DIFF_DEPARTED: a named departure
+ * (ksrc_core_diff_open_departure() or _event_departure()), in @why. In
+ * the last two, nothing is left open.
+ */
+int ksrc_core_diff_open_compare(const void *uattr, size_t size, int cpu,
+				const struct ksrc_core_diff_event *leader, unsigned long flags,
+				int *err, struct ksrc_core_diff_event *e, char *why, size_t why_len);
+
+/*
  * The named departure an event of @uattr falls under once open on both
  * (it counts differently on the two drivers): its text, or NULL. The
  * harnesses close such an event and go on without it.
@@ -160,5 +173,15 @@ const char *ksrc_core_diff_resched_departure(const struct ksrc_core_diff_event *
  */
 void ksrc_core_diff_unmap(const struct ksrc_core_diff_event *e, struct ksrc_core_diff_event *evs,
 			  int n);
+
+/*
+ * Around a retire: each of @evs[@n]'s hw.interrupts into @snap before;
+ * after, the departure pmi-counter-order when two or more events took a
+ * PMI (a difference then is that departure: the harnesses stop comparing
+ * the input), else NULL.
+ */
+void ksrc_core_diff_pmi_snapshot(const struct ksrc_core_diff_event *evs, int n, uint64_t *snap);
+const char *ksrc_core_diff_pmi_order_departure(const struct ksrc_core_diff_event *evs, int n,
+					       const uint64_t *snap);
 
 #endif /* PMUSIM_KSRC_ORACLE_CORE_DIFF_H */

@@ -328,12 +328,16 @@ void ksrc_irq_work_run(void);
 #define irq_work_sync(w)		((void)(w))
 #define arch_irq_work_raise()		do { } while (0)
 
-/* ---- work items: run now (the ring shim's schedule_work), delayed ones loud -------- */
+/*
+ * ---- work items: run now (the ring shim's schedule_work), delayed ones too: core.c's one
+ * delayed work (perf_sched_work) turns the sched-events static key off a second after
+ * the last event that needed it, a delay no check here can see
+ */
 struct delayed_work { struct work_struct work; };
 #define DECLARE_WORK(n, f)		struct work_struct n = { .func = (f) }
 #define DECLARE_DELAYED_WORK(n, f)	struct delayed_work n = { { .func = (f) } }
 #define INIT_DELAYED_WORK(w, f)		INIT_WORK(&(w)->work, (f))
-#define schedule_delayed_work(w, d)	KSRC_UNEXPECTED(bool, schedule_delayed_work, w, d)
+#define schedule_delayed_work(w, d)	((void)(d), (w)->work.func(&(w)->work), true)
 #define flush_work(w)			((void)(w), true)
 #define to_delayed_work(w)		container_of(w, struct delayed_work, work)
 
