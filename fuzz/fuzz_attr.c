@@ -682,7 +682,6 @@ static void fa_ksrc_pass(const uint8_t *data, size_t size)
 	fa.end = data + size;
 	if (ksrc_core_diff_begin())
 		fk_fail("the lockstep pair did not start");
-	ksrc_core_diff_set_clock(ksrc_core_diff_clock() + NSEC_PER_SEC);
 	fa.warn_base = pmusim_warn_count();
 	while (fa.p < fa.end) {
 		u8 c = next_byte();

@@ -472,8 +472,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fo.end = data + size;
 	if (ksrc_core_diff_begin())
 		fo_fail("the lockstep pair did not start");
-	/* a clock that only moves on: the kernel's contexts keep their times */
-	ksrc_core_diff_set_clock(ksrc_core_diff_clock() + NSEC_PER_SEC);
 	fo.warn_base = pmusim_warn_count();
 	fo_trace("%s; rings of %u pages", ksrc_core_diff_have_kernel() ?
 		 "core/ and the kernel's core.c in lockstep" : "core/ alone", fo.pages);

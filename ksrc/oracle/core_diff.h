@@ -39,8 +39,10 @@ struct ksrc_core_diff_event {
 
 /*
  * The pair: made and the kernel's file booted on the first call (the
- * kernel boots once a process), then core/'s CPU 0, its irq regs, the
- * clock and the running task set to the pair's. 0 or -errno.
+ * kernel boots once a process, at clock 1 ms), then core/'s CPU 0, its
+ * irq regs, the clock and the running task set to the pair's; each later
+ * call moves the clock a second on (it never goes back: the kernel's
+ * contexts keep their times). 0 or -errno.
  */
 int ksrc_core_diff_begin(void);
 /* core/'s hooks as ksrc_core_diff_begin() found them. */
