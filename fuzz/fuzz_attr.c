@@ -573,8 +573,9 @@ static void fk_open(const u8 *attr, size_t size, u8 target, u8 flags)
 	int cpu = cpus[(target >> 2) & 3], g = target >> 4, ec, r;
 	char why[256];
 
-	if (pids[target & 3] != -1) {
-		fk.skipped++;	/* per task: the shim has one task and no scheduler */
+	if (pids[target & 3] != -1 || fk.nr_ev == FK_EVENTS) {
+		/* per task: the shim has one task; a fifth counter the model driver has not */
+		fk.skipped++;
 		return;
 	}
 	if (g && g - 1 < fk.nr_ev)
@@ -592,11 +593,6 @@ static void fk_open(const u8 *attr, size_t size, u8 target, u8 flags)
 	fk.compared += r == KSRC_CORE_DIFF_SAME;
 	if (r != KSRC_CORE_DIFF_SAME || ec)
 		return;
-	if (fk.nr_ev == FK_EVENTS) {
-		/* its errno was compared; a fifth counter would be scheduled differently */
-		ksrc_core_diff_close(&e);
-		return;
-	}
 	fk.ev[fk.nr_ev++] = e;
 }
 
@@ -701,8 +697,8 @@ static void fa_ksrc_pass(const uint8_t *data, size_t size)
 			fa_patched_attr(c & 0x80, false, buf, &copies);
 			target = next_byte();
 			flags = next_byte();
-			/* a batch grows a group: the pair keeps four, the fifth's errno is compared */
-			for (unsigned int i = 0; i < copies && i <= FK_EVENTS; i++)
+			/* a batch grows a group: the pair takes four */
+			for (unsigned int i = 0; i < copies && i < FK_EVENTS; i++)
 				fk_open(buf, sizeof(struct perf_event_attr), target, flags);
 			break;
 		}
@@ -718,6 +714,7 @@ static void fa_ksrc_pass(const uint8_t *data, size_t size)
 				ksrc_core_diff_pmi_snapshot(fk.ev, fk.nr_ev, snap);
 				ksrc_core_diff_retire(4u * n);
 				fk.exposed = ksrc_core_diff_pmi_order_departure(fk.ev, fk.nr_ev, snap);
+				fa_trace("ksrc: run %u%s", 4u * n, fk.exposed ? " (PMIs of two events)" : "");
 			} else
 				fk.skipped++;
 			break;

@@ -556,10 +556,11 @@ const char *ksrc_core_diff_open_departure(const void *uattr, size_t size, int cp
 		       "only; core/'s x86 driver every bit the PMU has";
 	if (a.sigtrap && err_core == -EOPNOTSUPP)
 		return "sigtrap: core/ refuses attr.sigtrap (pmusim sends no signals)";
-	if (cpu > 0 && err_core == -ENODEV && err_ksrc == -EINVAL)
-		return "cpu-ids: the shim has one CPU (nr_cpu_ids 1: EINVAL); core/'s machine has "
-		       "CONFIG_MODEL_MAX_CPUS possible ones and refuses one without a model CPU "
-		       "with ENODEV, as the kernel refuses an offline CPU";
+	if (cpu > 0 && err_core && err_ksrc == -EINVAL)
+		return "cpu-ids: the shim has one CPU (nr_cpu_ids 1: EINVAL, before any other "
+		       "check); core/'s machine has CONFIG_MODEL_MAX_CPUS possible ones and refuses "
+		       "one without a model CPU with ENODEV, as the kernel refuses an offline CPU, "
+		       "after its other checks";
 #ifdef CONFIG_PERF_HW_TIME
 	if (a.hw_time)
 		return "rfc-hw-time: attr.hw_time (CONFIG_PERF_HW_TIME) is a reserved bit to the tree";
@@ -664,10 +665,16 @@ int ksrc_core_diff_open_compare(const void *uattr, size_t size, int cpu,
 	return KSRC_CORE_DIFF_SAME;
 }
 
+/* What a PMI of the event changes: its interrupt count, or the tick window it counts in */
+static u64 cd_pmi_mark(const struct perf_event *ev)
+{
+	return ev ? ev->hw.interrupts + ev->hw.interrupts_seq * 0x9e3779b97f4a7c15ULL : 0;
+}
+
 void ksrc_core_diff_pmi_snapshot(const struct ksrc_core_diff_event *evs, int n, uint64_t *snap)
 {
 	for (int i = 0; i < n; i++)
-		snap[i] = evs[i].ev ? evs[i].ev->hw.interrupts : 0;
+		snap[i] = cd_pmi_mark(evs[i].ev);
 }
 
 const char *ksrc_core_diff_pmi_order_departure(const struct ksrc_core_diff_event *evs, int n,
@@ -676,7 +683,7 @@ const char *ksrc_core_diff_pmi_order_departure(const struct ksrc_core_diff_event
 	int took = 0;
 
 	for (int i = 0; i < n; i++)
-		took += evs[i].ev && evs[i].ev->hw.interrupts != snap[i];
+		took += evs[i].ev && cd_pmi_mark(evs[i].ev) != snap[i];
 	return took < 2 ? NULL :
 	       "pmi-counter-order: two events took PMIs in one block, and the drivers handle an "
 	       "overflow's events in their counter order (core/'s x86 puts cycles and instructions "

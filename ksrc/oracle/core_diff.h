@@ -177,7 +177,8 @@ void ksrc_core_diff_unmap(const struct ksrc_core_diff_event *e, struct ksrc_core
 			  int n);
 
 /*
- * Around a retire: each of @evs[@n]'s hw.interrupts into @snap before;
+ * Around a retire: each of @evs[@n]'s hw.interrupts (and its tick
+ * window, interrupts_seq) into @snap before;
  * after, the departure pmi-counter-order when two or more events took a
  * PMI (a difference then is that departure: the harnesses stop comparing
  * the input), else NULL.
