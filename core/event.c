@@ -115,16 +115,18 @@ err:
 }
 
 /*
- * The PMU of attr.type. Hardware and cache events are aliases of the raw
- * CPU PMU, or (an extended type) name a PMU's type in config's top half,
- * which only a PMU with PERF_PMU_CAP_EXTENDED_HW_TYPE takes. A type no PMU
- * has goes to each PMU in turn, the first that does not say -ENOENT
- * deciding: so an extended type that names no PMU is the plain event.
+ * The PMU an attr names. Hardware and cache events are aliases of the raw
+ * CPU PMU, unless config's upper half names a PMU (the extended type of
+ * v5.18, for hybrid CPUs): that half comes off config, and the PMU of
+ * that type takes the event, or, when there is none, the first PMU whose
+ * event_init does not say -ENOENT, as for any type no PMU has. A PMU of
+ * the type that says -ENOENT to an alias is asked again under the attr's
+ * own type.
  */
 static int perf_init_event(struct perf_event *event, struct pmu *pmu)
 {
 	bool extended_type = false;
-	int type = (int)event->attr.type, ret, i;
+	int type = (int)event->attr.type, ret;
 
 	if (pmu)
 		return perf_try_init_event(pmu, event);
@@ -137,20 +139,16 @@ static int perf_init_event(struct perf_event *event, struct pmu *pmu)
 			event->attr.config &= PERF_HW_EVENT_MASK;
 		}
 	}
-again:
-	pmu = perf_pmu_find(type);
-	if (pmu) {
-		if (event->attr.type != (u32)type && type != PERF_TYPE_RAW &&
+	while ((pmu = perf_pmu_find(type))) {
+		if ((int)event->attr.type != type && type != PERF_TYPE_RAW &&
 		    !(pmu->capabilities & PERF_PMU_CAP_EXTENDED_HW_TYPE))
 			return -ENOENT;
 		ret = perf_try_init_event(pmu, event);
-		if (ret == -ENOENT && event->attr.type != (u32)type && !extended_type) {
-			type = (int)event->attr.type;
-			goto again;
-		}
-		return ret;
+		if (ret != -ENOENT || (int)event->attr.type == type || extended_type)
+			return ret;
+		type = (int)event->attr.type;
 	}
-	for (i = 0; i < PERF_NR_PMUS; i++) {
+	for (int i = 0; i < PERF_NR_PMUS; i++) {
 		if (!pmus[i])
 			continue;
 		ret = perf_try_init_event(pmus[i], event);
@@ -254,12 +252,13 @@ static int ctx_cpu(struct perf_event_context *ctx)
  */
 static void perf_event_update_time(struct perf_event *event)
 {
+	enum perf_event_state state = __perf_effective_state(event);
 	u64 now = perf_clock();
 
 	if (ctx_is_active(event->ctx)) {
-		if (event->state >= PERF_EVENT_STATE_INACTIVE)
+		if (state >= PERF_EVENT_STATE_INACTIVE)
 			event->total_time_enabled += now - event->tstamp;
-		if (event->state == PERF_EVENT_STATE_ACTIVE)
+		if (state == PERF_EVENT_STATE_ACTIVE)
 			event->total_time_running += now - event->tstamp;
 	}
 	event->tstamp = now;
@@ -270,6 +269,11 @@ static void perf_event_set_state(struct perf_event *event, enum perf_event_state
 	if (event->state == state)
 		return;
 	perf_event_update_time(event);
+	/* a leader going off or coming back takes its members' time with it */
+	if ((event->state < PERF_EVENT_STATE_INACTIVE) != (state < PERF_EVENT_STATE_INACTIVE) &&
+	    event->group_leader == event)
+		for (int i = 0; i < event->nr_siblings; i++)
+			perf_event_update_time(event->siblings[i]);
 	event->state = state;
 }
 

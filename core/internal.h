@@ -189,4 +189,17 @@ __output_skip(struct perf_output_handle *handle, const void *buf,
 	return __output_move(handle, buf, len, false);
 }
 
+/*
+ * A member of a group whose leader is off (or in error) is off with it:
+ * the state its enabled and running times follow.
+ */
+static inline enum perf_event_state __perf_effective_state(const struct perf_event *event)
+{
+	const struct perf_event *leader = event->group_leader;
+
+	if (leader && leader->state <= PERF_EVENT_STATE_OFF)
+		return leader->state;
+	return event->state;
+}
+
 #endif /* PMUSIM_CORE_INTERNAL_H */

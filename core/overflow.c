@@ -350,6 +350,15 @@ static void perf_adjust_freq_unthr_events(struct perf_event *list)
 			continue;
 		if (event->pmu->capabilities & PERF_PMU_CAP_NO_INTERRUPT)
 			continue;
+		/*
+		 * v6.12 walks the PMU context's active lists, which hold group
+		 * leaders only: a sibling's frequency is not adjusted here, nor
+		 * is a throttled sibling unthrottled (its group going back on
+		 * does that). Upstream v6.16 (9734e25fbf5a, "perf: Fix the
+		 * throttle logic for a group") throttles groups whole.
+		 */
+		if (event->group_leader != event)
+			continue;
 
 		hwc = &event->hw;
 

@@ -14,15 +14,16 @@
 void calc_timer_values(struct perf_event *event, u64 *now,
 		       u64 *enabled, u64 *running)
 {
+	enum perf_event_state state = __perf_effective_state(event);
 	u64 delta;
 
 	*now = perf_clock();
 	delta = *now - event->tstamp;
 	*enabled = event->total_time_enabled;
-	if (event->state >= PERF_EVENT_STATE_INACTIVE)
+	if (state >= PERF_EVENT_STATE_INACTIVE)
 		*enabled += delta;
 	*running = event->total_time_running;
-	if (event->state >= PERF_EVENT_STATE_ACTIVE)
+	if (state >= PERF_EVENT_STATE_ACTIVE)
 		*running += delta;
 }
 

@@ -32,6 +32,13 @@
  *   6 read: event byte
  *   7 tick (bit 3 clear) or swap the two tasks between the CPUs
  * PMUSIM_FUZZ_TRACE=1 prints each call and its result.
+ *
+ * With a kernel tree (KSRC, <generated/ksrc.h>) every input first runs on
+ * core/ and the kernel's own kernel/events/core.c in lockstep
+ * (fa_ksrc_pass(), ksrc/oracle/core_diff.c): every open's errno, every
+ * ioctl's return, and after every command each event's ring bytes,
+ * count, periods, throttle state and state must be the same, unless the
+ * difference is a named departure (counted).
  */
 #include <stdarg.h>
 
@@ -42,6 +49,10 @@
 #include "fuzz/fuzz.h"
 #include "model/model.h"
 #include "tools/perf/util/perf_data_read.h"
+#include <generated/ksrc.h>
+#ifdef KSRC_UNIT_CORE
+#include "ksrc/oracle/core_diff.h"
+#endif
 
 #define FA_CPUS		2
 /* a group of every ID, LOST and time field reaches 16 KiB at 682 members */
@@ -78,6 +89,22 @@ static struct {
 
 /* The attr memory the core reads: as large as any size field claims. */
 static u8 uattr[FA_ATTR_MAX];
+
+/* What an open's target byte and an ioctl's command byte pick */
+static const int pids[] = { -1, 0, 101, 4242 };
+static const int cpus[] = { -1, 0, 1, 9 };
+static const unsigned int cmds[] = {
+	PERF_EVENT_IOC_ENABLE, PERF_EVENT_IOC_DISABLE, PERF_EVENT_IOC_REFRESH,
+	PERF_EVENT_IOC_RESET, PERF_EVENT_IOC_PERIOD, PERF_EVENT_IOC_SET_OUTPUT,
+	PERF_EVENT_IOC_SET_FILTER, PERF_EVENT_IOC_ID, PERF_EVENT_IOC_SET_BPF,
+	PERF_EVENT_IOC_PAUSE_OUTPUT, PERF_EVENT_IOC_QUERY_BPF,
+	PERF_EVENT_IOC_MODIFY_ATTRIBUTES,
+};
+
+static unsigned int fa_cmd(u8 c)
+{
+	return c < 2 * ARRAY_SIZE(cmds) ? cmds[c % ARRAY_SIZE(cmds)] : c;
+}
 
 #define fa_fail(...) fuzz_fail("fuzz_attr", __VA_ARGS__)
 #define fa_trace(...) fuzz_trace_line(fa.trace, __VA_ARGS__)
@@ -166,8 +193,6 @@ static void fa_open(const u8 *attr, size_t size, u8 target, u8 flags)
 		-EINVAL, -E2BIG, -EOPNOTSUPP, -EOVERFLOW, -ESRCH, -ENOENT, -ENODEV,
 		-EACCES, -EBUSY, -ENOSPC, -EPERM, -EFAULT, -EMFILE,
 	};
-	static const int pids[] = { -1, 0, 101, 4242 };
-	static const int cpus[] = { -1, 0, 1, 9 };
 	struct perf_event *leader = NULL, *ev = NULL;
 	int pid = pids[target & 3], cpu = cpus[(target >> 2) & 3];
 	int g = target >> 4, err;
@@ -218,32 +243,50 @@ static void fa_open(const u8 *attr, size_t size, u8 target, u8 flags)
 		fa_fail("open returned %d, not an errno perf_event_open gives", err);
 }
 
-/* A sampling event every model has: the patches start from something valid. */
-static void fa_open_patched(bool batch)
+/*
+ * A sampling event every model has: the patches start from something
+ * valid. @lbr: of branches, with a branch stack; else of instructions
+ * without one (the ksrc pass's: the model driver has no LBR).
+ */
+static void fa_base_attr(struct perf_event_attr *a, bool lbr)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = PERF_TYPE_HARDWARE;
+	a->config = lbr ? PERF_COUNT_HW_BRANCH_INSTRUCTIONS : PERF_COUNT_HW_INSTRUCTIONS;
+	a->sample_period = 7;
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
+			 PERF_SAMPLE_PERIOD | (lbr ? PERF_SAMPLE_BRANCH_STACK : 0);
+	a->branch_sample_type = lbr ? PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER : 0;
+	a->exclude_kernel = 1;
+	a->exclude_hv = 1;
+	a->sample_id_all = 1;
+}
+
+/* The patched attr of command 1 into @buf (its copies into *@copies) */
+static void fa_patched_attr(bool batch, bool lbr, u8 *buf, unsigned int *copies)
 {
 	struct perf_event_attr a;
-	unsigned int copies = batch ? 1 + 4 * next_byte() : 1;
-	unsigned int n = next_byte() & 15;
-	u8 buf[sizeof(a)];
+	unsigned int n;
 
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_HARDWARE;
-	a.config = PERF_COUNT_HW_BRANCH_INSTRUCTIONS;
-	a.sample_period = 7;
-	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
-			PERF_SAMPLE_PERIOD | PERF_SAMPLE_BRANCH_STACK;
-	a.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER;
-	a.exclude_kernel = 1;
-	a.exclude_hv = 1;
-	a.sample_id_all = 1;
+	*copies = batch ? 1 + 4 * next_byte() : 1;
+	n = next_byte() & 15;
+	fa_base_attr(&a, lbr);
 	memcpy(buf, &a, sizeof(a));
 	while (n--) {
 		u8 off = next_byte();
 		u8 val = next_byte();
 
-		buf[off % sizeof(buf)] = val;
+		buf[off % sizeof(a)] = val;
 	}
+}
+
+static void fa_open_patched(bool batch)
+{
+	u8 buf[sizeof(struct perf_event_attr)];
+	unsigned int copies;
+
+	fa_patched_attr(batch, true, buf, &copies);
 	{
 		u8 target = next_byte();
 		u8 flags = next_byte();
@@ -253,13 +296,22 @@ static void fa_open_patched(bool batch)
 	}
 }
 
-static void fa_open_raw(void)
+/* The raw attr of command 0 into @buf (256 bytes); its size */
+static size_t fa_raw_attr(u8 *buf)
 {
 	size_t size = next_byte();
-	u8 buf[256] = { 0 };
 
+	memset(buf, 0, 256);
 	for (size_t i = 0; i < size; i++)
 		buf[i] = next_byte();
+	return size;
+}
+
+static void fa_open_raw(void)
+{
+	u8 buf[256];
+	size_t size = fa_raw_attr(buf);
+
 	{
 		u8 target = next_byte();
 		u8 flags = next_byte();
@@ -286,19 +338,12 @@ static struct perf_event *pick(u8 b)
 
 static void fa_ioctl(void)
 {
-	static const unsigned int cmds[] = {
-		PERF_EVENT_IOC_ENABLE, PERF_EVENT_IOC_DISABLE, PERF_EVENT_IOC_REFRESH,
-		PERF_EVENT_IOC_RESET, PERF_EVENT_IOC_PERIOD, PERF_EVENT_IOC_SET_OUTPUT,
-		PERF_EVENT_IOC_SET_FILTER, PERF_EVENT_IOC_ID, PERF_EVENT_IOC_SET_BPF,
-		PERF_EVENT_IOC_PAUSE_OUTPUT, PERF_EVENT_IOC_QUERY_BPF,
-		PERF_EVENT_IOC_MODIFY_ATTRIBUTES,
-	};
 	static const int ioctl_errnos[] = { -EINVAL, -EFAULT, -ENOTTY, -EOPNOTSUPP, -EBUSY,
 					    -E2BIG, -ENOENT };
 	struct perf_event *ev = pick(next_byte());
 	u8 c = next_byte();
 	u64 argv = next_u64(), value = argv;
-	unsigned int cmd = c < 2 * ARRAY_SIZE(cmds) ? cmds[c % ARRAY_SIZE(cmds)] : c;
+	unsigned int cmd = fa_cmd(c);
 	unsigned long arg;
 	int ret;
 
@@ -475,6 +520,239 @@ static void check_rb(const struct fa_rb *b)
 	fa_trace("buffer %ld: %lu records parse", (long)(b - fa.rbs), n);
 }
 
+#ifdef KSRC_UNIT_CORE
+/* ---- the ksrc pass: core/ against the kernel's core.c ---------------------------- */
+
+/* The model driver's general-purpose counters: more events would be scheduled differently */
+#define FK_EVENTS	4
+
+static struct {
+	struct ksrc_core_diff_event ev[FK_EVENTS];
+	int nr_ev;
+	unsigned long opens, compared, departures, skipped;
+	/* the last command may show no-resched; once it did, the input is not compared further */
+	bool exposed, diverged;
+} fk;
+
+#define fk_fail(...) fa_fail("ksrc: " __VA_ARGS__)
+
+static void fk_check(const char *after)
+{
+	char why[256];
+
+	if (pmusim_warn_count() != fa.warn_base)
+		fk_fail("after %s: a WARN_ON fired", after);
+	for (int i = 0; i < fk.nr_ev && !fk.diverged; i++) {
+		int r = ksrc_core_diff_compare(&fk.ev[i], why, sizeof(why));
+
+		if (r == KSRC_CORE_DIFF_DIFFER && !fk.exposed)
+			fk_fail("after %s: event %d: %s", after, i, why);
+		fk.diverged = r == KSRC_CORE_DIFF_DIFFER;
+		fk.departures += r != KSRC_CORE_DIFF_SAME;
+	}
+	fk.exposed = false;
+}
+
+static void fk_close_slot(int i)
+{
+	ksrc_core_diff_unmap(&fk.ev[i], fk.ev, fk.nr_ev);
+	ksrc_core_diff_close(&fk.ev[i]);
+	fk.ev[i] = fk.ev[--fk.nr_ev];
+}
+
+static struct ksrc_core_diff_event *fk_pick(u8 b)
+{
+	return fk.nr_ev ? &fk.ev[b % fk.nr_ev] : NULL;
+}
+
+/* One open on both: the same errno, or both an event, or a named departure */
+static void fk_open(const u8 *attr, size_t size, u8 target, u8 flags)
+{
+	const struct ksrc_core_diff_event *leader = NULL;
+	struct ksrc_core_diff_event e;
+	int cpu = cpus[(target >> 2) & 3], g = target >> 4, ec, r;
+	char why[256];
+
+	if (pids[target & 3] != -1 || fk.nr_ev == FK_EVENTS) {
+		/* per task: the shim has one task; a fifth counter the model driver has not */
+		fk.skipped++;
+		return;
+	}
+	if (g && g - 1 < fk.nr_ev)
+		leader = &fk.ev[g - 1];
+	if (ksrc_core_diff_resched_departure(fk.ev, fk.nr_ev, attr, size))
+		fk.exposed = true;
+	r = ksrc_core_diff_open_compare(attr, size, cpu, leader, flags, &ec, &e, why, sizeof(why));
+	fk.opens++;
+	fa_trace("ksrc: open(size %zu, cpu %d, group %d, flags %#x) = %d%s%s", size, cpu,
+		 leader ? g - 1 : -1, flags, ec, r ? ": " : "", r ? why : "");
+	if (r == KSRC_CORE_DIFF_DIFFER && !fk.diverged)
+		fk_fail("open (size %zu, type %u, cpu %d, flags %#x): %s", size,
+			size >= 4 ? *(const u32 *)attr : 0, cpu, flags, why);
+	fk.departures += r == KSRC_CORE_DIFF_DEPARTED;
+	fk.compared += r == KSRC_CORE_DIFF_SAME;
+	if (r != KSRC_CORE_DIFF_SAME || ec)
+		return;
+	fk.ev[fk.nr_ev++] = e;
+}
+
+static void fk_ioctl(void)
+{
+	struct ksrc_core_diff_event *e = fk_pick(next_byte()), *target = NULL;
+	unsigned int cmd = fa_cmd(next_byte());
+	u64 argv = next_u64(), arg = argv;
+	long rc, rk;
+
+	if (!e)
+		return;
+	switch (cmd) {
+	case PERF_EVENT_IOC_PERIOD:
+	case PERF_EVENT_IOC_ID:
+		if (argv & 1 << 8) {
+			fk.skipped++;	/* a NULL argument: not compared */
+			return;
+		}
+		break;
+	case PERF_EVENT_IOC_SET_OUTPUT:
+		target = (argv & 0xff) == 0xff ? NULL : fk_pick((u8)argv);
+		break;
+	case PERF_EVENT_IOC_REFRESH:
+		arg = (u64)(long)(s8)argv;
+		break;
+	case PERF_EVENT_IOC_SET_FILTER:
+	case PERF_EVENT_IOC_SET_BPF:
+	case PERF_EVENT_IOC_QUERY_BPF:
+	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:
+		/* filters, BPF and attr changes reach what the shim leaves out */
+		fk.skipped++;
+		return;
+	}
+	if ((cmd == PERF_EVENT_IOC_ENABLE || cmd == PERF_EVENT_IOC_REFRESH) &&
+	    ksrc_core_diff_resched_departure(fk.ev, fk.nr_ev, NULL, 0))
+		fk.exposed = true;
+	ksrc_core_diff_ioctl(e, cmd, arg, target, &rc, &rk);
+	fa_trace("ksrc: ioctl(%#x, %#llx) = %ld, the kernel's %ld", cmd, (unsigned long long)arg, rc, rk);
+	if (rc != rk && (fk.exposed || fk.diverged)) {
+		fk.departures += !fk.diverged;
+		fk.diverged = true;
+	} else if (rc != rk)
+		fk_fail("ioctl %#x (arg %#llx): core/ %ld, the kernel's %ld", cmd,
+			(unsigned long long)arg, rc, rk);
+	if (!rc && cmd == PERF_EVENT_IOC_SET_OUTPUT && target)
+		target->shared = true;
+}
+
+static void fk_mmap(void)
+{
+	struct ksrc_core_diff_event *e = fk_pick(next_byte());
+	u8 how = next_byte();
+	int ec, ek;
+
+	if (!e || e->nr_pages || e->ev->rb)
+		return;
+	if (!(how & 4)) {
+		fk.skipped++;	/* overwrite mode: the bridge maps read-write */
+		return;
+	}
+	ksrc_core_diff_mmap(e, 1u << (how & 3), &ec, &ek);
+	if (ec != ek && !fk.diverged)
+		fk_fail("mmap of %u pages: core/ %d, the kernel's %d", 1u << (how & 3), ec, ek);
+}
+
+/*
+ * The input's commands again, on core/ and the kernel's core.c in
+ * lockstep (ksrc/oracle/core_diff.c): CPU-wide events on CPU 0 of a
+ * Skylake, at most FK_EVENTS at once. What the pair cannot run is left
+ * out and counted: per-task events and the task swap (the shim has one
+ * task and no scheduler), runs on CPU 1, overwrite mappings, the filter,
+ * BPF and MODIFY_ATTRIBUTES ioctls. The patched opens start from the base
+ * attr without a branch stack, of instructions (the model driver has no
+ * LBR and maps cycles and instructions only).
+ */
+static void fa_ksrc_pass(const uint8_t *data, size_t size)
+{
+	u8 buf[256];
+
+	memset(&fk, 0, sizeof(fk));
+	fa.p = data + 1;
+	fa.end = data + size;
+	if (ksrc_core_diff_begin())
+		fk_fail("the lockstep pair did not start");
+	fa.warn_base = pmusim_warn_count();
+	while (fa.p < fa.end) {
+		u8 c = next_byte();
+
+		switch (c & 7) {
+		case 0: {
+			size_t n = fa_raw_attr(buf);
+			u8 target = next_byte();
+
+			fk_open(buf, n, target, next_byte());
+			break;
+		}
+		case 1: {
+			unsigned int copies;
+			u8 target, flags;
+
+			fa_patched_attr(c & 0x80, false, buf, &copies);
+			target = next_byte();
+			flags = next_byte();
+			/* a batch grows a group: the pair takes four */
+			for (unsigned int i = 0; i < copies && i < FK_EVENTS; i++)
+				fk_open(buf, sizeof(struct perf_event_attr), target, flags);
+			break;
+		}
+		case 2:
+			fk_ioctl();
+			break;
+		case 3: {
+			u8 cpu = next_byte(), n = next_byte();
+
+			if (cpu % FA_CPUS == 0) {
+				u64 snap[FK_EVENTS];
+
+				ksrc_core_diff_pmi_snapshot(fk.ev, fk.nr_ev, snap);
+				ksrc_core_diff_retire(4u * n);
+				fk.exposed = ksrc_core_diff_pmi_order_departure(fk.ev, fk.nr_ev, snap);
+				fa_trace("ksrc: run %u%s", 4u * n, fk.exposed ? " (PMIs of two events)" : "");
+			} else
+				fk.skipped++;
+			break;
+		}
+		case 4: {
+			u8 b = next_byte();
+
+			if (fk.nr_ev)
+				fk_close_slot(b % fk.nr_ev);
+			break;
+		}
+		case 5:
+			fk_mmap();
+			break;
+		case 6:
+			next_byte();	/* the comparison after every command reads them all */
+			break;
+		case 7:
+			if (c & 8) {
+				fk.skipped++;
+			} else {
+				ksrc_core_diff_set_clock(ksrc_core_diff_clock() + TICK_NSEC);
+				ksrc_core_diff_tick();
+			}
+			break;
+		}
+		fk_check("a command");
+	}
+	while (fk.nr_ev)
+		fk_close_slot(fk.nr_ev - 1);
+	if (pmusim_warn_count() != fa.warn_base)
+		fk_fail("a WARN_ON fired while closing");
+	ksrc_core_diff_end();
+	fa_trace("ksrc: %lu opens, %lu compared, %lu departures, %lu commands left out", fk.opens,
+		 fk.compared, fk.departures, fk.skipped);
+}
+#endif
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const struct model_cpu_desc *table;
@@ -485,6 +763,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memset(&fa, 0, sizeof(fa));
 	fa.trace = fuzz_trace_on();
+#ifdef KSRC_UNIT_CORE
+	/* the kernel's own core.c in lockstep with core/ (ksrc/oracle/core_diff.c) */
+	fa_ksrc_pass(data, size);
+#endif
 	fa.p = data + 1;
 	fa.end = data + size;
 	table = model_cpu_desc_table(&nr_models);

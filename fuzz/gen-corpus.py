@@ -241,3 +241,57 @@ def lbr_corpus():
         f.write("\n".join(lines) + "\n")
 
 lbr_corpus()
+
+def overflow_corpus():
+    # see the input format at the top of fuzz/fuzz_overflow.c
+    OPEN, MMAP, RETIRE, TICK, IOCTL, READ, CLOSE, CLOCK = range(8)
+    JOIN, DISABLED, MAPPED, WATERMARK, BACKWARD = 0x08, 0x10, 0x20, 0x40, 0x80
+    ENABLE, DISABLE, REFRESH, RESET, PERIOD, PAUSE, SET_OUTPUT, ID, UNKNOWN, GROUP = range(10)
+    def open_(menu, p=10, patches=()):
+        b = bytes([OPEN | len(patches) << 3, menu, p])
+        for off, val in patches:
+            b += bytes([off, val])
+        return b
+    def retire(n=200, scale=7):
+        return bytes([RETIRE | scale << 3, n])
+    def ioctl(slot, cmd, arg=0, edge=False):
+        return bytes([IOCTL | (cmd + (10 if edge else 0)) << 3, slot, arg])
+    tick = bytes([TICK])
+    seeds = {}
+    for m in range(8):
+        seeds["menu%d-pmis-tick" % m] = bytes([1]) + open_(m | MAPPED) + retire() * 2 + tick + retire() + bytes([READ])
+    seeds["throttle-unthrottle"] = bytes([0]) + open_(0 | MAPPED, 0) + retire() * 4 + tick + retire() * 2 + tick + bytes([READ])
+    seeds["throttle-period-unthrottles"] = (bytes([0]) + open_(0 | MAPPED, 0) + retire() * 4 +
+                                            ioctl(0, PERIOD, 20) + retire() * 4 + tick)
+    seeds["freq-ticks"] = bytes([1]) + open_(2 | MAPPED, 40) + (retire(100, 3) + bytes([CLOCK | 31 << 3]) + tick) * 12
+    seeds["cycles-freq-ticks"] = bytes([1]) + open_(7 | MAPPED, 80) + (retire(255, 1) + bytes([CLOCK | 9 << 3]) + tick) * 12
+    seeds["refresh-event-limit"] = (bytes([0]) + open_(0 | MAPPED | DISABLED, 30) + ioctl(0, REFRESH, 3) +
+                                    retire(100, 1) + ioctl(0, REFRESH, 1) + retire(100, 1) + ioctl(0, ENABLE) + retire())
+    seeds["ioctls"] = (bytes([0]) + open_(0 | MAPPED, 30) + b"".join(ioctl(0, c, 5) + retire(50, 1) for c in range(10)) +
+                       ioctl(0, PERIOD, 0, edge=True) + ioctl(0, PERIOD, 1, edge=True) + ioctl(0, REFRESH, 0) +
+                       ioctl(0, REFRESH, 0xff) + tick)
+    seeds["pause-output"] = (bytes([0]) + open_(1 | MAPPED, 2) + retire() + ioctl(0, PAUSE, 1) + retire() * 2 +
+                             ioctl(0, PAUSE, 0) + retire() + tick + bytes([READ]))
+    seeds["group-read"] = (bytes([2]) + open_(4 | MAPPED, 20) + open_(3 | JOIN) + open_(3 | JOIN) +
+                           retire() * 2 + ioctl(0, GROUP, 1) + retire() + ioctl(0, GROUP, 0) + ioctl(0, GROUP, 2) + retire() + tick)
+    seeds["set-output"] = (bytes([1]) + open_(0 | MAPPED, 30) + open_(0, 40) + ioctl(1, SET_OUTPUT, 0) +
+                           retire() * 2 + ioctl(1, SET_OUTPUT, 0xff) + retire() + bytes([READ]))
+    seeds["full-ring-lost"] = bytes([0]) + open_(6 | MAPPED, 0) + retire(255, 31) * 3 + bytes([READ]) + tick + retire()
+    seeds["watermark"] = bytes([1]) + open_(0 | MAPPED | WATERMARK, 8) + retire() * 3 + bytes([READ]) + retire()
+    seeds["backward"] = bytes([1]) + open_(1 | MAPPED | BACKWARD, 20) + retire() * 3 + tick
+    seeds["four-events-close"] = (bytes([1]) + open_(0 | MAPPED) + open_(1 | MAPPED) + open_(5 | MAPPED) +
+                                  open_(6 | MAPPED) + retire() * 2 + bytes([CLOSE | 1 << 3]) + retire() + tick +
+                                  open_(2 | MAPPED) + retire() + bytes([READ]))
+    seeds["patched-attrs"] = (bytes([0]) + open_(0 | MAPPED, 10, ((40, 0x01), (41, 0x01))) +
+                              open_(1 | MAPPED, 10, ((24, 0x00), (25, 0x00), (32, 0x3f))) + retire() * 2 + tick)
+    write("overflow", seeds)
+    lines = ["# SPDX-License-Identifier: GPL-2.0-only",
+             "# fuzz_overflow: ops (written by fuzz/gen-corpus.py)",
+             'open_mapped="\\x00\\x20\\x0a"', 'open_freq="\\x00\\x22\\x28"', 'open_group="\\x00\\x0b\\x00"',
+             'retire="\\x3a\\xc8"', 'tick="\\x03"', 'read="\\x05"', 'clock="\\xff"',
+             'refresh="\\x14\\x00\\x03"', 'period="\\x24\\x00\\x14"', 'period_edge="\\x74\\x00\\x01"',
+             'pause="\\x2c\\x00\\x01"', 'set_output="\\x34\\x01\\x00"', 'group_enable="\\x4c\\x00\\x00"']
+    with open(os.path.join(srctree, "fuzz/dict/overflow.dict"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+overflow_corpus()

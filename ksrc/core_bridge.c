@@ -126,6 +126,20 @@ size_t ksrc_core_rb_copy(int fd, void *buf, size_t len)
 	return done;
 }
 
+int ksrc_core_rb_consume(int fd)
+{
+	struct perf_event *event = ksrc_fd_event(fd);
+	struct perf_buffer *rb = event ? event->rb : NULL;
+	/* page 0 of the mapping is the user page (internal.h's struct is not in view here) */
+	struct page *page = rb ? perf_mmap_to_page(rb, 0) : NULL;
+	struct perf_event_mmap_page *up = page ? page_address(page) : NULL;
+
+	if (!up)
+		return -EBADF;
+	WRITE_ONCE(up->data_tail, READ_ONCE(up->data_head));
+	return 0;
+}
+
 long ksrc_core_ioctl(int fd, unsigned int cmd, unsigned long arg)
 {
 	struct file *file = ksrc_core_fd_file(fd);

@@ -24,6 +24,8 @@ int ksrc_core_mmap(int fd, unsigned int nr_pages);
 int ksrc_core_mmap_prot(int fd, unsigned int nr_pages, int writable);
 /* the user page and data pages as user space sees them, up to len bytes */
 size_t ksrc_core_rb_copy(int fd, void *buf, size_t len);
+/* a reader consumed everything: the user page's data_tail = data_head; 0 or -EBADF */
+int ksrc_core_rb_consume(int fd);
 /* the fd's perf_ioctl(); its return */
 long ksrc_core_ioctl(int fd, unsigned int cmd, unsigned long arg);
 /* read(fd, buf, count): the fd's perf_read(); bytes, 0 or -errno */

@@ -355,7 +355,7 @@ static void test_pmu_registry_picks_the_pmu_by_type(void **state)
 	assert_int_equal(perf_event_open_attr(&attr, sizeof(attr), -1, 0, NULL, 0, NULL, &ev), 0);
 	assert_ptr_equal(ev->pmu, &other.pmu);
 	perf_event_release_kernel(ev);
-	/* a type no PMU has goes to each PMU in turn, as the kernel walks its list */
+	/* a type no PMU has: every PMU is asked in turn, as perf_init_event() does */
 	attr.type = other.pmu.type + 1;
 	tp.event_init_err = -ENOENT;
 	other.event_init_err = -ENOENT;
@@ -367,22 +367,27 @@ static void test_pmu_registry_picks_the_pmu_by_type(void **state)
 	tp.event_init_err = 0;
 
 	/*
-	 * An extended hardware type (a PMU's type in config's top half): the
-	 * PMU must take it (PERF_PMU_CAP_EXTENDED_HW_TYPE); one that names no
-	 * PMU is the plain event, to whichever PMU takes it.
+	 * The extended type: config's upper half names the PMU of a hardware
+	 * event and comes off config. The raw PMU takes it; another PMU only
+	 * with PERF_PMU_CAP_EXTENDED_HW_TYPE; a type no PMU has, the first
+	 * PMU that takes it.
 	 */
 	attr.type = PERF_TYPE_HARDWARE;
-	attr.config = ((u64)other.pmu.type << PERF_PMU_TYPE_SHIFT) | 1;
+	attr.config = (u64)PERF_TYPE_RAW << PERF_PMU_TYPE_SHIFT | 1;
+	assert_int_equal(perf_event_open_attr(&attr, sizeof(attr), -1, 0, NULL, 0, NULL, &ev), 0);
+	assert_ptr_equal(ev->pmu, &tp.pmu);
+	assert_int_equal(ev->attr.config, 1);
+	perf_event_release_kernel(ev);
+	attr.config = (u64)other.pmu.type << PERF_PMU_TYPE_SHIFT | 1;
 	assert_int_equal(perf_event_open_attr(&attr, sizeof(attr), -1, 0, NULL, 0, NULL, &ev), -ENOENT);
 	other.pmu.capabilities |= PERF_PMU_CAP_EXTENDED_HW_TYPE;
 	assert_int_equal(perf_event_open_attr(&attr, sizeof(attr), -1, 0, NULL, 0, NULL, &ev), 0);
 	assert_ptr_equal(ev->pmu, &other.pmu);
-	assert_int_equal(ev->attr.config, 1);
 	perf_event_release_kernel(ev);
-	attr.config = ((u64)(other.pmu.type + 1) << PERF_PMU_TYPE_SHIFT) | 1;
+	other.pmu.capabilities &= ~PERF_PMU_CAP_EXTENDED_HW_TYPE;
+	attr.config = 0x3aULL << 48 | 1;
 	assert_int_equal(perf_event_open_attr(&attr, sizeof(attr), -1, 0, NULL, 0, NULL, &ev), 0);
 	assert_ptr_equal(ev->pmu, &tp.pmu);
-	assert_int_equal(ev->attr.config, 1);
 	perf_event_release_kernel(ev);
 	attr.config = 0;
 

@@ -501,6 +501,37 @@ static struct task_struct *find_task(int pid)
 }
 
 /*
+ * A member of a group whose leader is off is off with it
+ * (__perf_effective_state()): no enabled time while the leader is
+ * disabled, though its own state stays INACTIVE; the leader going off and
+ * coming back takes the member's time at each step.
+ */
+static void test_member_of_an_off_leader_has_no_enabled_time(void **state)
+{
+	struct perf_event_attr attr = { .config = 1 };
+	struct perf_event *leader, *sib;
+	u64 enabled, running;
+
+	(void)state;
+	now_ns = 100;
+	leader = must_open(&attr, 0, NULL);
+	sib = must_open(&attr, 0, leader);
+	now_ns = 200;
+	perf_event_disable(leader);
+	assert_int_equal(leader->state, PERF_EVENT_STATE_OFF);
+	assert_int_equal(sib->state, PERF_EVENT_STATE_INACTIVE);
+	now_ns = 1200;
+	perf_event_read_value(sib, &enabled, &running);
+	assert_int_equal(enabled, 100);
+	perf_event_enable(leader);
+	now_ns = 1300;
+	perf_event_read_value(sib, &enabled, &running);
+	assert_int_equal(enabled, 200);
+	perf_event_release_kernel(sib);
+	perf_event_release_kernel(leader);
+}
+
+/*
  * A group that cannot go on when its task is switched in still has its
  * page refreshed: time_enabled moves, time_running does not.
  */
@@ -1044,6 +1075,7 @@ int main(void)
 		T(test_group_goes_on_all_or_nothing),
 		T(test_reset_and_period_keep_the_self_monitoring_read_exact),
 		T(test_group_left_off_the_pmu_still_updates_its_page),
+		T(test_member_of_an_off_leader_has_no_enabled_time),
 		T(test_group_page_refresh_skips_redirected_members_and_unmapped_leaders),
 		T(test_new_task_context_waits_for_a_busy_cpu),
 		T(test_exclusive_is_per_pmu_and_enable_twice),

@@ -633,6 +633,36 @@ static void test_tick_unthrottles_a_freq_event_with_a_new_period(void **state)
 	perf_event_release_kernel(ev);
 }
 
+/*
+ * v6.12's tick walks the active lists, which hold group leaders only: a
+ * frequency sibling keeps its period and a throttled sibling stays
+ * throttled (upstream v6.16, 9734e25fbf5a, throttles groups whole).
+ */
+static void test_tick_leaves_a_group_sibling_alone(void **state)
+{
+	struct perf_event_attr lattr = { .size = sizeof(lattr), .type = PERF_TYPE_RAW };
+	struct perf_event_attr sattr = { .size = sizeof(sattr), .type = PERF_TYPE_RAW,
+					 .freq = 1, .sample_freq = 1000 };
+	struct perf_event *leader, *sib;
+	u64 period;
+
+	(void)state;
+	assert_int_equal(perf_event_open_attr(&lattr, sizeof(lattr), -1, 0, NULL, 0, &tp.pmu, &leader), 0);
+	assert_int_equal(perf_event_open_attr(&sattr, sizeof(sattr), -1, 0, leader, 0, &tp.pmu, &sib), 0);
+	assert_int_equal(sib->state, PERF_EVENT_STATE_ACTIVE);
+	tick();
+	test_pmu_advance(sib, 5000);
+	period = sib->hw.sample_period;
+	test_pmu_clear_log(&tp);
+	now_ns += TICK_NSEC;
+	tick();
+	assert_int_equal(test_pmu_count(&tp, TP_STOP, sib), 0);
+	assert_int_equal(test_pmu_count(&tp, TP_START, sib), 0);
+	assert_int_equal(sib->hw.sample_period, period);
+	perf_event_release_kernel(sib);
+	perf_event_release_kernel(leader);
+}
+
 /* The tick leaves alone what is not its business. */
 static void test_tick_skips_other_cpus_off_and_no_interrupt_events(void **state)
 {
@@ -852,6 +882,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_adjust_period_moves_an_eighth_of_the_way, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tick_unthrottles_a_freq_event_with_a_new_period, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tick_skips_other_cpus_off_and_no_interrupt_events, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tick_leaves_a_group_sibling_alone, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_default_handler_follows_the_direction_chosen_at_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_alternation_with_no_period_left_does_not_restart, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refresh_limit_and_throttle_on_the_same_overflow, setup, teardown),

@@ -262,14 +262,18 @@ struct device {
 #define init_hw_breakpoint()		0
 #define modify_user_hw_breakpoint_check(b, a, c) KSRC_UNEXPECTED(int, modify_user_hw_breakpoint_check, b, a, c)
 
-/* the arch's user regs (x86's perf_regs.c): no regs sampled from user space */
-#define perf_reg_validate(m)		((m) ? -ENOSYS : 0)
+/*
+ * the arch's user regs (x86's perf_regs.c): no regs sampled from user
+ * space; an empty mask is EINVAL, as x86's perf_reg_validate() says
+ */
+#define perf_reg_validate(m)		((m) ? -ENOSYS : -EINVAL)
 #define perf_reg_abi(t)			KSRC_UNEXPECTED(u64, perf_reg_abi, t)
 #define perf_reg_value(r, i)		KSRC_UNEXPECTED(u64, perf_reg_value, r, i)
 #define perf_get_regs_user(ru, r)	KSRC_UNEXPECTED_V(perf_get_regs_user, ru, r)
 /* a task's user regs at its kernel entry: no sample here is taken in the kernel */
 #define task_pt_regs(t)			KSRC_UNEXPECTED(struct pt_regs *, task_pt_regs, t)
-#define PERF_REG_EXTENDED_MASK		0ULL
+/* x86's: the XMM registers, from bit 32 (PERF_REG_X86_XMM0) up */
+#define PERF_REG_EXTENDED_MASK		(~((1ULL << 32) - 1))
 
 #endif /* KSRC_CORE_STUBBED_H */
 
