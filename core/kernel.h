@@ -135,6 +135,9 @@ static inline void perf_store_fence(void)
 	}
 }
 
+/* The compiler forgets what it knew of @var's value (no instruction). */
+#define OPTIMIZER_HIDE_VAR(var)	__asm__("" : "+r"(var))
+
 /* A compiler barrier: no reordering by the compiler, no CPU fence. */
 #define barrier()		atomic_signal_fence(memory_order_seq_cst)
 /*

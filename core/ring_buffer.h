@@ -257,6 +257,12 @@ __perf_output_reserve(struct perf_output_handle *handle,
 	 */
 	if (backward) {
 		offset = head;
+		/*
+		 * head is offset - size, so GCC made -head size - offset: two
+		 * subtractions, and size held in a register across the copy
+		 * (which cost a spill of handle->wakeup). One negation instead.
+		 */
+		OPTIMIZER_HIDE_VAR(head);
 		head = -head;
 	} else {
 		offset = head - size;
