@@ -48,6 +48,12 @@ struct perf_buffer {
 	local_t			lost;		/* records dropped since the last LOST */
 
 	long			watermark;	/* bytes between watermark wakeups */
+	/*
+	 * pmusim: perf_data_size() - 1, set by rb_alloc(): the record path
+	 * loads it rather than shifting nr_pages by the order (a buffer
+	 * without data pages never gets that far: it stays paused).
+	 */
+	unsigned long		data_mask;
 
 	void			*alloc;		/* the kzalloc() block behind user_page; */
 						/* NULL: RING_BUFFER_SCATTERED's mappings */

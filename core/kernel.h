@@ -135,6 +135,9 @@ static inline void perf_store_fence(void)
 	}
 }
 
+/* The compiler forgets what it knew of @var's value (no instruction). */
+#define OPTIMIZER_HIDE_VAR(var)	__asm__("" : "+r"(var))
+
 /* A compiler barrier: no reordering by the compiler, no CPU fence. */
 #define barrier()		atomic_signal_fence(memory_order_seq_cst)
 /*
@@ -159,16 +162,18 @@ static inline void perf_store_fence(void)
  */
 typedef struct { long a; } local_t;
 
-static inline long local_read(local_t *l) { return __atomic_load_n(&l->a, __ATOMIC_RELAXED); }
-static inline void local_set(local_t *l, long v) { __atomic_store_n(&l->a, v, __ATOMIC_RELAXED); }
-
 #if defined(__x86_64__) && !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
 /*
  * As on x86 Linux: single instructions without the LOCK prefix. An
  * interrupt (a signal, in the stress test) sees them whole, and no other
  * CPU writes a local_t, so the bus lock would buy nothing. Sanitizer
  * builds use the C11 spelling so the tools can see the accesses.
+ * local_read/local_set are volatile accesses, as the kernel's are: GCC
+ * gives an atomic access to a field an address register of its own (a
+ * lea in front), where a volatile one addresses the field directly.
  */
+static inline long local_read(local_t *l) { return *(volatile long *)&l->a; }
+static inline void local_set(local_t *l, long v) { *(volatile long *)&l->a = v; }
 static inline void local_add(long v, local_t *l) { __asm__ volatile("addq %1, %0" : "+m"(l->a) : "er"(v) : "memory"); }
 static inline void local_sub(long v, local_t *l) { __asm__ volatile("subq %1, %0" : "+m"(l->a) : "er"(v) : "memory"); }
 static inline void local_inc(local_t *l) { __asm__ volatile("incq %0" : "+m"(l->a) : : "memory"); }
@@ -189,6 +194,8 @@ static inline bool local_try_cmpxchg(local_t *l, long *old, long new)
 	return ok;
 }
 #else
+static inline long local_read(local_t *l) { return __atomic_load_n(&l->a, __ATOMIC_RELAXED); }
+static inline void local_set(local_t *l, long v) { __atomic_store_n(&l->a, v, __ATOMIC_RELAXED); }
 static inline void local_add(long v, local_t *l) { __atomic_fetch_add(&l->a, v, __ATOMIC_RELAXED); }
 static inline void local_sub(long v, local_t *l) { __atomic_fetch_sub(&l->a, v, __ATOMIC_RELAXED); }
 static inline void local_inc(local_t *l) { __atomic_fetch_add(&l->a, 1, __ATOMIC_RELAXED); }

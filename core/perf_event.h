@@ -285,7 +285,14 @@ perf_output_copy(struct perf_output_handle *handle, const void *buf, unsigned in
 	struct perf_output_handle walk;
 	unsigned int left;
 
-	if (likely(len && len < handle->size)) {
+	/*
+	 * 0 < len < handle->size. A constant len leaves the second compare
+	 * alone; any other len is tested in one: handle->size is never 0
+	 * here (the walk turns to the next page when it reaches 0), so
+	 * len - 1 wraps past handle->size - 1 exactly when len is 0.
+	 */
+	if (likely(__builtin_constant_p(len) ? len && len < handle->size
+					     : (unsigned long)len - 1 < handle->size - 1)) {
 		memcpy(handle->addr, buf, len);
 		handle->addr = (char *)handle->addr + len;
 		handle->size -= len;

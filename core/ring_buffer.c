@@ -81,6 +81,31 @@ perf_output_begin_failed(struct perf_output_handle *handle, struct perf_event *e
 	return -ENOSPC;
 }
 
+/*
+ * The writer that found the buffer paused, or lost records to report:
+ * the rest of __perf_output_begin() out of line, so the record path
+ * tests both with one branch and carries neither.
+ */
+noinline int
+perf_output_begin_rare(struct perf_output_handle *handle,
+		       struct perf_sample_data *data,
+		       struct perf_event *event, struct perf_buffer *rb,
+		       unsigned int size, bool backward, bool paused)
+{
+	if (paused) {
+		/* Every record refused while paused shows in the next LOST. */
+		if (rb->nr_pages) {
+			local_inc(&rb->lost);
+			atomic64_inc(&event->lost_samples);
+		}
+		rcu_read_unlock();
+		return -ENOSPC;
+	}
+	if (backward)
+		return __perf_output_reserve(handle, data, event, rb, size, true, true);
+	return __perf_output_reserve(handle, data, event, rb, size, false, true);
+}
+
 int perf_output_begin_forward(struct perf_output_handle *handle,
 			      struct perf_sample_data *data,
 			      struct perf_event *event, unsigned int size)
@@ -153,6 +178,7 @@ static void ring_buffer_init(struct perf_buffer *rb, long watermark, int flags)
 		rb->watermark = max_size / 2;
 
 	rb->overwrite = !(flags & RING_BUFFER_WRITABLE);
+	rb->data_mask = max_size - 1;
 	refcount_set(&rb->refcount, 1);
 
 	/* perf_output_begin() looks at nothing but paused before using the pages. */

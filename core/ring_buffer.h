@@ -10,10 +10,12 @@
  * through the exported perf_output_begin() and perf_output_end(), which
  * are the same code out of line.
  *
- * Rare cases (a LOST record, no room, a wakeup, a copy that reaches the
- * end of a page) stay out of line, and each is handed a copy of the
- * handle: a handle whose address never leaves its caller's frame can
- * live in registers, which saves the record path about ten stores.
+ * Rare cases (a paused buffer, a LOST record, no room, a wakeup, a copy
+ * that reaches the end of a page) stay out of line, and each is handed a
+ * copy of the handle: a handle whose address never leaves its caller's
+ * frame can live in registers, which saves the record path about ten
+ * stores. A paused buffer and a LOST record to write cost the record
+ * path one test between them (perf_output_begin_rare() does the rest).
  */
 #ifndef PMUSIM_CORE_RING_BUFFER_H
 #define PMUSIM_CORE_RING_BUFFER_H
@@ -35,6 +37,10 @@ void perf_output_lost(struct perf_output_handle *handle, struct perf_sample_data
 		      struct perf_event *event);
 __cold int perf_output_begin_failed(struct perf_output_handle *handle,
 				    struct perf_event *event);
+int perf_output_begin_rare(struct perf_output_handle *handle,
+			   struct perf_sample_data *data,
+			   struct perf_event *event, struct perf_buffer *rb,
+			   unsigned int size, bool backward, bool paused);
 
 /*
  * An NMI can write a record of its own between another writer's begin
@@ -48,10 +54,17 @@ perf_output_get_handle(struct perf_output_handle *handle, struct perf_buffer *rb
 {
 	preempt_disable();
 	/*
-	 * One increment, no interleaving point inside: the kernel uses a
-	 * single read-modify-write instruction, which no NMI can split.
+	 * One increment, no interleaving point inside: the kernel's volatile
+	 * ++ is meant as one read-modify-write instruction, which no NMI (no
+	 * signal, in the stress test) can split. GCC splits a volatile ++
+	 * into a load, an add and a store, so x86 gets the instruction (as
+	 * core/kernel.h's local_inc(); sanitizer builds the C11 spelling).
 	 */
+#if defined(__x86_64__) && !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
+	__asm__ volatile("incl %0" : "+m"(rb->nest) : : "memory");
+#else
 	WRITE_ONCE(rb->nest, READ_ONCE(rb->nest) + 1);
+#endif
 	handle->wakeup = local_read(&rb->wakeup);
 }
 
@@ -162,59 +175,30 @@ ring_buffer_has_space(unsigned long head, unsigned long tail,
 	return CIRC_SPACE(tail, head, data_size) >= size;
 }
 
+/*
+ * Reserve @size bytes for a writer that found the buffer not paused:
+ * take the handle, move head, check the watermark, point the handle at
+ * the record. @have_lost is a constant: false on the record path, true
+ * in perf_output_begin_rare(), which puts the LOST record in front.
+ */
 static __always_inline int
-__perf_output_begin(struct perf_output_handle *handle,
-		    struct perf_sample_data *data,
-		    struct perf_event *event, unsigned int size,
-		    bool backward)
+__perf_output_reserve(struct perf_output_handle *handle,
+		      struct perf_sample_data *data,
+		      struct perf_event *event, struct perf_buffer *rb,
+		      unsigned int size, bool backward, bool have_lost)
 {
 	struct perf_output_handle copy;
-	struct perf_buffer *rb;
-	unsigned long tail, offset, head;
-	int have_lost;
+	unsigned long tail, offset, head, data_size;
 #ifndef CONFIG_PERF_USE_VMALLOC
 	int page_shift;
 #endif
 	bool overwrite;
 
-	rcu_read_lock();
-	/*
-	 * An inherited event writes into its parent's buffer (its own rb is
-	 * NULL). Loading rb before looking at parent lets the two loads run
-	 * together; "if parent, use it, then load rb" became a conditional
-	 * move that made the rb load wait for the parent load.
-	 */
-	rb = READ_ONCE(event->rb);
-	if (unlikely(event->parent)) {
-		event = event->parent;
-		rb = READ_ONCE(event->rb);
-	}
-	if (unlikely(!rb))
-		goto out;
-	perf_interleave(PI_OUTPUT_BEGIN_ENTER, rb);
-
-	if (unlikely(READ_ONCE(rb->paused))) {
-		/* Every record refused while paused shows in the next LOST. */
-		if (rb->nr_pages) {
-			local_inc(&rb->lost);
-			atomic64_inc(&event->lost_samples);
-		}
-		goto out;
-	}
-	perf_interleave(PI_OUTPUT_BEGIN_NOT_PAUSED, rb);
-
 	handle->rb = rb;
 	handle->event = event;
 	handle->flags = 0;
 
-	/*
-	 * The LOST record rides in front of this one. have_lost is only a
-	 * hint (and an int, as in the kernel): the count itself is taken
-	 * after the reservation, and a nested writer may take it first.
-	 */
-	have_lost = local_read(&rb->lost);
-	perf_interleave(PI_OUTPUT_BEGIN_READ_LOST, rb);
-	if (unlikely(have_lost)) {
+	if (have_lost) {
 		size += PERF_OUTPUT_LOST_SIZE;
 		if (event->attr.sample_id_all)
 			size += event->id_header_size;
@@ -223,8 +207,13 @@ __perf_output_begin(struct perf_output_handle *handle,
 	perf_output_get_handle(handle, rb);
 	perf_interleave(PI_OUTPUT_BEGIN_GOT_HANDLE, rb);
 
-	/* Set once by rb_alloc(): read it once, not on every pass. */
+	/*
+	 * Set once by rb_alloc(): read them once, not on every pass, and
+	 * not again after the cmpxchg (whose memory clobber would make the
+	 * compiler load them anew).
+	 */
 	overwrite = rb->overwrite;
+	data_size = rb->data_mask + 1;
 	offset = local_read(&rb->head);
 	do {
 		head = offset;
@@ -234,8 +223,7 @@ __perf_output_begin(struct perf_output_handle *handle,
 		perf_interleave(PI_OUTPUT_BEGIN_READ_TAIL, rb);
 		/* A garbage data_tail is only masked: it costs records, never memory. */
 		if (!overwrite) {
-			if (unlikely(!ring_buffer_has_space(head, tail,
-							    perf_data_size(rb),
+			if (unlikely(!ring_buffer_has_space(head, tail, data_size,
 							    size, backward)))
 				goto no_space;
 			/*
@@ -269,6 +257,12 @@ __perf_output_begin(struct perf_output_handle *handle,
 	 */
 	if (backward) {
 		offset = head;
+		/*
+		 * head is offset - size, so GCC made -head size - offset: two
+		 * subtractions, and size held in a register across the copy
+		 * (which cost a spill of handle->wakeup). One negation instead.
+		 */
+		OPTIMIZER_HIDE_VAR(head);
 		head = -head;
 	} else {
 		offset = head - size;
@@ -290,9 +284,9 @@ __perf_output_begin(struct perf_output_handle *handle,
 	 * record's 15 (bench_ringbuf).
 	 */
 	handle->page = 0;
-	offset &= perf_data_size(rb) - 1;
+	offset &= data_size - 1;
 	handle->addr = (char *)rb->data_pages[0] + offset;
-	handle->size = perf_data_size(rb) - offset;
+	handle->size = data_size - offset;
 #else
 	page_shift = PAGE_SHIFT + page_order(rb);
 	handle->page = (offset >> page_shift) & (rb->nr_pages - 1);
@@ -302,7 +296,7 @@ __perf_output_begin(struct perf_output_handle *handle,
 #endif
 
 	/* The rare calls get a copy of the handle: see the top of this file. */
-	if (unlikely(have_lost)) {
+	if (have_lost) {
 		copy = *handle;
 		perf_output_lost(&copy, data, event);
 		*handle = copy;
@@ -313,6 +307,61 @@ __perf_output_begin(struct perf_output_handle *handle,
 no_space:
 	copy = *handle;
 	return perf_output_begin_failed(&copy, event);
+}
+
+static __always_inline int
+__perf_output_begin(struct perf_output_handle *handle,
+		    struct perf_sample_data *data,
+		    struct perf_event *event, unsigned int size,
+		    bool backward)
+{
+	struct perf_output_handle copy;
+	struct perf_buffer *rb;
+	int paused, have_lost, ret;
+
+	rcu_read_lock();
+	/*
+	 * An inherited event writes into its parent's buffer: its own rb is
+	 * always NULL (ring_buffer_attach() warns at any other). So parent
+	 * is looked at only when rb is NULL, and the record path, an event
+	 * with a buffer, loads and tests rb alone.
+	 */
+	rb = READ_ONCE(event->rb);
+	if (unlikely(!rb)) {
+		if (!event->parent)
+			goto out;
+		event = event->parent;
+		rb = READ_ONCE(event->rb);
+		if (!rb)
+			goto out;
+	}
+	perf_interleave(PI_OUTPUT_BEGIN_ENTER, rb);
+
+	/*
+	 * A paused buffer refuses the record; a count of lost records puts a
+	 * LOST record in front of it. Both are rare, and both are read here
+	 * so that one test sends either out of line. lost is read even when
+	 * paused, where it goes unused (the two loads are unordered anyway);
+	 * the interleaving points stay where the kernel's order has them.
+	 * have_lost is only a hint (and an int, as in the kernel): the count
+	 * itself is taken after the reservation, and a nested writer may
+	 * take it first.
+	 */
+	paused = READ_ONCE(rb->paused);
+	if (!paused)
+		perf_interleave(PI_OUTPUT_BEGIN_NOT_PAUSED, rb);
+	have_lost = local_read(&rb->lost);
+	if (!paused)
+		perf_interleave(PI_OUTPUT_BEGIN_READ_LOST, rb);
+	if (likely(!(paused | have_lost)))
+		return __perf_output_reserve(handle, data, event, rb, size,
+					     backward, false);
+
+	/* The rare calls get a copy of the handle: see the top of this file. */
+	ret = perf_output_begin_rare(&copy, data, event, rb, size, backward, paused);
+	if (!ret)
+		*handle = copy;
+	return ret;
 
 out:
 	rcu_read_unlock();

@@ -15,6 +15,10 @@
 #   where a static no-op binary takes ~0.65 ms) and the file's header and
 #   mappings, against the same perf script run. No goal: it shows how
 #   close to 0.05 any stitcher started as a process can come.
+# - the output floor: cat writing the first file's stacks (1.7 MB, the
+#   bytes both tools print) where the stitchers write them: start-up and
+#   the write alone, no file read, nothing stitched. No goal either: a
+#   stitcher costs at least this much.
 #
 # perf looks for symbols only in /tmp/perf-PID.map, and pmusim's PIDs are
 # fixed, so another job's map could answer for ours: everything runs in a
@@ -30,7 +34,8 @@ import benchlib as b
 ROUNDS = 11    # short processes: the host's slow spells (scripts/bench.sh) need many rounds under the median
 FIGURES = ["stitch pmusim vs perf script --stitch-lbr",
            "stitch of a recorded sort vs perf script --stitch-lbr",
-           "stitch floor (the file without samples) vs perf script --stitch-lbr"]
+           "stitch floor (the file without samples) vs perf script --stitch-lbr",
+           "stitch output floor (cat of the same stacks) vs perf script --stitch-lbr"]
 
 if os.environ.get("PMUSIM_BENCH_PRIVATE_TMP") != "1":
     if not shutil.which("perf"):
@@ -109,6 +114,12 @@ mine = [b.PMUSIM, "stitch", "--map-dir", work, data]
 same_stacks(data, perf, mine, "the default scenario")
 m, p, noise = measure(perf, mine)
 b.report(FIGURES[0], "ms", m * 1e3, p * 1e3, "perf script --stitch-lbr", "<=", 0.05, noise)
+
+stacks = os.path.join(work, "stacks.txt")
+with open(stacks, "w") as f:
+    f.write(b.run(mine).out)
+m, _, noise = measure(perf, ["cat", stacks])
+b.report(FIGURES[3], "ms", m * 1e3, p * 1e3, "perf script --stitch-lbr", None, 0.0, noise)
 
 bare = os.path.join(work, "bare.data")
 strip_samples(data, bare)
