@@ -410,35 +410,30 @@ static inline int scout_site(struct vg_image *img, uint64_t from, unsigned int k
  * registered with the driver's LBR filter. 1; 0 at the stream's end; -1
  * with tr->err (the run then stops).
  */
-static int scout_one(struct vg_image *img)
+/*
+ * scout_one() but for its common case (scout_next()): the record at @at,
+ * the deltas @before it; read already, a branch, into its decoded[] slot
+ * if @branch_read.
+ */
+static noinline int scout_rest(struct vg_image *img, size_t at, struct vgs_coder before,
+			       bool branch_read)
 {
 	struct vg_trace *tr = img->tr;
 	struct vg_stream *s = &img->scout;
-	const size_t at = s->off;
-	const struct vgs_coder before = s->coder;
 	const uint64_t idx = img->scout_idx;
 	struct vg_decoded *d = &img->decoded[idx & (VG_DECODED - 1)];
-	struct vg_thread *th = img->last_th;
+	struct vg_thread *th;
 	struct vg_event ev;
 	char err[256];
 	int ret;
 
-	if (img->scout_done)
-		return 0;
-	if (vg_stream_next_branch(s, &d->b)) {
-		d->idx = idx;
-		d->off = s->off;
-		d->tid = s->tid;
-		img->scout_idx++;
-		tr->records++;
-		/* most are a VGS_BRANCH of the last record's thread, whose walk has begun */
-		if (__builtin_expect(d->b.kind < VGK_SIGNAL && th && th->vtid == s->tid &&
-				     (th->has_cur || th->lost), 1))
-			return scout_site(img, d->b.from, d->b.kind);
+	if (branch_read) {
 		ev = (struct vg_event){ .type = vg_branch_type(d->b.kind), .kind = d->b.kind,
-					.tid = s->tid, .insns = d->b.insns,
+					.tid = d->tid, .insns = d->b.insns,
 					.insn_len = d->b.insn_len, .from = d->b.from,
 					.to = d->b.to, .sp = d->b.sp };
+		img->scout_idx++;
+		tr->records++;
 	} else {
 		d->idx = UINT64_MAX;
 		ret = vg_stream_next_checked(s, &ev, err, sizeof(err));
@@ -532,6 +527,41 @@ static int scout_one(struct vg_image *img)
 		break;
 	}
 	return 1;
+}
+
+/*
+ * The scout's next record; inline for what most are: a VGS_BRANCH of the
+ * thread of its last record, whose walk has begun (decoded into its
+ * decoded[] slot, its site registered). 1; 0 at the stream's end; -1
+ * with tr->err (the run then stops).
+ */
+static inline __attribute__((always_inline)) int scout_next(struct vg_image *img)
+{
+	struct vg_stream *s = &img->scout;
+	const size_t at = s->off;
+	const struct vgs_coder before = s->coder;
+	const uint64_t idx = img->scout_idx;
+	struct vg_decoded *d = &img->decoded[idx & (VG_DECODED - 1)];
+	const struct vg_thread *th = img->last_th;
+
+	if (img->scout_done)
+		return 0;
+	if (!vg_stream_next_branch(s, &d->b))
+		return scout_rest(img, at, before, false);
+	d->idx = idx;
+	d->off = s->off;
+	d->tid = s->tid;
+	if (__builtin_expect(!(d->b.kind < VGK_SIGNAL && th && th->vtid == s->tid &&
+			       (th->has_cur || th->lost)), 0))
+		return scout_rest(img, at, before, true);
+	img->scout_idx = idx + 1;
+	img->tr->records++;
+	return scout_site(img, d->b.from, d->b.kind);
+}
+
+static int scout_one(struct vg_image *img)
+{
+	return scout_next(img);
 }
 
 /* The scout goes on until the image has a thread, or its stream ends. */
@@ -1403,7 +1433,7 @@ static int next_own(struct vg_thread *th, uint64_t tsc)
  * of its image is parked: inline, what most records come to. False, and
  * nothing taken, otherwise.
  */
-static inline bool take_next_fast(struct vg_thread *th)
+static inline __attribute__((always_inline)) bool take_next_fast(struct vg_thread *th)
 {
 	struct vg_image *img = th->img;
 	const uint64_t idx = th->walked;
@@ -1413,7 +1443,7 @@ static inline bool take_next_fast(struct vg_thread *th)
 		return false;
 	/* the scout reads each record first, as next_own() has it */
 	if (d->idx != idx && !img->scout_done && img->scout.off <= th->cur.off)
-		scout_one(img);
+		scout_next(img);
 	if (d->idx != idx || d->tid != th->vtid ||
 	    (th->wi < img->nr_wakes && img->wakes[th->wi].pos < idx))
 		return false;
@@ -1478,7 +1508,7 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 	while (done < budget) {
 		struct vg_event *ev = &th->ev;
 
-		if (!th->have_ev && !take_next_fast(th) && !take_next(th, model))
+		if (!th->have_ev && !take_next(th, model))
 			break;
 		if (th->left) {
 			uint64_t n = th->left < budget - done ? th->left : budget - done;
