@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "vgtool/vgstream.h"
 
@@ -168,15 +169,27 @@ bool vg_stream_next_branch(struct vg_stream *s, struct vg_branch *b)
 	const unsigned char *rec = s->data + (s->off - s->base), *p = rec;
 	unsigned int lead, kind;
 	uint64_t insns, from, to, sp;
+	uint32_t four;
 
 	if (s->size - (s->off - s->base) < VGS_REC_MAX)
 		return false;
 	lead = *p++;
 	kind = lead & 15;
-	if (kind == 0 || kind >= VGK__NR || !(p = vg_stream_num_here(p, &insns)) ||
-	    insns > UINT32_MAX || !(p = vg_stream_num_here(p, &from)) ||
-	    !(p = vg_stream_num_here(p, &to)) || !(p = vg_stream_num_here(p, &sp)))
+	if (kind == 0 || kind >= VGK__NR)
 		return false;
+	memcpy(&four, p, sizeof(four));
+	if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && !(four & 0x80808080u)) {
+		/* most (a loop's): four numbers of a byte each, the first lowest */
+		insns = four & 0x7f;
+		from = four >> 8 & 0x7f;
+		to = four >> 16 & 0x7f;
+		sp = four >> 24;
+		p += 4;
+	} else if (!(p = vg_stream_num_here(p, &insns)) || insns > UINT32_MAX ||
+		   !(p = vg_stream_num_here(p, &from)) || !(p = vg_stream_num_here(p, &to)) ||
+		   !(p = vg_stream_num_here(p, &sp))) {
+		return false;
+	}
 	from += s->coder.to;
 	to = from + vgs_unzigzag(to);
 	sp = s->coder.sp + vgs_unzigzag(sp);
