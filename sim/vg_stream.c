@@ -249,12 +249,6 @@ static int num_error(const struct vg_stream *s, size_t at, char *err, size_t err
 	return bad(s, at, err, errlen, msg);
 }
 
-/* The type a lead byte's low nibble names, as a branch kind. */
-static enum vgs_rec_type branch_rec_type(unsigned int kind)
-{
-	return kind == VGK_SIGNAL ? VGS_SIGNAL : kind == VGK_SIGRETURN ? VGS_SIGRETURN : VGS_BRANCH;
-}
-
 static int read_error(const struct vg_stream *s, size_t at, char *err, size_t errlen)
 {
 	char msg[128];
@@ -322,7 +316,7 @@ int vg_stream_next_checked(struct vg_stream *s, struct vg_event *ev, char *err, 
 			return num_error(s, at, err, errlen, why, "branch record");
 		if (v[0] > UINT32_MAX)
 			return bad(s, at, err, errlen, "instruction count over 32 bits");
-		ev->type = branch_rec_type(kind);
+		ev->type = vg_branch_type(kind);
 		ev->kind = kind;
 		ev->insn_len = lead >> 4;
 		ev->insns = (uint32_t)v[0];

@@ -86,6 +86,22 @@ struct vg_proc;
 
 /* Branch sites the scout remembers as registered (a power of 2) */
 #define VG_SITE_CACHE	1024
+/* The scout's last records that the walks take decoded (a power of 2) */
+#define VG_DECODED	256
+
+/*
+ * A branch record (VGS_BRANCH, VGS_SIGNAL, VGS_SIGRETURN) as the scout
+ * decoded it, and where a reader of the stream is after it: a walk that
+ * comes to record idx takes it from here instead of decoding it again
+ * (the walks mostly follow the scout closely). The deltas after it are
+ * its to and sp.
+ */
+struct vg_decoded {
+	uint64_t idx;			/* its record index; UINT64_MAX: none */
+	size_t off;			/* the next record's first byte */
+	uint32_t tid;
+	struct vg_branch b;
+};
 
 /* One stream file: a process from its start or an execve to its end or next execve. */
 struct vg_image {
@@ -115,6 +131,8 @@ struct vg_image {
 	 */
 	uint64_t site_addr[VG_SITE_CACHE];
 	uint8_t site_kind[VG_SITE_CACHE];
+	/* the scout's last branch records, by index: VG_DECODED of them */
+	struct vg_decoded decoded[VG_DECODED];
 	struct vg_wake *wakes;		/* in file order */
 	uint32_t nr_wakes;
 	unsigned int nr_forks;		/* its FORK records */
@@ -398,35 +416,76 @@ static int scout_nomem(struct vg_image *img)
 }
 
 /*
+ * The branch site @from of @kind (a VGS_BRANCH record's) registered with
+ * the driver's LBR filter, which decodes the branch at each site; address
+ * 0 is none (the filter's "no text known"): only a corrupt record names
+ * it, and it is still read as it says. 1, or -1 (scout_nomem()).
+ */
+static inline int scout_site(struct vg_image *img, uint64_t from, unsigned int kind)
+{
+	if (from && from != img->last_site) {
+		unsigned int slot = site_slot(from);
+
+		if (img->site_addr[slot] != from || img->site_kind[slot] != kind) {
+			if (x86_branch_text_add(from, model_type[kind]))
+				return scout_nomem(img);
+			img->site_addr[slot] = from;
+			img->site_kind[slot] = (uint8_t)kind;
+		}
+	}
+	img->last_site = from;
+	return 1;
+}
+
+/*
  * The scout's next record: its thread (a new one's walk starts at its
  * first record), wake-ups, forks, mappings, end; its branch site
  * registered with the driver's LBR filter. 1; 0 at the stream's end; -1
  * with tr->err (the run then stops).
  */
-static int scout_one(struct vg_image *img)
+/*
+ * scout_one() but for its common case (scout_next()): the record at @at,
+ * the deltas @before it; read already, a branch, into its decoded[] slot
+ * if @branch_read.
+ */
+static noinline int scout_rest(struct vg_image *img, size_t at, struct vgs_coder before,
+			       bool branch_read)
 {
 	struct vg_trace *tr = img->tr;
 	struct vg_stream *s = &img->scout;
-	const size_t at = s->off;
-	const struct vgs_coder before = s->coder;
 	const uint64_t idx = img->scout_idx;
-	struct vg_thread *th = NULL;
+	struct vg_decoded *d = &img->decoded[idx & (VG_DECODED - 1)];
+	struct vg_thread *th;
 	struct vg_event ev;
 	char err[256];
 	int ret;
 
-	if (img->scout_done)
-		return 0;
-	ret = vg_stream_next(s, &ev, err, sizeof(err));
-	if (ret <= 0) {
-		if (ret < 0 && !tr->err[0])
-			snprintf(tr->err, sizeof(tr->err), "%s", err);
-		img->scout_done = true;
-		vg_stream_close(s);
-		return ret;
+	if (branch_read) {
+		ev = (struct vg_event){ .type = vg_branch_type(d->b.kind), .kind = d->b.kind,
+					.tid = d->tid, .insns = d->b.insns,
+					.insn_len = d->b.insn_len, .from = d->b.from,
+					.to = d->b.to, .sp = d->b.sp };
+		img->scout_idx++;
+		tr->records++;
+	} else {
+		d->idx = UINT64_MAX;
+		ret = vg_stream_next_checked(s, &ev, err, sizeof(err));
+		if (ret <= 0) {
+			if (ret < 0 && !tr->err[0])
+				snprintf(tr->err, sizeof(tr->err), "%s", err);
+			img->scout_done = true;
+			vg_stream_close(s);
+			return ret;
+		}
+		if (ev.type == VGS_BRANCH || ev.type == VGS_SIGNAL || ev.type == VGS_SIGRETURN)
+			*d = (struct vg_decoded){
+				.idx = idx, .off = s->off, .tid = ev.tid,
+				.b = { .from = ev.from, .to = ev.to, .sp = ev.sp, .insns = ev.insns,
+				       .kind = (uint8_t)ev.kind, .insn_len = (uint8_t)ev.insn_len } };
+		img->scout_idx++;
+		tr->records++;
 	}
-	img->scout_idx++;
-	tr->records++;
+	th = NULL;
 	if (ev.type == VGS_CODE) {
 		/* the image's, no thread's: where its instructions start */
 		if (vg_code_add(&img->code, ev.addr, (const uint8_t *)ev.name, ev.name_len))
@@ -459,23 +518,7 @@ static int scout_one(struct vg_image *img)
 	}
 	switch (ev.type) {
 	case VGS_BRANCH:
-		/*
-		 * the driver's LBR filter decodes the branch at each site;
-		 * address 0 is none (the filter's "no text known"): only a
-		 * corrupt record names it, and it is still read as it says
-		 */
-		if (ev.from && ev.from != img->last_site) {
-			unsigned int slot = site_slot(ev.from);
-
-			if (img->site_addr[slot] != ev.from || img->site_kind[slot] != ev.kind) {
-				if (x86_branch_text_add(ev.from, model_type[ev.kind]))
-					return scout_nomem(img);
-				img->site_addr[slot] = ev.from;
-				img->site_kind[slot] = (uint8_t)ev.kind;
-			}
-		}
-		img->last_site = ev.from;
-		break;
+		return scout_site(img, ev.from, ev.kind);
 	case VGS_THREAD_NEW: {
 		struct vg_thread *child = add_thread(img, ev.other_tid);
 
@@ -519,6 +562,41 @@ static int scout_one(struct vg_image *img)
 	return 1;
 }
 
+/*
+ * The scout's next record; inline for what most are: a VGS_BRANCH of the
+ * thread of its last record, whose walk has begun (decoded into its
+ * decoded[] slot, its site registered). 1; 0 at the stream's end; -1
+ * with tr->err (the run then stops).
+ */
+static inline __attribute__((always_inline)) int scout_next(struct vg_image *img)
+{
+	struct vg_stream *s = &img->scout;
+	const size_t at = s->off;
+	const struct vgs_coder before = s->coder;
+	const uint64_t idx = img->scout_idx;
+	struct vg_decoded *d = &img->decoded[idx & (VG_DECODED - 1)];
+	const struct vg_thread *th = img->last_th;
+
+	if (img->scout_done)
+		return 0;
+	if (!vg_stream_next_branch(s, &d->b))
+		return scout_rest(img, at, before, false);
+	d->idx = idx;
+	d->off = s->off;
+	d->tid = s->tid;
+	if (__builtin_expect(!(d->b.kind < VGK_SIGNAL && th && th->vtid == s->tid &&
+			       (th->has_cur || th->lost)), 0))
+		return scout_rest(img, at, before, true);
+	img->scout_idx = idx + 1;
+	img->tr->records++;
+	return scout_site(img, d->b.from, d->b.kind);
+}
+
+static int scout_one(struct vg_image *img)
+{
+	return scout_next(img);
+}
+
 /* The scout goes on until the image has a thread, or its stream ends. */
 static void scout_first(struct vg_image *img)
 {
@@ -543,6 +621,8 @@ static struct vg_image *open_image(struct vg_trace *tr, struct vg_proc *proc, st
 	img->status = -1;
 	img->seq = seq;
 	img->chan = c;
+	for (unsigned int i = 0; i < VG_DECODED; i++)
+		img->decoded[i].idx = UINT64_MAX;
 	snprintf(img->comm, sizeof(img->comm), "%s", comm);
 	if (vg_stream_open_chan(&img->scout, c, tr->err, sizeof(tr->err))) {
 		img->scout_done = true;
@@ -1307,6 +1387,21 @@ static void park(struct vg_thread *th, uint64_t tsc)
 	machine_sleep_task(th->task);
 }
 
+/* @th's walk takes its next record as the scout decoded it (@d), and goes on after it. */
+static inline void take_decoded(struct vg_thread *th, const struct vg_decoded *d)
+{
+	/* the fields a branch record has: the others are not read */
+	th->ev.type = vg_branch_type(d->b.kind);
+	th->ev.kind = d->b.kind;
+	th->ev.tid = d->tid;
+	th->ev.insns = d->b.insns;
+	th->ev.insn_len = d->b.insn_len;
+	th->ev.from = d->b.from;
+	th->ev.to = d->b.to;
+	th->ev.sp = d->b.sp;
+	vg_stream_seek(&th->cur, d->off, &(struct vgs_coder){ d->b.to, d->b.sp }, d->tid);
+}
+
 static int next_own(struct vg_thread *th, uint64_t tsc)
 {
 	struct vg_image *img = th->img;
@@ -1332,14 +1427,18 @@ static int next_own(struct vg_thread *th, uint64_t tsc)
 	if (!th->has_cur || !th->cur.buf)
 		return 0;
 	for (;;) {
-		uint64_t idx;
+		uint64_t idx = th->walked;
+		const struct vg_decoded *d = &img->decoded[idx & (VG_DECODED - 1)];
 
 		/* the scout reads each record first (it checks them all) */
 		while (!img->scout_done && img->scout.off <= th->cur.off)
 			scout_one(img);
-		if (vg_stream_next(&th->cur, &th->ev, err, sizeof(err)) <= 0)
+		if (d->idx == idx)
+			take_decoded(th, d);
+		else if (vg_stream_next(&th->cur, &th->ev, err, sizeof(err)) <= 0) {
 			return 0;
-		idx = th->walked++;
+		}
+		th->walked++;
 		if (th->ev.type != VGS_THREAD && th->ev.type != VGS_CODE && th->ev.tid == th->vtid) {
 			advance(th, idx, tsc);
 			/* (a walk that found its record moved on: a parked one may go on) */
@@ -1361,6 +1460,34 @@ static int next_own(struct vg_thread *th, uint64_t tsc)
 			}
 		}
 	}
+}
+
+/*
+ * take_next() when its next record is a branch of its own that the scout
+ * has decoded (mostly the scout's last), it passes no wake-up and no walk
+ * of its image is parked: inline, what most records come to. False, and
+ * nothing taken, otherwise.
+ */
+static inline __attribute__((always_inline)) bool take_next_fast(struct vg_thread *th)
+{
+	struct vg_image *img = th->img;
+	const uint64_t idx = th->walked;
+	const struct vg_decoded *d = &img->decoded[idx & (VG_DECODED - 1)];
+
+	if (!th->cur.buf || img->nr_parked)
+		return false;
+	/* the scout reads each record first, as next_own() has it */
+	if (d->idx != idx && !img->scout_done && img->scout.off <= th->cur.off)
+		scout_next(img);
+	if (d->idx != idx || d->tid != th->vtid ||
+	    (th->wi < img->nr_wakes && img->wakes[th->wi].pos < idx))
+		return false;
+	take_decoded(th, d);
+	th->walked = idx + 1;
+	th->pos = idx;
+	th->have_ev = true;
+	th->left = th->ev.insns - (th->ev.type == VGS_BRANCH && th->ev.insns ? 1 : 0);
+	return true;
 }
 
 /*
@@ -1460,7 +1587,7 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 			break;
 		}
 		/* on to the next record at once: the wake-ups it passes learn when */
-		if (!take_next(th, model))
+		if (!take_next_fast(th) && !take_next(th, model))
 			break;
 	}
 	return done;
