@@ -29,26 +29,20 @@
 #define return_ptr(p)			return no_free_ptr(p)
 
 /* ---- customised: the guards and classes of newer trees (no-ops, as the locks) ---------- */
-typedef struct { void *lock; } class_spinlock_t;
-static inline void class_spinlock_destructor(class_spinlock_t *p) { (void)p; }
-static inline class_spinlock_t class_spinlock_constructor(spinlock_t *l)
-{ return (class_spinlock_t){ l }; }
-typedef struct { void *lock; } class_srcu_t;
-static inline void class_srcu_destructor(class_srcu_t *p) { (void)p; }
-static inline class_srcu_t class_srcu_constructor(struct srcu_struct *s)
-{ return (class_srcu_t){ s }; }
+/* CLASS(name, v)(lock) and guard(name)(lock) of a lock one thread never waits on */
+#define KSRC_NOOP_LOCK_CLASS(name, lock_type)						\
+	typedef struct { void *lock; } class_##name##_t;				\
+	static inline void class_##name##_destructor(class_##name##_t *p) { (void)p; }	\
+	static inline class_##name##_t class_##name##_constructor(lock_type *l)	\
+	{ return (class_##name##_t){ l }; }
+KSRC_NOOP_LOCK_CLASS(spinlock, spinlock_t)
+KSRC_NOOP_LOCK_CLASS(srcu, struct srcu_struct)
 /* v6.15's per-task PMU data ("perf: Support extension of sched_task callback")
  * is guarded by a percpu rw-semaphore: one thread takes it uncontended */
 struct percpu_rw_semaphore { int readers; };
 #define DEFINE_STATIC_PERCPU_RWSEM(name)	static struct percpu_rw_semaphore name
-typedef struct { void *lock; } class_percpu_read_t;
-static inline void class_percpu_read_destructor(class_percpu_read_t *p) { (void)p; }
-static inline class_percpu_read_t class_percpu_read_constructor(struct percpu_rw_semaphore *s)
-{ return (class_percpu_read_t){ s }; }
-typedef struct { void *lock; } class_percpu_write_t;
-static inline void class_percpu_write_destructor(class_percpu_write_t *p) { (void)p; }
-static inline class_percpu_write_t class_percpu_write_constructor(struct percpu_rw_semaphore *s)
-{ return (class_percpu_write_t){ s }; }
+KSRC_NOOP_LOCK_CLASS(percpu_read, struct percpu_rw_semaphore)
+KSRC_NOOP_LOCK_CLASS(percpu_write, struct percpu_rw_semaphore)
 /* CLASS(fd, f)(fd): the file table's entry, or an empty one for -1 (v6.12's
  * "introduce fd_file(), convert all accessors to it" and its CLASS) */
 typedef struct fd class_fd_t;
