@@ -8,10 +8,11 @@
 # in the directory FILES laid over it:
 #   FILES/core.c             kernel/events/core.c (Kingxukai/linux 1c41bc0e)
 #   FILES/ring_buffer.c      kernel/events/ring_buffer.c (9b44fff6)
+#   FILES/callchain.c        kernel/events/callchain.c (9b44fff6)
 #   FILES/perf_event.h       include/linux/perf_event.h (0291023e)
 #   FILES/uapi_perf_event.h  include/uapi/linux/perf_event.h (0291023e)
 # Each must have the sha256 listed below, as fetched. The fork's stray edits
-# are undone here, not by hand: in the three 0291023e/9b44fff6 files every
+# are undone here, not by hand: in the four 0291023e/9b44fff6 files every
 # "the woke " is "the " again; in core.c remote_function() is mainline's
 # again, taken from BASE's core.c (unchanged upstream since v4.6). The
 # results must have the README's sha256, and OUT's Makefile says
@@ -25,6 +26,7 @@ base=$1 files=$2 out=$3
 # name  sha256 as fetched  sha256 after the repair  path in the tree
 list="core.c 41a779cd06b03828063ef7f7b561c3aa2a63a518cc9bae335b11232afd10e9fe f4c9905b23de9592fed8293383c14a4c27ea96181bf4e4a90369a59fcaa75aab kernel/events/core.c
 ring_buffer.c 9e9c51f35de042cc2229c5a0de6b33c932c609fd94787ae8187a33dfd6ad43cd 8742727087ca6488e8361e3fad678e59154485c548089eed1a80c30ce42773ce kernel/events/ring_buffer.c
+callchain.c 3bbcc05c7c9feb6b0635100ee036aec4beaea66821ecf127fbe21c04600a8a5c 1b8421edc958417bb7d05989ac072700b43dd3d041e90abbf850097620b31cba kernel/events/callchain.c
 perf_event.h 4013a7af2db2c3ef00693541c3aeabb4afe35941752efe96cdab1c924f2f4b9d b983aa05fb3c2374696ba678de3cadb1840518f2e2bed2dfa6c1de9440c53da5 include/linux/perf_event.h
 uapi_perf_event.h 79c4982eba738fec37211fe62094b5d6f01428ed8995a8be621ce922ff834811 dd153c00f0a0ff2189cac428fb4346a6b3a712bc8bcccdc650a61992ef20c103 include/uapi/linux/perf_event.h"
 

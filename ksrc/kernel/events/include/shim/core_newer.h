@@ -6,7 +6,7 @@
  * with the release that brought it. Names no older tree uses are a
  * superset, harmless there; an item whose meaning changed between
  * releases is under KSRC_VERSION_CODE. Kinds as in core_shim.h:
- *   duplicated   struct ctl_table, the sysctl bounds, for_each_process_thread
+ *   duplicated   the sysctl bounds, for_each_process_thread
  *   stubbed      the page-table calls of perf_mmap()'s map_range(), sysctl
  *                registration, the percpu rw-semaphore (one thread)
  *   customised   the cleanup helpers (__free, no_free_ptr), the guards and
@@ -82,20 +82,12 @@ static inline bool refcount_dec_not_one(refcount_t *r)
 }
 #define POLL_ERR			4
 /* v6.14 moved the perf sysctls into core.c ("perf: Move perf_event sysctls
- * into kernel/events"): the table is built, never registered */
-struct ctl_table {
-	const char	*procname;
-	void		*data;
-	int		maxlen;
-	umode_t		mode;
-	int		(*proc_handler)(const struct ctl_table *table, int write, void *buffer,
-					size_t *lenp, loff_t *ppos);
-	void		*extra1;
-	void		*extra2;
-};
+ * into kernel/events"): the table (struct ctl_table, core_duplicated.h) is
+ * built, never registered */
 #define SYSCTL_ZERO			((void *)&(const int){ 0 })
 #define SYSCTL_ONE			((void *)&(const int){ 1 })
 #define SYSCTL_ONE_HUNDRED		((void *)&(const int){ 100 })
+#define SYSCTL_ONE_THOUSAND		((void *)&(const int){ 1000 })
 #define register_sysctl_init(path, table)	((void)(path), (void)(table))
 /* handlers core.c names in its table: functions now, reached never */
 #undef proc_dointvec
