@@ -149,7 +149,7 @@ newer() { # DIR VERSION
 	tree "$1" "$2"
 	for f in kernel/events/ring_buffer.c kernel/events/internal.h arch/x86/events/intel/lbr.c \
 		arch/x86/events/perf_event.h arch/x86/events/perf_event_flags.h \
-		${core_too:+kernel/events/core.c include/linux/perf_event.h include/uapi/linux/perf_event.h \
+		${core_too:+kernel/events/core.c kernel/events/callchain.c include/linux/perf_event.h include/uapi/linux/perf_event.h \
 		include/uapi/linux/bpf_perf_event.h}; do
 		mkdir -p "$1/$(dirname "$f")"
 		cp "$real/$f" "$1/$f"
