@@ -12,7 +12,8 @@
 # for what the shim must version), its path, and the seeds its headers
 # have (KSRC_HAS_ALT_SAMPLE_PERIOD, KSRC_HAS_HW_TIME, KSRC_HAS_TASK_CTX_DATA).
 # ksrc.h is pmusim's side: the tree, and KSRC_UNIT_NAME for
-# each unit this build links (ksrc/Makefile.ksrc). Not a kernel tree: one
+# each unit this build links (ksrc/Makefile.ksrc), and KSRC_CORE_* for what
+# the core unit's file was seen to have. Not a kernel tree: one
 # line on stderr, exit 1.
 mode=$1 dir=$2
 shift 2
@@ -79,6 +80,15 @@ units)
 			units="$units${units:+ }$u"
 		done
 		echo "#define KSRC_UNITS \"${units:-none}\""
+		# What the core unit's file does that an older one did not, read
+		# from the file itself (the oracles' tree-dependent departures):
+		# perf_event_throttle_group() is v6.16's group throttle (9734e25fbf5a).
+		case " $units " in
+		*" core "*)
+			if grep -q '^static void perf_event_throttle_group(' "$dir/kernel/events/core.c" 2>/dev/null; then
+				echo "#define KSRC_CORE_THROTTLE_GROUP 1"
+			fi ;;
+		esac
 		echo "#define KSRC_NO_UNIT_WHY(unit) \"this build links no \" unit \" unit of the kernel tree $dir (it links: ${units:-none})\""
 	else
 		echo "#define KSRC_NO_UNIT_WHY(unit) \"no kernel tree (KSRC=DIR or linux-source-6.12)\""

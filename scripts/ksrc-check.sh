@@ -37,10 +37,12 @@
 #              lockstep on two model CPUs: errnos of valid and invalid
 #              attrs, ring-buffer bytes, count and periods after each
 #              block of PMIs, throttling and the tick's unthrottle, freq
-#              mode, the ioctls and event_limit (the no-software-pmu
-#              departure named), and the seeds core/ has by its .config
-#              (ksrc/examples/core-*.patch; on a tree without one, its
-#              departure named: alt-sample-period, hw-time, task-ctx-data)
+#              mode, the ioctls and event_limit, a group throttled (the
+#              no-software-pmu departure named, group-throttle where the
+#              tree's core.c has v6.16's group throttle), and the seeds
+#              core/ has by its .config (ksrc/examples/core-*.patch; on a
+#              tree without one, its departure named: alt-sample-period,
+#              hw-time, task-ctx-data)
 # and once (arch/x86/events/intel/lbr.c does not depend on the variant),
 # tests/ksrc/test_lbr_diff: the kernel's lbr.c in lockstep with
 # core/x86/lbr.c (MSR writes, branch stack, hw_idx, task contexts), the

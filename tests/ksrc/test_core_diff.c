@@ -1450,6 +1450,81 @@ static void attr_fuzz(void **state)
 	       opened, refused, unwritten, sw_departed, old_tree);
 }
 
+/*
+ * Throttling a group: the leader samples (period 100) until the tick's
+ * budget throttles it, a sibling counts cycles. Departure group-throttle
+ * (KSRC_CORE_THROTTLE_GROUP, from the tree's file: v6.16's 9734e25fbf5a
+ * with its follow-ups): that kernel stops the whole group with its leader
+ * (the sibling's hw.interrupts MAX_INTERRUPTS, its count still) and starts
+ * it again at the tick; core/ stops the leader only. Anything else that
+ * differs fails.
+ */
+static void group_throttle(void **state)
+{
+	struct perf_event_attr b = attr_of(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0, 0), bk = b;
+	struct ksrc_core_state st;
+	struct perf_event *sib;
+	u64 lost = 0, blocks = 0;
+	int fd;
+
+	(void)state;
+	open_sampling(100, PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD);
+	assert_int_equal(perf_event_open_attr(&b, b.size, -1, 0, s.ev, 0, NULL, &sib), 0);
+	fd = ksrc_core_perf_event_open(&bk, -1, 0, s.fd, 0);
+	assert_true(fd >= 0);
+	for (int i = 0; i < 190; i++) {
+		bool throttled;
+		u64 cc, ck;
+
+		if (i == 150) {
+			perf_event_task_tick();
+			perf_event_irq_work_run();
+			ksrc_core_tick();
+			compare("group throttle: the tick after");
+		}
+		throttled = s.ev->hw.interrupts == MAX_INTERRUPTS;
+		retire_both(100);
+		compare("group throttle: the leader");
+		sib->pmu->read(sib);
+		assert_int_equal(ksrc_core_event_state(fd, &st), 0);
+		cc = local64_read(&sib->count);
+		ck = st.count;
+#ifdef KSRC_CORE_THROTTLE_GROUP
+		/* the block that throttled the leader was counted by both */
+		if (throttled) {
+			lost += 100;
+			blocks++;
+		}
+		if (st.interrupts != (s.ev->hw.interrupts == MAX_INTERRUPTS ? MAX_INTERRUPTS : 0))
+			fail_msg("group throttle: block %d: the kernel's sibling hw.interrupts %llu, "
+				 "the leader's %llu", i, (unsigned long long)st.interrupts,
+				 (unsigned long long)s.ev->hw.interrupts);
+#else
+		(void)throttled;
+		(void)blocks;
+		if (st.interrupts != sib->hw.interrupts)
+			fail_msg("group throttle: block %d: sibling hw.interrupts: core/ %llu, the kernel's %llu",
+				 i, (unsigned long long)sib->hw.interrupts, (unsigned long long)st.interrupts);
+#endif
+		if (cc != ck + lost)
+			fail_msg("group throttle: block %d: sibling count: core/ %llu, the kernel's %llu "
+				 "(%llu cycles the group-throttle departure explains)", i,
+				 (unsigned long long)cc, (unsigned long long)ck, (unsigned long long)lost);
+	}
+#ifdef KSRC_CORE_THROTTLE_GROUP
+	assert_true(blocks > 0);
+	printf("# departure group-throttle (9734e25fbf5a, v6.16): the kernel stops the sibling with its "
+	       "throttled leader for %llu blocks (%llu cycles not counted), core/ keeps it counting; "
+	       "the leader's bytes and state the same\n",
+	       (unsigned long long)blocks, (unsigned long long)lost);
+#else
+	printf("# group throttle: the leader throttled and back at the tick, the sibling counting "
+	       "throughout on both\n");
+#endif
+	close_both(sib, fd);
+	close_sampling();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1475,6 +1550,7 @@ int main(void)
 		cmocka_unit_test(write_backward),
 		cmocka_unit_test(callchains),
 		cmocka_unit_test(per_task),
+		cmocka_unit_test(group_throttle),
 		/* last: its events take IDs as each side decides */
 		cmocka_unit_test(attr_fuzz),
 	};

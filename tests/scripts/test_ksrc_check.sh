@@ -21,7 +21,10 @@
 #   not                          the link check fails, naming the call
 #   that tree's files made to call what newer trees call (v6.16's
 #   rdmsrq/wrmsrq/wrmsrq_safe, an ACR-wide x86 flag, perf_event_disable_
-#   inatomic, get_current_user, free_uid)
+#   inatomic, get_current_user, free_uid), and a core.c function using
+#   what 6.13..6.17's core.c takes from shim/core_newer.h (__free, the
+#   fd/srcu/percpu classes, two-argument strscpy, the sysctl table,
+#   remap_pfn_range, task_struct's perf_ctx_data, pfn_mkwrite)
 #                                as 6.16.0 every check agrees; as 6.15.0
 #                                the flag fails perf_event.h's assert
 # config-independent: ksrc-check builds its own defconfig trees; nothing here reads this build's
@@ -138,13 +141,16 @@ fi
 # The build's tree made to look newer: lbr.c and perf_event.h with v6.16's
 # MSR accessors (rdmsrq, wrmsrq, wrmsrq_safe), an x86 flag past bit 19 as
 # ACR is, and a ring_buffer.c that calls perf_event_disable_inatomic,
-# get_current_user and free_uid. As 6.16.0 it builds and agrees with core/;
+# get_current_user and free_uid, a core.c with a function using each item
+# of shim/core_newer.h. As 6.16.0 it builds and agrees with core/;
 # as 6.15.0 the flag does not fit PERF_EVENT_FLAG_ARCH, as in that kernel.
 newer() { # DIR VERSION
 	local f
 	tree "$1" "$2"
 	for f in kernel/events/ring_buffer.c kernel/events/internal.h arch/x86/events/intel/lbr.c \
-		arch/x86/events/perf_event.h arch/x86/events/perf_event_flags.h; do
+		arch/x86/events/perf_event.h arch/x86/events/perf_event_flags.h \
+		${core_too:+kernel/events/core.c kernel/events/callchain.c include/linux/perf_event.h include/uapi/linux/perf_event.h \
+		include/uapi/linux/bpf_perf_event.h}; do
 		mkdir -p "$1/$(dirname "$f")"
 		cp "$real/$f" "$1/$f"
 	done
@@ -155,7 +161,56 @@ newer() { # DIR VERSION
 	printf '\n/* made up: what newer trees call */\nvoid ksrc_made_up(struct perf_event *event);\n%s\n' \
 		'void ksrc_made_up(struct perf_event *event) { free_uid(get_current_user()); perf_event_disable_inatomic(event); }' \
 		>>"$1/kernel/events/ring_buffer.c"
+	# core.c: what 6.13..6.17's core.c takes from shim/core_newer.h, used once each
+	[ -n "$core_too" ] || return 0
+	cat >>"$1/kernel/events/core.c" <<'MADE_UP'
+/* made up: what newer core.c files take from the shim (ksrc/kernel/events/include/shim/core_newer.h) */
+DEFINE_FREE(ksrc_made_up_put, struct perf_event *, if (_T) free_event(_T))
+DEFINE_STATIC_PERCPU_RWSEM(ksrc_made_up_rwsem);
+static DEFINE_SPINLOCK(ksrc_made_up_lock);
+static const struct ctl_table ksrc_made_up_table[] = {
+	{ .procname = "ksrc_made_up", .data = &sysctl_perf_event_paranoid, .maxlen = sizeof(int),
+	  .mode = 0644, .proc_handler = proc_dointvec_minmax, .extra1 = SYSCTL_ONE, .extra2 = SYSCTL_ONE_HUNDRED },
+};
+static int __init ksrc_made_up_init(void)
+{
+	register_sysctl_init("kernel", ksrc_made_up_table);
+	return 0;
 }
+core_initcall(ksrc_made_up_init);
+struct perf_event *ksrc_made_up_core(int fd, struct perf_event *event, struct vm_area_struct *vma);
+struct perf_event *ksrc_made_up_core(int fd, struct perf_event *event, struct vm_area_struct *vma)
+{
+	struct perf_event *ev __free(ksrc_made_up_put) = event;
+	struct task_struct *g, *t;
+	char name[8];
+	CLASS(fd, f)(fd);
+
+	if (fd_empty(f) || !vma->vm_ops->pfn_mkwrite)
+		return NULL;
+	strscpy(name, "made");
+	scoped_guard (spinlock, &ksrc_made_up_lock)
+		name[0] = 'M';
+	guard(srcu)(&pmus_srcu);
+	guard(percpu_read)(&ksrc_made_up_rwsem);
+	for_each_process_thread(g, t)
+		if (t->perf_ctx_data)
+			return NULL;
+	if (ev->rb && !refcount_dec_not_one(&ev->rb->refcount))
+		return NULL;
+	if (remap_pfn_range(vma, vma->vm_start, page_to_pfn(virt_to_page(ev)), PAGE_SIZE,
+			    vm_get_page_prot(vma->vm_flags)))
+		return NULL;
+	return_ptr(ev);
+}
+MADE_UP
+}
+# core.c is laid over only from a tree the core shim takes as the newer one
+# it is labelled (6.11 on: the newest release the shim versions core.c on)
+core_too=
+case $("$src/ksrc/gen-header.sh" version "$real" 2>/dev/null) in
+6.1[1-9].*|6.[2-9][0-9].*|[7-9].*) core_too=y ;;
+esac
 if [ ! -f "$real/arch/x86/events/intel/lbr.c" ]; then
 	skip "what newer trees call: no kernel tree to copy the files from"
 else
@@ -164,12 +219,14 @@ else
 		'grep -q "rdmsrq(" "$dir/v6.16/arch/x86/events/intel/lbr.c" && grep -q "wrmsrq_safe(" "$dir/v6.16/arch/x86/events/intel/lbr.c" &&
 		 ! grep -q "msrl" "$dir/v6.16/arch/x86/events/intel/lbr.c" "$dir/v6.16/arch/x86/events/perf_event.h"'
 	KSRC_LBR_DIFF_RUNS=20 ksrc_check "$dir/v6.16"
-	check_log "a 6.16-style tree: both units build, every check agrees (exit $rc)" \
+	check_log "a 6.16-style tree: ring_buffer, lbr${core_too:+ and core} build, every check agrees (exit $rc)" \
 		'[ $rc = 0 ] && grep -q "^ok [0-9]* - build ring_buffer \[vmalloc\]" "$dir/log" &&
 		 grep -q "^ok [0-9]* - build lbr \[vmalloc\]: .* (0 kernel warnings)" "$dir/log" &&
 		 [ "$(grep -c "^ok [0-9]* - lbr [a-z]*: " "$dir/log")" = 4 ] &&
-		 grep -q "^ok [0-9]* - diff \[vmalloc\]" "$dir/log"'
-	newer "$dir/v6.15" 6.15.0
+		 grep -q "^ok [0-9]* - diff \[vmalloc\]" "$dir/log" &&
+		 { [ -z "$core_too" ] || { grep -q "^ok [0-9]* - build core \[vmalloc\]: .* (0 kernel warnings)" "$dir/log" &&
+		   grep -q "^ok [0-9]* - core-diff \[vmalloc\]" "$dir/log"; }; }'
+	core_too= newer "$dir/v6.15" 6.15.0	# (its check is lbr's assert: no core.c)
 	ksrc_check "$dir/v6.15"
 	check_log "the same as 6.15.0: the flag past bit 19 fails perf_event.h's static_assert, as in 6.15" \
 		'[ $rc = 1 ] && grep -q "^not ok [0-9]* - build lbr \[vmalloc\]: .* error: static assertion failed: \"(PERF_X86_EVENT_ACR & PERF_EVENT_FLAG_ARCH) == PERF_X86_EVENT_ACR\"" "$dir/log"'

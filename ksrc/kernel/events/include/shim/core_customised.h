@@ -556,7 +556,11 @@ u64 ktime_get_clocktai_ns(void);
 extern struct pt_regs *ksrc_irq_regs;
 
 /* strings */
-#define strscpy(d, s, n)		({ size_t __n = (n); strncpy((d), (s), __n); (d)[__n - 1] = 0; (ssize_t)strlen(d); })
+/* the two-argument form (size from the array) is what newer trees call */
+#define ksrc_strscpy3(d, s, n)		({ size_t __n = (n); strncpy((d), (s), __n); (d)[__n - 1] = 0; (ssize_t)strlen(d); })
+#define ksrc_strscpy2(d, s)		ksrc_strscpy3(d, s, sizeof(d))
+#define ksrc_strscpy_pick(_1, _2, _3, name, ...) name
+#define strscpy(...)			ksrc_strscpy_pick(__VA_ARGS__, ksrc_strscpy3, ksrc_strscpy2)(__VA_ARGS__)
 int scnprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((__format__(printf, 3, 4)));
 int sprintf(char *buf, const char *fmt, ...) __attribute__((__format__(printf, 2, 3)));
 int kstrtoul(const char *s, unsigned int base, unsigned long *res);

@@ -482,6 +482,7 @@ struct vm_operations_struct {
 	int (*may_split)(struct vm_area_struct *area, unsigned long addr);
 	vm_fault_t (*fault)(struct vm_fault *vmf);
 	vm_fault_t (*page_mkwrite)(struct vm_fault *vmf);
+	vm_fault_t (*pfn_mkwrite)(struct vm_fault *vmf);
 };
 struct vm_area_struct {
 	unsigned long				vm_start;

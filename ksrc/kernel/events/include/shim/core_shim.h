@@ -18,5 +18,6 @@
 #include <shim/core_duplicated.h>
 #include <shim/core_stubbed.h>
 #include <shim/core_customised.h>
+#include <shim/core_newer.h>
 
 #endif /* KSRC_CORE_SHIM_H */

@@ -256,7 +256,9 @@ struct device {
 #define bus_register(b)			KSRC_UNEXPECTED(int, bus_register, b)
 #define sysfs_update_groups(k, g)	KSRC_UNEXPECTED(int, sysfs_update_groups, k, g)
 #define cpumap_print_to_pagebuf(l, b, m) KSRC_UNEXPECTED(ssize_t, cpumap_print_to_pagebuf, l, b, m)
-#define sysfs_emit(b, ...)		KSRC_UNEXPECTED(int, sysfs_emit, b)
+/* its arguments named (not evaluated): 6.17's show functions read a local only for it */
+#define sysfs_emit(b, ...)		((void)sizeof(__builtin_snprintf(NULL, 0, __VA_ARGS__)),		\
+					 KSRC_UNEXPECTED(int, sysfs_emit, b))
 
 /* the hw_breakpoint of !CONFIG_HAVE_HW_BREAKPOINT (<linux/hw_breakpoint.h>) */
 #define init_hw_breakpoint()		0
