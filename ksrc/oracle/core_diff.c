@@ -196,6 +196,13 @@ void ksrc_core_diff_open(const void *uattr, size_t size, int cpu,
 			 const struct ksrc_core_diff_event *leader, unsigned long flags,
 			 int *err_core, int *err_ksrc, struct ksrc_core_diff_event *e)
 {
+	ksrc_core_diff_open_on(uattr, size, -1, cpu, NULL, leader, flags, err_core, err_ksrc, e);
+}
+
+void ksrc_core_diff_open_on(const void *uattr, size_t size, int pid, int cpu, struct pmu *core_pmu,
+			    const struct ksrc_core_diff_event *leader, unsigned long flags,
+			    int *err_core, int *err_ksrc, struct ksrc_core_diff_event *e)
+{
 	u32 asize = 0;
 
 	if (size > CD_ATTR_MEM)
@@ -207,12 +214,12 @@ void ksrc_core_diff_open(const void *uattr, size_t size, int cpu,
 	memcpy(&asize, cd_attr_core + 4, sizeof(asize));
 	memset(e, 0, sizeof(*e));
 	e->fd = -1;
-	*err_core = perf_event_open_attr(cd_attr_core, asize, -1, cpu, leader ? leader->ev : NULL,
-					 flags, NULL, &e->ev);
+	*err_core = perf_event_open_attr(cd_attr_core, asize, pid, cpu, leader ? leader->ev : NULL,
+					 flags, core_pmu, &e->ev);
 	if (*err_core)
 		e->ev = NULL;
 #ifdef KSRC_UNIT_CORE
-	e->fd = ksrc_core_perf_event_open(cd_attr_ksrc, -1, cpu, leader ? leader->fd : -1, flags);
+	e->fd = ksrc_core_perf_event_open(cd_attr_ksrc, pid, cpu, leader ? leader->fd : -1, flags);
 	*err_ksrc = e->fd < 0 ? e->fd : 0;
 	if (e->fd < 0)
 		e->fd = -1;
@@ -223,6 +230,12 @@ void ksrc_core_diff_open(const void *uattr, size_t size, int cpu,
 
 void ksrc_core_diff_mmap(struct ksrc_core_diff_event *e, unsigned int nr_pages,
 			 int *err_core, int *err_ksrc)
+{
+	ksrc_core_diff_mmap_prot(e, nr_pages, true, err_core, err_ksrc);
+}
+
+void ksrc_core_diff_mmap_prot(struct ksrc_core_diff_event *e, unsigned int nr_pages, bool writable,
+			      int *err_core, int *err_ksrc)
 {
 	struct perf_event *ev = e->ev;
 
@@ -236,7 +249,7 @@ void ksrc_core_diff_mmap(struct ksrc_core_diff_event *e, unsigned int nr_pages,
 		} else {
 			e->rb = rb_alloc((int)nr_pages,
 					 ev->attr.watermark ? (long)ev->attr.wakeup_watermark : 0,
-					 ev->cpu, RING_BUFFER_WRITABLE);
+					 ev->cpu, writable ? RING_BUFFER_WRITABLE : 0);
 			*err_core = e->rb ? 0 : -ENOMEM;
 		}
 		if (e->rb) {
@@ -249,7 +262,7 @@ void ksrc_core_diff_mmap(struct ksrc_core_diff_event *e, unsigned int nr_pages,
 	}
 #ifdef KSRC_UNIT_CORE
 	if (e->fd >= 0)
-		*err_ksrc = ksrc_core_mmap(e->fd, nr_pages);
+		*err_ksrc = ksrc_core_mmap_prot(e->fd, nr_pages, writable);
 #else
 	*err_ksrc = *err_core;
 #endif
@@ -310,6 +323,15 @@ void ksrc_core_diff_retire(uint64_t insns)
 	perf_event_irq_work_run();
 	if (ksrc_core_diff_have_kernel())
 		model_retire_insns(cd.cpu_ksrc, insns, insns, true);
+}
+
+void ksrc_core_diff_set_user_stack(const uint64_t *ips, unsigned int nr)
+{
+	cd_regs.callers = ips;
+	cd_regs.nr_callers = nr;
+#ifdef KSRC_UNIT_CORE
+	ksrc_core_set_user_stack(ips, nr);
+#endif
 }
 
 void ksrc_core_diff_tick(void)
@@ -505,6 +527,7 @@ int ksrc_core_diff_compare(const struct ksrc_core_diff_event *e, char *why, size
 	CD_SAME("period_left", local64_read(&ev->hw.period_left), st.period_left);
 	CD_SAME("hw.interrupts", ev->hw.interrupts, st.interrupts);
 	CD_SAME("state", ev->state, st.state);
+	CD_SAME("lost_samples", atomic64_read(&ev->lost_samples), st.lost_samples);
 #undef CD_SAME
 	return ring;
 #else

@@ -9,8 +9,8 @@
  * bytes, data_head and data_tail) and in the period state (count,
  * sample_period, last_period, period_left, hw.interrupts, state).
  *
- * Users: tests/ksrc/test_core_diff, fuzz/fuzz_attr (its ksrc pass) and
- * fuzz/fuzz_overflow. A build without the core unit (no kernel tree)
+ * Users: tests/ksrc/test_core_diff (every check of it), fuzz/fuzz_attr
+ * (its ksrc pass) and fuzz/fuzz_overflow. A build without the core unit (no kernel tree)
  * still has this driver, with core/'s half only: every call runs on
  * core/, the kernel's results are reported as core/'s, and nothing
  * differs (fuzz_overflow's own invariants still judge core/). core/'s global hooks (CPU 0's model CPU and irq
@@ -27,6 +27,7 @@
 
 struct perf_event;
 struct perf_buffer;
+struct pmu;
 
 /* An event opened on both sides: core/'s, its buffer, the kernel's fd. */
 struct ksrc_core_diff_event {
@@ -75,11 +76,24 @@ void ksrc_core_diff_open(const void *uattr, size_t size, int cpu,
 			 int *err_core, int *err_ksrc, struct ksrc_core_diff_event *e);
 
 /*
+ * ksrc_core_diff_open() of pid @pid (-1: CPU-wide; a task: the shim's
+ * pid 1 or 2, core/'s through perf_find_task_by_vpid, the caller's to
+ * set), core/'s event on @core_pmu (NULL: by attr.type, its x86 driver;
+ * the kernel's side always has the model driver).
+ */
+void ksrc_core_diff_open_on(const void *uattr, size_t size, int pid, int cpu, struct pmu *core_pmu,
+			    const struct ksrc_core_diff_event *leader, unsigned long flags,
+			    int *err_core, int *err_ksrc, struct ksrc_core_diff_event *e);
+
+/*
  * mmap() of 1 + @nr_pages pages, read-write, on both (core/: as sim/run.c
  * maps, rb_alloc() and ring_buffer_attach()); 0/-errno of each.
  */
 void ksrc_core_diff_mmap(struct ksrc_core_diff_event *e, unsigned int nr_pages,
 			 int *err_core, int *err_ksrc);
+/* The same, read-only when !@writable: the overwrite mode (no data_tail from user space) */
+void ksrc_core_diff_mmap_prot(struct ksrc_core_diff_event *e, unsigned int nr_pages, bool writable,
+			      int *err_core, int *err_ksrc);
 
 /* close() on both (the mapping first, as munmap then close). */
 void ksrc_core_diff_close(struct ksrc_core_diff_event *e);
@@ -94,6 +108,11 @@ void ksrc_core_diff_ioctl(const struct ksrc_core_diff_event *e, unsigned int cmd
 
 /* @insns user instructions retired on both CPUs (PMIs as they come), then the irq_work */
 void ksrc_core_diff_retire(uint64_t insns);
+/*
+ * The user stack both sides' callchains walk: @nr return addresses, the
+ * innermost first (core/'s irq regs' callers, the bridge's stack); NULL, 0: none.
+ */
+void ksrc_core_diff_set_user_stack(const uint64_t *ips, unsigned int nr);
 /* the scheduler tick on both: unthrottle, freq adjust */
 void ksrc_core_diff_tick(void);
 
@@ -112,8 +131,10 @@ enum {
 
 /*
  * Compare @e's two sides: the ring (data_head, data_tail, every data
- * byte) when mapped, then count, sample_period, last_period,
- * period_left, hw.interrupts and state. KSRC_CORE_DIFF_SAME, or
+ * byte) when mapped (an event without a mapping of its own, one
+ * redirected by SET_OUTPUT or a group's member, has its state compared
+ * only), then count, sample_period, last_period, period_left,
+ * hw.interrupts, state and lost_samples. KSRC_CORE_DIFF_SAME, or
  * KSRC_CORE_DIFF_DIFFER with one line naming the first difference in
  * @why. A @e->shared ring whose bytes differ but that holds the same
  * records from data_tail to data_head in another order is the departure

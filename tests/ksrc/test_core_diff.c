@@ -31,7 +31,9 @@
  *   callchains    PERF_SAMPLE_CALLCHAIN, sample_max_stack, exclude_callchain_*
  *   per_task      a task's event over context switches: SWITCH records, samples
  *   attr_fuzz     seeded random attrs: the same errno (runs last)
- * KSRC_CORE_DIFF_DUMP=1 prints both buffers' records at each comparison.
+ * The pair and its comparison are the lockstep driver of the fuzzers,
+ * ksrc/oracle/core_diff.c. KSRC_CORE_DIFF_DUMP=1 prints both buffers'
+ * records at each comparison.
  * Part of make ksrc-check.
  */
 #include <errno.h>
@@ -47,44 +49,33 @@
 #include "core/sideband.h"
 #include "core/x86/pmu.h"
 #include "core/task_ctx_data.h"
+#include "core/x86/msr.h"
 #include "ksrc/core_ksrc.h"
+#include "ksrc/oracle/core_diff.h"
 #include "model/model.h"
 
 #define NR_PAGES	16
-#define PAGE		4096
 
-static struct model_cpu *cpu_core, *cpu_ksrc;
-/* one clock for both sides: core/'s perf_clock() and the kernel's local_clock() */
-static u64 now_ns;
-
-static u64 core_clock(void)
-{
-	return now_ns;
-}
-
-static void clock_set(u64 ns)
-{
-	now_ns = ns;
-	ksrc_core_set_clock(ns);
-}
-static struct pt_regs core_regs = { .user = true };
-/* core/'s running task, as the shim's (ksrc/kernel/events/core_shim.c): pid 1, tid 1 */
-static struct task_struct core_task = { .pid = 1, .tid = 1, .comm = "ksrc" };
+/*
+ * The pair is the lockstep driver ksrc/oracle/core_diff.c (the fuzzers'
+ * too): its model CPUs, boot, clock, opens, mmaps, ioctls, retire, tick
+ * and comparison. core/'s running task is the driver's (pid 1, as the shim's).
+ */
+static struct task_struct *core_task;
 
 static int setup(void **state)
 {
-	const struct model_cpu_desc *d = model_cpu_desc_lookup("skylake");
-
 	(void)state;
-	cpu_core = model_cpu_create(d, 0);
-	cpu_ksrc = model_cpu_create(d, 0);
-	if (!cpu_core || !cpu_ksrc || x86_pmu_attach_cpu(0, cpu_core))
+	if (ksrc_core_diff_begin())
 		return -1;
-	x86_pmu_set_irq_regs(0, &core_regs);
-	pmusim_clock_ns = core_clock;
-	pmusim_curr[0] = &core_task;
-	clock_set(1000000);
-	return ksrc_core_boot(cpu_ksrc);
+	core_task = pmusim_curr[0];
+	return 0;
+}
+
+/* the one clock of both sides moved @ns on */
+static void clock_add(u64 ns)
+{
+	ksrc_core_diff_set_clock(ksrc_core_diff_clock() + ns);
 }
 
 static struct perf_event_attr attr_of(u32 type, u64 config, u64 period, u64 sample_type)
@@ -102,25 +93,13 @@ static struct perf_event_attr attr_of(u32 type, u64 config, u64 period, u64 samp
 	return a;
 }
 
-/* Both open @a (CPU-wide on CPU 0): 0/-errno each; the events when both opened. */
+/* Both open @a (CPU-wide on CPU 0): 0/-errno each; @e what opened. */
 static void open_both(const struct perf_event_attr *a, unsigned long flags, int *err_core,
-		      int *err_ksrc, struct perf_event **ev, int *fd)
+		      int *err_ksrc, struct ksrc_core_diff_event *e)
 {
-	struct perf_event_attr ac = *a, ak = *a;
-
-	*ev = NULL;
-	*err_core = perf_event_open_attr(&ac, ac.size, -1, 0, NULL, flags, NULL, ev);
-	*fd = ksrc_core_perf_event_open(&ak, -1, 0, -1, flags);
-	*err_ksrc = *fd < 0 ? *fd : 0;
+	ksrc_core_diff_open(a, sizeof(*a), 0, NULL, flags, err_core, err_ksrc, e);
 }
 
-static void close_both(struct perf_event *ev, int fd)
-{
-	if (ev)
-		perf_event_release_kernel(ev);
-	if (fd >= 0)
-		ksrc_core_close(fd);
-}
 
 static void open_errnos(void **state)
 {
@@ -184,11 +163,11 @@ static void open_errnos(void **state)
 	c[n++].flags = 0;
 
 	for (unsigned int i = 0; i < n; i++) {
-		struct perf_event *ev;
-		int ec, ek, fd;
+		struct ksrc_core_diff_event e;
+		int ec, ek;
 
-		open_both(&c[i].a, c[i].flags, &ec, &ek, &ev, &fd);
-		close_both(ev, fd);
+		open_both(&c[i].a, c[i].flags, &ec, &ek, &e);
+		ksrc_core_diff_close(&e);
 		if (ec == ek) {
 			agree++;
 		} else if (c[i].departure && ec == c[i].dep_core && ek == c[i].dep_ksrc) {
@@ -203,55 +182,27 @@ static void open_errnos(void **state)
 	       "the kernel's core.c, %u a named departure\n", agree, departed);
 }
 
-/* The buffer's data from its tail (0) to data_head, as user space sees it. */
-static u64 core_rb_copy(struct perf_buffer *rb, unsigned char *dst, size_t len)
+/* the sampling event of most checks, mapped on both sides */
+static struct ksrc_core_diff_event s;
+
+/* s's buffer on both sides, as perf_mmap() gives it; !@writable: read-only, the overwrite mode */
+static void map_sampling(bool writable)
 {
-	u64 head = rb->user_page->data_head;
-	/* every buffer here has NR_PAGES (a vmalloc'ed one says nr_pages 1) */
-	u64 size = (u64)NR_PAGES * PAGE;
+	int ec, ek;
 
-	for (u64 i = 0; i < head && i < len; i++) {
-		u64 off = i & (size - 1);
-
-#ifdef CONFIG_PERF_USE_VMALLOC
-		dst[i] = ((unsigned char *)rb->data_pages[0])[off];
-#else
-		dst[i] = ((unsigned char *)rb->data_pages[off / PAGE])[off % PAGE];
-#endif
-	}
-	return head;
+	ksrc_core_diff_mmap_prot(&s, NR_PAGES, writable, &ec, &ek);
+	assert_int_equal(ec, 0);
+	assert_int_equal(ek, 0);
 }
 
-static struct {
-	struct perf_event *ev;
-	struct perf_buffer *rb;
-	int fd;
-} s;
-
-static void map_sampling(bool writable);
-
-/* @writable 0: a read-only mapping, the overwrite mode */
 static void open_sampling_prot(struct perf_event_attr a, bool writable)
 {
 	int ec, ek;
 
-	open_both(&a, 0, &ec, &ek, &s.ev, &s.fd);
+	open_both(&a, 0, &ec, &ek, &s);
 	assert_int_equal(ec, 0);
 	assert_int_equal(ek, 0);
 	map_sampling(writable);
-}
-
-/* s's buffer on both sides, as perf_mmap() gives it */
-static void map_sampling(bool writable)
-{
-	/* core/'s perf_mmap(), as sim/run.c has it */
-	s.rb = rb_alloc(NR_PAGES, 0, 0, writable ? RING_BUFFER_WRITABLE : 0);
-	assert_non_null(s.rb);
-	refcount_inc(&s.rb->refcount);
-	ring_buffer_attach(s.ev, s.rb);
-	perf_event_init_userpage(s.ev);
-	perf_event_update_userpage(s.ev);
-	assert_int_equal(ksrc_core_mmap_prot(s.fd, NR_PAGES, writable), 0);
 }
 
 static void open_sampling_attr(struct perf_event_attr a)
@@ -266,8 +217,7 @@ static void open_sampling(u64 period, u64 sample_type)
 
 static void close_sampling(void)
 {
-	close_both(s.ev, s.fd);
-	ring_buffer_put(s.rb);
+	ksrc_core_diff_close(&s);
 }
 
 #define SAME(what, c, k) do {								\
@@ -276,102 +226,72 @@ static void close_sampling(void)
 			 (long long)(c), (long long)(k));				\
 } while (0)
 
-/* One event's count and period state on both sides; names the first difference. */
-static void compare_event(const char *when, struct perf_event *ev, int fd)
+/*
+ * @e's two sides the same (its ring's data_head, data_tail and bytes when
+ * it has one, then count, periods, hw.interrupts, state, lost_samples);
+ * names the first difference.
+ */
+static void compare_event(const char *when, const struct ksrc_core_diff_event *e)
 {
-	struct ksrc_core_state st;
+	char why[256];
 
-	assert_int_equal(ksrc_core_event_state(fd, &st), 0);
-	if (ev->state == PERF_EVENT_STATE_ACTIVE)
-		ev->pmu->read(ev);
-	SAME("count", local64_read(&ev->count), st.count);
-	SAME("sample_period", ev->hw.sample_period, st.sample_period);
-	SAME("last_period", ev->hw.last_period, st.last_period);
-	SAME("period_left", local64_read(&ev->hw.period_left), st.period_left);
-	SAME("hw.interrupts", ev->hw.interrupts, st.interrupts);
-	SAME("state", ev->state, st.state);
-	SAME("lost_samples", atomic64_read(&ev->lost_samples), st.lost_samples);
+	if (ksrc_core_diff_compare(e, why, sizeof(why)) != KSRC_CORE_DIFF_SAME)
+		fail_msg("%s: %s", when, why);
 }
 
-/* The same bytes in both buffers, the same period state; names the first difference. */
 static void compare(const char *when)
 {
-	static unsigned char bc[NR_PAGES * PAGE], bk[(NR_PAGES + 1) * PAGE];
-	struct perf_event_mmap_page *upk = (void *)bk;
-	u64 hc;
-
-	memset(bc, 0, sizeof(bc));
-	hc = core_rb_copy(s.rb, bc, sizeof(bc));
-	assert_int_equal(ksrc_core_rb_copy(s.fd, bk, sizeof(bk)), sizeof(bk));
-	if (hc != upk->data_head)
-		fail_msg("%s: data_head: core/ %llu, the kernel's %llu", when,
-			 (unsigned long long)hc, (unsigned long long)upk->data_head);
-	if (getenv("KSRC_CORE_DIFF_DUMP"))
-		for (u64 off = 0; off < hc; ) {
-			struct perf_event_header *h1 = (void *)(bc + off), *h2 = (void *)(bk + PAGE + off);
-
-			printf("# %llu: core/ type %u size %u, kernel type %u size %u;",
-			       (unsigned long long)off, h1->type, h1->size, h2->type, h2->size);
-			for (unsigned int w = 1; w < h1->size / 8u; w++)
-				printf(" %llx/%llx", (unsigned long long)((u64 *)h1)[w],
-				       (unsigned long long)((u64 *)h2)[w]);
-			printf("\n");
-			if (!h1->size)
-				break;
-			off += h1->size;
-		}
-	for (u64 i = 0; i < hc && i < sizeof(bc); i++)
-		if (bc[i] != bk[PAGE + i])
-			fail_msg("%s: ring-buffer byte %llu: core/ %#x, the kernel's %#x", when,
-				 (unsigned long long)i, bc[i], bk[PAGE + i]);
-	compare_event(when, s.ev, s.fd);
+	compare_event(when, &s);
 }
 
-static void retire_both(u64 insns)
+/* An ioctl on both (@target: SET_OUTPUT's): the same return, @want */
+static void ioctl_both(const char *what, const struct ksrc_core_diff_event *e, unsigned int cmd,
+		       u64 arg, const struct ksrc_core_diff_event *target, long want)
 {
-	model_retire_insns(cpu_core, insns, insns, true);
-	model_retire_insns(cpu_ksrc, insns, insns, true);
-	perf_event_irq_work_run();
+	long rc, rk;
+
+	ksrc_core_diff_ioctl(e, cmd, arg, target, &rc, &rk);
+	if (rc != rk || rc != want)
+		fail_msg("%s: core/ %ld, the kernel's %ld, expected %ld", what, rc, rk, want);
 }
+
 
 static void pmis(void **state)
 {
-	u64 before = model_cpu_nr_pmis(cpu_ksrc);
+	u64 before = ksrc_core_diff_nr_pmis();
 
 	(void)state;
 	open_sampling(10007, PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 		      PERF_SAMPLE_ID | PERF_SAMPLE_ADDR |
 		      PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ);
 	for (int i = 0; i < 50; i++) {
-		retire_both(997 + (u64)i * 31);
+		ksrc_core_diff_retire(997 + (u64)i * 31);
 		compare("after a block of instructions");
 	}
 	printf("# %llu PMIs on each side: the same ring-buffer bytes (%llu), count, periods\n",
-	       (unsigned long long)(model_cpu_nr_pmis(cpu_ksrc) - before),
+	       (unsigned long long)(ksrc_core_diff_nr_pmis() - before),
 	       (unsigned long long)s.rb->user_page->data_head);
 	close_sampling();
 }
 
 static void throttle(void **state)
 {
-	u64 before = model_cpu_nr_pmis(cpu_ksrc);
+	u64 before = ksrc_core_diff_nr_pmis();
 
 	(void)state;
 	open_sampling(100, PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD);
 	for (int i = 0; i < 150; i++) {
-		retire_both(100);
+		ksrc_core_diff_retire(100);
 		compare("PMIs within one tick");
 	}
-	perf_event_task_tick();
-	perf_event_irq_work_run();
-	ksrc_core_tick();
+	ksrc_core_diff_tick();
 	compare("the tick after");
 	for (int i = 0; i < 20; i++) {
-		retire_both(100);
+		ksrc_core_diff_retire(100);
 		compare("PMIs in the next tick");
 	}
 	printf("# throttle: %llu PMIs, the same THROTTLE/UNTHROTTLE records and state\n",
-	       (unsigned long long)(model_cpu_nr_pmis(cpu_ksrc) - before));
+	       (unsigned long long)(ksrc_core_diff_nr_pmis() - before));
 	close_sampling();
 }
 
@@ -386,13 +306,11 @@ static void freq(void **state)
 	a.sample_freq = 4000;
 	open_sampling_attr(a);
 	for (int i = 0; i < 400; i++) {
-		clock_set(now_ns + 20000);
-		retire_both(20000 + (u64)(i % 7) * 1000);
+		clock_add(20000);
+		ksrc_core_diff_retire(20000 + (u64)(i % 7) * 1000);
 		compare("freq: after a block");
 		if (i % 50 == 49) {
-			perf_event_task_tick();
-			perf_event_irq_work_run();
-			ksrc_core_tick();
+			ksrc_core_diff_tick();
 			compare("freq: after a tick");
 		}
 	}
@@ -405,37 +323,34 @@ static void freq(void **state)
 /* The ioctls on both: the same return, then the same state and bytes */
 static void ioctls(void **state)
 {
-	static const struct { const char *what; unsigned int cmd; u64 arg; bool ptr; } op[] = {
-		{ "DISABLE", PERF_EVENT_IOC_DISABLE, 0, false },
-		{ "PERIOD 5000", PERF_EVENT_IOC_PERIOD, 5000, true },
-		{ "ENABLE", PERF_EVENT_IOC_ENABLE, 0, false },
-		{ "RESET", PERF_EVENT_IOC_RESET, 0, false },
-		{ "REFRESH 3", PERF_EVENT_IOC_REFRESH, 3, false },
-		{ "REFRESH 0 (EINVAL)", PERF_EVENT_IOC_REFRESH, 0, false },
-		{ "PERIOD 0 (EINVAL)", PERF_EVENT_IOC_PERIOD, 0, true },
-		{ "PERIOD 2^63 (EINVAL)", PERF_EVENT_IOC_PERIOD, 1ULL << 63, true },
-		{ "PAUSE_OUTPUT 1", PERF_EVENT_IOC_PAUSE_OUTPUT, 1, false },
-		{ "PAUSE_OUTPUT 0", PERF_EVENT_IOC_PAUSE_OUTPUT, 0, false },
-		{ "an unknown ioctl (ENOTTY)", PERF_EVENT_IOC_ENABLE + 0x40, 0, false },
-		{ "ENABLE", PERF_EVENT_IOC_ENABLE, 0, false },
-		{ "PERIOD 3000", PERF_EVENT_IOC_PERIOD, 3000, true },
+	/* PERIOD's u64 by pointer, as ksrc_core_diff_ioctl() passes it */
+	static const struct { const char *what; unsigned int cmd; u64 arg; } op[] = {
+		{ "DISABLE", PERF_EVENT_IOC_DISABLE, 0 },
+		{ "PERIOD 5000", PERF_EVENT_IOC_PERIOD, 5000 },
+		{ "ENABLE", PERF_EVENT_IOC_ENABLE, 0 },
+		{ "RESET", PERF_EVENT_IOC_RESET, 0 },
+		{ "REFRESH 3", PERF_EVENT_IOC_REFRESH, 3 },
+		{ "REFRESH 0 (EINVAL)", PERF_EVENT_IOC_REFRESH, 0 },
+		{ "PERIOD 0 (EINVAL)", PERF_EVENT_IOC_PERIOD, 0 },
+		{ "PERIOD 2^63 (EINVAL)", PERF_EVENT_IOC_PERIOD, 1ULL << 63 },
+		{ "PAUSE_OUTPUT 1", PERF_EVENT_IOC_PAUSE_OUTPUT, 1 },
+		{ "PAUSE_OUTPUT 0", PERF_EVENT_IOC_PAUSE_OUTPUT, 0 },
+		{ "an unknown ioctl (ENOTTY)", PERF_EVENT_IOC_ENABLE + 0x40, 0 },
+		{ "ENABLE", PERF_EVENT_IOC_ENABLE, 0 },
+		{ "PERIOD 3000", PERF_EVENT_IOC_PERIOD, 3000 },
 	};
 
 	(void)state;
 	open_sampling(10000, PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD);
 	for (unsigned int i = 0; i < ARRAY_SIZE(op); i++) {
-		u64 vc = op[i].arg, vk = op[i].arg;
 		long rc, rk;
 
-		rc = perf_ioctl(s.ev, op[i].cmd, op[i].ptr ? (unsigned long)&vc : (unsigned long)vc);
-		rk = ksrc_core_ioctl(s.fd, op[i].cmd, op[i].ptr ? (unsigned long)&vk : (unsigned long)vk);
+		ksrc_core_diff_ioctl(&s, op[i].cmd, op[i].arg, NULL, &rc, &rk);
 		if (rc != rk)
 			fail_msg("ioctl %s: core/ %ld, the kernel's %ld", op[i].what, rc, rk);
-		perf_event_irq_work_run();
-		ksrc_irq_work_run();
 		compare(op[i].what);
 		for (int j = 0; j < 5; j++) {
-			retire_both(3001);
+			ksrc_core_diff_retire(3001);
 			compare(op[i].what);
 		}
 	}
@@ -450,8 +365,7 @@ static void group_read(void **state)
 {
 	struct perf_event_attr a = attr_of(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 10000,
 					   PERF_SAMPLE_IP | PERF_SAMPLE_READ | PERF_SAMPLE_PERIOD);
-	struct perf_event *sib[2];
-	int fds[2];
+	struct ksrc_core_diff_event sib[2];
 
 	(void)state;
 	a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
@@ -461,25 +375,22 @@ static void group_read(void **state)
 		struct perf_event_attr b = attr_of(PERF_TYPE_HARDWARE,
 						   i ? PERF_COUNT_HW_CPU_CYCLES : PERF_COUNT_HW_INSTRUCTIONS,
 						   0, 0);
-		struct perf_event_attr bk = b;
-		int ec;
+		int ec, ek;
 
 		b.read_format = a.read_format;
-		bk.read_format = a.read_format;
-		ec = perf_event_open_attr(&b, b.size, -1, 0, s.ev, 0, NULL, &sib[i]);
-		fds[i] = ksrc_core_perf_event_open(&bk, -1, 0, s.fd, 0);
+		ksrc_core_diff_open(&b, sizeof(b), 0, &s, 0, &ec, &ek, &sib[i]);
 		assert_int_equal(ec, 0);
-		assert_true(fds[i] >= 0);
+		assert_int_equal(ek, 0);
 	}
 	for (int i = 0; i < 40; i++) {
-		clock_set(now_ns + 3000);
-		retire_both(2999);
+		clock_add(3000);
+		ksrc_core_diff_retire(2999);
 		compare("group: after a block");
 	}
 	printf("# group of 3, leader sampling PERF_SAMPLE_READ with GROUP|ID|TIMES|LOST: the same "
 	       "bytes (%llu)\n", (unsigned long long)s.rb->user_page->data_head);
 	for (int i = 0; i < 2; i++)
-		close_both(sib[i], fds[i]);
+		ksrc_core_diff_close(&sib[i]);
 	close_sampling();
 }
 
@@ -505,12 +416,12 @@ static unsigned int seed_errnos(const char *seed, const struct perf_event_attr *
 
 	for (unsigned int i = 0; i < n; i++) {
 		struct perf_event_attr b = *a;
-		struct perf_event *ev;
-		int ec, ek, fd;
+		struct ksrc_core_diff_event e;
+		int ec, ek;
 
 		vary(&b, i);
-		open_both(&b, 0, &ec, &ek, &ev, &fd);
-		close_both(ev, fd);
+		open_both(&b, 0, &ec, &ek, &e);
+		ksrc_core_diff_close(&e);
 		if (ec != ek)
 			fail_msg("%s: %s: core/ %d, the kernel's core.c %d", seed, what[i], ec, ek);
 		opened += !ec;
@@ -528,11 +439,11 @@ static unsigned int seed_errnos(const char *seed, const struct perf_event_attr *
 static void seed_departure(const char *seed, const char *why, const struct perf_event_attr *a,
 			   int errno_ksrc)
 {
-	struct perf_event *ev;
-	int ec, ek, fd;
+	struct ksrc_core_diff_event e;
+	int ec, ek;
 
-	open_both(a, 0, &ec, &ek, &ev, &fd);
-	close_both(ev, fd);
+	open_both(a, 0, &ec, &ek, &e);
+	ksrc_core_diff_close(&e);
 	if (ec != 0 || ek != errno_ksrc)
 		fail_msg("%s: a tree without the seed: core/ %d, the kernel's %d (expected 0, %d)",
 			 seed, ec, ek, errno_ksrc);
@@ -540,16 +451,11 @@ static void seed_departure(const char *seed, const char *why, const struct perf_
 	       "ksrc/examples/core-%s.patch adds it\n", seed, why, ec, KSRC_VERSION, ek, seed);
 	/*
 	 * core/'s event took an event id the kernel's file did not hand out:
-	 * one event on the kernel's side only, so the ids (PERF_SAMPLE_ID, the
-	 * THROTTLE record's) of the checks after this one agree again.
+	 * the next ids brought together again, so the ids (PERF_SAMPLE_ID, the
+	 * THROTTLE record's) of the checks after this one agree.
 	 */
-	if (ek < 0) {
-		struct perf_event_attr b = attr_of(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0, 0);
-
-		fd = ksrc_core_perf_event_open(&b, -1, 0, -1, 0);
-		assert_true(fd >= 0);
-		ksrc_core_close(fd);
-	}
+	if (ek < 0)
+		assert_int_equal(ksrc_core_diff_sync_ids(), 0);
 }
 #endif
 #endif
@@ -591,7 +497,7 @@ static void alt_sample_period(void **state)
 	struct perf_event_attr a = attr_of(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 10007,
 					   PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 					   PERF_SAMPLE_PERIOD);
-	u64 periods = 0, last = 0, v;
+	u64 periods = 0, last = 0;
 
 	(void)state;
 	a.alternative_sample_period = 1009;
@@ -606,7 +512,7 @@ static void alt_sample_period(void **state)
 
 	open_sampling_attr(a);
 	for (int i = 0; i < 60; i++) {
-		retire_both(1500 + (u64)(i % 11) * 700);
+		ksrc_core_diff_retire(1500 + (u64)(i % 11) * 700);
 		compare("alternating: after a block");
 		if (s.ev->hw.sample_period != last)
 			periods++;
@@ -614,19 +520,15 @@ static void alt_sample_period(void **state)
 	}
 	/* both periods were used: the check saw the swap, not one period */
 	assert_true(periods > 10);
-	v = 5000;
-	assert_int_equal(perf_ioctl(s.ev, PERF_EVENT_IOC_PERIOD, (unsigned long)&v), 0);
-	v = 5000;
-	assert_int_equal(ksrc_core_ioctl(s.fd, PERF_EVENT_IOC_PERIOD, (unsigned long)&v), 0);
+	ioctl_both("alternating: PERIOD 5000", &s, PERF_EVENT_IOC_PERIOD, 5000, NULL, 0);
 	compare("alternating: PERIOD 5000");
 	for (int i = 0; i < 20; i++) {
-		retire_both(2300);
+		ksrc_core_diff_retire(2300);
 		compare("alternating: after PERIOD");
 	}
-	assert_int_equal(perf_ioctl(s.ev, PERF_EVENT_IOC_REFRESH, 3), 0);
-	assert_int_equal(ksrc_core_ioctl(s.fd, PERF_EVENT_IOC_REFRESH, 3), 0);
+	ioctl_both("alternating: REFRESH 3", &s, PERF_EVENT_IOC_REFRESH, 3, NULL, 0);
 	for (int i = 0; i < 10; i++) {
-		retire_both(2300);
+		ksrc_core_diff_retire(2300);
 		compare("alternating: after REFRESH 3");
 	}
 	printf("# alt-sample-period: %llu period changes, the same bytes (%llu), periods and "
@@ -653,7 +555,8 @@ static void hw_time_vary(struct perf_event_attr *a, unsigned int i)
 
 static u64 core_tsc(void)
 {
-	return model_cpu_tsc(cpu_core);
+	/* core/'s model CPU of the pair: CPU 0's since ksrc_core_diff_begin() */
+	return model_cpu_tsc(x86_model_cpus[0]);
 }
 
 /*
@@ -681,13 +584,11 @@ static void hw_time(void **state)
 	perf_hw_time = core_tsc;
 	open_sampling_attr(a);
 	for (int i = 0; i < 150; i++) {
-		clock_set(now_ns + 1000);
-		retire_both(100);
+		clock_add(1000);
+		ksrc_core_diff_retire(100);
 		compare("hw_time: PMIs within one tick");
 	}
-	perf_event_task_tick();
-	perf_event_irq_work_run();
-	ksrc_core_tick();
+	ksrc_core_diff_tick();
 	compare("hw_time: the tick after");
 	perf_hw_time = saved;
 	printf("# hw-time: samples with the TSC, the THROTTLE record with the perf clock: the same "
@@ -708,7 +609,7 @@ static void hw_time(void **state)
  */
 static void task_ctx_data_fork(void **state)
 {
-	struct task_struct parent = core_task, child;
+	struct task_struct parent = *core_task, child;
 	int kept_core, kept_ksrc;
 
 	(void)state;
@@ -743,28 +644,26 @@ static void task_ctx_data_fork(void **state)
  * A counting event on both, in @leader's group (NULL/-1: a leader of its
  * own); core/'s on @pmu (NULL: by attr.type, its x86 driver).
  */
-static void open_counting_pmu(u64 config, u64 read_format, bool disabled, struct perf_event *leader,
-			      int leader_fd, struct pmu *pmu, struct perf_event **ev, int *fd, int *ec,
-			      int *ek)
+static void open_counting_pmu(u64 config, u64 read_format, bool disabled,
+			      const struct ksrc_core_diff_event *leader, struct pmu *pmu,
+			      struct ksrc_core_diff_event *e, int *ec, int *ek)
 {
-	struct perf_event_attr a = attr_of(PERF_TYPE_HARDWARE, config, 0, 0), ak;
+	struct perf_event_attr a = attr_of(PERF_TYPE_HARDWARE, config, 0, 0);
 
 	a.read_format = read_format;
 	a.disabled = disabled;
-	ak = a;
-	*ec = perf_event_open_attr(&a, a.size, -1, 0, leader, 0, pmu, ev);
-	*fd = ksrc_core_perf_event_open(&ak, -1, 0, leader_fd, 0);
-	*ek = *fd < 0 ? *fd : 0;
+	ksrc_core_diff_open_on(&a, sizeof(a), -1, 0, pmu, leader, 0, ec, ek, e);
 }
 
-static void open_counting(u64 config, u64 read_format, bool disabled, struct perf_event *leader,
-			  int leader_fd, struct perf_event **ev, int *fd, int *ec, int *ek)
+static void open_counting(u64 config, u64 read_format, bool disabled,
+			  const struct ksrc_core_diff_event *leader, struct ksrc_core_diff_event *e,
+			  int *ec, int *ek)
 {
-	open_counting_pmu(config, read_format, disabled, leader, leader_fd, NULL, ev, fd, ec, ek);
+	open_counting_pmu(config, read_format, disabled, leader, NULL, e, ec, ek);
 }
 
 /* read(fd, buf, @count) on both: the same return and bytes (a group read may be 16k) */
-static void read_both(const char *when, struct perf_event *ev, int fd, size_t count)
+static void read_both(const char *when, const struct ksrc_core_diff_event *e, size_t count)
 {
 	static u64 bc[4096], bk[4096];
 	ssize_t rc;
@@ -773,8 +672,8 @@ static void read_both(const char *when, struct perf_event *ev, int fd, size_t co
 	assert_true(count <= sizeof(bc));
 	memset(bc, 0xa5, sizeof(bc));
 	memset(bk, 0xa5, sizeof(bk));
-	rc = perf_read(ev, bc, count);
-	rk = ksrc_core_read(fd, bk, count);
+	rc = perf_read(e->ev, bc, count);
+	rk = ksrc_core_read(e->fd, bk, count);
 	if (rc != rk)
 		fail_msg("%s: read(%zu): core/ %zd, the kernel's %ld", when, count, rc, rk);
 	for (size_t i = 0; rc > 0 && i < (size_t)rc / 8; i++)
@@ -797,47 +696,46 @@ static void read_formats(void **state)
 
 	(void)state;
 	for (u64 fmt = 0; fmt <= READ_FORMAT_ALL; fmt++) {
-		struct perf_event *ev[3];
-		int fd[3], ec, ek;
+		struct ksrc_core_diff_event ev[3];
+		int ec, ek;
 		char what[96];
 
-		open_counting(PERF_COUNT_HW_INSTRUCTIONS, fmt, false, NULL, -1, &ev[0], &fd[0], &ec, &ek);
+		open_counting(PERF_COUNT_HW_INSTRUCTIONS, fmt, false, NULL, &ev[0], &ec, &ek);
 		assert_int_equal(ec, 0);
 		assert_int_equal(ek, 0);
 		snprintf(what, sizeof(what), "read_format %#llx, one event", (unsigned long long)fmt);
-		clock_set(now_ns + 5000);
-		retire_both(1234 + fmt);
-		read_both(what, ev[0], fd[0], 256);
-		read_both(what, ev[0], fd[0], ev[0]->read_size - 8);
-		assert_int_equal(perf_ioctl(ev[0], PERF_EVENT_IOC_DISABLE, 0), 0);
-		assert_int_equal(ksrc_core_ioctl(fd[0], PERF_EVENT_IOC_DISABLE, 0), 0);
-		clock_set(now_ns + 7000);
-		retire_both(99);
-		read_both(what, ev[0], fd[0], 256);
+		clock_add(5000);
+		ksrc_core_diff_retire(1234 + fmt);
+		read_both(what, &ev[0], 256);
+		read_both(what, &ev[0], ev[0].ev->read_size - 8);
+		ioctl_both(what, &ev[0], PERF_EVENT_IOC_DISABLE, 0, NULL, 0);
+		clock_add(7000);
+		ksrc_core_diff_retire(99);
+		read_both(what, &ev[0], 256);
 		reads += 3;
-		close_both(ev[0], fd[0]);
+		ksrc_core_diff_close(&ev[0]);
 
 		snprintf(what, sizeof(what), "read_format %#llx, a group of 3", (unsigned long long)fmt);
 		for (int i = 0; i < 3; i++) {
 			u64 f = i == 2 ? fmt ^ (PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_RUNNING) : fmt;
 
 			open_counting(i == 1 ? PERF_COUNT_HW_CPU_CYCLES : PERF_COUNT_HW_INSTRUCTIONS, f, false,
-				      i ? ev[0] : NULL, i ? fd[0] : -1, &ev[i], &fd[i], &ec, &ek);
+				      i ? &ev[0] : NULL, &ev[i], &ec, &ek);
 			assert_int_equal(ec, 0);
 			assert_int_equal(ek, 0);
 		}
 		for (int blk = 0; blk < 3; blk++) {
-			clock_set(now_ns + 3000);
-			retire_both(777 + (u64)blk);
+			clock_add(3000);
+			ksrc_core_diff_retire(777 + (u64)blk);
 			for (int i = 0; i < 3; i++) {
-				read_both(what, ev[i], fd[i], 512);
-				compare_event(what, ev[i], fd[i]);
+				read_both(what, &ev[i], 512);
+				compare_event(what, &ev[i]);
 			}
 			reads += 3;
 		}
-		read_both(what, ev[0], fd[0], ev[0]->read_size - 8);
+		read_both(what, &ev[0], ev[0].ev->read_size - 8);
 		for (int i = 2; i >= 0; i--)
-			close_both(ev[i], fd[i]);
+			ksrc_core_diff_close(&ev[i]);
 	}
 	printf("# read(): %u reads over the %llu read_formats, single events and groups, the same "
 	       "returns and bytes\n", reads, (unsigned long long)READ_FORMAT_ALL + 1);
@@ -862,8 +760,7 @@ static struct test_pmu validate_pmu;
 
 static void validate_size(void **state)
 {
-	static struct perf_event *ev[800];
-	static int fd[800];
+	static struct ksrc_core_diff_event ev[800];
 	const u64 big = READ_FORMAT_ALL;
 
 	(void)state;
@@ -872,12 +769,12 @@ static void validate_size(void **state)
 		int n = 0, ec, ek;
 
 		open_counting_pmu(PERF_COUNT_HW_INSTRUCTIONS, pass ? big : PERF_FORMAT_ID, true, NULL,
-				  -1, &validate_pmu.pmu, &ev[0], &fd[0], &ec, &ek);
+				  &validate_pmu.pmu, &ev[0], &ec, &ek);
 		assert_int_equal(ec, 0);
 		assert_int_equal(ek, 0);
 		for (n = 1; n < (int)ARRAY_SIZE(ev); n++) {
-			open_counting_pmu(PERF_COUNT_HW_INSTRUCTIONS, pass ? 0 : big, false, ev[0],
-					  fd[0], &validate_pmu.pmu, &ev[n], &fd[n], &ec, &ek);
+			open_counting_pmu(PERF_COUNT_HW_INSTRUCTIONS, pass ? 0 : big, false, &ev[0],
+					  &validate_pmu.pmu, &ev[n], &ec, &ek);
 			if (ec != ek)
 				fail_msg("validate_size pass %d, member %d: core/ %d, the kernel's %d",
 					 pass, n, ec, ek);
@@ -886,38 +783,36 @@ static void validate_size(void **state)
 		}
 		assert_int_equal(ek, -E2BIG);
 		if (pass)
-			read_both("validate_size: the largest group read", ev[0], fd[0],
-				  ev[0]->read_size);
+			read_both("validate_size: the largest group read", &ev[0], ev[0].ev->read_size);
 		else
-			read_both("validate_size: the last member's group read", ev[n - 1], fd[n - 1],
-				  ev[n - 1]->read_size);
+			read_both("validate_size: the last member's group read", &ev[n - 1],
+				  ev[n - 1].ev->read_size);
 		printf("# validate_size: a group of %d %s, the %dth member -E2BIG on both\n", n,
 		       pass ? "under a GROUP|ID|LOST|times leader" : "of GROUP|ID|LOST|times members",
 		       n + 1);
 		while (n-- > 0)
-			close_both(ev[n], fd[n]);
+			ksrc_core_diff_close(&ev[n]);
 	}
 }
 
-/* An ioctl on both, its argument an fd and core/'s event for it (-1, NULL: none). */
-static void set_output_both(const char *what, struct perf_event *ev, int fd, struct perf_event *out,
-			    int out_fd, long want)
+/* SET_OUTPUT on both into @out (NULL: -1, none) */
+static void set_output_both(const char *what, const struct ksrc_core_diff_event *e,
+			    const struct ksrc_core_diff_event *out, long want)
 {
-	long rc = perf_ioctl(ev, PERF_EVENT_IOC_SET_OUTPUT, (unsigned long)out);
-	long rk = ksrc_core_ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, (unsigned long)out_fd);
+	char msg[96];
 
-	if (rc != rk || rc != want)
-		fail_msg("SET_OUTPUT %s: core/ %ld, the kernel's %ld, expected %ld", what, rc, rk, want);
+	snprintf(msg, sizeof(msg), "SET_OUTPUT %s", what);
+	ioctl_both(msg, e, PERF_EVENT_IOC_SET_OUTPUT, 0, out, want);
 }
 
-static void sampling_event(struct perf_event_attr a, unsigned long flags, struct perf_event *group,
-			   int group_fd, struct perf_event **ev, int *fd)
+static void sampling_event(struct perf_event_attr a, unsigned long flags,
+			   const struct ksrc_core_diff_event *group, struct ksrc_core_diff_event *e)
 {
-	struct perf_event_attr ak = a;
+	int ec, ek;
 
-	assert_int_equal(perf_event_open_attr(&a, a.size, -1, 0, group, flags, NULL, ev), 0);
-	*fd = ksrc_core_perf_event_open(&ak, -1, 0, group_fd, flags);
-	assert_true(*fd >= 0);
+	ksrc_core_diff_open(&a, sizeof(a), 0, group, flags, &ec, &ek, e);
+	assert_int_equal(ec, 0);
+	assert_int_equal(ek, 0);
 }
 
 /*
@@ -932,15 +827,14 @@ static void set_output(void **state)
 {
 	const u64 st = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
 	struct perf_event_attr a = attr_of(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 7001, st);
-	struct perf_event *b, *c, *d, *g;
-	int fb, fc, fd, fg;
+	struct ksrc_core_diff_event b, c, d, g;
 
 	(void)state;
 	open_sampling(10007, st);
-	sampling_event(a, 0, NULL, -1, &b, &fb);
-	set_output_both("to itself", b, fb, b, fb, -EINVAL);
-	set_output_both("of a mapped event", s.ev, s.fd, b, fb, -EINVAL);
-	set_output_both("into the mapped one", b, fb, s.ev, s.fd, 0);
+	sampling_event(a, 0, NULL, &b);
+	set_output_both("to itself", &b, &b, -EINVAL);
+	set_output_both("of a mapped event", &s, &b, -EINVAL);
+	set_output_both("into the mapped one", &b, &s, 0);
 	/*
 	 * Small blocks: two events that overflow in one PMI are handled in
 	 * their counters' order, which the drivers choose differently (core/'s
@@ -949,38 +843,38 @@ static void set_output(void **state)
 	 * periods at once.
 	 */
 	for (int i = 0; i < 160; i++) {
-		clock_set(now_ns + 400);
-		retire_both(250);
+		clock_add(400);
+		ksrc_core_diff_retire(250);
 		compare("SET_OUTPUT: two events, one buffer");
-		compare_event("SET_OUTPUT: the redirected event", b, fb);
+		compare_event("SET_OUTPUT: the redirected event", &b);
 	}
 	a.use_clockid = 1;
 	a.clockid = PERF_CLOCK_MONOTONIC_RAW;
-	sampling_event(a, 0, NULL, -1, &c, &fc);
-	set_output_both("with another clock", c, fc, s.ev, s.fd, -EINVAL);
+	sampling_event(a, 0, NULL, &c);
+	set_output_both("with another clock", &c, &s, -EINVAL);
 	a.use_clockid = 0;
 	a.write_backward = 1;
-	sampling_event(a, 0, NULL, -1, &d, &fd);
-	set_output_both("writing backward into a forward buffer", d, fd, s.ev, s.fd, -EINVAL);
-	set_output_both("into an event without a buffer", c, fc, d, fd, -EINVAL);
-	close_both(c, fc);
-	close_both(d, fd);
-	set_output_both("-1 (no more)", b, fb, NULL, -1, 0);
-	set_output_both("-1 of the mapped event", s.ev, s.fd, NULL, -1, -EINVAL);
+	sampling_event(a, 0, NULL, &d);
+	set_output_both("writing backward into a forward buffer", &d, &s, -EINVAL);
+	set_output_both("into an event without a buffer", &c, &d, -EINVAL);
+	ksrc_core_diff_close(&c);
+	ksrc_core_diff_close(&d);
+	set_output_both("-1 (no more)", &b, NULL, 0);
+	set_output_both("-1 of the mapped event", &s, NULL, -EINVAL);
 	a.write_backward = 0;
 	a.sample_period = 8111;
-	sampling_event(a, PERF_FLAG_FD_OUTPUT | PERF_FLAG_FD_NO_GROUP, s.ev, s.fd, &g, &fg);
+	sampling_event(a, PERF_FLAG_FD_OUTPUT | PERF_FLAG_FD_NO_GROUP, &s, &g);
 	for (int i = 0; i < 160; i++) {
-		clock_set(now_ns + 400);
-		retire_both(250);
+		clock_add(400);
+		ksrc_core_diff_retire(250);
 		compare("SET_OUTPUT: PERF_FLAG_FD_OUTPUT, and the first one stopped");
-		compare_event("SET_OUTPUT: the stopped event", b, fb);
-		compare_event("SET_OUTPUT: PERF_FLAG_FD_OUTPUT's event", g, fg);
+		compare_event("SET_OUTPUT: the stopped event", &b);
+		compare_event("SET_OUTPUT: PERF_FLAG_FD_OUTPUT's event", &g);
 	}
 	printf("# set_output: 8 ioctls and PERF_FLAG_FD_OUTPUT, the same returns, bytes (%llu) and "
 	       "state\n", (unsigned long long)s.rb->user_page->data_head);
-	close_both(g, fg);
-	close_both(b, fb);
+	ksrc_core_diff_close(&g);
+	ksrc_core_diff_close(&b);
 	close_sampling();
 }
 
@@ -1009,13 +903,12 @@ static void poll_hup(void **state)
 	for (int round = 0; round < 2; round++) {
 		int refresh = round ? 2 : 3;
 
-		assert_int_equal(perf_ioctl(s.ev, PERF_EVENT_IOC_REFRESH, (unsigned long)refresh), 0);
-		assert_int_equal(ksrc_core_ioctl(s.fd, PERF_EVENT_IOC_REFRESH, (unsigned long)refresh), 0);
+		ioctl_both("POLL_HUP: REFRESH", &s, PERF_EVENT_IOC_REFRESH, (u64)refresh, NULL, 0);
 		for (int i = 0; i < 5; i++) {
 			const char *when = "POLL_HUP: after a period";
 			unsigned int pc, pk;
 
-			retire_both(5000);
+			ksrc_core_diff_retire(5000);
 			compare(when);
 			/*
 			 * The SIGIO: the kernel's irq_work (perf_pending_irq()) sends it
@@ -1067,20 +960,18 @@ static void write_backward(void **state)
 	a.write_backward = 1;
 	open_sampling_prot(a, false);
 	for (int i = 0; i < 2400; i++) {
-		clock_set(now_ns + 1000);
-		retire_both(1000);
+		clock_add(1000);
+		ksrc_core_diff_retire(1000);
 		if (i % 50 == 49) {
-			perf_event_task_tick();
-			perf_event_irq_work_run();
-			ksrc_core_tick();
+			ksrc_core_diff_tick();
 		}
 		if (i % 40 == 0)
 			compare("write_backward: after a block");
 		if (i == 2000 || i == 2200) {
 			unsigned long pause = i == 2000;
 
-			assert_int_equal(perf_ioctl(s.ev, PERF_EVENT_IOC_PAUSE_OUTPUT, pause), 0);
-			assert_int_equal(ksrc_core_ioctl(s.fd, PERF_EVENT_IOC_PAUSE_OUTPUT, pause), 0);
+			ioctl_both("write_backward: PAUSE_OUTPUT", &s, PERF_EVENT_IOC_PAUSE_OUTPUT, pause,
+				   NULL, 0);
 		}
 	}
 	compare("write_backward: the end");
@@ -1107,32 +998,28 @@ static void callchains(void **state)
 	};
 	struct perf_event_attr a = attr_of(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 2000,
 					   PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_PERIOD);
-	struct perf_event *ev;
-	int ec, ek, fd;
+	struct ksrc_core_diff_event e;
+	int ec, ek;
 
 	(void)state;
-	core_regs.callers = stack;
-	core_regs.nr_callers = ARRAY_SIZE(stack);
-	ksrc_core_set_user_stack(stack, ARRAY_SIZE(stack));
+	ksrc_core_diff_set_user_stack(stack, ARRAY_SIZE(stack));
 	for (unsigned int i = 0; i < ARRAY_SIZE(c); i++) {
 		a.sample_max_stack = c[i].max_stack;
 		a.exclude_callchain_user = c[i].excl_user;
 		a.exclude_callchain_kernel = c[i].excl_kernel;
 		open_sampling_attr(a);
 		for (int j = 0; j < 6; j++) {
-			retire_both(1999 + (u64)j);
+			ksrc_core_diff_retire(1999 + (u64)j);
 			compare("callchain: after a block");
 		}
 		close_sampling();
 	}
 	a.sample_max_stack = 300;
-	open_both(&a, 0, &ec, &ek, &ev, &fd);
-	close_both(ev, fd);
+	open_both(&a, 0, &ec, &ek, &e);
+	ksrc_core_diff_close(&e);
 	if (ec != ek || ec != -EOVERFLOW)
 		fail_msg("callchain: sample_max_stack 300: core/ %d, the kernel's %d", ec, ek);
-	core_regs.callers = NULL;
-	core_regs.nr_callers = 0;
-	ksrc_core_set_user_stack(NULL, 0);
+	ksrc_core_diff_set_user_stack(NULL, 0);
 	printf("# callchains: %zu sample_max_stack/exclude_callchain_* cases over a user stack of %zu, "
 	       "the same bytes; sample_max_stack above the sysctl -EOVERFLOW on both\n", ARRAY_SIZE(c),
 	       ARRAY_SIZE(stack));
@@ -1143,7 +1030,7 @@ static struct task_struct core_task2 = { .pid = 2, .tid = 2, .comm = "ksrc" };
 
 static struct task_struct *core_find_task(int pid)
 {
-	return pid == 1 ? &core_task : pid == 2 ? &core_task2 : NULL;
+	return pid == 1 ? core_task : pid == 2 ? &core_task2 : NULL;
 }
 
 /*
@@ -1177,38 +1064,35 @@ static void per_task(void **state)
 	struct perf_event_attr a = attr_of(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 3001,
 					   PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 					   PERF_SAMPLE_ID | PERF_SAMPLE_PERIOD);
-	struct perf_event_attr ak;
-	struct perf_event *ev;
-	int ec, fd;
+	struct ksrc_core_diff_event none;
+	int ec, ek;
 
 	(void)state;
 	perf_find_task_by_vpid = core_find_task;
 	a.context_switch = 1;
 	a.sample_id_all = 1;
-	ak = a;
-	ec = perf_event_open_attr(&a, a.size, 3, -1, NULL, 0, NULL, &ev);
-	fd = ksrc_core_perf_event_open(&ak, 3, -1, -1, 0);
-	if (ec != fd || ec != -ESRCH)
-		fail_msg("per_task: pid 3: core/ %d, the kernel's %d", ec, fd);
-	ak = a;
-	assert_int_equal(perf_event_open_attr(&a, a.size, 2, -1, NULL, 0, NULL, &s.ev), 0);
-	s.fd = ksrc_core_perf_event_open(&ak, 2, -1, -1, 0);
-	assert_true(s.fd >= 0);
+	ksrc_core_diff_open_on(&a, sizeof(a), 3, -1, NULL, NULL, 0, &ec, &ek, &none);
+	ksrc_core_diff_close(&none);
+	if (ec != ek || ec != -ESRCH)
+		fail_msg("per_task: pid 3: core/ %d, the kernel's %d", ec, ek);
+	ksrc_core_diff_open_on(&a, sizeof(a), 2, -1, NULL, NULL, 0, &ec, &ek, &s);
+	assert_int_equal(ec, 0);
+	assert_int_equal(ek, 0);
 	map_sampling(true);
 	compare("per_task: opened, its task not running");
 	for (int round = 0; round < 4; round++) {
-		clock_set(now_ns + 1000);
-		switch_both(&core_task, &core_task2, round & 1);
+		clock_add(1000);
+		switch_both(core_task, &core_task2, round & 1);
 		compare("per_task: switched in");
 		for (int i = 0; i < 5; i++) {
-			clock_set(now_ns + 2000);
-			retire_both(1700 + (u64)round * 100);
+			clock_add(2000);
+			ksrc_core_diff_retire(1700 + (u64)round * 100);
 			compare("per_task: its task runs");
 		}
-		clock_set(now_ns + 1000);
-		switch_both(&core_task2, &core_task, !(round & 1));
+		clock_add(1000);
+		switch_both(&core_task2, core_task, !(round & 1));
 		compare("per_task: switched out");
-		retire_both(5000);
+		ksrc_core_diff_retire(5000);
 		compare("per_task: another task runs");
 	}
 	printf("# per_task: 8 context switches (preempted or asleep), the same SWITCH records, samples (%llu bytes), count "
@@ -1380,22 +1264,18 @@ static bool fuzz_software_pmu(const struct perf_event_attr *a)
  */
 static void attr_fuzz(void **state)
 {
-	static unsigned char buf[256], bk[256];
+	static unsigned char buf[256];
 	unsigned int opened = 0, refused = 0, sw_departed = 0, unwritten = 0, old_tree = 0;
 
 	(void)state;
 	for (int i = 0; i < 4000; i++) {
-		struct perf_event *ev = NULL;
+		struct ksrc_core_diff_event e;
 		unsigned long flags;
-		int ec, ek, fd;
+		int ec, ek;
 
 		fuzz_attr(buf, sizeof(buf), &flags);
-		memcpy(bk, buf, sizeof(bk));
-		ec = perf_event_open_attr(buf, ((struct perf_event_attr *)buf)->size, -1, 0, NULL, flags,
-					  NULL, &ev);
-		fd = ksrc_core_perf_event_open(bk, -1, 0, -1, flags);
-		ek = fd < 0 ? fd : 0;
-		close_both(ev, fd);
+		ksrc_core_diff_open(buf, sizeof(buf), 0, NULL, flags, &ec, &ek, &e);
+		ksrc_core_diff_close(&e);
 		if (ec == ek) {
 			if (ec)
 				refused++;
