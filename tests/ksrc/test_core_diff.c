@@ -1341,33 +1341,31 @@ static void attr_fuzz(void **state)
  */
 static void group_throttle(void **state)
 {
-	struct perf_event_attr b = attr_of(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0, 0), bk = b;
+	struct perf_event_attr b = attr_of(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0, 0);
+	struct ksrc_core_diff_event sib;
 	struct ksrc_core_state st;
-	struct perf_event *sib;
 	u64 lost = 0, blocks = 0;
-	int fd;
+	int ec, ek;
 
 	(void)state;
 	open_sampling(100, PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD);
-	assert_int_equal(perf_event_open_attr(&b, b.size, -1, 0, s.ev, 0, NULL, &sib), 0);
-	fd = ksrc_core_perf_event_open(&bk, -1, 0, s.fd, 0);
-	assert_true(fd >= 0);
+	ksrc_core_diff_open(&b, sizeof(b), 0, &s, 0, &ec, &ek, &sib);
+	assert_int_equal(ec, 0);
+	assert_int_equal(ek, 0);
 	for (int i = 0; i < 190; i++) {
 		bool throttled;
 		u64 cc, ck;
 
 		if (i == 150) {
-			perf_event_task_tick();
-			perf_event_irq_work_run();
-			ksrc_core_tick();
+			ksrc_core_diff_tick();
 			compare("group throttle: the tick after");
 		}
 		throttled = s.ev->hw.interrupts == MAX_INTERRUPTS;
-		retire_both(100);
+		ksrc_core_diff_retire(100);
 		compare("group throttle: the leader");
-		sib->pmu->read(sib);
-		assert_int_equal(ksrc_core_event_state(fd, &st), 0);
-		cc = local64_read(&sib->count);
+		sib.ev->pmu->read(sib.ev);
+		assert_int_equal(ksrc_core_event_state(sib.fd, &st), 0);
+		cc = local64_read(&sib.ev->count);
 		ck = st.count;
 #ifdef KSRC_CORE_THROTTLE_GROUP
 		/* the block that throttled the leader was counted by both */
@@ -1382,9 +1380,9 @@ static void group_throttle(void **state)
 #else
 		(void)throttled;
 		(void)blocks;
-		if (st.interrupts != sib->hw.interrupts)
+		if (st.interrupts != sib.ev->hw.interrupts)
 			fail_msg("group throttle: block %d: sibling hw.interrupts: core/ %llu, the kernel's %llu",
-				 i, (unsigned long long)sib->hw.interrupts, (unsigned long long)st.interrupts);
+				 i, (unsigned long long)sib.ev->hw.interrupts, (unsigned long long)st.interrupts);
 #endif
 		if (cc != ck + lost)
 			fail_msg("group throttle: block %d: sibling count: core/ %llu, the kernel's %llu "
@@ -1401,7 +1399,7 @@ static void group_throttle(void **state)
 	printf("# group throttle: the leader throttled and back at the tick, the sibling counting "
 	       "throughout on both\n");
 #endif
-	close_both(sib, fd);
+	ksrc_core_diff_close(&sib);
 	close_sampling();
 }
 
