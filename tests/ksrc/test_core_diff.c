@@ -30,6 +30,13 @@
  *   write_backward  an overwritten backward buffer, PAUSE_OUTPUT: every byte
  *   callchains    PERF_SAMPLE_CALLCHAIN, sample_max_stack, exclude_callchain_*
  *   per_task      a task's event over context switches: SWITCH records, samples
+ *   attr_sizes, attr_reserved, attr_freq_limit
+ *                 attr.size at its limits, each reserved field set,
+ *                 sample_freq at and above the maximum rate: the errno due
+ *   event_limit_hup, refresh_adds
+ *                 REFRESH's event_limit: POLL_IN then POLL_HUP (pending_kill)
+ *                 and the event off; two REFRESHes add up
+ *                 (these five were written for fuzz/mutants/ksrc/core-*)
  *   attr_fuzz     seeded random attrs: the same errno (runs last)
  * The pair and its comparison are the lockstep driver of the fuzzers,
  * ksrc/oracle/core_diff.c. KSRC_CORE_DIFF_DUMP=1 prints both buffers'
