@@ -244,7 +244,7 @@ static void ksrc_pmu_sample_hw_time(struct perf_event *event, struct perf_sample
 #endif
 }
 
-/* The PMI: handle_irq's loop over GLOBAL_STATUS, then the ack */
+/* The PMI: intel_pmu_handle_irq()'s loop over GLOBAL_STATUS, acked before each round */
 static void ksrc_pmu_pmi(void *ctx, int cpu_id)
 {
 	struct pt_regs regs = { .cs = 3 };	/* the workload is user code */
@@ -254,22 +254,30 @@ static void ksrc_pmu_pmi(void *ctx, int cpu_id)
 	(void)cpu_id;
 	ksrc_irq_regs = &regs;
 	ksrc_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL, 0);
-	for (int idx = 0; idx < KSRC_PMU_COUNTERS; idx++) {
-		struct perf_event *event = ksrc_events[idx];
-		struct perf_sample_data data;
+	/*
+	 * intel_pmu_handle_irq()'s loop: the status acked before the events
+	 * are handled (handle_pmi_common()), then read again, and what
+	 * overflowed meanwhile handled in the same PMI (at most 100 rounds).
+	 */
+	for (int loops = 0; status && loops < 100; loops++) {
+		ksrc_wrmsr(MSR_CORE_PERF_GLOBAL_OVF_CTRL, status);
+		for (int idx = 0; idx < KSRC_PMU_COUNTERS; idx++) {
+			struct perf_event *event = ksrc_events[idx];
+			struct perf_sample_data data;
 
-		if (!(status & (1ULL << idx)) || !event)
-			continue;
-		ksrc_pmu_update(event);
-		/* x86_pmu_handle_irq()'s order: the next period first, the sample's after */
-		if (!ksrc_pmu_set_period(event))
-			continue;
-		perf_sample_data_init(&data, 0, event->hw.last_period);
-		ksrc_pmu_sample_hw_time(event, &data);
-		if (perf_event_overflow(event, &data, &regs))
-			ksrc_pmu_stop(event, 0);
+			if (!(status & (1ULL << idx)) || !event)
+				continue;
+			ksrc_pmu_update(event);
+			/* x86_pmu_handle_irq()'s order: the next period first, the sample's after */
+			if (!ksrc_pmu_set_period(event))
+				continue;
+			perf_sample_data_init(&data, 0, event->hw.last_period);
+			ksrc_pmu_sample_hw_time(event, &data);
+			if (perf_event_overflow(event, &data, &regs))
+				ksrc_pmu_stop(event, 0);
+		}
+		status = ksrc_rdmsr(MSR_CORE_PERF_GLOBAL_STATUS);
 	}
-	ksrc_wrmsr(MSR_CORE_PERF_GLOBAL_OVF_CTRL, status);
 	ksrc_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL, ksrc_global_ctrl);
 	ksrc_irq_regs = NULL;
 	/* what the NMI leaves for irq_work runs on its way out */

@@ -63,7 +63,10 @@
 #
 # Environment: KSRC (the tree; empty: none), KSRC_CHECK_OUT (build
 # directory, default build/ksrc-check), KSRC_FUZZ_RUNS, KSRC_SEEDS (the
-# replay seeds, default 1..10), KSRC_VARIANTS (default "vmalloc pages").
+# replay seeds, default 1..10), KSRC_VARIANTS (default "vmalloc pages"),
+# KSRC_CHECK_UNITS (default every unit: the units built and checked, each
+# other one a skip line; scripts/ksrc-mutants.sh runs a core.c mutant on
+# the core unit alone).
 set -u
 srctree=$(cd "$(dirname "$0")/.." && pwd)
 out=${KSRC_CHECK_OUT:-$srctree/build/ksrc-check}
@@ -125,7 +128,9 @@ fi
 		>/dev/null 2>&1
 for u in "${units[@]}"; do
 	f=$(eval "echo \$file_$u")
-	if [ -f "$ksrc/$f" ]; then
+	if [ -n "${KSRC_CHECK_UNITS:-}" ] && [[ " $KSRC_CHECK_UNITS " != *" $u "* ]]; then
+		skip "$u # SKIP not asked for (KSRC_CHECK_UNITS=$KSRC_CHECK_UNITS): the unit is not built, none of its checks run"
+	elif [ -f "$ksrc/$f" ]; then
 		present+=("$u")
 	else
 		skip "$u # SKIP the tree has no $f: the unit is not built, none of its checks run"

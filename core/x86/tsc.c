@@ -12,6 +12,11 @@
 typedef unsigned __int128 u128;
 
 struct model_clock model_clock;
+/* bumped by every model_clock_set(): what was derived from the old clock is stale */
+static unsigned long model_clock_gen = 1;
+/* model_clock_ns_to_tsc()'s constants: K = -offset in full, and 2^shift / mul */
+static u128 ns_to_tsc_k;
+static double ns_to_tsc_scale;
 
 /*
  * Why this choice of shift. The result is mult * delta >> shift; a larger
@@ -75,6 +80,9 @@ int model_clock_set(u32 tsc_khz, u32 tsc_bits, u64 tsc_at_zero, u64 raw_at_zero)
 			(u64)tsc_khz * 1000 * MONO_RAW_MAX_SECONDS);
 
 	model_clock = c;
+	ns_to_tsc_k = ((u128)c.tsc_at_zero * c.cyc2ns.cyc2ns_mul) >> c.cyc2ns.cyc2ns_shift;
+	ns_to_tsc_scale = (double)(1ULL << c.cyc2ns.cyc2ns_shift) / (double)c.cyc2ns.cyc2ns_mul;
+	__atomic_add_fetch(&model_clock_gen, 1, __ATOMIC_RELAXED);
 	return 0;
 }
 
@@ -106,11 +114,35 @@ u64 model_clock_tsc_to_ns(u64 cyc)
  */
 u64 model_clock_ns_to_tsc(u64 ns)
 {
-	u128 k = ((u128)model_clock.tsc_at_zero * model_clock.cyc2ns.cyc2ns_mul) >>
-		 model_clock.cyc2ns.cyc2ns_shift;
-	u128 lim = ((u128)ns + k + 1) << model_clock.cyc2ns.cyc2ns_shift;
+	u128 n = (u128)ns + ns_to_tsc_k + 1;
+	u128 x = (n << model_clock.cyc2ns.cyc2ns_shift) - 1;
+	u64 mul = model_clock.cyc2ns.cyc2ns_mul;
 
-	return (u64)((lim - 1) / model_clock.cyc2ns.cyc2ns_mul);
+	/*
+	 * floor(x / mul) without the division, which the user page asks for
+	 * at every PMI: n * 2^shift / mul in floating point is within a few
+	 * counts of it below 2^52 counts, and multiplying back corrects it
+	 * to the exact quotient. Past that, the division.
+	 */
+	if (!(n >> 63)) {
+		double est = (double)(s64)n * ns_to_tsc_scale;
+
+		if (est < 0x1p52) {
+			u64 q = (u64)est;
+			u128 p = (u128)q * mul;
+
+			while (p > x) {
+				q--;
+				p -= mul;
+			}
+			while (x - p >= mul) {
+				q++;
+				p += mul;
+			}
+			return q;
+		}
+	}
+	return (u64)(x / mul);
 }
 
 u64 model_clock_tsc_to_mono_raw(u64 cyc)
@@ -137,12 +169,11 @@ u64 model_clock_tick_cycles(void)
  * since c0 is one exact product in shifted ns; whole seconds go to base,
  * the rest (fraction of a ns included) stays in xtime_nsec, so applying
  * the snapshot to a later count gives exactly raw(c): nothing is rounded
- * away at a tick, and no error builds up however long the run.
+ * away at a tick, and no error builds up however long the run. @last:
+ * the tick's count, cycles since c0.
  */
-void model_clock_mono_raw_snapshot(u64 cyc, struct mono_raw_snapshot *snap)
+static void mono_raw_snapshot_at(u64 last, struct mono_raw_snapshot *snap)
 {
-	u64 since = cyc - model_clock.tsc_at_zero;
-	u64 last = since - since % model_clock_tick_cycles();
 	u32 shift = model_clock.raw_shift;
 	u128 acc = ((u128)model_clock.raw_at_zero << shift) +
 		   (u128)last * model_clock.raw_mult;
@@ -154,6 +185,35 @@ void model_clock_mono_raw_snapshot(u64 cyc, struct mono_raw_snapshot *snap)
 	snap->shift = shift;
 	snap->base = base;
 	snap->xtime_nsec = (u64)(acc - ((u128)base << shift));
+}
+
+/*
+ * The snapshot changes once a tick, and the user page asks for it at
+ * every update (each PMI): the last one is kept, per thread, with what it
+ * was made from (the clock's generation, HZ, the tick), and handed out
+ * again while @cyc stays in that tick, sparing two 64-bit divisions and
+ * the 128-bit product. The same snapshot either way.
+ */
+void model_clock_mono_raw_snapshot(u64 cyc, struct mono_raw_snapshot *snap)
+{
+	static __thread struct {
+		unsigned long gen;
+		u64 hz, tick, last;
+		struct mono_raw_snapshot snap;
+	} memo;
+	u64 since = cyc - model_clock.tsc_at_zero;
+	unsigned long gen = __atomic_load_n(&model_clock_gen, __ATOMIC_RELAXED);
+	u64 hz = (u64)HZ;
+
+	/* an earlier count wraps to a difference of at least a tick */
+	if (memo.gen != gen || memo.hz != hz || since - memo.last >= memo.tick) {
+		memo.tick = model_clock_tick_cycles();
+		memo.last = since - since % memo.tick;
+		mono_raw_snapshot_at(memo.last, &memo.snap);
+		memo.gen = gen;
+		memo.hz = hz;
+	}
+	*snap = memo.snap;
 }
 
 u64 rdtsc(void)

@@ -30,6 +30,13 @@
  *   write_backward  an overwritten backward buffer, PAUSE_OUTPUT: every byte
  *   callchains    PERF_SAMPLE_CALLCHAIN, sample_max_stack, exclude_callchain_*
  *   per_task      a task's event over context switches: SWITCH records, samples
+ *   attr_sizes, attr_reserved, attr_freq_limit
+ *                 attr.size at its limits, each reserved field set,
+ *                 sample_freq at and above the maximum rate: the errno due
+ *   event_limit_hup, refresh_adds
+ *                 REFRESH's event_limit: POLL_IN then POLL_HUP (pending_kill)
+ *                 and the event off; two REFRESHes add up
+ *                 (these five were written for fuzz/mutants/ksrc/core-*)
  *   attr_fuzz     seeded random attrs: the same errno (runs last)
  * The pair and its comparison are the lockstep driver of the fuzzers,
  * ksrc/oracle/core_diff.c. KSRC_CORE_DIFF_DUMP=1 prints both buffers'
@@ -1403,6 +1410,173 @@ static void group_throttle(void **state)
 	close_sampling();
 }
 
+/* perf_copy_attr()'s limit on attr.size: a page */
+#define ATTR_PAGE	4096
+
+/*
+ * perf_event_open() on the attr's bytes as user space hands them: @size
+ * in attr.size (and as core/'s size), the bytes beyond the struct as
+ * given. Each side gets a copy (the kernel writes its size back on
+ * E2BIG). 0 or -errno, the same from both or the test fails.
+ */
+static int open_bytes_both(const char *what, const unsigned char *bytes, size_t len, u32 size)
+{
+	static unsigned char bc[ATTR_PAGE + 64], bk[ATTR_PAGE + 64];
+	struct perf_event *ev = NULL;
+	int ec, ek, fd;
+
+	assert_true(len <= sizeof(bc));
+	memcpy(bc, bytes, len);
+	memcpy(bk, bytes, len);
+	memcpy(bc + offsetof(struct perf_event_attr, size), &size, sizeof(size));
+	memcpy(bk + offsetof(struct perf_event_attr, size), &size, sizeof(size));
+	ec = perf_event_open_attr(bc, size, -1, 0, NULL, 0, NULL, &ev);
+	fd = ksrc_core_perf_event_open(bk, -1, 0, -1, 0);
+	ek = fd < 0 ? fd : 0;
+	if (ev)
+		perf_event_release_kernel(ev);
+	if (fd >= 0)
+		ksrc_core_close(fd);
+	if (ec != ek)
+		fail_msg("%s: core/ %d, the kernel's core.c %d", what, ec, ek);
+	return ec;
+}
+
+/* attr.size at its limits: 0 (the VER0 quirk), VER0, below it, longer structs */
+static void attr_sizes(void **state)
+{
+	static unsigned char b[ATTR_PAGE + 64];
+	struct perf_event_attr a = attr_of(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 1000,
+					   PERF_SAMPLE_IP);
+	static const struct { const char *what; u32 size; int nonzero_at; int err; } c[] = {
+		{ "attr.size 0 (read as PERF_ATTR_SIZE_VER0)", 0, -1, 0 },
+		{ "attr.size PERF_ATTR_SIZE_VER0", PERF_ATTR_SIZE_VER0, -1, 0 },
+		{ "attr.size PERF_ATTR_SIZE_VER0 - 8", PERF_ATTR_SIZE_VER0 - 8, -1, -E2BIG },
+		{ "attr.size PERF_ATTR_SIZE_VER1", PERF_ATTR_SIZE_VER1, -1, 0 },
+		{ "attr.size a page, the tail zero", ATTR_PAGE, -1, 0 },
+		{ "attr.size a page, a byte set at its end", ATTR_PAGE, ATTR_PAGE - 1, -E2BIG },
+		{ "attr.size a page and one", ATTR_PAGE + 1, -1, -E2BIG },
+		{ "attr.size 256, a byte set past both structs", 256, 255, -E2BIG },
+	};
+
+	(void)state;
+	for (unsigned int i = 0; i < ARRAY_SIZE(c); i++) {
+		memset(b, 0, sizeof(b));
+		memcpy(b, &a, sizeof(a));
+		if (c[i].nonzero_at >= 0)
+			b[c[i].nonzero_at] = 1;
+		/* the expected errno keeps the check from passing on two wrong answers */
+		assert_int_equal(open_bytes_both(c[i].what, b, sizeof(b), c[i].size), c[i].err);
+	}
+	printf("# %zu attr sizes (0, VER0 and below, VER1, a page and beyond, a non-zero tail): "
+	       "the same errno or both an event\n", ARRAY_SIZE(c));
+}
+
+/* attr's reserved bits: __reserved_1 (the flags' top bit), __reserved_2, __reserved_3 */
+static void attr_reserved(void **state)
+{
+	struct perf_event_attr a = attr_of(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 1000,
+					   PERF_SAMPLE_IP);
+	/* the byte offsets of the uapi layout: the flags word, __reserved_2, __reserved_3's top byte */
+	static const struct { const char *what; size_t off; unsigned char bit; } c[] = {
+		{ "__reserved_1 (bit 63 of the flags)", 47, 0x80 },
+		{ "__reserved_2", offsetof(struct perf_event_attr, sample_max_stack) + 2, 0x01 },
+		{ "__reserved_2's top byte", offsetof(struct perf_event_attr, sample_max_stack) + 3, 0x80 },
+		{ "__reserved_3 (bit 31)", offsetof(struct perf_event_attr, aux_sample_size) + 7, 0x80 },
+	};
+	unsigned char b[sizeof(a)];
+
+	(void)state;
+	memcpy(b, &a, sizeof(a));
+	assert_int_equal(open_bytes_both("no reserved bit", b, sizeof(b), sizeof(a)), 0);
+	for (unsigned int i = 0; i < ARRAY_SIZE(c); i++) {
+		memcpy(b, &a, sizeof(a));
+		b[c[i].off] |= c[i].bit;
+		assert_int_equal(open_bytes_both(c[i].what, b, sizeof(b), sizeof(a)), -EINVAL);
+	}
+	printf("# %zu reserved fields of the attr set: EINVAL from both\n", ARRAY_SIZE(c));
+}
+
+/* sample_freq at the maximum rate is allowed, one above it is not */
+static void attr_freq_limit(void **state)
+{
+	struct perf_event_attr a = attr_of(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0,
+					   PERF_SAMPLE_IP);
+
+	(void)state;
+	a.freq = 1;
+	a.sample_freq = (u64)sysctl_perf_event_sample_rate;
+	assert_int_equal(open_bytes_both("sample_freq at the maximum rate", (void *)&a, sizeof(a),
+					 sizeof(a)), 0);
+	a.sample_freq++;
+	assert_int_equal(open_bytes_both("sample_freq one above the maximum rate", (void *)&a,
+					 sizeof(a), sizeof(a)), -EINVAL);
+	printf("# sample_freq %d (the maximum rate) opens on both, %d is EINVAL on both\n",
+	       sysctl_perf_event_sample_rate, sysctl_perf_event_sample_rate + 1);
+}
+
+/* Both sides' pending_kill: the band a SIGIO owner would be sent */
+static int same_pending_kill(const char *when)
+{
+	struct ksrc_core_state st;
+
+	assert_int_equal(ksrc_core_event_state(s.fd, &st), 0);
+	if (s.ev->pending_kill != st.pending_kill)
+		fail_msg("%s: pending_kill: core/ %d, the kernel's %d", when, s.ev->pending_kill,
+			 st.pending_kill);
+	return st.pending_kill;
+}
+
+/* REFRESH 2: the first overflow signals POLL_IN, the last POLL_HUP and disables */
+static void event_limit_hup(void **state)
+{
+	int in = 0, hup = 0;
+
+	(void)state;
+	open_sampling(3000, PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD);
+	assert_int_equal(perf_ioctl(s.ev, PERF_EVENT_IOC_REFRESH, 2), 0);
+	assert_int_equal(ksrc_core_ioctl(s.fd, PERF_EVENT_IOC_REFRESH, 2), 0);
+	for (int i = 0; i < 5; i++) {
+		int band;
+
+		ksrc_core_diff_retire(3001);
+		ksrc_irq_work_run();
+		compare("event_limit");
+		band = same_pending_kill("event_limit");
+		in += band == POLL_IN;
+		hup += band == POLL_HUP;
+	}
+	/* one block of POLL_IN, then POLL_HUP, which stays: the event is off */
+	assert_int_equal(in, 1);
+	assert_int_equal(hup, 4);
+	assert_int_equal(s.ev->state, PERF_EVENT_STATE_OFF);
+	printf("# event_limit 2: POLL_IN, then POLL_HUP and the event off, on both\n");
+	close_sampling();
+}
+
+/* REFRESH adds to what is left: 2 then 3 before any overflow give 5 samples */
+static void refresh_adds(void **state)
+{
+	int active = 0;
+
+	(void)state;
+	open_sampling(3000, PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD);
+	for (int r = 2; r <= 3; r++) {
+		assert_int_equal(perf_ioctl(s.ev, PERF_EVENT_IOC_REFRESH, (unsigned long)r), 0);
+		assert_int_equal(ksrc_core_ioctl(s.fd, PERF_EVENT_IOC_REFRESH, (unsigned long)r), 0);
+	}
+	for (int i = 0; i < 8; i++) {
+		ksrc_core_diff_retire(3001);
+		ksrc_irq_work_run();
+		compare("REFRESH 2 + 3");
+		active += s.ev->state == PERF_EVENT_STATE_ACTIVE;
+	}
+	assert_int_equal(active, 4);	/* the 5th overflow turned it off */
+	assert_int_equal(s.rb->user_page->data_head, 5 * (sizeof(struct perf_event_header) + 16));
+	printf("# REFRESH 2 then 3: 5 samples, then the event off, on both\n");
+	close_sampling();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1429,6 +1603,11 @@ int main(void)
 		cmocka_unit_test(callchains),
 		cmocka_unit_test(per_task),
 		cmocka_unit_test(group_throttle),
+		cmocka_unit_test(attr_sizes),
+		cmocka_unit_test(attr_reserved),
+		cmocka_unit_test(attr_freq_limit),
+		cmocka_unit_test(event_limit_hup),
+		cmocka_unit_test(refresh_adds),
 		/* last: its events take IDs as each side decides */
 		cmocka_unit_test(attr_fuzz),
 	};

@@ -27,6 +27,8 @@
 #   remap_pfn_range, task_struct's perf_ctx_data, pfn_mkwrite)
 #                                as 6.16.0 every check agrees; as 6.15.0
 #                                the flag fails perf_event.h's assert
+#   KSRC_CHECK_UNITS=core on the tree without files
+#                                a skip line for each other unit
 # config-independent: ksrc-check builds its own defconfig trees; nothing here reads this build's
 set -u
 src=${PMUSIM_SRCTREE:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -231,4 +233,12 @@ else
 	check_log "the same as 6.15.0: the flag past bit 19 fails perf_event.h's static_assert, as in 6.15" \
 		'[ $rc = 1 ] && grep -q "^not ok [0-9]* - build lbr \[vmalloc\]: .* error: static assertion failed: \"(PERF_X86_EVENT_ACR & PERF_EVENT_FLAG_ARCH) == PERF_X86_EVENT_ACR\"" "$dir/log"'
 fi
+
+# ---- KSRC_CHECK_UNITS: the units a run is asked for (scripts/ksrc-mutants.sh) -----
+KSRC_CHECK_UNITS=core ksrc_check "$dir/empty"
+check_log "KSRC_CHECK_UNITS=core: each other unit one skip line saying it was not asked for, exit 0" \
+	'[ $rc = 0 ] && [ "$(grep -c "^ok [0-9]* - [a-z_]* # SKIP not asked for (KSRC_CHECK_UNITS=core)" "$dir/log")" = 3 ] &&
+	 ! grep -q "^ok [0-9]* - core # SKIP not asked" "$dir/log"'
+check "... and core is still looked for in the tree (which has no core.c)" \
+	'[ "$(grep -c "^ok [0-9]* - core # SKIP the tree has no kernel/events/core.c" "$dir/log")" = 1 ]'
 echo "1..$n"

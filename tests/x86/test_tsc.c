@@ -166,6 +166,91 @@ static void test_mult_shift_at_its_limits(void **state)
 	assert_int_equal(model_clock.tsc_khz, TEST_TSC_KHZ);	/* unchanged */
 }
 
+/*
+ * The snapshot is kept between calls while the count stays in its tick:
+ * whatever the order of the counts (forward in a tick, across ticks, back
+ * to an earlier tick), a new rate or a new clock in between, each call
+ * gives the snapshot of the count's own tick.
+ */
+static void test_the_kept_snapshot_is_the_counts_own(void **state)
+{
+	static const struct { u64 cyc; int hz; u32 khz; u64 c0; } steps[] = {
+		{ 5000000, 1000, TEST_TSC_KHZ, 0 },
+		{ 5000001, 1000, TEST_TSC_KHZ, 0 },		/* the same tick */
+		{ 4199999, 1000, TEST_TSC_KHZ, 0 },		/* the tick before */
+		{ 4200000, 1000, TEST_TSC_KHZ, 0 },		/* a tick's first count */
+		{ 6299999, 1000, TEST_TSC_KHZ, 0 },		/* its last */
+		{ 6299999, 250, TEST_TSC_KHZ, 0 },		/* the same count, another rate */
+		{ 6299999, 250, 3000000, 0 },			/* another clock */
+		{ 6299999, 250, 3000000, 777 },			/* another c0 */
+		{ 1ULL << 40, 250, 3000000, 777 },
+		{ (1ULL << 40) + 1, 250, 3000000, 777 },
+	};
+
+	(void)state;
+	for (unsigned int i = 0; i < ARRAY_SIZE(steps); i++) {
+		struct mono_raw_snapshot s;
+		u64 tick, since;
+
+		/* a new clock only when it changes: the kept snapshot must be what the call gets */
+		if (!i || steps[i].khz != steps[i - 1].khz || steps[i].c0 != steps[i - 1].c0)
+			assert_int_equal(model_clock_set(steps[i].khz, 64, steps[i].c0, 0), 0);
+		assert_int_equal(perf_event_hz_set(steps[i].hz), 0);
+		tick = (u64)steps[i].khz * 1000 / (u64)steps[i].hz;
+		since = steps[i].cyc - steps[i].c0;
+		model_clock_mono_raw_snapshot(steps[i].cyc, &s);
+		assert_int_equal(s.cycle_last, steps[i].c0 + since / tick * tick);
+		assert_int_equal(raw_from_snapshot(&s, steps[i].cyc),
+				 model_clock_tsc_to_mono_raw(steps[i].cyc));
+	}
+}
+
+/*
+ * model_clock_ns_to_tsc() estimates the quotient in floating point and
+ * corrects it: the same count as the division it stands for, for clocks
+ * slow and fast, with c0 small and large, and perf times from 0 to 2^64-1
+ * (estimates near 2^52 counts, and past them the division itself).
+ */
+static void test_ns_to_tsc_is_the_division(void **state)
+{
+	static const struct { u32 khz; u64 c0; } clocks[] = {
+		{ 1, 0 }, { 999, 12345 }, { 1000000, 0 }, { TEST_TSC_KHZ, 0 },
+		{ TEST_TSC_KHZ, 1ULL << 50 }, { 3000000, 777 }, { 4294967295u, 1ULL << 62 },
+	};
+	u64 seed = 0x9e3779b97f4a7c15ULL;
+
+	(void)state;
+	for (unsigned int c = 0; c < ARRAY_SIZE(clocks); c++) {
+		u32 mul, shift;
+		unsigned __int128 k;
+
+		assert_int_equal(model_clock_set(clocks[c].khz, 64, clocks[c].c0, 0), 0);
+		mul = model_clock.cyc2ns.cyc2ns_mul;
+		shift = model_clock.cyc2ns.cyc2ns_shift;
+		k = ((unsigned __int128)clocks[c].c0 * mul) >> shift;
+		for (int i = 0; i < 4000; i++) {
+			u64 ns;
+			unsigned __int128 x;
+
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			switch (i % 4) {
+			case 0: ns = (u64)i; break;				/* the first ns */
+			case 1: ns = seed >> (seed & 63); break;		/* any magnitude */
+			case 2: ns = (u64)((((unsigned __int128)1 << 52) * mul >> shift) - k) +
+				     (seed & 0xfff) - 0x800; break;		/* near 2^52 counts */
+			default: ns = ~0ULL - (seed & 0xffff); break;		/* the top */
+			}
+			x = ((((unsigned __int128)ns + k + 1) << shift) - 1);
+			if (model_clock_ns_to_tsc(ns) != (u64)(x / mul))
+				fail_msg("%u kHz, c0 %llu: ns %llu gives %llu, the division %llu",
+					 clocks[c].khz, (unsigned long long)clocks[c].c0,
+					 (unsigned long long)ns,
+					 (unsigned long long)model_clock_ns_to_tsc(ns),
+					 (unsigned long long)(u64)(x / mul));
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -178,6 +263,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_user_page_mono_raw_fields_tick_with_machine_hz,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mult_shift_at_its_limits, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_the_kept_snapshot_is_the_counts_own, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ns_to_tsc_is_the_division, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
