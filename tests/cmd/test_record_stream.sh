@@ -36,8 +36,10 @@ r1=$(key "$dir/l1000000.json" max_rss_kib)
 r10=$(key "$dir/l10000000.json" max_rss_kib)
 check "10x the iterations: some 10x the stream's bytes ($s1, $s10)" \
 	'[ $((s10 / s1)) -ge 9 ] && [ $((s10 / s1)) -le 10 ]'
-check "the most held at once is the same, and no more than the tool's 1 MiB buffer and a frame ($h1, $h10)" \
-	'[ "$h1" = "$h10" ] && [ "$h10" -le $((1024 * 1024 + 4096)) ]'
+# how much one read takes from the pipe depends on how far the reader fell
+# behind (a loaded host): the two may differ by up to a frame, never grow
+check "the most held at once the same within a frame (4096 B), and no more than the tool's 1 MiB buffer and a frame ($h1, $h10)" \
+	'[ $((h10 - h1)) -le 4096 ] && [ $((h1 - h10)) -le 4096 ] && [ "$h1" -le $((1024 * 1024 + 4096)) ] && [ "$h10" -le $((1024 * 1024 + 4096)) ]'
 check "record's peak RSS of the long run within 10% of the short one's ($r1, $r10 KiB)" \
 	'[ $((r10 * 10)) -le $((r1 * 11)) ]'
 check "nothing in TMPDIR after either" 'tmp_empty'
