@@ -89,6 +89,7 @@ struct ld_task {
 	u64 stack[LD_DEPTH], from[LD_DEPTH];
 	int depth;
 	u64 func;
+	bool saved_full;		/* its last Arch LBR save filled the LBR */
 };
 
 static struct {
@@ -491,6 +492,26 @@ static void events_del(int only_task)
 	}
 }
 
+/*
+ * After a task's sched-out: an Arch LBR save shorter than the LBR's depth
+ * right after a full one is the case where intel_pmu_arch_lbr_save() must
+ * mark the context not full (the last entry's from cleared), so that the
+ * restore resets the LBR first. Counted, so the oracle shows it judges it.
+ */
+static void count_full_then_shorter(struct ld_task *t)
+{
+	struct x86_perf_task_context_arch_lbr *a = core_task_ctx(&t->ct);
+	int n = 0;
+
+	if (!x86_pmu.arch_lbr || !a)
+		return;
+	while (n < x86_pmu.lbr_nr && a->entries[n].from)
+		n++;
+	if (t->saved_full && n < x86_pmu.lbr_nr)
+		ld.st->full_then_shorter++;
+	t->saved_full = n == x86_pmu.lbr_nr;
+}
+
 static void context_switch(void)
 {
 	int prev = ld.running, next = !ld.running;
@@ -499,6 +520,7 @@ static void context_switch(void)
 	ksrc_lbr_disable_all();
 	core_sched_task(&ld.t[prev].ct, false);
 	ksrc_lbr_sched_task(ld.t[prev].kt, false);
+	count_full_then_shorter(&ld.t[prev]);
 	events_del(prev);
 	ld.running = next;
 	pmusim_curr[0] = &ld.t[next].ct;

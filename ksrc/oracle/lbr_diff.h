@@ -61,6 +61,7 @@ extern const unsigned int ksrc_lbr_nr_filters;
 struct ksrc_lbr_diff_stats {
 	unsigned long ops, writes, reads, entries, switches;
 	unsigned long stale_tail;	/* arch-lbr-save-stale-tail applied */
+	unsigned long full_then_shorter;	/* Arch LBR saves shorter right after a full one */
 	unsigned long kernel_from;	/* kernel "from" records a user-only PMI read met */
 	unsigned long cycles_saturated;	/* entries read with cycles 0xffff */
 	bool refused;			/* the filter is refused (by both, same errno) */

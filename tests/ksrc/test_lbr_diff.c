@@ -164,7 +164,7 @@ static void context_switch_cases(void **state)
 	static const char *const models[] = { "haswell", "skylake", "sapphirerapids" };
 	const struct model_cpu_desc *table;
 	unsigned int nr_models;
-	unsigned long stale = 0, switches = 0;
+	unsigned long stale = 0, switches = 0, full = 0;
 
 	(void)state;
 	table = model_cpu_desc_table(&nr_models);
@@ -205,13 +205,32 @@ static void context_switch_cases(void **state)
 			assert_int_equal(run(in, n, &st), KSRC_LBR_AGREE);
 			stale += st.stale_tail;
 			switches += st.switches;
+			full += st.full_then_shorter;
+
+			/* a stack saved full, then shorter: the restore must reset first */
+			n = 3;
+			for (int k = 0; k < 36; k++)	/* deeper than any LBR */
+				in[n++] = (uint8_t)(k & 1 ? 0x41 : 0x00);
+			in[n++] = 6;
+			in[n++] = 6;			/* saved full, restored */
+			for (int k = 0; k < 10; k++)
+				in[n++] = 2;
+			in[n++] = 6;
+			in[n++] = 6;			/* saved shorter, restored */
+			in[n++] = 5;
+			assert_int_equal(run(in, n, &st), KSRC_LBR_AGREE);
+			switches += st.switches;
+			full += st.full_then_shorter;
 		}
 	}
 	/* Sapphire Rapids' shorter save leaves a stale tail in the kernel's context */
 	if (!stale)
 		fail_msg("the arch-lbr-save-stale-tail case was not reached");
+	if (!full)
+		fail_msg("no Arch LBR save shorter than the depth right after a full one");
 	printf("# context switches: %lu compared (saves, restores, the unchanged-task path, two "
-	       "tasks' contexts); arch-lbr-save-stale-tail applied %lu times\n", switches, stale);
+	       "tasks' contexts); arch-lbr-save-stale-tail applied %lu times, an Arch LBR save "
+	       "shorter after a full one %lu times\n", switches, stale, full);
 }
 
 static void corpus_agrees(void **state)
@@ -261,7 +280,7 @@ static void random_programs(void **state)
 {
 	const char *e = getenv("KSRC_LBR_DIFF_RUNS"), *s = getenv("KSRC_LBR_DIFF_SEED");
 	unsigned long runs = e ? strtoul(e, NULL, 0) : 300, ops = 0, departures = 0;
-	unsigned long stale = 0, kfrom = 0, saturated = 0;
+	unsigned long stale = 0, full = 0, kfrom = 0, saturated = 0;
 	unsigned long long seed = s ? strtoull(s, NULL, 0) : 17;
 
 	(void)state;
@@ -278,15 +297,17 @@ static void random_programs(void **state)
 			departures++;
 		ops += st.ops;
 		stale += st.stale_tail;
+		full += st.full_then_shorter;
 		kfrom += st.kernel_from;
 		saturated += st.cycles_saturated;
 	}
 	if (runs >= 100)
 		reached(kfrom, saturated);
 	printf("# %lu random programs (%lu ops), %lu with the task-ctx-data departure, none "
-	       "differ otherwise; arch-lbr-save-stale-tail applied %lu times, kernel-from under "
-	       "user-only met %lu times, cycles saturated in %lu entries\n", runs, ops, departures,
-	       stale, kfrom, saturated);
+	       "differ otherwise; arch-lbr-save-stale-tail applied %lu times, an Arch LBR save "
+	       "shorter after a full one %lu times, kernel-from under user-only met %lu times, "
+	       "cycles saturated in %lu entries\n", runs, ops, departures, stale, full, kfrom,
+	       saturated);
 }
 #else
 static void no_tree(void **state)
