@@ -79,6 +79,8 @@ int __wrap_model_wrmsr(struct model_cpu *cpu, uint32_t msr, uint64_t val)
 #define LD_DEPTH	40
 #define LD_TEXT		4096
 #define LD_KERNEL_IP	0xffffffff81000000ULL
+#define LD_SYSRET	(LD_KERNEL_IP + 0x90)	/* a far branch: kernel -> user */
+#define LD_LONG_BLOCK	0x11000u	/* cycles: past LBR_INFO's 16-bit count */
 #define LD_ROOT		0x100000000000ULL
 
 struct ld_task {
@@ -87,6 +89,7 @@ struct ld_task {
 	u64 stack[LD_DEPTH], from[LD_DEPTH];
 	int depth;
 	u64 func;
+	bool saved_full;		/* its last Arch LBR save filled the LBR */
 };
 
 static struct {
@@ -162,12 +165,17 @@ static u64 child_entry(u64 parent, int k)
 	return LD_ROOT + ((h & ((1ULL << 36) - 1)) << 8);
 }
 
-static void retire(u64 from, u64 to, enum model_branch_type type, bool user)
+static void retire_cycles(u64 from, u64 to, enum model_branch_type type, bool user,
+			  unsigned int cycles)
 {
 	ld.nr_branch++;
 	for (int s = 0; s < 2; s++)
-		model_retire_branch(ld.cpu[s], from, to, type, user, ld.nr_branch % 5 == 0,
-				    1 + (unsigned int)(ld.nr_branch % 7));
+		model_retire_branch(ld.cpu[s], from, to, type, user, ld.nr_branch % 5 == 0, cycles);
+}
+
+static void retire(u64 from, u64 to, enum model_branch_type type, bool user)
+{
+	retire_cycles(from, to, type, user, 1 + (unsigned int)(ld.nr_branch % 7));
 }
 
 /* ---- the two sides' operations -------------------------------------------------- */
@@ -381,6 +389,26 @@ static int compare_all(void)
 	return ret;
 }
 
+/*
+ * Before a PMI's read, under a user-only filter: does the LBR hold a
+ * record whose "from" is the kernel's (a sysret)? Each one is an entry
+ * both lbr.c's must drop (6.12.117's filter, a stable backport); the
+ * count shows the oracle reaches that check. The low 32 bits of FROM
+ * name the record in every LBR format.
+ */
+static void count_kernel_from(void)
+{
+	if (ld.bst & PERF_SAMPLE_BRANCH_KERNEL)
+		return;
+	for (int i = 0; i < x86_pmu.lbr_nr; i++) {
+		u64 from = 0;
+
+		if (!model_rdmsr(ld.cpu[1], x86_pmu.lbr_from + (u32)i, &from) &&
+		    (u32)from == (u32)LD_SYSRET)
+			ld.st->kernel_from++;
+	}
+}
+
 static int pmi_read(void)
 {
 	struct perf_branch_entry ke[MAX_LBR_ENTRIES];
@@ -391,6 +419,7 @@ static int pmi_read(void)
 
 	intel_pmu_lbr_disable_all();
 	ksrc_lbr_disable_all();
+	count_kernel_from();
 	memset(&data, 0, sizeof(data));
 	intel_pmu_lbr_read();
 	intel_pmu_lbr_save_brstack(&data, &cpu_hw_events[0], ld.ce[0]);
@@ -415,6 +444,8 @@ static int pmi_read(void)
 		const struct perf_branch_entry *c = &cb->entries[i], *k = &ke[i];
 
 		ld.st->entries++;
+		if (k->cycles == LBR_INFO_CYCLES)
+			ld.st->cycles_saturated++;
 		if (c->from != k->from || c->to != k->to)
 			return ld_fail("branch stack entry %d: core/ %#llx -> %#llx, the kernel's %#llx -> %#llx",
 				       i, (unsigned long long)c->from, (unsigned long long)c->to,
@@ -461,6 +492,26 @@ static void events_del(int only_task)
 	}
 }
 
+/*
+ * After a task's sched-out: an Arch LBR save shorter than the LBR's depth
+ * right after a full one is the case where intel_pmu_arch_lbr_save() must
+ * mark the context not full (the last entry's from cleared), so that the
+ * restore resets the LBR first. Counted, so the oracle shows it judges it.
+ */
+static void count_full_then_shorter(struct ld_task *t)
+{
+	struct x86_perf_task_context_arch_lbr *a = core_task_ctx(&t->ct);
+	int n = 0;
+
+	if (!x86_pmu.arch_lbr || !a)
+		return;
+	while (n < x86_pmu.lbr_nr && a->entries[n].from)
+		n++;
+	if (t->saved_full && n < x86_pmu.lbr_nr)
+		ld.st->full_then_shorter++;
+	t->saved_full = n == x86_pmu.lbr_nr;
+}
+
 static void context_switch(void)
 {
 	int prev = ld.running, next = !ld.running;
@@ -469,6 +520,7 @@ static void context_switch(void)
 	ksrc_lbr_disable_all();
 	core_sched_task(&ld.t[prev].ct, false);
 	ksrc_lbr_sched_task(ld.t[prev].kt, false);
+	count_full_then_shorter(&ld.t[prev]);
 	events_del(prev);
 	ld.running = next;
 	pmusim_curr[0] = &ld.t[next].ct;
@@ -513,6 +565,11 @@ static int run_op(u8 b)
 		break;
 	case 3:
 		ld.opname = "jcc";
+		if (b & 0x40) {		/* a long block first: the LBR's cycle count saturates */
+			ld.opname = "long block, jcc";
+			retire_cycles(t->func + 0x40, t->func + 0x48, MODEL_BR_JCC, true,
+				      LD_LONG_BLOCK + (b >> 7));
+		}
 		for (int n = 1 + ((b >> 3) & 7); n; n--)
 			retire(t->func + 0x40, t->func + 0x48, MODEL_BR_JCC, true);
 		break;
@@ -552,6 +609,11 @@ static int run_op(u8 b)
 			ksrc_lbr_enable_all(false);
 			break;
 		case 3:
+			if (b & 0x20) {
+				ld.opname = "sysret";
+				retire(LD_SYSRET, t->func + 0x60, MODEL_BR_FAR, true);
+				break;
+			}
 			ld.opname = "kernel jcc";
 			retire(LD_KERNEL_IP + 0x40, LD_KERNEL_IP + 0x48, MODEL_BR_JCC, false);
 			break;
@@ -676,6 +738,7 @@ int ksrc_lbr_diff(const uint8_t *data, size_t size, char *why, size_t why_len,
 	}
 	register_text(LD_ROOT);
 	register_text(LD_KERNEL_IP);
+	x86_branch_text_add(LD_SYSRET, MODEL_BR_FAR);
 	pmusim_curr[0] = &ld.t[0].ct;
 	perf_ctx_data_set_task_iter(&ld_task_iter);
 	for (int s = 0; s < 2; s++)

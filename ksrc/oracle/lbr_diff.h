@@ -30,10 +30,13 @@
  * per-task event on task 0 (else CPU-wide), bit 1 a second event of the
  * same filter, per task on task 1. Then one op a byte, b & 7:
  *   0, 1 call (child b >> 3 & 1, indirect with 0x40)   2 return
- *   3 1 + (b >> 3 & 7) conditional jumps   4 jump (0x08: indirect)
+ *   3 1 + (b >> 3 & 7) conditional jumps, with 0x40 after a long block
+ *     (its cycles past LBR_INFO's 16-bit count)   4 jump (0x08: indirect)
  *   5 PMI (disable, read, enable)   6 context switch
  *   7 by b >> 3 & 3: the events go off and come back (they ran), an
- *     LBR reset, enable_all again, a jump from the kernel to user space
+ *     LBR reset, enable_all again, a kernel jcc (0x20: a sysret, a far
+ *     branch from the kernel to user space, which the LBR records under a
+ *     user-only filter)
  */
 #ifndef PMUSIM_KSRC_ORACLE_LBR_DIFF_H
 #define PMUSIM_KSRC_ORACLE_LBR_DIFF_H
@@ -58,6 +61,9 @@ extern const unsigned int ksrc_lbr_nr_filters;
 struct ksrc_lbr_diff_stats {
 	unsigned long ops, writes, reads, entries, switches;
 	unsigned long stale_tail;	/* arch-lbr-save-stale-tail applied */
+	unsigned long full_then_shorter;	/* Arch LBR saves shorter right after a full one */
+	unsigned long kernel_from;	/* kernel "from" records a user-only PMI read met */
+	unsigned long cycles_saturated;	/* entries read with cycles 0xffff */
 	bool refused;			/* the filter is refused (by both, same errno) */
 };
 

@@ -6,7 +6,10 @@
  *   - every CPU model x every filter, CPU-wide and per task, one fixed
  *     program made to reach every path: a call chain deeper than the
  *     deepest LBR (the TOS wraps), returns, PMIs, context switches that
- *     save and restore, events going off and back, resets, kernel branches;
+ *     save and restore, events going off and back, resets, kernel branches,
+ *     a sysret (a kernel "from" the LBR records under a user-only filter,
+ *     which lbr.c drops since 6.12.117's backport), a block whose cycles
+ *     pass LBR_INFO's 16-bit count (the model saturates it);
  *   - context-switch cases on purpose: a per-task call stack that shrinks
  *     between saves, the same task back with nobody between, two per-task
  *     events on two tasks;
@@ -60,6 +63,8 @@ static size_t program(uint8_t *p)
 	p[n++] = 6;				/* 0 back with nobody between */
 	p[n++] = 5;
 	p[n++] = 0x1f;				/* a kernel jcc */
+	p[n++] = 0x3f;				/* a sysret: a kernel "from" */
+	p[n++] = 0x43;				/* a long block: the cycles saturate */
 	p[n++] = 0x04;
 	p[n++] = 5;
 	p[n++] = 0x07;				/* events off and back */
@@ -81,6 +86,19 @@ static bool departure_expected(unsigned int f, bool per_task, const struct model
 	       IS_ENABLED(CONFIG_PERF_TASK_CTX_DATA) != ksrc_lbr_task_data_in_task();
 }
 
+/*
+ * A generator that stops reaching one of these leaves its check judged by
+ * nothing: the user-only filter's drop of a kernel "from" record, the
+ * saturated 16-bit cycle count.
+ */
+static void reached(unsigned long kernel_from, unsigned long saturated)
+{
+	if (!kernel_from)
+		fail_msg("no PMI read met a kernel \"from\" record under a user-only filter");
+	if (!saturated)
+		fail_msg("no entry was read with its cycle count saturated (0xffff)");
+}
+
 static int run(const uint8_t *in, size_t len, struct ksrc_lbr_diff_stats *st)
 {
 	int ret = ksrc_lbr_diff(in, len, why, sizeof(why), st);
@@ -94,7 +112,7 @@ static void models_x_filters(void **state)
 {
 	const struct model_cpu_desc *table;
 	unsigned int nr_models, runs = 0, refused = 0, departures = 0;
-	unsigned long writes = 0, entries = 0, stale = 0;
+	unsigned long writes = 0, entries = 0, stale = 0, kfrom = 0, saturated = 0;
 	uint8_t in[512];
 	size_t n = 3 + program(in + 3);
 
@@ -115,6 +133,8 @@ static void models_x_filters(void **state)
 				writes += st.writes;
 				entries += st.entries;
 				stale += st.stale_tail;
+				kfrom += st.kernel_from;
+				saturated += st.cycles_saturated;
 				if (departure_expected(f, per_task, &table[m])) {
 					if (ret != KSRC_LBR_DEPARTURE)
 						fail_msg("%s, %s, cpu-wide: the task-ctx-data departure "
@@ -129,11 +149,13 @@ static void models_x_filters(void **state)
 			}
 		}
 	}
+	reached(kfrom, saturated);
 	printf("# %u models x %u filters x {cpu-wide, per task}: %u runs agree (%u refused by both), "
 	       "%u with the task-ctx-data departure; %lu MSR writes, %lu branch entries compared, "
-	       "arch-lbr-save-stale-tail applied %lu times (kernel %s)\n",
+	       "arch-lbr-save-stale-tail applied %lu times, kernel-from under user-only met %lu "
+	       "times, cycles saturated in %lu entries (kernel %s)\n",
 	       nr_models, ksrc_lbr_nr_filters, runs - departures, refused, departures, writes,
-	       entries, stale, KSRC_VERSION);
+	       entries, stale, kfrom, saturated, KSRC_VERSION);
 }
 
 /* The context-switch cases, on a model each. */
@@ -142,7 +164,7 @@ static void context_switch_cases(void **state)
 	static const char *const models[] = { "haswell", "skylake", "sapphirerapids" };
 	const struct model_cpu_desc *table;
 	unsigned int nr_models;
-	unsigned long stale = 0, switches = 0;
+	unsigned long stale = 0, switches = 0, full = 0;
 
 	(void)state;
 	table = model_cpu_desc_table(&nr_models);
@@ -183,13 +205,32 @@ static void context_switch_cases(void **state)
 			assert_int_equal(run(in, n, &st), KSRC_LBR_AGREE);
 			stale += st.stale_tail;
 			switches += st.switches;
+			full += st.full_then_shorter;
+
+			/* a stack saved full, then shorter: the restore must reset first */
+			n = 3;
+			for (int k = 0; k < 36; k++)	/* deeper than any LBR */
+				in[n++] = (uint8_t)(k & 1 ? 0x41 : 0x00);
+			in[n++] = 6;
+			in[n++] = 6;			/* saved full, restored */
+			for (int k = 0; k < 10; k++)
+				in[n++] = 2;
+			in[n++] = 6;
+			in[n++] = 6;			/* saved shorter, restored */
+			in[n++] = 5;
+			assert_int_equal(run(in, n, &st), KSRC_LBR_AGREE);
+			switches += st.switches;
+			full += st.full_then_shorter;
 		}
 	}
 	/* Sapphire Rapids' shorter save leaves a stale tail in the kernel's context */
 	if (!stale)
 		fail_msg("the arch-lbr-save-stale-tail case was not reached");
+	if (!full)
+		fail_msg("no Arch LBR save shorter than the depth right after a full one");
 	printf("# context switches: %lu compared (saves, restores, the unchanged-task path, two "
-	       "tasks' contexts); arch-lbr-save-stale-tail applied %lu times\n", switches, stale);
+	       "tasks' contexts); arch-lbr-save-stale-tail applied %lu times, an Arch LBR save "
+	       "shorter after a full one %lu times\n", switches, stale, full);
 }
 
 static void corpus_agrees(void **state)
@@ -239,6 +280,7 @@ static void random_programs(void **state)
 {
 	const char *e = getenv("KSRC_LBR_DIFF_RUNS"), *s = getenv("KSRC_LBR_DIFF_SEED");
 	unsigned long runs = e ? strtoul(e, NULL, 0) : 300, ops = 0, departures = 0;
+	unsigned long stale = 0, full = 0, kfrom = 0, saturated = 0;
 	unsigned long long seed = s ? strtoull(s, NULL, 0) : 17;
 
 	(void)state;
@@ -254,9 +296,18 @@ static void random_programs(void **state)
 		if (run(in, n, &st) == KSRC_LBR_DEPARTURE)
 			departures++;
 		ops += st.ops;
+		stale += st.stale_tail;
+		full += st.full_then_shorter;
+		kfrom += st.kernel_from;
+		saturated += st.cycles_saturated;
 	}
+	if (runs >= 100)
+		reached(kfrom, saturated);
 	printf("# %lu random programs (%lu ops), %lu with the task-ctx-data departure, none "
-	       "differ otherwise\n", runs, ops, departures);
+	       "differ otherwise; arch-lbr-save-stale-tail applied %lu times, an Arch LBR save "
+	       "shorter after a full one %lu times, kernel-from under user-only met %lu times, "
+	       "cycles saturated in %lu entries\n", runs, ops, departures, stale, full, kfrom,
+	       saturated);
 }
 #else
 static void no_tree(void **state)
