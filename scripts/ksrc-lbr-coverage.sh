@@ -22,10 +22,8 @@ done
 [ -n "$ksrc" ] || [ ! -d "$srctree/build/ksrc/linux-source-6.12" ] || ksrc=$srctree/build/ksrc/linux-source-6.12
 mkdir -p "$obj"
 [ -f "$obj/.config" ] || make -s --no-print-directory -C "$srctree" O="$obj" defconfig >/dev/null || exit 2
-# at -O0 GCC sees sim/judge.c's s.tid as uninitialised (it is set on every
-# path it is read on); a warning here, not an error
 if ! make -s --no-print-directory -C "$srctree" O="$obj" COVERAGE=1 KSRC_UNITS=lbr ${ksrc:+KSRC="$ksrc"} \
-	CFLAGS="-g -Wno-error=uninitialized -Wno-error=maybe-uninitialized" \
+	CFLAGS="-g" \
 	-j2 "$obj/tests/ksrc/test_lbr_diff" >"$obj/build.log" 2>&1; then
 	echo "ksrc-lbr-coverage.sh: the gcov build failed, see $obj/build.log" >&2
 	exit 1
