@@ -437,6 +437,69 @@ static void test_lbr_select_stays_programmed_across_a_switch(void **state)
 	}
 }
 
+/* The task context's data of @t (the per-task event's, or the per-task data's). */
+static void *task_lbr_ctx(struct task_struct *t)
+{
+	return t->perf_ctx_data ? t->perf_ctx_data->data : t->perf_event_pmu_ctx->task_ctx_data;
+}
+
+/*
+ * Arch LBR: a stack restored from a save that was not full (the restore
+ * resets the LBR with an ARCH_LBR_DEPTH write, then writes entries
+ * 0..k-1) must take new calls in front of the restored frames, as entry 0
+ * is always the newest: 3 calls, A out and in, 5 calls, A out: the save
+ * holds all 8 frames newest first, then two more calls and a PMI show 10.
+ * Through B (the event goes and comes back: the restore is done) and A's
+ * own sched-out/in with nobody between (the restore is skipped). A
+ * suspected loss here ("0 entries saved where 8") was B's save, which the
+ * middle switch makes: B ran no calls.
+ */
+static void arch_lbr_out_and_in(bool through_b)
+{
+	if (through_b) {
+		switch_to(&tasks[0], &tasks[1]);
+		switch_to(&tasks[1], &tasks[0]);
+		return;
+	}
+	x86_pmu_sched_out(&tasks[0]);
+	x86_pmu_sched_in(&tasks[0]);
+}
+
+static void test_arch_lbr_calls_after_a_partial_restore_are_saved(void **state)
+{
+	(void)state;
+	for (int through_b = 0; through_b < 2; through_b++) {
+		struct x86_perf_task_context_arch_lbr *ctx;
+		struct perf_event *e;
+		int i;
+
+		boot_tasks("sapphirerapids");
+		e = open_callstack(&tasks[0], 1000);
+		calls(0x100000, 0, 3);
+		arch_lbr_out_and_in(through_b);
+		calls(0x100000, 3, 5);
+		x86_pmu_sched_out(&tasks[0]);
+		ctx = task_lbr_ctx(&tasks[0]);
+		for (i = 0; i < 8; i++)
+			if (ctx->entries[i].from != 0x100000 + 0x1000 * (u64)(7 - i) + 0x10)
+				fail_msg("%s: saved entry %d from %#llx", through_b ? "via B" : "A alone",
+					 i, (unsigned long long)ctx->entries[i].from);
+		assert_int_equal(ctx->entries[8].from, 0);
+		x86_pmu_sched_in(&tasks[0]);
+
+		arch_lbr_out_and_in(through_b);
+		assert_int_equal(perf_event_period(e, 2), 0);
+		calls(0x100000, 8, 2);
+		assert_int_equal(xt.nr_samples, 1);
+		assert_int_equal(xt.samples[0].br.nr, 10);
+		for (i = 0; i < 10; i++)
+			assert_int_equal(xt.samples[0].entries[i].from,
+					 0x100000 + 0x1000 * (u64)(9 - i) + 0x10);
+		close_callstack(e);
+		teardown(NULL);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -449,6 +512,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_restore_is_skipped_when_nobody_touched_the_lbr, teardown),
 		cmocka_unit_test_teardown(test_a_shrunk_call_stack_comes_back_as_it_is, teardown),
 		cmocka_unit_test_teardown(test_lbr_select_stays_programmed_across_a_switch, teardown),
+		cmocka_unit_test_teardown(test_arch_lbr_calls_after_a_partial_restore_are_saved, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
