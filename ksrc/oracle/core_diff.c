@@ -540,6 +540,17 @@ int ksrc_core_diff_compare(const struct ksrc_core_diff_event *e, char *why, size
 
 /* ---- departures ---------------------------------------------------------------- */
 
+/*
+ * The model driver has no LBR: the kernel's core.c then writes a branch
+ * stack sample as "nr = 0" (perf_prepare_sample(), no driver stack), where
+ * core/'s x86 driver saves the model's LBR as intel_pmu_handle_irq() does
+ * (hw_idx, entries). Both sides still check the attr alike (an errno
+ * from perf_copy_attr() is compared); an event either side opened is not.
+ * The tree's lbr.c is compared with core/'s in lbr_diff.c.
+ */
+#define CD_NO_LBR "model-driver-no-lbr: the model driver has no LBR (the kernel's core.c " \
+		  "writes nr = 0 and no hw_idx); core/'s x86 driver samples the model's LBR"
+
 const char *ksrc_core_diff_open_departure(const void *uattr, size_t size, int cpu,
 					  unsigned long flags, int err_core, int err_ksrc)
 {
@@ -577,6 +588,8 @@ const char *ksrc_core_diff_open_departure(const void *uattr, size_t size, int cp
 	if (a.type == PERF_TYPE_RAW && (a.config & ~0xffffULL))
 		return "model-driver-raw-bits: the model driver takes a raw event's select and umask "
 		       "only; core/'s x86 driver every bit the PMU has";
+	if ((a.sample_type & PERF_SAMPLE_BRANCH_STACK) && (!err_core || !err_ksrc))
+		return CD_NO_LBR;
 	if (a.sigtrap && err_core == -EOPNOTSUPP)
 		return "sigtrap: core/ refuses attr.sigtrap (pmusim sends no signals)";
 	if (cpu > 0 && err_core && err_ksrc == -EINVAL)
@@ -606,6 +619,8 @@ const char *ksrc_core_diff_event_departure(const void *uattr, size_t size)
 		return "model-driver-raw-bits: the model driver takes a raw event's select and umask "
 		       "only (count what it counts); core/'s x86 driver every bit the PMU has "
 		       "(edge, inv, cmask, ...)";
+	if (a.sample_type & PERF_SAMPLE_BRANCH_STACK)
+		return CD_NO_LBR;
 	return NULL;
 }
 
