@@ -220,8 +220,8 @@ check "killed --json: the JSON on stderr says signal 11 and exit status 139" \
 rc=$?
 check "-o -: exit 0, the stream starts with perf's pipe header (PERFILE2, size 16)" \
 	"[ $rc -eq 0 ] && [ \"\$(head -c 16 '$dir/pipe.stream' | od -An -tx1 | tr -d ' \n')\" = 50455246494c45321000000000000000 ]"
-perf script -i - -F tid,ip,sym,period <"$dir/pipe.stream" >"$dir/pipe.script" 2>/dev/null
-perf script -i "$dir/deep.data" -F tid,ip,sym,period >"$dir/deep.script" 2>/dev/null
+perf_samples tid,ip,sym,period - <"$dir/pipe.stream" >"$dir/pipe.script"
+perf_samples tid,ip,sym,period "$dir/deep.data" >"$dir/deep.script"
 check "-o -: perf script -i - reads the same $(wc -l <"$dir/deep.script") samples as from the file" \
 	"[ -s '$dir/deep.script' ] && cmp -s '$dir/pipe.script' '$dir/deep.script'"
 "$PMUSIM" record -o - --call-graph lbr -c 20011 -- "$dir/guest" deep 2>/dev/null |

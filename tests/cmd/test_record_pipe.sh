@@ -36,8 +36,8 @@ for opts in "--call-graph lbr -c 2003" "-e cycles,instructions -b -c 5003" "-a -
 		'[ "$(sed "s|$dir/f.data, the true stacks in $dir/f.data.truth|OUT|" "$dir/f.err")" = \
 		   "$(sed "s|perf.data on standard output (pipe mode), the true stacks in $dir/p.truth|OUT|" "$dir/p.err")" ]'
 	check "$opts: the truth is the file's, byte for byte" 'cmp -s "$dir/f.data.truth" "$dir/p.truth"'
-	perf script -i "$dir/f.data" -F tid,time,event,ip,sym >"$dir/f.txt" 2>/dev/null
-	perf script -i - -F tid,time,event,ip,sym <"$dir/p.pipe" >"$dir/p.txt" 2>/dev/null
+	perf_samples tid,time,event,ip,sym "$dir/f.data" >"$dir/f.txt"
+	perf_samples tid,time,event,ip,sym - <"$dir/p.pipe" >"$dir/p.txt"
 	check "$opts: perf script reads the pipe's samples as the file's ($(wc -l <"$dir/f.txt") lines)" \
 		'[ -s "$dir/f.txt" ] && cmp -s "$dir/f.txt" "$dir/p.txt"'
 done

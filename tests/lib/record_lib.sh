@@ -50,6 +50,16 @@ record_guest() {
 		{ echo "Bail out! cannot build the guest $1"; exit 1; }
 }
 
+# perf_samples FIELDS DATA: what perf script reads of every sample of
+# the perf.data DATA (- for a pipe-mode stream on stdin): FIELDS, and the LBR entries
+# with their symbols (brstacksym), with no call chains (-G). perf 6.1 makes
+# an LBR call chain from entries[0] even when the stack is empty (nr = 0,
+# as at the program's _start, which ld.so jumps to: the call stack is
+# then empty on real hardware too), reading past the sample: it prints
+# what follows the record in memory, the next record's bytes in a file,
+# anything in pipe mode.
+perf_samples() { perf script -G -F "$1,brstacksym" -i "$2" 2>/dev/null; }
+
 # perf_reads FILE: perf reads FILE whole and finds samples in it.
 perf_reads() { perf report -i "$1" --stdio 2>/dev/null | grep -q '^# Samples: [1-9]'; }
 
