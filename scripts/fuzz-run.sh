@@ -14,7 +14,7 @@
 set -u
 name=$1 time=$2 jobs=$3
 engine=${ENGINE:-afl} cmplog=${CMPLOG:-1}
-srctree=$(cd "$(dirname "$0")/.." && pwd)
+srctree=$(cd "$(dirname "$0")/.." && pwd -P)	# as /proc/PID/exe names it
 bin=$srctree/build/fuzz
 out=$bin/$name
 corpus=$srctree/fuzz/corpus/$name
@@ -83,6 +83,15 @@ fi
 status=0
 for p in "${pids[@]}"; do
 	wait "$p" || status=1
+done
+# afl-fuzz can leave a CMPLOG child behind, stopped, in a session of its
+# own and holding the output directory open: the next campaign in this
+# tree would fail with "Directory ... is in use". Nothing else runs these
+# binaries while their campaign holds the directory.
+for p in /proc/[0-9]*; do
+	case $(readlink "$p/exe" 2>/dev/null) in
+	"$bin/afl/fuzz_$name" | "$bin/cmplog/fuzz_$name") kill -KILL "${p#/proc/}" 2>/dev/null ;;
+	esac
 done
 if [ ! -f "$out/main/fuzzer_stats" ]; then
 	echo "pmusim: afl-fuzz did not start; the end of build/fuzz/$name/main.log:" >&2
