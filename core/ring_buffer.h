@@ -150,7 +150,7 @@ again:
 	}
 	perf_interleave(PI_PUT_HANDLE_DONE, rb);
 
-	if (handle->wakeup != (unsigned long)local_read(&rb->wakeup)) {
+	if (unlikely(handle->wakeup != (unsigned long)local_read(&rb->wakeup))) {
 		/* A copy (see the top of this file) of what the wakeup reads. */
 		struct perf_output_handle copy = { .rb = rb, .event = handle->event };
 
@@ -305,8 +305,18 @@ __perf_output_reserve(struct perf_output_handle *handle,
 	return 0;
 
 no_space:
-	copy = *handle;
-	return perf_output_begin_failed(&copy, event);
+	/*
+	 * The copy holds what put_handle reads, and the result is the
+	 * constant it always is: a copy of the whole handle, or a result the
+	 * caller must test, kept the page, address and size the loop had not
+	 * set yet alive from the previous record (in callee-saved registers
+	 * across every record's memcpy, the caller's own values spilled).
+	 */
+	copy = (struct perf_output_handle){
+		.event = handle->event, .rb = rb, .wakeup = handle->wakeup,
+	};
+	perf_output_begin_failed(&copy, event);
+	return -ENOSPC;
 }
 
 static __always_inline int
