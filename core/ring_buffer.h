@@ -306,15 +306,14 @@ __perf_output_reserve(struct perf_output_handle *handle,
 
 no_space:
 	/*
-	 * The copy holds what put_handle reads, and the result is the
-	 * constant it always is: a copy of the whole handle, or a result the
-	 * caller must test, kept the page, address and size the loop had not
-	 * set yet alive from the previous record (in callee-saved registers
-	 * across every record's memcpy, the caller's own values spilled).
+	 * begin_failed() always returns -ENOSPC: said here as a constant.
+	 * Handed back for the caller to test, its result was a way on to the
+	 * copy with the page, address and size this path never sets: in a
+	 * caller writing records in a loop, GCC kept the previous record's
+	 * alive in callee-saved registers across every memcpy, and spilled
+	 * the caller's own values instead (3 instructions a record).
 	 */
-	copy = (struct perf_output_handle){
-		.event = handle->event, .rb = rb, .wakeup = handle->wakeup,
-	};
+	copy = *handle;
 	perf_output_begin_failed(&copy, event);
 	return -ENOSPC;
 }
