@@ -256,13 +256,15 @@ __perf_output_reserve(struct perf_output_handle *handle,
 	 * head was ready before it (as the backward start always is).
 	 */
 	if (backward) {
-		offset = head;
 		/*
 		 * head is offset - size, so GCC made -head size - offset: two
 		 * subtractions, and size held in a register across the copy
 		 * (which cost a spill of handle->wakeup). One negation instead.
+		 * Hidden before offset takes it, so that no copy of the hidden
+		 * value is needed beside it.
 		 */
 		OPTIMIZER_HIDE_VAR(head);
+		offset = head;
 		head = -head;
 	} else {
 		offset = head - size;
