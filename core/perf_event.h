@@ -290,9 +290,13 @@ perf_output_copy(struct perf_output_handle *handle, const void *buf, unsigned in
 	 * alone; any other len is tested in one: handle->size is never 0
 	 * here (the walk turns to the next page when it reaches 0), so
 	 * len - 1 wraps past handle->size - 1 exactly when len is 0.
+	 * Without interleaving points len 0 needs no test at all: the fast
+	 * path then copies nothing and moves nothing, as the walk does; only
+	 * the PI_OUTPUT_COPY it would add tells the two apart.
 	 */
-	if (likely(__builtin_constant_p(len) ? len && len < handle->size
-					     : (unsigned long)len - 1 < handle->size - 1)) {
+	if (likely(__builtin_constant_p(len) ? len && len < handle->size :
+		   IS_ENABLED(CONFIG_PERF_INTERLEAVE) ?
+		   (unsigned long)len - 1 < handle->size - 1 : len < handle->size)) {
 		memcpy(handle->addr, buf, len);
 		handle->addr = (char *)handle->addr + len;
 		handle->size -= len;

@@ -150,7 +150,7 @@ again:
 	}
 	perf_interleave(PI_PUT_HANDLE_DONE, rb);
 
-	if (handle->wakeup != (unsigned long)local_read(&rb->wakeup)) {
+	if (unlikely(handle->wakeup != (unsigned long)local_read(&rb->wakeup))) {
 		/* A copy (see the top of this file) of what the wakeup reads. */
 		struct perf_output_handle copy = { .rb = rb, .event = handle->event };
 
@@ -256,13 +256,15 @@ __perf_output_reserve(struct perf_output_handle *handle,
 	 * head was ready before it (as the backward start always is).
 	 */
 	if (backward) {
-		offset = head;
 		/*
 		 * head is offset - size, so GCC made -head size - offset: two
 		 * subtractions, and size held in a register across the copy
 		 * (which cost a spill of handle->wakeup). One negation instead.
+		 * Hidden before offset takes it, so that no copy of the hidden
+		 * value is needed beside it.
 		 */
 		OPTIMIZER_HIDE_VAR(head);
+		offset = head;
 		head = -head;
 	} else {
 		offset = head - size;
@@ -305,8 +307,17 @@ __perf_output_reserve(struct perf_output_handle *handle,
 	return 0;
 
 no_space:
+	/*
+	 * begin_failed() always returns -ENOSPC: said here as a constant.
+	 * Handed back for the caller to test, its result was a way on to the
+	 * copy with the page, address and size this path never sets: in a
+	 * caller writing records in a loop, GCC kept the previous record's
+	 * alive in callee-saved registers across every memcpy, and spilled
+	 * the caller's own values instead (3 instructions a record).
+	 */
 	copy = *handle;
-	return perf_output_begin_failed(&copy, event);
+	perf_output_begin_failed(&copy, event);
+	return -ENOSPC;
 }
 
 static __always_inline int
