@@ -13,7 +13,11 @@
 # no more than Valgrind itself. A second figure per program gives the
 # taken branches retired per CPU second, record against Valgrind alone.
 # (bolt.py gives the same two figures for the SQLite workload, from the
-# recording it makes for BOLT.) Takes some 70 s of CPU.
+# recording it makes for BOLT.) A third, without a goal, is the floor of
+# this design: the tool alone, as record runs it, its stream written to
+# /dev/null (no replay, no model), against valgrind --tool=none; the
+# record figure cannot come below it however cheap the replay gets.
+# Takes some 90 s of CPU.
 import json
 import os
 import shutil
@@ -68,7 +72,8 @@ def python3():
 
 PROGRAMS = ["gzip", "sort", "python3"]
 FIGURES = [f for p in PROGRAMS for f in (f"record --call-graph lbr vs valgrind --tool=none ({p})",
-                                         f"record taken branches per CPU second ({p})")]
+                                         f"record taken branches per CPU second ({p})",
+                                         f"floor: the tool alone, stream discarded, vs valgrind --tool=none ({p})")]
 tool = os.path.join(b.OBJTREE, "vgtool", "lib", "pmusim-amd64-linux")
 py = python3()
 if not shutil.which("valgrind") or not shutil.which("gzip") or not shutil.which("sort") or not py:
@@ -88,10 +93,15 @@ with tempfile.TemporaryDirectory() as work:
         rec = [b.PMUSIM, "record", "-o", os.path.join(work, "perf.data"), "--call-graph", "lbr",
                f"--json={summary}", "--", *argv[name]]
         none = ["valgrind", "--tool=none", "--trace-children=yes", "-q", *argv[name]]
-        r_s, n_s = [], []
+        # record's own valgrind command line (cmd/cmd_record.c), the stream to /dev/null
+        alone = ["sh", "-c", 'VALGRIND_LIB="$0" exec "$@" 3>/dev/null', os.path.dirname(tool),
+                 "valgrind", "--tool=pmusim", "--pmusim-fd=3", "-q", "--trace-children=yes",
+                 "--pmusim-env=VALGRIND_LIB", *argv[name]]
+        r_s, n_s, a_s = [], [], []
         for _ in range(ROUNDS):
             n_s.append(b.run(none).cpu)
             r_s.append(b.run(rec).cpu)
+            a_s.append(b.run(alone).cpu)
         with open(summary) as f:
             branches = json.load(f).get("branches", 0)
         if not branches:
@@ -101,3 +111,6 @@ with tempfile.TemporaryDirectory() as work:
                  b.spread([r / n for r, n in zip(r_s, n_s)]))
         b.report(f"record taken branches per CPU second ({name})", "branches/s",
                  branches / b.median(r_s), branches / b.median(n_s), "valgrind --tool=none")
+        b.report(f"floor: the tool alone, stream discarded, vs valgrind --tool=none ({name})", "s",
+                 b.median(a_s), b.median(n_s), "valgrind --tool=none",
+                 noise=b.spread([a / n for a, n in zip(a_s, n_s)]))
