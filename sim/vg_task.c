@@ -577,33 +577,37 @@ static noinline void scout_ahead(struct vg_image *img)
 {
 	struct vg_stream *s = &img->scout;
 	const uint64_t first = img->scout_idx;
+	/* the reader's place in locals: the stores to decoded[] cannot touch them */
+	const unsigned char *data = s->data;
+	const size_t base = s->base, end = s->base + s->size;
+	const uint32_t tid = s->tid;
+	struct vgs_coder c = s->coder;
+	size_t off = s->off;
 	uint64_t idx, last = img->last_site;
 
 	for (idx = first; idx < first + VG_SCOUT_AHEAD; idx++) {
 		struct vg_decoded *d = &img->decoded[idx & (VG_DECODED - 1)];
-		const size_t at = s->off;
-		const struct vgs_coder before = s->coder;
-		uint64_t from;
+		struct vgs_coder next = c;
+		struct vg_branch b;
 		unsigned int slot;
+		size_t n;
 
-		if (!vg_stream_next_branch(s, &d->b))
-			break;		/* nothing read */
-		from = d->b.from;
-		slot = site_slot(from);
-		if (d->b.kind >= VGK_SIGNAL ||
-		    (from && from != last &&
-		     (img->site_addr[slot] != from || img->site_kind[slot] != d->b.kind))) {
-			/* back: scout_next() reads it (d's b is no record's now) */
-			d->idx = UINT64_MAX;
-			s->off = at;
-			s->coder = before;
+		n = vg_branch_decode(data + (off - base), end - off, &next, &b);
+		if (!n)
 			break;
-		}
-		d->idx = idx;
-		d->off = s->off;
-		d->tid = s->tid;
-		last = from;
+		slot = site_slot(b.from);
+		/* anything else is left for scout_next() */
+		if (b.kind >= VGK_SIGNAL ||
+		    (b.from && b.from != last &&
+		     (img->site_addr[slot] != b.from || img->site_kind[slot] != b.kind)))
+			break;
+		off += n;
+		c = next;
+		last = b.from;
+		*d = (struct vg_decoded){ .idx = idx, .off = off, .tid = tid, .b = b };
 	}
+	s->off = off;
+	s->coder = c;
 	img->tr->records += idx - first;
 	img->scout_idx = idx;
 	img->last_site = last;
