@@ -1571,7 +1571,7 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 	struct vg_thread *th = t->src.priv;
 	struct vg_trace *tr = th->img->tr;
 	struct model_cpu *model = sink->model;
-	uint64_t done = 0;
+	uint64_t done = 0, branches = 0;
 
 	if (th->held) {
 		/*
@@ -1614,7 +1614,6 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 			model_retire_insns(model, n, n, true);
 			th->run_done += n;
 			th->left -= n;
-			tr->insns += n;
 			done += n;
 			if (done >= budget)
 				break;		/* the rest of the block, or the record, next time */
@@ -1633,8 +1632,7 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 					    1);
 			th->in_branch = false;
 			start_run(th, ev->to);
-			tr->insns++;
-			tr->branches++;
+			branches++;
 			done++;
 		} else if (ev->type == VGS_SIGNAL || ev->type == VGS_SIGRETURN) {
 			start_run(th, ev->to);
@@ -1645,6 +1643,9 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 		if (!take_next_fast(th) && !take_next(th, model))
 			break;
 	}
+	/* what it retired: done counts every instruction, the branches too */
+	tr->insns += done;
+	tr->branches += branches;
 	return done;
 }
 
