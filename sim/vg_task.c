@@ -1006,6 +1006,12 @@ static int push_segment(struct vg_thread *th)
 /* The shadow stack after a branch of @kind to @sp. 0, or -1 out of memory. */
 static int shadow_branch(struct vg_thread *th, const struct vg_event *ev)
 {
+	/* most branches are neither calls nor signals: one test for them */
+	if (__builtin_expect((unsigned int)ev->kind - VGK_CALL > VGK_IND_CALL - VGK_CALL &&
+			     ev->kind < VGK_SIGNAL, 1)) {
+		pop_below(th, ev->sp, false);
+		return 0;
+	}
 	switch (ev->kind) {
 	case VGK_CALL:
 	case VGK_IND_CALL:
