@@ -563,7 +563,8 @@ static noinline int scout_rest(struct vg_image *img, size_t at, struct vgs_coder
 }
 
 /* At most this many records scout_ahead() decodes at once (below VG_DECODED) */
-#define VG_SCOUT_AHEAD	64
+#define VG_SCOUT_AHEAD	128
+_Static_assert(VG_SCOUT_AHEAD < VG_DECODED, "the walk's record keeps its decoded[] slot");
 
 /*
  * The scout of an image of one thread reads on in a tight loop (scout_next()
