@@ -72,6 +72,7 @@ struct vg_thread {
 	uint32_t depth, cap;
 	uint32_t *segs;
 	uint32_t nr_segs, segs_cap;
+	uint32_t seg_base;		/* segs[nr_segs - 1], or 0: pop_below() reads it per branch */
 };
 
 /* A VGS_WAKE record: a thread back from a syscall that may have waited. */
@@ -959,7 +960,7 @@ void vg_mmap_info(const struct vg_event *ev, uint32_t pid, uint32_t tid,
 
 static uint32_t seg_base(const struct vg_thread *th)
 {
-	return th->nr_segs ? th->segs[th->nr_segs - 1] : 0;
+	return th->seg_base;
 }
 
 /* Frames whose return address is below @sp (strictly, or also at it) are gone. */
@@ -1001,6 +1002,7 @@ static int push_segment(struct vg_thread *th)
 		th->segs_cap = n;
 	}
 	th->segs[th->nr_segs++] = th->depth;
+	th->seg_base = th->depth;
 	return 0;
 }
 
@@ -1022,8 +1024,10 @@ static int shadow_branch(struct vg_thread *th, const struct vg_event *ev)
 	case VGK_SIGNAL:
 		return push_segment(th);
 	case VGK_SIGRETURN:
-		if (th->nr_segs)
+		if (th->nr_segs) {
 			th->depth = th->segs[--th->nr_segs];
+			th->seg_base = th->nr_segs ? th->segs[th->nr_segs - 1] : 0;
+		}
 		pop_below(th, ev->sp, false);
 		return 0;
 	default:
@@ -1262,7 +1266,7 @@ static void thread_end(struct vg_thread *th, uint64_t tsc)
 /* @to's shadow stack becomes a copy of @from's. 0, or -1 out of memory. */
 static int inherit_stack(struct vg_thread *to, const struct vg_thread *from)
 {
-	to->depth = to->nr_segs = 0;
+	to->depth = to->nr_segs = to->seg_base = 0;
 	for (uint32_t i = 0; i < from->depth; i++)
 		if (push_frame(to, from->frames[i].site, from->frames[i].target, from->frames[i].sp))
 			return -1;
