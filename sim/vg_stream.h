@@ -156,27 +156,28 @@ static inline enum vgs_rec_type vg_branch_type(unsigned int kind)
 }
 
 /*
- * Most records are branches far from the end of what is in hand: this
- * reads one into @b, with no check of the end per byte (a branch record
- * is at most 41 bytes). False, and nothing read, for anything else or
- * anything wrong: vg_stream_next() then reads it (and says what is
- * wrong). Always inlined: the compiler would otherwise keep one copy,
- * whose calls cost a fifth of the decoding.
+ * The branch record at @rec, @avail bytes in hand there, its deltas from
+ * @c: its length, with @c then its own and the record in @b; or 0, nothing
+ * read, for anything else or anything wrong, and for a record that may
+ * reach past @avail (a branch record is at most VGS_REC_MAX bytes), with
+ * no check of the end per byte. Always inlined: the compiler would
+ * otherwise keep one copy, whose calls cost a fifth of the decoding.
  */
 static inline __attribute__((always_inline))
-bool vg_stream_next_branch(struct vg_stream *s, struct vg_branch *b)
+size_t vg_branch_decode(const unsigned char *rec, size_t avail, struct vgs_coder *c,
+			struct vg_branch *b)
 {
-	const unsigned char *rec = s->data + (s->off - s->base), *p = rec;
+	const unsigned char *p = rec;
 	unsigned int lead, kind;
 	uint64_t insns, from, to, sp;
 	uint32_t four;
 
-	if (s->size - (s->off - s->base) < VGS_REC_MAX)
-		return false;
+	if (avail < VGS_REC_MAX)
+		return 0;
 	lead = *p++;
 	kind = lead & 15;
 	if (kind == 0 || kind >= VGK__NR)
-		return false;
+		return 0;
 	memcpy(&four, p, sizeof(four));
 	if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && !(four & 0x80808080u)) {
 		/* most (a loop's): four numbers of a byte each, the first lowest */
@@ -188,21 +189,36 @@ bool vg_stream_next_branch(struct vg_stream *s, struct vg_branch *b)
 	} else if (!(p = vg_stream_num_here(p, &insns)) || insns > UINT32_MAX ||
 		   !(p = vg_stream_num_here(p, &from)) || !(p = vg_stream_num_here(p, &to)) ||
 		   !(p = vg_stream_num_here(p, &sp))) {
-		return false;
+		return 0;
 	}
-	from += s->coder.to;
+	from += c->to;
 	to = from + vgs_unzigzag(to);
-	sp = s->coder.sp + vgs_unzigzag(sp);
-	s->coder.to = to;
-	s->coder.sp = sp;
-	s->off += (size_t)(p - rec);
+	sp = c->sp + vgs_unzigzag(sp);
+	c->to = to;
+	c->sp = sp;
 	b->from = from;
 	b->to = to;
 	b->sp = sp;
 	b->insns = (uint32_t)insns;
 	b->kind = (uint8_t)kind;
 	b->insn_len = (uint8_t)(lead >> 4);
-	return true;
+	return (size_t)(p - rec);
+}
+
+/*
+ * Most records are branches far from the end of what is in hand: this
+ * reads one into @b (vg_branch_decode()). False, and nothing read, for
+ * anything else or anything wrong: vg_stream_next() then reads it (and
+ * says what is wrong).
+ */
+static inline __attribute__((always_inline))
+bool vg_stream_next_branch(struct vg_stream *s, struct vg_branch *b)
+{
+	size_t n = vg_branch_decode(s->data + (s->off - s->base), s->size - (s->off - s->base),
+				    &s->coder, b);
+
+	s->off += n;
+	return n != 0;
 }
 
 /*

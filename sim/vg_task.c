@@ -72,6 +72,7 @@ struct vg_thread {
 	uint32_t depth, cap;
 	uint32_t *segs;
 	uint32_t nr_segs, segs_cap;
+	uint32_t seg_base;		/* segs[nr_segs - 1], or 0: pop_below() reads it per branch */
 };
 
 /* A VGS_WAKE record: a thread back from a syscall that may have waited. */
@@ -562,6 +563,58 @@ static noinline int scout_rest(struct vg_image *img, size_t at, struct vgs_coder
 	return 1;
 }
 
+/* At most this many records scout_ahead() decodes at once (below VG_DECODED) */
+#define VG_SCOUT_AHEAD	128
+_Static_assert(VG_SCOUT_AHEAD < VG_DECODED, "the walk's record keeps its decoded[] slot");
+
+/*
+ * The scout of an image of one thread reads on in a tight loop (scout_next()
+ * costs more per record) while the records are of the kind scout_next()
+ * does inline and their sites are registered already: such a record has no
+ * effect but on the scout's own place, so reading it early changes nothing
+ * the run shows. It stops before any other record, which the scout then
+ * reads when a walk comes to it, as before.
+ */
+static noinline void scout_ahead(struct vg_image *img)
+{
+	struct vg_stream *s = &img->scout;
+	const uint64_t first = img->scout_idx;
+	/* the reader's place in locals: the stores to decoded[] cannot touch them */
+	const unsigned char *data = s->data;
+	const size_t base = s->base, end = s->base + s->size;
+	const uint32_t tid = s->tid;
+	struct vgs_coder c = s->coder;
+	size_t off = s->off;
+	uint64_t idx, last = img->last_site;
+
+	for (idx = first; idx < first + VG_SCOUT_AHEAD; idx++) {
+		struct vg_decoded *d = &img->decoded[idx & (VG_DECODED - 1)];
+		struct vgs_coder next = c;
+		struct vg_branch b;
+		unsigned int slot;
+		size_t n;
+
+		n = vg_branch_decode(data + (off - base), end - off, &next, &b);
+		if (!n)
+			break;
+		slot = site_slot(b.from);
+		/* anything else is left for scout_next() */
+		if (b.kind >= VGK_SIGNAL ||
+		    (b.from && b.from != last &&
+		     (img->site_addr[slot] != b.from || img->site_kind[slot] != b.kind)))
+			break;
+		off += n;
+		c = next;
+		last = b.from;
+		*d = (struct vg_decoded){ .idx = idx, .off = off, .tid = tid, .b = b };
+	}
+	s->off = off;
+	s->coder = c;
+	img->tr->records += idx - first;
+	img->scout_idx = idx;
+	img->last_site = last;
+}
+
 /*
  * The scout's next record; inline for what most are: a VGS_BRANCH of the
  * thread of its last record, whose walk has begun (decoded into its
@@ -589,7 +642,11 @@ static inline __attribute__((always_inline)) int scout_next(struct vg_image *img
 		return scout_rest(img, at, before, true);
 	img->scout_idx = idx + 1;
 	img->tr->records++;
-	return scout_site(img, d->b.from, d->b.kind);
+	if (scout_site(img, d->b.from, d->b.kind) < 0)
+		return -1;
+	if (img->nr_threads == 1)
+		scout_ahead(img);
+	return 1;
 }
 
 static int scout_one(struct vg_image *img)
@@ -903,7 +960,7 @@ void vg_mmap_info(const struct vg_event *ev, uint32_t pid, uint32_t tid,
 
 static uint32_t seg_base(const struct vg_thread *th)
 {
-	return th->nr_segs ? th->segs[th->nr_segs - 1] : 0;
+	return th->seg_base;
 }
 
 /* Frames whose return address is below @sp (strictly, or also at it) are gone. */
@@ -945,12 +1002,19 @@ static int push_segment(struct vg_thread *th)
 		th->segs_cap = n;
 	}
 	th->segs[th->nr_segs++] = th->depth;
+	th->seg_base = th->depth;
 	return 0;
 }
 
 /* The shadow stack after a branch of @kind to @sp. 0, or -1 out of memory. */
 static int shadow_branch(struct vg_thread *th, const struct vg_event *ev)
 {
+	/* most branches are neither calls nor signals: one test for them */
+	if (__builtin_expect((unsigned int)ev->kind - VGK_CALL > VGK_IND_CALL - VGK_CALL &&
+			     ev->kind < VGK_SIGNAL, 1)) {
+		pop_below(th, ev->sp, false);
+		return 0;
+	}
 	switch (ev->kind) {
 	case VGK_CALL:
 	case VGK_IND_CALL:
@@ -960,8 +1024,10 @@ static int shadow_branch(struct vg_thread *th, const struct vg_event *ev)
 	case VGK_SIGNAL:
 		return push_segment(th);
 	case VGK_SIGRETURN:
-		if (th->nr_segs)
+		if (th->nr_segs) {
 			th->depth = th->segs[--th->nr_segs];
+			th->seg_base = th->nr_segs ? th->segs[th->nr_segs - 1] : 0;
+		}
 		pop_below(th, ev->sp, false);
 		return 0;
 	default:
@@ -1200,7 +1266,7 @@ static void thread_end(struct vg_thread *th, uint64_t tsc)
 /* @to's shadow stack becomes a copy of @from's. 0, or -1 out of memory. */
 static int inherit_stack(struct vg_thread *to, const struct vg_thread *from)
 {
-	to->depth = to->nr_segs = 0;
+	to->depth = to->nr_segs = to->seg_base = 0;
 	for (uint32_t i = 0; i < from->depth; i++)
 		if (push_frame(to, from->frames[i].site, from->frames[i].target, from->frames[i].sp))
 			return -1;
@@ -1516,7 +1582,7 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 	struct vg_thread *th = t->src.priv;
 	struct vg_trace *tr = th->img->tr;
 	struct model_cpu *model = sink->model;
-	uint64_t done = 0;
+	uint64_t done = 0, branches = 0;
 
 	if (th->held) {
 		/*
@@ -1559,7 +1625,6 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 			model_retire_insns(model, n, n, true);
 			th->run_done += n;
 			th->left -= n;
-			tr->insns += n;
 			done += n;
 			if (done >= budget)
 				break;		/* the rest of the block, or the record, next time */
@@ -1578,8 +1643,7 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 					    1);
 			th->in_branch = false;
 			start_run(th, ev->to);
-			tr->insns++;
-			tr->branches++;
+			branches++;
 			done++;
 		} else if (ev->type == VGS_SIGNAL || ev->type == VGS_SIGRETURN) {
 			start_run(th, ev->to);
@@ -1590,6 +1654,9 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 		if (!take_next_fast(th) && !take_next(th, model))
 			break;
 	}
+	/* what it retired: done counts every instruction, the branches too */
+	tr->insns += done;
+	tr->branches += branches;
 	return done;
 }
 
