@@ -1453,15 +1453,15 @@ static void park(struct vg_thread *th, uint64_t tsc)
 	machine_sleep_task(th->task);
 }
 
-/* @th's walk takes its next record as the scout decoded it (@d), and goes on after it. */
+/*
+ * @th's walk takes its next record as the scout decoded it (@d), and goes
+ * on after it. Of the record, ev has what thread_run() and vg_pmi_at()
+ * read: its tid and counts are @d's still (per branch, fewer copies).
+ */
 static inline void take_decoded(struct vg_thread *th, const struct vg_decoded *d)
 {
-	/* the fields a branch record has: the others are not read */
 	th->ev.type = vg_branch_type(d->b.kind);
 	th->ev.kind = d->b.kind;
-	th->ev.tid = d->tid;
-	th->ev.insns = d->b.insns;
-	th->ev.insn_len = d->b.insn_len;
 	th->ev.from = d->b.from;
 	th->ev.to = d->b.to;
 	th->ev.sp = d->b.sp;
@@ -1499,9 +1499,12 @@ static int next_own(struct vg_thread *th, uint64_t tsc)
 		/* the scout reads each record first (it checks them all) */
 		while (!img->scout_done && img->scout.off <= th->cur.off)
 			scout_one(img);
-		if (d->idx == idx)
+		if (d->idx == idx) {
 			take_decoded(th, d);
-		else if (vg_stream_next(&th->cur, &th->ev, err, sizeof(err)) <= 0) {
+			th->ev.tid = d->tid;
+			th->ev.insns = d->b.insns;
+			th->ev.insn_len = d->b.insn_len;
+		} else if (vg_stream_next(&th->cur, &th->ev, err, sizeof(err)) <= 0) {
 			return 0;
 		}
 		th->walked++;
@@ -1552,7 +1555,7 @@ static inline __attribute__((always_inline)) bool take_next_fast(struct vg_threa
 	th->walked = idx + 1;
 	th->pos = idx;
 	th->have_ev = true;
-	th->left = th->ev.insns - (th->ev.type == VGS_BRANCH && th->ev.insns ? 1 : 0);
+	th->left = d->b.insns - (th->ev.type == VGS_BRANCH && d->b.insns ? 1 : 0);
 	return true;
 }
 
