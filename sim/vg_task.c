@@ -102,7 +102,10 @@ struct vg_decoded {
 	size_t off;			/* the next record's first byte */
 	uint32_t tid;
 	struct vg_branch b;
+	/* to 64 bytes: an index into decoded[] is scaled by a shift, not a multiply */
+	uint64_t pad;
 };
+_Static_assert(sizeof(struct vg_decoded) == 64, "struct vg_decoded is 64 bytes");
 
 /* One stream file: a process from its start or an execve to its end or next execve. */
 struct vg_image {
@@ -606,7 +609,11 @@ static noinline void scout_ahead(struct vg_image *img)
 		off += n;
 		c = next;
 		last = b.from;
-		*d = (struct vg_decoded){ .idx = idx, .off = off, .tid = tid, .b = b };
+		/* by field: the literal would store the pad too */
+		d->idx = idx;
+		d->off = off;
+		d->tid = tid;
+		d->b = b;
 	}
 	s->off = off;
 	s->coder = c;
