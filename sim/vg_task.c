@@ -1592,6 +1592,8 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 	struct vg_thread *th = t->src.priv;
 	struct vg_trace *tr = th->img->tr;
 	struct model_cpu *model = sink->model;
+	/* (in a local: the stores through it would have it loaded again per branch) */
+	uint64_t *ip = sink->ip;
 	uint64_t done = 0, branches = 0;
 
 	if (th->held) {
@@ -1631,7 +1633,7 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 			 */
 			if (ev->type == VGS_BRANCH)
 				th->ip = ev->from;
-			*sink->ip = th->ip;
+			*ip = th->ip;
 			model_retire_insns(model, n, n, true);
 			th->run_done += n;
 			th->left -= n;
@@ -1644,7 +1646,7 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 			if (shadow_branch(th, ev))
 				tr->truth_lost = true;	/* out of memory */
 			th->ip = ev->to;
-			*sink->ip = th->ip;
+			*ip = th->ip;
 		}
 		if (ev->type == VGS_BRANCH) {
 			/* CPI 1: the branch is one cycle; the model never mispredicts */
