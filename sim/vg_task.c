@@ -583,11 +583,12 @@ static noinline void scout_ahead(struct vg_image *img)
 	struct vg_stream *s = &img->scout;
 	const uint64_t first = img->scout_idx;
 	/* the reader's place in locals: the stores to decoded[] cannot touch them */
-	const unsigned char *data = s->data;
-	const size_t base = s->base, end = s->base + s->size;
+	const size_t end = s->base + s->size;
 	const uint32_t tid = s->tid;
 	struct vgs_coder c = s->coder;
 	size_t off = s->off;
+	/* where off is in the window, moved along with it */
+	const unsigned char *p = s->data + (off - s->base);
 	uint64_t idx, last = img->last_site;
 
 	for (idx = first; idx < first + VG_SCOUT_AHEAD; idx++) {
@@ -597,7 +598,7 @@ static noinline void scout_ahead(struct vg_image *img)
 		unsigned int slot;
 		size_t n;
 
-		n = vg_branch_decode(data + (off - base), end - off, &next, &b);
+		n = vg_branch_decode(p, end - off, &next, &b);
 		if (!n)
 			break;
 		slot = site_slot(b.from);
@@ -607,6 +608,7 @@ static noinline void scout_ahead(struct vg_image *img)
 		     (img->site_addr[slot] != b.from || img->site_kind[slot] != b.kind)))
 			break;
 		off += n;
+		p += n;
 		c = next;
 		last = b.from;
 		/* by field: the literal would store the pad too */
