@@ -1620,11 +1620,12 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 	}
 	/* each record: its instructions before the branch, then the branch or the note */
 	/* a thread that ends leaves the loop there (take_next(), thread_note()) */
+	/* (the loop's end takes each next record: only the first may be to take) */
+	if (budget && !th->have_ev && !take_next(th, model))
+		goto out;
 	while (done < budget) {
 		struct vg_event *ev = &th->ev;
 
-		if (!th->have_ev && !take_next(th, model))
-			break;
 		if (th->left) {
 			uint64_t n = th->left < budget - done ? th->left : budget - done;
 
@@ -1668,6 +1669,7 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 		if (!take_next_fast(th) && !take_next(th, model))
 			break;
 	}
+out:
 	/* what it retired: done counts every instruction, the branches too */
 	tr->insns += done;
 	tr->branches += branches;
