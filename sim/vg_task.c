@@ -102,7 +102,10 @@ struct vg_decoded {
 	size_t off;			/* the next record's first byte */
 	uint32_t tid;
 	struct vg_branch b;
+	/* to 64 bytes: an index into decoded[] is scaled by a shift, not a multiply */
+	uint64_t pad;
 };
+_Static_assert(sizeof(struct vg_decoded) == 64, "struct vg_decoded is 64 bytes");
 
 /* One stream file: a process from its start or an execve to its end or next execve. */
 struct vg_image {
@@ -580,11 +583,12 @@ static noinline void scout_ahead(struct vg_image *img)
 	struct vg_stream *s = &img->scout;
 	const uint64_t first = img->scout_idx;
 	/* the reader's place in locals: the stores to decoded[] cannot touch them */
-	const unsigned char *data = s->data;
-	const size_t base = s->base, end = s->base + s->size;
+	const size_t end = s->base + s->size;
 	const uint32_t tid = s->tid;
 	struct vgs_coder c = s->coder;
 	size_t off = s->off;
+	/* where off is in the window, moved along with it */
+	const unsigned char *p = s->data + (off - s->base);
 	uint64_t idx, last = img->last_site;
 
 	for (idx = first; idx < first + VG_SCOUT_AHEAD; idx++) {
@@ -594,7 +598,7 @@ static noinline void scout_ahead(struct vg_image *img)
 		unsigned int slot;
 		size_t n;
 
-		n = vg_branch_decode(data + (off - base), end - off, &next, &b);
+		n = vg_branch_decode(p, end - off, &next, &b);
 		if (!n)
 			break;
 		slot = site_slot(b.from);
@@ -604,9 +608,14 @@ static noinline void scout_ahead(struct vg_image *img)
 		     (img->site_addr[slot] != b.from || img->site_kind[slot] != b.kind)))
 			break;
 		off += n;
+		p += n;
 		c = next;
 		last = b.from;
-		*d = (struct vg_decoded){ .idx = idx, .off = off, .tid = tid, .b = b };
+		/* by field: the literal would store the pad too */
+		d->idx = idx;
+		d->off = off;
+		d->tid = tid;
+		d->b = b;
 	}
 	s->off = off;
 	s->coder = c;
@@ -1453,15 +1462,15 @@ static void park(struct vg_thread *th, uint64_t tsc)
 	machine_sleep_task(th->task);
 }
 
-/* @th's walk takes its next record as the scout decoded it (@d), and goes on after it. */
+/*
+ * @th's walk takes its next record as the scout decoded it (@d), and goes
+ * on after it. Of the record, ev has what thread_run() and vg_pmi_at()
+ * read: its tid and counts are @d's still (per branch, fewer copies).
+ */
 static inline void take_decoded(struct vg_thread *th, const struct vg_decoded *d)
 {
-	/* the fields a branch record has: the others are not read */
 	th->ev.type = vg_branch_type(d->b.kind);
 	th->ev.kind = d->b.kind;
-	th->ev.tid = d->tid;
-	th->ev.insns = d->b.insns;
-	th->ev.insn_len = d->b.insn_len;
 	th->ev.from = d->b.from;
 	th->ev.to = d->b.to;
 	th->ev.sp = d->b.sp;
@@ -1499,9 +1508,12 @@ static int next_own(struct vg_thread *th, uint64_t tsc)
 		/* the scout reads each record first (it checks them all) */
 		while (!img->scout_done && img->scout.off <= th->cur.off)
 			scout_one(img);
-		if (d->idx == idx)
+		if (d->idx == idx) {
 			take_decoded(th, d);
-		else if (vg_stream_next(&th->cur, &th->ev, err, sizeof(err)) <= 0) {
+			th->ev.tid = d->tid;
+			th->ev.insns = d->b.insns;
+			th->ev.insn_len = d->b.insn_len;
+		} else if (vg_stream_next(&th->cur, &th->ev, err, sizeof(err)) <= 0) {
 			return 0;
 		}
 		th->walked++;
@@ -1552,7 +1564,7 @@ static inline __attribute__((always_inline)) bool take_next_fast(struct vg_threa
 	th->walked = idx + 1;
 	th->pos = idx;
 	th->have_ev = true;
-	th->left = th->ev.insns - (th->ev.type == VGS_BRANCH && th->ev.insns ? 1 : 0);
+	th->left = d->b.insns - (th->ev.type == VGS_BRANCH && d->b.insns ? 1 : 0);
 	return true;
 }
 
@@ -1582,6 +1594,8 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 	struct vg_thread *th = t->src.priv;
 	struct vg_trace *tr = th->img->tr;
 	struct model_cpu *model = sink->model;
+	/* (in a local: the stores through it would have it loaded again per branch) */
+	uint64_t *ip = sink->ip;
 	uint64_t done = 0, branches = 0;
 
 	if (th->held) {
@@ -1606,11 +1620,12 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 	}
 	/* each record: its instructions before the branch, then the branch or the note */
 	/* a thread that ends leaves the loop there (take_next(), thread_note()) */
+	/* (the loop's end takes each next record: only the first may be to take) */
+	if (budget && !th->have_ev && !take_next(th, model))
+		goto out;
 	while (done < budget) {
 		struct vg_event *ev = &th->ev;
 
-		if (!th->have_ev && !take_next(th, model))
-			break;
 		if (th->left) {
 			uint64_t n = th->left < budget - done ? th->left : budget - done;
 
@@ -1621,7 +1636,7 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 			 */
 			if (ev->type == VGS_BRANCH)
 				th->ip = ev->from;
-			*sink->ip = th->ip;
+			*ip = th->ip;
 			model_retire_insns(model, n, n, true);
 			th->run_done += n;
 			th->left -= n;
@@ -1634,7 +1649,7 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 			if (shadow_branch(th, ev))
 				tr->truth_lost = true;	/* out of memory */
 			th->ip = ev->to;
-			*sink->ip = th->ip;
+			*ip = th->ip;
 		}
 		if (ev->type == VGS_BRANCH) {
 			/* CPI 1: the branch is one cycle; the model never mispredicts */
@@ -1654,6 +1669,7 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 		if (!take_next_fast(th) && !take_next(th, model))
 			break;
 	}
+out:
 	/* what it retired: done counts every instruction, the branches too */
 	tr->insns += done;
 	tr->branches += branches;
