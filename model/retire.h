@@ -245,4 +245,29 @@ model_retire_inline bool model_retire_user_jccs(struct model_cpu *cpu, uint64_t 
 	return true;
 }
 
+/*
+ * A user block of @n instructions at CPI 1 and the taken branch that ends
+ * it (one cycle, predicted): the fast halves of model_retire_insns(cpu, n,
+ * n, true), when n is not 0, and then model_retire_branch(cpu, from, to,
+ * type, true, false, 1), under one budget check that passes exactly when
+ * both of theirs would (2n < budget and 2 < budget - 2n). False, and
+ * nothing retired, when either would have gone to its slow half: the
+ * caller then makes the two calls.
+ */
+model_retire_inline bool model_retire_user_block_branch(struct model_cpu *cpu, uint64_t n,
+							uint64_t from, uint64_t to,
+							enum model_branch_type type)
+{
+	struct model_retire_state *rs = model_cpu_retire_state(cpu);
+
+	if (model_retire_unlikely(n >> 32 || 2 * n + 2 >= rs->budget))
+		return false;
+	rs->budget -= 2 * n + 2;
+	rs->clock += n + 1;
+	rs->pend_branches[1]++;
+	if ((unsigned int)type < MODEL_BR__NR && (rs->lbr_capture[1] >> type & 1))
+		model_lbr_record(cpu, from, to, type, false);
+	return true;
+}
+
 #endif /* PMUSIM_MODEL_RETIRE_H */

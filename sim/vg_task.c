@@ -566,64 +566,6 @@ static noinline int scout_rest(struct vg_image *img, size_t at, struct vgs_coder
 	return 1;
 }
 
-/* At most this many records scout_ahead() decodes at once (below VG_DECODED) */
-#define VG_SCOUT_AHEAD	128
-_Static_assert(VG_SCOUT_AHEAD < VG_DECODED, "the walk's record keeps its decoded[] slot");
-
-/*
- * The scout of an image of one thread reads on in a tight loop (scout_next()
- * costs more per record) while the records are of the kind scout_next()
- * does inline and their sites are registered already: such a record has no
- * effect but on the scout's own place, so reading it early changes nothing
- * the run shows. It stops before any other record, which the scout then
- * reads when a walk comes to it, as before.
- */
-static noinline void scout_ahead(struct vg_image *img)
-{
-	struct vg_stream *s = &img->scout;
-	const uint64_t first = img->scout_idx;
-	/* the reader's place in locals: the stores to decoded[] cannot touch them */
-	const size_t end = s->base + s->size;
-	const uint32_t tid = s->tid;
-	struct vgs_coder c = s->coder;
-	size_t off = s->off;
-	/* where off is in the window, moved along with it */
-	const unsigned char *p = s->data + (off - s->base);
-	uint64_t idx, last = img->last_site;
-
-	for (idx = first; idx < first + VG_SCOUT_AHEAD; idx++) {
-		struct vg_decoded *d = &img->decoded[idx & (VG_DECODED - 1)];
-		struct vgs_coder next = c;
-		struct vg_branch b;
-		unsigned int slot;
-		size_t n;
-
-		n = vg_branch_decode(p, end - off, &next, &b);
-		if (!n)
-			break;
-		slot = site_slot(b.from);
-		/* anything else is left for scout_next() */
-		if (b.kind >= VGK_SIGNAL ||
-		    (b.from && b.from != last &&
-		     (img->site_addr[slot] != b.from || img->site_kind[slot] != b.kind)))
-			break;
-		off += n;
-		p += n;
-		c = next;
-		last = b.from;
-		/* by field: the literal would store the pad too */
-		d->idx = idx;
-		d->off = off;
-		d->tid = tid;
-		d->b = b;
-	}
-	s->off = off;
-	s->coder = c;
-	img->tr->records += idx - first;
-	img->scout_idx = idx;
-	img->last_site = last;
-}
-
 /*
  * The scout's next record; inline for what most are: a VGS_BRANCH of the
  * thread of its last record, whose walk has begun (decoded into its
@@ -653,8 +595,6 @@ static inline __attribute__((always_inline)) int scout_next(struct vg_image *img
 	img->tr->records++;
 	if (scout_site(img, d->b.from, d->b.kind) < 0)
 		return -1;
-	if (img->nr_threads == 1)
-		scout_ahead(img);
 	return 1;
 }
 
@@ -1015,21 +955,25 @@ static int push_segment(struct vg_thread *th)
 	return 0;
 }
 
-/* The shadow stack after a branch of @kind to @sp. 0, or -1 out of memory. */
-static int shadow_branch(struct vg_thread *th, const struct vg_event *ev)
+/*
+ * The shadow stack after a branch of @kind from @from to @to, with @sp
+ * after it. 0, or -1 out of memory.
+ */
+static inline __attribute__((always_inline))
+int shadow_branch(struct vg_thread *th, unsigned int kind, uint64_t from, uint64_t to,
+		  uint64_t sp)
 {
 	/* most branches are neither calls nor signals: one test for them */
-	if (__builtin_expect((unsigned int)ev->kind - VGK_CALL > VGK_IND_CALL - VGK_CALL &&
-			     ev->kind < VGK_SIGNAL, 1)) {
-		pop_below(th, ev->sp, false);
+	if (__builtin_expect(kind - VGK_CALL > VGK_IND_CALL - VGK_CALL && kind < VGK_SIGNAL, 1)) {
+		pop_below(th, sp, false);
 		return 0;
 	}
-	switch (ev->kind) {
+	switch (kind) {
 	case VGK_CALL:
 	case VGK_IND_CALL:
 		/* a frame left at this return-address slot (by longjmp) is gone too */
-		pop_below(th, ev->sp, true);
-		return push_frame(th, ev->from, ev->to, ev->sp);
+		pop_below(th, sp, true);
+		return push_frame(th, from, to, sp);
 	case VGK_SIGNAL:
 		return push_segment(th);
 	case VGK_SIGRETURN:
@@ -1037,11 +981,11 @@ static int shadow_branch(struct vg_thread *th, const struct vg_event *ev)
 			th->depth = th->segs[--th->nr_segs];
 			th->seg_base = th->nr_segs ? th->segs[th->nr_segs - 1] : 0;
 		}
-		pop_below(th, ev->sp, false);
+		pop_below(th, sp, false);
 		return 0;
 	default:
 		/* ret, longjmp's jump, an unwinder's jump to a landing pad, ... */
-		pop_below(th, ev->sp, false);
+		pop_below(th, sp, false);
 		return 0;
 	}
 }
@@ -1589,6 +1533,97 @@ static bool take_next(struct vg_thread *th, struct model_cpu *model)
 	return true;
 }
 
+/*
+ * Can @th's walk read on with the scout's own decode (run_fast())? It is
+ * its image's only thread, its walk is where the scout is (it has taken
+ * every record the scout read) and no wake-up is behind it.
+ */
+static inline __attribute__((always_inline)) bool run_fast_ready(const struct vg_thread *th)
+{
+	const struct vg_image *img = th->img;
+
+	return img->nr_threads == 1 && th->walked == img->scout_idx && !img->scout_done &&
+	       th->cur.buf && !img->nr_parked && img->last_th == th &&
+	       img->scout.tid == th->vtid &&
+	       !(th->wi < img->nr_wakes && img->wakes[th->wi].pos < th->walked);
+}
+
+/*
+ * The records of an image's only thread, when its walk is where the scout
+ * is (run_fast_ready()): the two would read the same records one after the
+ * other, so each is decoded once and retired at once, the scout and the
+ * walk moving on together. That holds for a branch record (no signal) of
+ * a site registered already, whose block and branch fit in the @room of
+ * the quantum and in the model's fast half: nothing but counts, the LBR
+ * and the shadow stack change, and no PMI comes, so the thread's state
+ * for vg_pmi_at() is needed only after the last one. It stops before
+ * anything else, which thread_run()'s loop then takes as before; and
+ * where the scout's window ends (its refill is the scout's). Instructions
+ * retired (@branches counts the branches among them).
+ */
+static uint64_t run_fast(struct vg_thread *th, struct model_cpu *model, uint64_t room,
+			 uint64_t *branches)
+{
+	struct vg_image *img = th->img;
+	struct vg_stream *s = &img->scout;
+	const size_t end = s->base + s->size;
+	struct vgs_coder c = s->coder;
+	size_t off = s->off;
+	/* where off is in the window, moved along with it */
+	const unsigned char *p = s->data + (off - s->base);
+	uint64_t last = img->last_site, done = 0, n = 0;
+	bool truth_lost = false;
+
+	for (;;) {
+		struct vgs_coder next = c;
+		struct vg_branch b;
+		unsigned int slot;
+		uint64_t left;
+		size_t len;
+
+		len = vg_branch_decode(p, end - off, &next, &b);
+		if (!len || b.kind >= VGK_SIGNAL)
+			break;
+		/* a site the scout has not registered is scout_site()'s to do */
+		slot = site_slot(b.from);
+		if (b.from && b.from != last &&
+		    (img->site_addr[slot] != b.from || img->site_kind[slot] != b.kind))
+			break;
+		/* take_next()'s: the count holds the branch */
+		left = b.insns ? b.insns - 1 : 0;
+		/* thread_run() retires it whole only when done + left < its budget */
+		if (left >= room - done ||
+		    !model_retire_user_block_branch(model, left, b.from, b.to,
+						    model_type[b.kind]))
+			break;
+		truth_lost |= shadow_branch(th, b.kind, b.from, b.to, b.sp) != 0;
+		done += left + 1;
+		n++;
+		off += len;
+		p += len;
+		c = next;
+		last = b.from;
+	}
+	if (!n)
+		return 0;
+	/* the scout's place and the walk's, both after the last record */
+	s->off = off;
+	s->coder = c;
+	img->scout_idx += n;
+	img->tr->records += n;
+	img->last_site = last;
+	th->walked += n;
+	th->pos = th->walked - 1;
+	vg_stream_seek(&th->cur, off, &c, s->tid);
+	if (truth_lost)
+		img->tr->truth_lost = true;	/* out of memory */
+	/* where the last branch went: the coder's to */
+	th->ip = c.to;
+	start_run(th, c.to);
+	*branches += n;
+	return done;
+}
+
 static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_sink *sink)
 {
 	struct vg_thread *th = t->src.priv;
@@ -1646,7 +1681,7 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 		}
 		th->have_ev = false;
 		if (ev->type == VGS_BRANCH || ev->type == VGS_SIGNAL || ev->type == VGS_SIGRETURN) {
-			if (shadow_branch(th, ev))
+			if (shadow_branch(th, ev->kind, ev->from, ev->to, ev->sp))
 				tr->truth_lost = true;	/* out of memory */
 			th->ip = ev->to;
 			*ip = th->ip;
@@ -1664,6 +1699,10 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 			start_run(th, ev->to);
 		} else if (thread_note(th, ev, model)) {
 			break;
+		}
+		if (run_fast_ready(th)) {
+			done += run_fast(th, model, budget - done, &branches);
+			*ip = th->ip;
 		}
 		/* on to the next record at once: the wake-ups it passes learn when */
 		if (!take_next_fast(th) && !take_next(th, model))

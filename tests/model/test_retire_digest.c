@@ -286,11 +286,87 @@ static void the_stream_raises_pmis_on_every_model(void **state)
 	}
 }
 
+/*
+ * model_retire_user_block_branch() (record's replay, sim/vg_task.c) is the
+ * fast halves of a user block and the branch after it in one check: a run
+ * that takes it, and makes the two calls only where it refuses, ends with
+ * the same digest as a run that always makes the two calls, on every model
+ * and programming; and it both takes and refuses (short periods keep the
+ * budget small, kernel branches and idling move it).
+ */
+static uint64_t run_blocks(const struct model_cpu_desc *d, int config, bool combined,
+			   unsigned int *taken, unsigned int *refused)
+{
+	struct digest_run r = {
+		.d = d, .hash = 0xcbf29ce484222325ULL,
+		.rng = 0x2545f4914f6cdd1dULL ^ (uint64_t)config,
+	};
+
+	r.cpu = model_cpu_create(d, 0);
+	assert_non_null(r.cpu);
+	model_cpu_set_pmi(r.cpu, digest_pmi, &r);
+	program(&r, config);
+	for (int i = 1; i <= NR_CALLS; i++) {
+		uint64_t x = next_rand(&r);
+		static const enum model_branch_type types[8] = {
+			MODEL_BR_NEAR_REL_CALL, MODEL_BR_NEAR_IND_CALL, MODEL_BR_NEAR_RET,
+			MODEL_BR_NEAR_RET, MODEL_BR_JCC, MODEL_BR_JCC, MODEL_BR_NEAR_REL_JMP,
+			MODEL_BR_NEAR_IND_JMP,
+		};
+		enum model_branch_type type = types[x % 8];
+		/* blocks of 0, of a few and of more than a short period */
+		uint64_t n = (x >> 4) % 4 == 0 ? 0 : (x >> 8) % ((x >> 6) % 2 ? 9 : 300);
+		uint64_t from = 0x400000 + ((x >> 20) & 0xfff0), to = 0x400000 + ((x >> 36) & 0xfff0);
+
+		if ((x >> 52) % 16 == 0) {
+			step(&r);	/* kernel branches, idle periods, other types */
+		} else if (combined && model_retire_user_block_branch(r.cpu, n, from, to, type)) {
+			++*taken;
+		} else {
+			*refused += combined;
+			if (n)
+				model_retire_insns(r.cpu, n, n, true);
+			model_retire_branch(r.cpu, from, to, type, true, false, 1);
+		}
+		if (i % CHECK_EVERY == 0)
+			fold_msr_file(&r);
+	}
+	fold_msr_file(&r);
+	model_cpu_destroy(r.cpu);
+	return r.hash;
+}
+
+static void block_branch_retires_as_the_two_calls(void **state)
+{
+	unsigned int nr;
+	const struct model_cpu_desc *t = model_cpu_desc_table(&nr);
+
+	(void)state;
+	for (unsigned int m = 0; m < nr; m++) {
+		/* (while a CMASK/INV/EDGE counter counts, config 1, it refuses all) */
+		unsigned int taken = 0, refused = 0, none = 0;
+
+		for (int c = 0; c < NR_CONFIGS; c++) {
+			uint64_t a = run_blocks(&t[m], c, false, &none, &none);
+			uint64_t b = run_blocks(&t[m], c, true, &taken, &refused);
+
+			if (a != b)
+				fail_msg("%s config %d: 0x%016llx with the combined call, 0x%016llx "
+					 "without", t[m].name, c, (unsigned long long)b,
+					 (unsigned long long)a);
+		}
+		if (!taken || !refused)
+			fail_msg("%s: the combined call took %u and refused %u", t[m].name, taken,
+				 refused);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(retire_path_matches_the_recorded_digests),
 		cmocka_unit_test(the_stream_raises_pmis_on_every_model),
+		cmocka_unit_test(block_branch_retires_as_the_two_calls),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
