@@ -157,15 +157,16 @@ static inline enum vgs_rec_type vg_branch_type(unsigned int kind)
 
 /*
  * The branch record at @rec, @avail bytes in hand there, its deltas from
- * @c: its length, with @c then its own and the record in @b; or 0, nothing
- * read, for anything else or anything wrong, and for a record that may
+ * @c, of a kind below @kind_end: its length, with @c then its own and the
+ * record in @b; or 0, nothing read, for anything else (another kind, any
+ * other record) or anything wrong, and for a record that may
  * reach past @avail (a branch record is at most VGS_REC_MAX bytes), with
  * no check of the end per byte. Always inlined: the compiler would
  * otherwise keep one copy, whose calls cost a fifth of the decoding.
  */
 static inline __attribute__((always_inline))
 size_t vg_branch_decode(const unsigned char *rec, size_t avail, struct vgs_coder *c,
-			struct vg_branch *b)
+			struct vg_branch *b, unsigned int kind_end)
 {
 	const unsigned char *p = rec;
 	unsigned int lead, kind;
@@ -176,7 +177,8 @@ size_t vg_branch_decode(const unsigned char *rec, size_t avail, struct vgs_coder
 		return 0;
 	lead = *p++;
 	kind = lead & 15;
-	if (kind == 0 || kind >= VGK__NR)
+	/* (one compare: kind 0 wraps) */
+	if (kind - 1 >= kind_end - 1)
 		return 0;
 	memcpy(&four, p, sizeof(four));
 	if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && !(four & 0x80808080u)) {
@@ -215,7 +217,7 @@ static inline __attribute__((always_inline))
 bool vg_stream_next_branch(struct vg_stream *s, struct vg_branch *b)
 {
 	size_t n = vg_branch_decode(s->data + (s->off - s->base), s->size - (s->off - s->base),
-				    &s->coder, b);
+				    &s->coder, b, VGK__NR);
 
 	s->off += n;
 	return n != 0;

@@ -1566,23 +1566,23 @@ static uint64_t run_fast(struct vg_thread *th, struct model_cpu *model, uint64_t
 {
 	struct vg_image *img = th->img;
 	struct vg_stream *s = &img->scout;
-	const size_t end = s->base + s->size;
-	struct vgs_coder c = s->coder;
-	size_t off = s->off;
-	/* where off is in the window, moved along with it */
-	const unsigned char *p = s->data + (off - s->base);
-	uint64_t last = img->last_site, done = 0, n = 0;
+	/* the window from the scout's place; the deltas go on from its last branch */
+	const unsigned char *const start = s->data + (s->off - s->base);
+	const unsigned char *const end = s->data + s->size;
+	const unsigned char *p = start;
+	uint64_t to = s->coder.to, sp = s->coder.sp;
+	uint64_t last = img->last_site, rest = room, n = 0;
 	bool truth_lost = false;
 
 	for (;;) {
-		struct vgs_coder next = c;
+		struct vgs_coder next = { to, sp };
 		struct vg_branch b;
 		unsigned int slot;
 		uint64_t left;
 		size_t len;
 
-		len = vg_branch_decode(p, end - off, &next, &b);
-		if (!len || b.kind >= VGK_SIGNAL)
+		len = vg_branch_decode(p, (size_t)(end - p), &next, &b, VGK_SIGNAL);
+		if (!len)
 			break;
 		/* a site the scout has not registered is scout_site()'s to do */
 		slot = site_slot(b.from);
@@ -1590,38 +1590,44 @@ static uint64_t run_fast(struct vg_thread *th, struct model_cpu *model, uint64_t
 		    (img->site_addr[slot] != b.from || img->site_kind[slot] != b.kind))
 			break;
 		/* take_next()'s: the count holds the branch */
-		left = b.insns ? b.insns - 1 : 0;
+		left = b.insns - (b.insns != 0);
 		/* thread_run() retires it whole only when done + left < its budget */
-		if (left >= room - done ||
+		if (left >= rest ||
 		    !model_retire_user_block_branch(model, left, b.from, b.to,
 						    model_type[b.kind]))
 			break;
-		truth_lost |= shadow_branch(th, b.kind, b.from, b.to, b.sp) != 0;
-		done += left + 1;
+		/*
+		 * After a branch no frame above the segment's base returns below
+		 * its sp (shadow_branch()): a branch at the same sp that is not
+		 * a call pops nothing. Most are so (a loop's).
+		 */
+		if (b.sp != sp || b.kind == VGK_CALL || b.kind == VGK_IND_CALL)
+			truth_lost |= shadow_branch(th, b.kind, b.from, b.to, b.sp) != 0;
+		rest -= left + 1;
 		n++;
-		off += len;
 		p += len;
-		c = next;
+		to = b.to;
+		sp = b.sp;
 		last = b.from;
 	}
 	if (!n)
 		return 0;
 	/* the scout's place and the walk's, both after the last record */
-	s->off = off;
-	s->coder = c;
+	s->off += (size_t)(p - start);
+	s->coder = (struct vgs_coder){ to, sp };
 	img->scout_idx += n;
 	img->tr->records += n;
 	img->last_site = last;
 	th->walked += n;
 	th->pos = th->walked - 1;
-	vg_stream_seek(&th->cur, off, &c, s->tid);
+	vg_stream_seek(&th->cur, s->off, &s->coder, s->tid);
 	if (truth_lost)
 		img->tr->truth_lost = true;	/* out of memory */
-	/* where the last branch went: the coder's to */
-	th->ip = c.to;
-	start_run(th, c.to);
+	/* where the last branch went */
+	th->ip = to;
+	start_run(th, to);
 	*branches += n;
-	return done;
+	return room - rest;
 }
 
 static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_sink *sink)
