@@ -71,6 +71,11 @@ static int fill(struct vg_stream *s, size_t need)
 	return 0;
 }
 
+int vg_stream_refill(struct vg_stream *s)
+{
+	return fill(s, VGS_REC_MAX);
+}
+
 /* The stream's header: 0, or -1 with the reason (the stream closed). */
 static int check_header(struct vg_stream *s, char *err, size_t errlen)
 {

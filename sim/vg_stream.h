@@ -111,6 +111,13 @@ static inline void vg_stream_seek(struct vg_stream *s, size_t off, const struct 
 	}
 }
 
+/*
+ * @s's window holds at least VGS_REC_MAX bytes from its place again, if
+ * the file or channel has them: 0, or -1 with errno. (A channel waits on
+ * the pipe for bytes it does not hold yet.)
+ */
+int vg_stream_refill(struct vg_stream *s);
+
 /* The record type's name ("branch", "mmap", ...), or NULL if there is none. */
 const char *vg_rec_type_name(unsigned int type);
 
@@ -134,6 +141,22 @@ static inline const unsigned char *vg_stream_num_here(const unsigned char *p, ui
 	if (p[1] < 0x80) {
 		*v = (p[0] & 0x7fu) | (uint64_t)p[1] << 7;
 		return p + 2;
+	}
+	if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) {
+		/* up to eight bytes at once: the first clear top bit ends it */
+		uint64_t w, stop, x;
+
+		memcpy(&w, p, sizeof(w));
+		stop = ~w & 0x8080808080808080ULL;
+		if (stop) {
+			/* its bytes (stop ^ (stop - 1) masks them), seven bits each, packed */
+			x = w & (stop ^ (stop - 1)) & 0x7f7f7f7f7f7f7f7fULL;
+			x = (x & 0x007f007f007f007fULL) | (x >> 1 & 0x3f803f803f803f80ULL);
+			x = (x & 0x00003fff00003fffULL) | (x >> 2 & 0x0fffc0000fffc000ULL);
+			x = (x & 0x000000000fffffffULL) | (x >> 4 & 0x00fffffff0000000ULL);
+			*v = x;
+			return p + (__builtin_ctzll(stop) >> 3) + 1;
+		}
 	}
 	return vg_stream_long_num(p, v);
 }

@@ -566,6 +566,80 @@ static noinline int scout_rest(struct vg_image *img, size_t at, struct vgs_coder
 	return 1;
 }
 
+/* At most this many records scout_ahead() decodes at once (below VG_DECODED) */
+#define VG_SCOUT_AHEAD	128
+_Static_assert(VG_SCOUT_AHEAD < VG_DECODED, "the walk's record keeps its decoded[] slot");
+
+/*
+ * May the scout of @img read ahead of the walks? Where the scout is
+ * matters only to a thread whose walk has not begun (it looks for its
+ * first record as far as the scout may go, and a parked one waits where
+ * the scout is: next_own(), unpark()), so: when every thread's walk has
+ * begun (or it is lost) and none is parked. An image of one thread has
+ * its walk read with the scout instead (run_fast()).
+ */
+static bool scout_may_run_ahead(const struct vg_image *img)
+{
+	if (img->nr_threads < 2 || img->nr_parked)
+		return false;
+	for (unsigned int i = 0; i < img->nr_threads; i++)
+		if (!img->threads[i]->has_cur && !img->threads[i]->lost)
+			return false;
+	return true;
+}
+
+/*
+ * The scout reads on in a tight loop (scout_next() costs more per record)
+ * while the records are of the kind scout_next() does inline and their
+ * sites are registered already: such a record has no effect but on the
+ * scout's own place, so reading it early changes nothing the run shows
+ * (scout_may_run_ahead()). The walks behind it then read runs of records
+ * at once (run_fast(), skip_others()). It stops before any other record,
+ * which the scout then reads when a walk comes to it, as before.
+ */
+static noinline void scout_ahead(struct vg_image *img)
+{
+	struct vg_stream *s = &img->scout;
+	const uint64_t first = img->scout_idx;
+	/* the reader's place in locals: the stores to decoded[] cannot touch them */
+	const unsigned char *const start = s->data + (s->off - s->base);
+	const unsigned char *const end = s->data + s->size;
+	const unsigned char *p = start;
+	const uint32_t tid = s->tid;
+	struct vgs_coder c = s->coder;
+	uint64_t idx, last = img->last_site;
+
+	for (idx = first; idx < first + VG_SCOUT_AHEAD; idx++) {
+		struct vg_decoded *d = &img->decoded[idx & (VG_DECODED - 1)];
+		struct vgs_coder next = c;
+		struct vg_branch b;
+		unsigned int slot;
+		size_t n;
+
+		n = vg_branch_decode(p, (size_t)(end - p), &next, &b, VGK_SIGNAL);
+		if (!n)
+			break;
+		/* anything else is left for scout_next() */
+		slot = site_slot(b.from);
+		if (b.from && b.from != last &&
+		    (img->site_addr[slot] != b.from || img->site_kind[slot] != b.kind))
+			break;
+		p += n;
+		c = next;
+		last = b.from;
+		/* by field: the literal would store the pad too */
+		d->idx = idx;
+		d->off = s->off + (size_t)(p - start);
+		d->tid = tid;
+		d->b = b;
+	}
+	s->off += (size_t)(p - start);
+	s->coder = c;
+	img->tr->records += idx - first;
+	img->scout_idx = idx;
+	img->last_site = last;
+}
+
 /*
  * The scout's next record; inline for what most are: a VGS_BRANCH of the
  * thread of its last record, whose walk has begun (decoded into its
@@ -595,6 +669,8 @@ static inline __attribute__((always_inline)) int scout_next(struct vg_image *img
 	img->tr->records++;
 	if (scout_site(img, d->b.from, d->b.kind) < 0)
 		return -1;
+	if (scout_may_run_ahead(img))
+		scout_ahead(img);
 	return 1;
 }
 
@@ -1421,6 +1497,65 @@ static inline void take_decoded(struct vg_thread *th, const struct vg_decoded *d
 	vg_stream_seek(&th->cur, d->off, &(struct vgs_coder){ d->b.to, d->b.sp }, d->tid);
 }
 
+/*
+ * The window of @s, a walk's reader of @img, has fewer than VGS_REC_MAX
+ * bytes left (a record may be longer), while the scout has read at least
+ * that many beyond its place: refill it. The channel holds what the scout
+ * read, so this never waits on the pipe. True if the window has them now.
+ */
+static bool refill_behind_scout(struct vg_stream *s, const struct vg_image *img)
+{
+	if (s->size - (s->off - s->base) >= VGS_REC_MAX || img->tr->err[0])
+		return false;
+	if (!img->scout_done && img->scout.off - s->off < VGS_REC_MAX)
+		return false;
+	return !vg_stream_refill(s) && s->size - (s->off - s->base) >= VGS_REC_MAX;
+}
+
+/*
+ * The records ahead of @th's walk while its reader is at another thread's
+ * (its tid is another's): branch records, none of them @th's, so their
+ * lengths and deltas are all it needs of them. Read no further than the
+ * scout has read, and up to the first that reaches @check: next_own()'s
+ * park check comes after that one, as after any other thread's record.
+ * How many it passed.
+ */
+static uint64_t skip_others(struct vg_thread *th, size_t check)
+{
+	struct vg_image *img = th->img;
+	struct vg_stream *s = &th->cur;
+	uint64_t n = 0;
+
+	/* (a scout that stopped at a bad record: the records before it are the slow path's) */
+	if (img->scout_done && img->tr->err[0])
+		return 0;
+	do {
+		const unsigned char *const start = s->data + (s->off - s->base);
+		const unsigned char *const end = s->data + s->size;
+		const unsigned char *p = start, *limit = end;
+		struct vgs_coder c = s->coder;
+
+		/* (the window's end bounds the decoding; the scout's place, the records) */
+		if (!img->scout_done)
+			limit = start + (img->scout.off - s->off);
+		while (s->off + (size_t)(p - start) < check) {
+			struct vgs_coder next = c;
+			struct vg_branch b;
+			size_t len = vg_branch_decode(p, (size_t)(end - p), &next, &b, VGK__NR);
+
+			if (!len || len > (size_t)(limit - p))
+				break;
+			c = next;
+			p += len;
+			n++;
+		}
+		s->off += (size_t)(p - start);
+		s->coder = c;
+	} while (s->off < check && refill_behind_scout(s, img));
+	th->walked += n;
+	return n;
+}
+
 static int next_own(struct vg_thread *th, uint64_t tsc)
 {
 	struct vg_image *img = th->img;
@@ -1452,23 +1587,26 @@ static int next_own(struct vg_thread *th, uint64_t tsc)
 		/* the scout reads each record first (it checks them all) */
 		while (!img->scout_done && img->scout.off <= th->cur.off)
 			scout_one(img);
-		if (d->idx == idx) {
-			take_decoded(th, d);
-			th->ev.tid = d->tid;
-			th->ev.insns = d->b.insns;
-			th->ev.insn_len = d->b.insn_len;
-		} else if (vg_stream_next(&th->cur, &th->ev, err, sizeof(err)) <= 0) {
-			return 0;
-		}
-		th->walked++;
-		if (th->ev.type != VGS_THREAD && th->ev.type != VGS_CODE && th->ev.tid == th->vtid) {
-			advance(th, idx, tsc);
-			/* (a walk that found its record moved on: a parked one may go on) */
-			if (img->nr_parked && th->cur.off >= th->park_check) {
-				th->park_check = th->cur.off + VG_PARK_CHECK;
-				unpark(img, tsc);
+		if (th->cur.tid == th->vtid || !skip_others(th, check)) {
+			if (d->idx == idx) {
+				take_decoded(th, d);
+				th->ev.tid = d->tid;
+				th->ev.insns = d->b.insns;
+				th->ev.insn_len = d->b.insn_len;
+			} else if (vg_stream_next(&th->cur, &th->ev, err, sizeof(err)) <= 0) {
+				return 0;
 			}
-			return 1;
+			th->walked++;
+			if (th->ev.type != VGS_THREAD && th->ev.type != VGS_CODE &&
+			    th->ev.tid == th->vtid) {
+				advance(th, idx, tsc);
+				/* (a walk that found its record moved on: a parked one may go on) */
+				if (img->nr_parked && th->cur.off >= th->park_check) {
+					th->park_check = th->cur.off + VG_PARK_CHECK;
+					unpark(img, tsc);
+				}
+				return 1;
+			}
 		}
 		if (th->cur.off >= check && img->nr_threads > 1) {
 			size_t min = slowest_other(img, th);
@@ -1534,46 +1672,72 @@ static bool take_next(struct vg_thread *th, struct model_cpu *model)
 }
 
 /*
- * Can @th's walk read on with the scout's own decode (run_fast())? It is
- * its image's only thread, its walk is where the scout is (it has taken
- * every record the scout read) and no wake-up is behind it.
+ * How @th's walk may read on in run_fast(): RUN_SCOUT, with the scout's
+ * own decode, when its walk is where the scout is (it has taken every
+ * record the scout read), the records being its own; RUN_WALK, with its
+ * own reader, behind the scout, when its reader is at its own records;
+ * else RUN_NONE. Either way no wake-up is behind it.
  */
-static inline __attribute__((always_inline)) bool run_fast_ready(const struct vg_thread *th)
+enum run_mode { RUN_NONE, RUN_SCOUT, RUN_WALK };
+
+static inline __attribute__((always_inline)) enum run_mode run_fast_mode(const struct vg_thread *th)
 {
 	const struct vg_image *img = th->img;
 
-	return img->nr_threads == 1 && th->walked == img->scout_idx && !img->scout_done &&
-	       th->cur.buf && !img->nr_parked && img->last_th == th &&
-	       img->scout.tid == th->vtid &&
-	       !(th->wi < img->nr_wakes && img->wakes[th->wi].pos < th->walked);
+	if (!th->cur.buf || (th->wi < img->nr_wakes && img->wakes[th->wi].pos < th->walked))
+		return RUN_NONE;
+	if (th->walked == img->scout_idx)
+		return !img->scout_done && img->last_th == th && img->scout.tid == th->vtid &&
+		       img->scout.off == th->cur.off ? RUN_SCOUT : RUN_NONE;
+	/* (a scout that stopped at a bad record: the records before it are the slow path's) */
+	return th->cur.tid == th->vtid && (!img->scout_done || !img->tr->err[0]) ?
+	       RUN_WALK : RUN_NONE;
 }
 
 /*
- * The records of an image's only thread, when its walk is where the scout
- * is (run_fast_ready()): the two would read the same records one after the
- * other, so each is decoded once and retired at once, the scout and the
- * walk moving on together. That holds for a branch record (no signal) of
- * a site registered already, whose block and branch fit in the @room of
- * the quantum and in the model's fast half: nothing but counts, the LBR
- * and the shadow stack change, and no PMI comes, so the thread's state
- * for vg_pmi_at() is needed only after the last one. It stops before
- * anything else, which thread_run()'s loop then takes as before; and
- * where the scout's window ends (its refill is the scout's). Instructions
- * retired (@branches counts the branches among them).
+ * @th's next records retired at once, each decoded once (run_fast_mode()
+ * says from where): a run of branch records (no signal) of its own whose
+ * blocks and branches fit in the @room of the quantum and in the model's
+ * fast half. Nothing but counts, the LBR and the shadow stack change, and
+ * no PMI comes, so the thread's state for vg_pmi_at() is needed only
+ * after the last one. With the scout's reader, the scout and the walk
+ * move on together, and a site the scout has not registered stops it;
+ * with the walk's own, it stops where the scout is (the scout reads each
+ * record first; it registered their sites). It stops before anything
+ * else, which thread_run()'s loop then takes as before; before a record
+ * next_own() must see while a walk is parked; and where the reader's
+ * window ends (the caller refills a walk's; the scout's is the slow
+ * path's). Instructions retired (@branches counts the branches among
+ * them).
  */
-static uint64_t run_fast(struct vg_thread *th, struct model_cpu *model, uint64_t room,
-			 uint64_t *branches)
+static inline __attribute__((always_inline))
+uint64_t run_fast(struct vg_thread *th, struct model_cpu *model, uint64_t room,
+		  uint64_t *branches, const bool scout)
 {
 	struct vg_image *img = th->img;
-	struct vg_stream *s = &img->scout;
-	/* the window from the scout's place; the deltas go on from its last branch */
+	struct vg_stream *s = scout ? &img->scout : &th->cur;
+	/* the window from the reader's place; the deltas go on from its last branch */
 	const unsigned char *const start = s->data + (s->off - s->base);
 	const unsigned char *const end = s->data + s->size;
-	const unsigned char *p = start;
+	const unsigned char *p = start, *limit = end;
 	uint64_t to = s->coder.to, sp = s->coder.sp;
 	uint64_t last = img->last_site, rest = room, n = 0;
 	bool truth_lost = false;
 
+	/* (the window's end bounds the decoding; the scout's place, the walk's records) */
+	if (!scout && !img->scout_done)
+		limit = start + (img->scout.off - s->off);
+	/*
+	 * While a walk is parked, next_own() looks at it again when this walk
+	 * takes a record of its own that ends at park_check or beyond: that
+	 * one is left to it, at the same time as before.
+	 */
+	if (img->nr_parked) {
+		if (th->park_check <= s->off)
+			return 0;
+		if ((size_t)(limit - start) > th->park_check - 1 - s->off)
+			limit = start + (th->park_check - 1 - s->off);
+	}
 	for (;;) {
 		struct vgs_coder next = { to, sp };
 		struct vg_branch b;
@@ -1582,13 +1746,15 @@ static uint64_t run_fast(struct vg_thread *th, struct model_cpu *model, uint64_t
 		size_t len;
 
 		len = vg_branch_decode(p, (size_t)(end - p), &next, &b, VGK_SIGNAL);
-		if (!len)
+		if (!len || len > (size_t)(limit - p))
 			break;
 		/* a site the scout has not registered is scout_site()'s to do */
-		slot = site_slot(b.from);
-		if (b.from && b.from != last &&
-		    (img->site_addr[slot] != b.from || img->site_kind[slot] != b.kind))
-			break;
+		if (scout) {
+			slot = site_slot(b.from);
+			if (b.from && b.from != last &&
+			    (img->site_addr[slot] != b.from || img->site_kind[slot] != b.kind))
+				break;
+		}
 		/* take_next()'s: the count holds the branch */
 		left = b.insns - (b.insns != 0);
 		/* thread_run() retires it whole only when done + left < its budget */
@@ -1612,15 +1778,17 @@ static uint64_t run_fast(struct vg_thread *th, struct model_cpu *model, uint64_t
 	}
 	if (!n)
 		return 0;
-	/* the scout's place and the walk's, both after the last record */
+	/* the reader's place (the scout's and the walk's), after the last record */
 	s->off += (size_t)(p - start);
 	s->coder = (struct vgs_coder){ to, sp };
-	img->scout_idx += n;
-	img->tr->records += n;
-	img->last_site = last;
+	if (scout) {
+		img->scout_idx += n;
+		img->tr->records += n;
+		img->last_site = last;
+		vg_stream_seek(&th->cur, s->off, &s->coder, s->tid);
+	}
 	th->walked += n;
 	th->pos = th->walked - 1;
-	vg_stream_seek(&th->cur, s->off, &s->coder, s->tid);
 	if (truth_lost)
 		img->tr->truth_lost = true;	/* out of memory */
 	/* where the last branch went */
@@ -1706,9 +1874,19 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 		} else if (thread_note(th, ev, model)) {
 			break;
 		}
-		if (run_fast_ready(th)) {
-			done += run_fast(th, model, budget - done, &branches);
+		switch (run_fast_mode(th)) {
+		case RUN_SCOUT:
+			done += run_fast(th, model, budget - done, &branches, true);
 			*ip = th->ip;
+			break;
+		case RUN_WALK:
+			do
+				done += run_fast(th, model, budget - done, &branches, false);
+			while (done < budget && refill_behind_scout(&th->cur, th->img));
+			*ip = th->ip;
+			break;
+		case RUN_NONE:
+			break;
 		}
 		/* on to the next record at once: the wake-ups it passes learn when */
 		if (!take_next_fast(th) && !take_next(th, model))

@@ -708,6 +708,63 @@ static void test_random_corruption(void **state)
 	assert_true(errors > 10000);
 }
 
+/*
+ * vg_stream_num_here(), which reads numbers of up to eight bytes at once:
+ * every length from one byte to ten, each bit in each place, and
+ * encodings longer than they need be (a 0x80 byte before the last), read
+ * as the byte-by-byte reader reads them; more than 64 bits refused.
+ */
+static void test_numbers_of_every_length(void **state)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+
+	(void)state;
+	for (unsigned int bits = 0; bits <= 64; bits++) {
+		for (unsigned int round = 0; round < 64; round++) {
+			uint8_t buf[VGS_NUM_MAX + 8];
+			uint64_t v, got;
+			const unsigned char *end;
+			size_t n;
+
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			v = bits == 64 ? x : x & ((1ULL << bits) - 1);
+			if (round == 0 && bits)
+				v = 1ULL << (bits - 1);	/* the top bit alone */
+			memset(buf, 0xa5, sizeof(buf));
+			n = (size_t)(vgs_put_num(buf, v) - buf);
+			end = vg_stream_num_here(buf, &got);
+			assert_non_null(end);
+			assert_int_equal(end - buf, n);
+			assert_int_equal(got, v);
+			/* the same with one 0x80 (nothing) more: what the byte reader reads */
+			if (n < VGS_NUM_MAX) {
+				buf[n - 1] |= 0x80;
+				buf[n] = 0;
+				end = vg_stream_num_here(buf, &got);
+				assert_non_null(end);
+				assert_int_equal(end - buf, n + 1);
+				assert_int_equal(got, v);
+			}
+		}
+	}
+	{
+		/* eleven bytes, or bits past 64 in the tenth: refused */
+		uint8_t over[VGS_NUM_MAX + 8];
+		uint64_t got;
+
+		memset(over, 0xff, sizeof(over));
+		assert_null(vg_stream_num_here(over, &got));
+		memset(over, 0x80, sizeof(over));
+		over[VGS_NUM_MAX - 1] = 2;
+		assert_null(vg_stream_num_here(over, &got));
+		over[VGS_NUM_MAX - 1] = 1;
+		assert_non_null(vg_stream_num_here(over, &got));
+		assert_int_equal(got, 1ULL << 63);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -719,6 +776,7 @@ int main(void)
 		cmocka_unit_test(test_file_through_window),
 		cmocka_unit_test(test_file_shrinks_while_read),
 		cmocka_unit_test(test_random_corruption),
+		cmocka_unit_test(test_numbers_of_every_length),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
