@@ -1515,29 +1515,44 @@ static bool refill_behind_scout(struct vg_stream *s, const struct vg_image *img)
 /*
  * The records ahead of @th's walk while its reader is at another thread's
  * (its tid is another's): branch records, none of them @th's, so their
- * lengths and deltas are all it needs of them. Read no further than the
- * scout has read, and up to the first that reaches @check: next_own()'s
- * park check comes after that one, as after any other thread's record.
- * How many it passed.
+ * ends and deltas are all it needs of them: from decoded[] where the scout
+ * left them there (a walk close behind it), else read from its window.
+ * Read no further than the scout has read, and up to the first that
+ * reaches @check: next_own()'s park check comes after that one, as after
+ * any other thread's record. How many it passed.
  */
 static uint64_t skip_others(struct vg_thread *th, size_t check)
 {
 	struct vg_image *img = th->img;
 	struct vg_stream *s = &th->cur;
-	uint64_t n = 0;
+	uint64_t n = 0, before;
 
 	/* (a scout that stopped at a bad record: the records before it are the slow path's) */
 	if (img->scout_done && img->tr->err[0])
 		return 0;
 	do {
-		const unsigned char *const start = s->data + (s->off - s->base);
-		const unsigned char *const end = s->data + s->size;
-		const unsigned char *p = start, *limit = end;
-		struct vgs_coder c = s->coder;
+		const struct vg_decoded *d, *last = NULL;
+		const unsigned char *start, *end, *p, *limit;
+		struct vgs_coder c;
+		size_t off = s->off;
+
+		before = n;
+		for (d = &img->decoded[(th->walked + n) & (VG_DECODED - 1)];
+		     off < check && d->idx == th->walked + n;
+		     d = &img->decoded[(th->walked + n) & (VG_DECODED - 1)]) {
+			last = d;
+			off = d->off;
+			n++;
+		}
+		if (last)
+			vg_stream_seek(s, off, &(struct vgs_coder){ last->b.to, last->b.sp }, s->tid);
 
 		/* (the window's end bounds the decoding; the scout's place, the records) */
+		start = p = s->data + (s->off - s->base);
+		end = limit = s->data + s->size;
 		if (!img->scout_done)
 			limit = start + (img->scout.off - s->off);
+		c = s->coder;
 		while (s->off + (size_t)(p - start) < check) {
 			struct vgs_coder next = c;
 			struct vg_branch b;
@@ -1551,7 +1566,7 @@ static uint64_t skip_others(struct vg_thread *th, size_t check)
 		}
 		s->off += (size_t)(p - start);
 		s->coder = c;
-	} while (s->off < check && refill_behind_scout(s, img));
+	} while (s->off < check && (n != before || refill_behind_scout(s, img)));
 	th->walked += n;
 	return n;
 }
