@@ -177,6 +177,8 @@ struct vg_trace {
 	unsigned int threads;
 	uint32_t max_depth;
 	bool truth_lost;		/* a shadow stack could not grow */
+	bool slow;			/* !vg_trace_set_fast() */
+	uint64_t fast;			/* records retired or skipped in runs, or read ahead */
 };
 
 /* ---- loading, as the stream comes ---------------------------------------------- */
@@ -573,14 +575,14 @@ _Static_assert(VG_SCOUT_AHEAD < VG_DECODED, "the walk's record keeps its decoded
 /*
  * May the scout of @img read ahead of the walks? Where the scout is
  * matters only to a thread whose walk has not begun (it looks for its
- * first record as far as the scout may go, and a parked one waits where
- * the scout is: next_own(), unpark()), so: when every thread's walk has
- * begun (or it is lost) and none is parked. An image of one thread has
- * its walk read with the scout instead (run_fast()).
+ * first record as far as the scout may go, and parked there, it waits
+ * where the scout is: next_own(), unpark()), so: when every thread's walk
+ * has begun (or it is lost). An image of one thread has its walk read
+ * with the scout instead (run_fast()).
  */
 static bool scout_may_run_ahead(const struct vg_image *img)
 {
-	if (img->nr_threads < 2 || img->nr_parked)
+	if (img->nr_threads < 2 || img->tr->slow)
 		return false;
 	for (unsigned int i = 0; i < img->nr_threads; i++)
 		if (!img->threads[i]->has_cur && !img->threads[i]->lost)
@@ -636,6 +638,7 @@ static noinline void scout_ahead(struct vg_image *img)
 	s->off += (size_t)(p - start);
 	s->coder = c;
 	img->tr->records += idx - first;
+	img->tr->fast += idx - first;
 	img->scout_idx = idx;
 	img->last_site = last;
 }
@@ -863,6 +866,11 @@ void vg_trace_set_spare_tasks(struct vg_trace *tr, unsigned int n)
 	tr->want_spares = n;
 }
 
+void vg_trace_set_fast(struct vg_trace *tr, bool fast)
+{
+	tr->slow = !fast;
+}
+
 const char *vg_trace_error(const struct vg_trace *tr)
 {
 	return tr->err[0] ? tr->err : NULL;
@@ -943,7 +951,7 @@ void vg_trace_stats(const struct vg_trace *tr, struct vg_trace_stats *st)
 		.threads = tr->threads, .processes = tr->nr_procs, .max_depth = tr->max_depth,
 		.exited = last->exited, .status = last->status, .exec = last->exec,
 		.forks = tr->nr_procs - 1, .truth_lost = tr->truth_lost, .lost = tr->lost,
-		.stalled = tr->live != 0,
+		.stalled = tr->live != 0, .fast = tr->fast,
 	};
 	for (unsigned int p = 0; p < tr->nr_procs; p++) {
 		for (const struct vg_image *img = tr->procs[p]->first; img; img = img->next) {
@@ -1568,6 +1576,7 @@ static uint64_t skip_others(struct vg_thread *th, size_t check)
 		s->coder = c;
 	} while (s->off < check && (n != before || refill_behind_scout(s, img)));
 	th->walked += n;
+	img->tr->fast += n;
 	return n;
 }
 
@@ -1602,7 +1611,7 @@ static int next_own(struct vg_thread *th, uint64_t tsc)
 		/* the scout reads each record first (it checks them all) */
 		while (!img->scout_done && img->scout.off <= th->cur.off)
 			scout_one(img);
-		if (th->cur.tid == th->vtid || !skip_others(th, check)) {
+		if (th->cur.tid == th->vtid || img->tr->slow || !skip_others(th, check)) {
 			if (d->idx == idx) {
 				take_decoded(th, d);
 				th->ev.tid = d->tid;
@@ -1699,7 +1708,8 @@ static inline __attribute__((always_inline)) enum run_mode run_fast_mode(const s
 {
 	const struct vg_image *img = th->img;
 
-	if (!th->cur.buf || (th->wi < img->nr_wakes && img->wakes[th->wi].pos < th->walked))
+	if (!th->cur.buf || (th->wi < img->nr_wakes && img->wakes[th->wi].pos < th->walked) ||
+	    img->tr->slow)
 		return RUN_NONE;
 	if (th->walked == img->scout_idx)
 		return !img->scout_done && img->last_th == th && img->scout.tid == th->vtid &&
@@ -1804,6 +1814,7 @@ uint64_t run_fast(struct vg_thread *th, struct model_cpu *model, uint64_t room,
 	}
 	th->walked += n;
 	th->pos = th->walked - 1;
+	img->tr->fast += n;
 	if (truth_lost)
 		img->tr->truth_lost = true;	/* out of memory */
 	/* where the last branch went */

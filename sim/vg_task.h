@@ -114,6 +114,13 @@ int vg_trace_add_tasks(struct vg_trace *tr, struct machine *m, const char *comm)
  * processes become. Past those, a thread is not replayed (stats: lost).
  */
 void vg_trace_set_spare_tasks(struct vg_trace *tr, unsigned int n);
+/*
+ * @fast false: every record is read and retired one at a time, the way
+ * the fast ones (runs of records decoded once, other threads' records
+ * skipped by their lengths, the scout reading ahead) must match
+ * exactly: tests replay a stream both ways. True by default.
+ */
+void vg_trace_set_fast(struct vg_trace *tr, bool fast);
 /* Every thread has retired its last record, or those left wait for nothing that will come. */
 bool vg_trace_done(const struct vg_trace *tr);
 /* @t's true stack now (see above), innermost first; the number written. */
@@ -155,6 +162,7 @@ struct vg_trace_stats {
 	bool stalled;			/* threads left that nothing would wake */
 	bool truth_lost;		/* out of memory for a shadow stack: truth unsure */
 	unsigned int lost;		/* threads past the spare tasks: not replayed */
+	uint64_t fast;			/* reads of records the fast ways (vg_trace_set_fast()) */
 };
 void vg_trace_stats(const struct vg_trace *tr, struct vg_trace_stats *st);
 

@@ -1182,6 +1182,258 @@ static void test_waiter_parks_ahead(void **state)
 	assert_int_equal(scratch_dir_remove(r.dir), 0);
 }
 
+/* ---- the fast ways against the slow one ---------------------------------------- */
+
+/* What a replay shows after each machine step, folded (FNV-1a); and its PMIs. */
+struct fast_run {
+	struct machine *m;
+	uint64_t hash;
+	unsigned int pmis;
+};
+
+static void fold64(struct fast_run *f, uint64_t v)
+{
+	for (int i = 0; i < 8; i++) {
+		f->hash ^= (v >> (8 * i)) & 0xff;
+		f->hash *= 0x100000001b3ULL;
+	}
+}
+
+#define FAST_PERIOD	997	/* instructions between PMIs, each CPU */
+
+/* A PMI of counter 0: where the machine says it came, folded; re-armed. */
+static void fast_pmi(void *ctx, int cpu_id)
+{
+	struct fast_run *f = ctx;
+	struct sim_cpu *cpu = &f->m->cpus[cpu_id];
+	uint64_t status = 0;
+
+	f->pmis++;
+	fold64(f, (uint64_t)cpu_id);
+	fold64(f, cpu->regs.ip);
+	fold64(f, cpu->regs.eventing_ip);
+	assert_int_equal(model_rdmsr(cpu->model, MSR_CORE_PERF_GLOBAL_STATUS, &status), 0);
+	assert_int_equal(model_wrmsr(cpu->model, MSR_CORE_PERF_GLOBAL_OVF_CTRL, status), 0);
+	arm_gp0(cpu->model, FAST_PERIOD);
+}
+
+/* The state after a step: counts, each task's runtime and true stack, each CPU's LBR. */
+static void fold_state(struct fast_run *f, const struct vg_trace *tr)
+{
+	struct vg_trace_stats st;
+	uint64_t ips[64], v;
+
+	/* (not st.records: the records the scout has read, which it may read ahead) */
+	vg_trace_stats(tr, &st);
+	fold64(f, st.insns);
+	fold64(f, st.branches);
+	fold64(f, st.max_depth);
+	for (unsigned int i = 0; i < f->m->nr_tasks; i++) {
+		unsigned int n = vg_trace_callstack(f->m->tasks[i], ips, 64);
+
+		fold64(f, f->m->tasks[i]->runtime);
+		for (unsigned int k = 0; k < n; k++)
+			fold64(f, ips[k]);
+	}
+	for (unsigned int c = 0; c < 2; c++) {	/* replay_hashes()'s machine */
+		struct model_cpu *cpu = f->m->cpus[c].model;
+
+		fold64(f, model_cpu_tsc(cpu));
+		assert_int_equal(model_rdmsr(cpu, MSR_LBR_TOS, &v), 0);
+		fold64(f, v);
+		for (unsigned int k = 0; k < 32; k++) {
+			assert_int_equal(model_rdmsr(cpu, MSR_LBR_NHM_FROM + k, &v), 0);
+			fold64(f, v);
+			assert_int_equal(model_rdmsr(cpu, MSR_LBR_NHM_TO + k, &v), 0);
+			fold64(f, v);
+		}
+	}
+}
+
+static uint64_t next_rand(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* A run of @n records of a thread whose code is at @base and whose stack is at *@sp. */
+static void random_run(struct vg_writer *w, uint64_t *x, uint64_t base, uint64_t *sp,
+		       unsigned int *depth, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		uint64_t r = next_rand(x);
+		/* a site per kind from a few thousand: more than the scout's cache holds */
+		uint64_t site = base + ((r >> 8) % 3000) * 16;
+		uint32_t insns = (r >> 20) % 64 == 0 ? 1 + (uint32_t)((r >> 26) % 5000) :
+				 1 + (uint32_t)((r >> 26) % 30);
+		unsigned int pick = (unsigned int)(r % 100);
+
+		if (pick < 60) {
+			vgw_branch(w, VGK_COND, site | 1, site - 0x40, *sp, insns);
+		} else if (pick < 68) {
+			vgw_branch(w, VGK_JMP, site | 2, site + 0x80, *sp, insns);
+		} else if (pick < 72) {
+			vgw_branch(w, VGK_IND_JMP, site | 3, base + ((r >> 40) % 3000) * 16, *sp, insns);
+		} else if (pick < 84 && *depth < 200) {
+			*sp -= 8 + 16 * ((r >> 40) % 4);
+			++*depth;
+			vgw_branch(w, pick < 80 ? VGK_CALL : VGK_IND_CALL, site | 4,
+				   base + 0x100000 + ((r >> 44) % 500) * 64, *sp, insns);
+		} else if (pick < 96 && *depth) {
+			*sp += 8 + 16 * ((r >> 40) % 4);
+			--*depth;
+			vgw_branch(w, VGK_RET, site | 5, base + ((r >> 44) % 3000) * 16 + 5, *sp,
+				   insns);
+		} else if (pick < 98) {
+			vgw_branch(w, VGK_SYSCALL, site | 6, (site | 6) + 2, *sp, insns);
+			if ((r >> 50) % 2)
+				vgw_proc(w, VGS_WAKE, 0, 202, NULL);
+		} else {
+			/* a signal: a handler that calls and returns, then rt_sigreturn */
+			vgw_branch(w, VGK_SIGNAL, site | 7, base + 0x200000, *sp - 0x400, insns);
+			vgw_branch(w, VGK_CALL, base + 0x200010, base + 0x210000, *sp - 0x408, 3);
+			vgw_branch(w, VGK_RET, base + 0x210020, base + 0x200015, *sp - 0x400, 4);
+			vgw_branch(w, VGK_SIGRETURN, 0, site | 7, *sp, 2);
+		}
+	}
+}
+
+/*
+ * A replay of the stream @path through a pipe on two CPUs, each with an
+ * LBR (all branches on CPU 0, call stacks on CPU 1) and an instructions
+ * counter giving a PMI every FAST_PERIOD; the state after each step into
+ * @hashes (@nr of them at most): how many steps it took.
+ */
+static unsigned int replay_hashes(const char *path, bool fast, uint64_t *hashes,
+				  unsigned int nr, struct vg_trace_stats *st)
+{
+	struct fast_run f = { .hash = 0xcbf29ce484222325ULL };
+	struct vg_trace *tr;
+	struct vg_feed *feed;
+	struct pump pump;
+	pthread_t t;
+	char err[256];
+	unsigned int steps = 0;
+	int p[2];
+
+	assert_int_equal(pipe(p), 0);
+	pump = (struct pump){ path, p[1] };
+	assert_int_equal(pthread_create(&t, NULL, pump_frames, &pump), 0);
+	feed = vg_feed_open_pipe(p[0]);
+	assert_non_null(feed);
+	if (vg_trace_open_feed(&tr, feed, NULL, err, sizeof(err)))
+		fail_msg("%s", err);
+	vg_trace_set_fast(tr, fast);
+	f.m = new_machine(2);
+	assert_int_equal(vg_trace_add_tasks(tr, f.m, "prog"), 0);
+	for (unsigned int c = 0; c < 2; c++) {
+		struct model_cpu *cpu = f.m->cpus[c].model;
+
+		model_cpu_set_pmi(cpu, fast_pmi, &f);
+		assert_int_equal(model_wrmsr(cpu, MSR_LBR_SELECT,
+					     c ? LBR_CALL_STACK | LBR_KERNEL | LBR_JCC | LBR_IND_JMP |
+						 LBR_REL_JMP | LBR_FAR : 0), 0);
+		assert_int_equal(model_wrmsr(cpu, MSR_IA32_DEBUGCTLMSR, DEBUGCTLMSR_LBR), 0);
+		assert_int_equal(model_wrmsr(cpu, MSR_ARCH_PERFMON_EVENTSEL0, 0xc0 |
+					     ARCH_PERFMON_EVENTSEL_USR | ARCH_PERFMON_EVENTSEL_INT |
+					     ARCH_PERFMON_EVENTSEL_ENABLE), 0);
+		arm_gp0(cpu, FAST_PERIOD);
+		assert_int_equal(model_wrmsr(cpu, MSR_CORE_PERF_GLOBAL_CTRL, 1), 0);
+	}
+	while (!vg_trace_done(tr)) {
+		assert_true(steps < nr);
+		machine_run(f.m, (uint64_t)(steps + 1) * 7 * N);
+		fold_state(&f, tr);
+		fold64(&f, f.pmis);
+		hashes[steps++] = f.hash;
+	}
+	pthread_join(t, NULL);
+	vg_trace_stats(tr, st);
+	assert_null(vg_trace_error(tr));
+	machine_destroy(f.m);
+	vg_trace_free(tr);
+	vg_feed_free(feed);
+	x86_branch_text_reset();
+	return steps;
+}
+
+/*
+ * The fast ways of reading records (runs of a thread's records decoded
+ * once and retired at once, other threads' records skipped by their
+ * lengths, the scout reading ahead) retire exactly what the slow way
+ * does, record by record: a stream of three threads in runs of random
+ * lengths, with branches of every kind at thousands of sites, calls and
+ * returns moving sp, signal handlers, wake-ups (half the runs begin with
+ * one, which waits for the records before it), and runs so long that
+ * waiting threads park ahead of them, replayed through a pipe with LBRs
+ * and PMIs, both ways: after every step the counts, every task's runtime
+ * and true stack, each CPU's LBR and the PMIs' ips are the same; and the
+ * fast replay reads most records the fast ways.
+ */
+static void test_fast_ways_match_the_slow_way(void **state)
+{
+	enum { MAX_STEPS = 200000 };
+	static uint64_t slow[MAX_STEPS], fast[MAX_STEPS];
+	struct replay r = { 0 };
+	struct vg_trace_stats st_slow, st_fast;
+	struct vg_writer w;
+	uint64_t x = 0x2545f4914f6cdd1dULL, sp[4] = { 0, 0x7f0000, 0x6f0000, 0x5f0000 };
+	unsigned int depth[4] = { 0 }, cur = 1, n_slow, n_fast;
+
+	(void)state;
+	scratch(&r);
+	vgw_open_at(&w, r.dir, 10, 0, 0);
+	vgw_branch(&w, VGK_JMP, 0x100, 0x110, sp[1], 5);
+	vgw_thread(&w, VGS_THREAD_NEW, 2);
+	vgw_branch(&w, VGK_JMP, 0x110, 0x120, sp[1], 5);
+	vgw_thread(&w, VGS_THREAD_NEW, 3);
+	for (unsigned int run = 0; run < 400; run++) {
+		uint64_t pick = next_rand(&x);
+		unsigned int t = 1 + (unsigned int)(pick % 3);
+		/* three runs long enough (some 5 MB) for a waiting walk to park */
+		unsigned int len = run % 130 == 100 ? 1000000 : 1 + (unsigned int)((pick >> 8) % 2500);
+
+		if (t != cur) {
+			vgw_thread(&w, VGS_THREAD, t);
+			/* back from a wait, half the time: it waits for the others' records before */
+			if ((pick >> 40) % 2) {
+				vgw_branch(&w, VGK_SYSCALL, 0x400000ULL * t + 0x10, 0x400000ULL * t + 0x12,
+					   sp[t], 3);
+				vgw_proc(&w, VGS_WAKE, 0, 202, NULL);
+			}
+		}
+		cur = t;
+		random_run(&w, &x, 0x400000ULL * t, &sp[t], &depth[t], len);
+	}
+	for (unsigned int t = 2; t <= 3; t++) {
+		vgw_thread(&w, VGS_THREAD, t);
+		vgw_thread(&w, VGS_THREAD_EXIT, t);
+	}
+	vgw_thread(&w, VGS_THREAD, 1);
+	vgw_proc(&w, VGS_WAKE, 0, 202, NULL);
+	vgw_branch(&w, VGK_JMP, 0x130, 0x140, sp[1], 5);
+	vgw_proc(&w, VGS_EXIT, 10, 0, NULL);
+	vgw_close(&w);
+
+	n_slow = replay_hashes(w.path, false, slow, MAX_STEPS, &st_slow);
+	n_fast = replay_hashes(w.path, true, fast, MAX_STEPS, &st_fast);
+	for (unsigned int i = 0; i < n_slow && i < n_fast; i++)
+		if (slow[i] != fast[i])
+			fail_msg("step %u of %u: the fast ways differ from the slow way", i, n_slow);
+	assert_int_equal(n_fast, n_slow);
+	assert_int_equal(st_fast.insns, st_slow.insns);
+	assert_int_equal(st_fast.records, st_slow.records);
+	assert_false(st_slow.stalled);
+	assert_int_equal(st_slow.fast, 0);
+	/* (the scout reading ahead and a walk reading the same record count twice) */
+	if (st_fast.fast < st_slow.records)
+		fail_msg("only %llu fast reads of %llu records", (unsigned long long)st_fast.fast,
+			 (unsigned long long)st_slow.records);
+	assert_int_equal(scratch_dir_remove(r.dir), 0);
+}
+
 /* A join: the thread waited for exits (THREAD_EXIT its last record), the waiter goes on then. */
 static void test_thread_exits_while_another_waits(void **state)
 {
@@ -1889,6 +2141,7 @@ int main(void)
 		cmocka_unit_test(test_exec_by_a_second_thread),
 		cmocka_unit_test(test_thread_exits_while_another_waits),
 		cmocka_unit_test(test_waiter_parks_ahead),
+		cmocka_unit_test(test_fast_ways_match_the_slow_way),
 		cmocka_unit_test(test_wake_after_the_others_passed_it),
 		cmocka_unit_test(test_wakes_that_wait_for_nobody),
 		cmocka_unit_test(test_wait_for_a_child_and_a_thread),
