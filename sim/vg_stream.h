@@ -132,7 +132,8 @@ const unsigned char *vg_stream_long_num(const unsigned char *p, uint64_t *v);
  * The number at @p, with at least VGS_NUM_MAX bytes there (the end is not
  * in reach): where it ends, or NULL for one over 64 bits.  Most are a byte.
  */
-static inline const unsigned char *vg_stream_num_here(const unsigned char *p, uint64_t *v)
+static inline __attribute__((always_inline))
+const unsigned char *vg_stream_num_here(const unsigned char *p, uint64_t *v)
 {
 	if (p[0] < 0x80) {
 		*v = p[0];
