@@ -86,7 +86,7 @@ struct vg_wake {
 struct vg_proc;
 
 /* Branch sites the scout remembers as registered (a power of 2) */
-#define VG_SITE_CACHE	1024
+#define VG_SITE_CACHE	16384
 /* The scout's last records that the walks take decoded (a power of 2) */
 #define VG_DECODED	256
 
