@@ -1066,6 +1066,9 @@ int cmd_record(int argc, char **argv)
 	}
 	/* the record session opens its events before the run: tasks for threads to come */
 	vg_trace_set_spare_tasks(trace, spare_tasks);
+	/* (for pmusim's developers: the reference the fast ways of the replay match) */
+	if (getenv("PMUSIM_RECORD_FAST") && !strcmp(getenv("PMUSIM_RECORD_FAST"), "0"))
+		vg_trace_set_fast(trace, false);
 	/* the kernel keeps 15 bytes of the name */
 	{
 		const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
