@@ -195,17 +195,24 @@ static void step(struct digest_run *r)
 	}
 }
 
+/* A run on @d programmed as @config, its stream from @seed. */
+static void digest_start(struct digest_run *r, const struct model_cpu_desc *d, int config,
+			 uint64_t seed)
+{
+	*r = (struct digest_run){
+		.d = d, .hash = 0xcbf29ce484222325ULL, .rng = seed ^ (uint64_t)config,
+	};
+	r->cpu = model_cpu_create(d, 0);
+	assert_non_null(r->cpu);
+	model_cpu_set_pmi(r->cpu, digest_pmi, r);
+	program(r, config);
+}
+
 static uint64_t run_digest(const struct model_cpu_desc *d, int config)
 {
-	struct digest_run r = {
-		.d = d, .hash = 0xcbf29ce484222325ULL,
-		.rng = 0x9e3779b97f4a7c15ULL ^ (uint64_t)config,
-	};
+	struct digest_run r;
 
-	r.cpu = model_cpu_create(d, 0);
-	assert_non_null(r.cpu);
-	model_cpu_set_pmi(r.cpu, digest_pmi, &r);
-	program(&r, config);
+	digest_start(&r, d, config, 0x9e3779b97f4a7c15ULL);
 	for (int i = 1; i <= NR_CALLS; i++) {
 		step(&r);
 		if (i % CHECK_EVERY == 0)
@@ -297,15 +304,9 @@ static void the_stream_raises_pmis_on_every_model(void **state)
 static uint64_t run_blocks(const struct model_cpu_desc *d, int config, bool combined,
 			   unsigned int *taken, unsigned int *refused)
 {
-	struct digest_run r = {
-		.d = d, .hash = 0xcbf29ce484222325ULL,
-		.rng = 0x2545f4914f6cdd1dULL ^ (uint64_t)config,
-	};
+	struct digest_run r;
 
-	r.cpu = model_cpu_create(d, 0);
-	assert_non_null(r.cpu);
-	model_cpu_set_pmi(r.cpu, digest_pmi, &r);
-	program(&r, config);
+	digest_start(&r, d, config, 0x2545f4914f6cdd1dULL);
 	for (int i = 1; i <= NR_CALLS; i++) {
 		uint64_t x = next_rand(&r);
 		static const enum model_branch_type types[8] = {
