@@ -1508,8 +1508,9 @@ static inline void take_decoded(struct vg_thread *th, const struct vg_decoded *d
 /*
  * The window of @s, a walk's reader of @img, has fewer than VGS_REC_MAX
  * bytes left (a record may be longer), while the scout has read at least
- * that many beyond its place: refill it. The channel holds what the scout
- * read, so this never waits on the pipe. True if the window has them now.
+ * that many beyond its place, or the whole stream: refill it. The channel
+ * holds what the scout read, so this never waits on the pipe. True if the
+ * window has them now.
  */
 static bool refill_behind_scout(struct vg_stream *s, const struct vg_image *img)
 {
@@ -1789,10 +1790,12 @@ uint64_t run_fast(struct vg_thread *th, struct model_cpu *model, uint64_t room,
 			break;
 		/*
 		 * After a branch no frame above the segment's base returns below
-		 * its sp (shadow_branch()): a branch at the same sp that is not
-		 * a call pops nothing. Most are so (a loop's).
+		 * its sp (shadow_branch()): a branch at the same sp as this
+		 * thread's last that is not a call pops nothing. Most are so (a
+		 * loop's). The deltas' sp is the stream's last branch's, maybe
+		 * another thread's, until the run has a record of its own.
 		 */
-		if (b.sp != sp || b.kind == VGK_CALL || b.kind == VGK_IND_CALL)
+		if (!n || b.sp != sp || b.kind == VGK_CALL || b.kind == VGK_IND_CALL)
 			truth_lost |= shadow_branch(th, b.kind, b.from, b.to, b.sp) != 0;
 		rest -= left + 1;
 		n++;
@@ -1831,7 +1834,7 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 	struct model_cpu *model = sink->model;
 	/* (in a local: the stores through it would have it loaded again per branch) */
 	uint64_t *ip = sink->ip;
-	uint64_t done = 0, branches = 0;
+	uint64_t done = 0, branches = 0, fast;
 
 	if (th->held) {
 		/*
@@ -1900,19 +1903,24 @@ static uint64_t thread_run(struct sim_task *t, uint64_t budget, const struct wl_
 		} else if (thread_note(th, ev, model)) {
 			break;
 		}
+		/* runs of records at once, where they are (run_fast_mode()) */
 		switch (run_fast_mode(th)) {
 		case RUN_SCOUT:
-			done += run_fast(th, model, budget - done, &branches, true);
-			*ip = th->ip;
+			fast = run_fast(th, model, budget - done, &branches, true);
 			break;
 		case RUN_WALK:
+			fast = 0;
 			do
-				done += run_fast(th, model, budget - done, &branches, false);
-			while (done < budget && refill_behind_scout(&th->cur, th->img));
+				fast += run_fast(th, model, budget - done - fast, &branches, false);
+			while (done + fast < budget && refill_behind_scout(&th->cur, th->img));
+			break;
+		default:
+			fast = 0;
+			break;
+		}
+		if (fast) {
+			done += fast;
 			*ip = th->ip;
-			break;
-		case RUN_NONE:
-			break;
 		}
 		/* on to the next record at once: the wake-ups it passes learn when */
 		if (!take_next_fast(th) && !take_next(th, model))

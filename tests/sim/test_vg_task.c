@@ -1365,9 +1365,10 @@ static unsigned int replay_hashes(const char *path, bool fast, uint64_t *hashes,
  * lengths, the scout reading ahead) retire exactly what the slow way
  * does, record by record: a stream of three threads in runs of random
  * lengths, with branches of every kind at thousands of sites, calls and
- * returns moving sp, signal handlers, wake-ups (half the runs begin with
- * one, which waits for the records before it), and runs so long that
- * waiting threads park ahead of them, replayed through a pipe with LBRs
+ * returns moving sp (two threads' stacks at the same addresses), signal
+ * handlers, wake-ups (half the runs begin with one, which waits for the
+ * records before it), and runs so long that waiting threads park ahead
+ * of them, replayed through a pipe with LBRs
  * and PMIs, both ways: after every step the counts, every task's runtime
  * and true stack, each CPU's LBR and the PMIs' ips are the same; and the
  * fast replay reads most records the fast ways.
@@ -1379,7 +1380,12 @@ static void test_fast_ways_match_the_slow_way(void **state)
 	struct replay r = { 0 };
 	struct vg_trace_stats st_slow, st_fast;
 	struct vg_writer w;
-	uint64_t x = 0x2545f4914f6cdd1dULL, sp[4] = { 0, 0x7f0000, 0x6f0000, 0x5f0000 };
+	/*
+	 * threads 2 and 3 with stacks at the same addresses (a made-up
+	 * stream): a thread's first branch after a switch may come at the sp
+	 * of the other's last, which the stream's deltas go on from
+	 */
+	uint64_t x = 0x2545f4914f6cdd1dULL, sp[4] = { 0, 0x7f0000, 0x6f0000, 0x6f0000 };
 	unsigned int depth[4] = { 0 }, cur = 1, n_slow, n_fast;
 
 	(void)state;
@@ -1397,6 +1403,19 @@ static void test_fast_ways_match_the_slow_way(void **state)
 
 		if (t != cur) {
 			vgw_thread(&w, VGS_THREAD, t);
+			/*
+			 * a quarter of the time, after a mapping (a record of its own
+			 * that no branch is), its first branch is a return to the sp
+			 * of the other's last (whose delta is 0): it pops the frames
+			 * of its own below that, which the other's branch did not
+			 */
+			if ((pick >> 44) % 4 == 0) {
+				vgw_mmap(&w, 0x400000ULL * t + 0x100000, "/nonexistent/pmusim-test.so");
+				sp[t] = sp[cur];
+				vgw_branch(&w, VGK_RET, 0x400000ULL * t + 0x20, 0x400000ULL * t + 0x30,
+					   sp[t], 2);
+				depth[t] = depth[t] ? depth[t] - 1 : 0;
+			}
 			/* back from a wait, half the time: it waits for the others' records before */
 			if ((pick >> 40) % 2) {
 				vgw_branch(&w, VGK_SYSCALL, 0x400000ULL * t + 0x10, 0x400000ULL * t + 0x12,
