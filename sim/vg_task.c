@@ -427,17 +427,28 @@ static int scout_nomem(struct vg_image *img)
  * 0 is none (the filter's "no text known"): only a corrupt record names
  * it, and it is still read as it says. 1, or -1 (scout_nomem()).
  */
+/*
+ * Is the branch site @from of @kind still to register, as far as the
+ * cache knows, the scout's last site being @last? (0 is none to register;
+ * the last one is as it was registered.)
+ */
+static inline __attribute__((always_inline))
+bool site_new(const struct vg_image *img, uint64_t from, unsigned int kind, uint64_t last)
+{
+	unsigned int slot = site_slot(from);
+
+	return from && from != last && (img->site_addr[slot] != from || img->site_kind[slot] != kind);
+}
+
 static inline int scout_site(struct vg_image *img, uint64_t from, unsigned int kind)
 {
-	if (from && from != img->last_site) {
+	if (site_new(img, from, kind, img->last_site)) {
 		unsigned int slot = site_slot(from);
 
-		if (img->site_addr[slot] != from || img->site_kind[slot] != kind) {
-			if (x86_branch_text_add(from, model_type[kind]))
-				return scout_nomem(img);
-			img->site_addr[slot] = from;
-			img->site_kind[slot] = (uint8_t)kind;
-		}
+		if (x86_branch_text_add(from, model_type[kind]))
+			return scout_nomem(img);
+		img->site_addr[slot] = from;
+		img->site_kind[slot] = (uint8_t)kind;
 	}
 	img->last_site = from;
 	return 1;
@@ -615,16 +626,11 @@ static noinline void scout_ahead(struct vg_image *img)
 		struct vg_decoded *d = &img->decoded[idx & (VG_DECODED - 1)];
 		struct vgs_coder next = c;
 		struct vg_branch b;
-		unsigned int slot;
 		size_t n;
 
 		n = vg_branch_decode(p, (size_t)(end - p), &next, &b, VGK_SIGNAL);
-		if (!n)
-			break;
 		/* anything else is left for scout_next() */
-		slot = site_slot(b.from);
-		if (b.from && b.from != last &&
-		    (img->site_addr[slot] != b.from || img->site_kind[slot] != b.kind))
+		if (!n || site_new(img, b.from, b.kind, last))
 			break;
 		p += n;
 		c = next;
@@ -1506,6 +1512,18 @@ static inline void take_decoded(struct vg_thread *th, const struct vg_decoded *d
 }
 
 /*
+ * Where in the window of @s, a walk's reader of @img at @start, the
+ * records the scout has read end: the scout reads each record first. (The
+ * window's end bounds the decoding, this the records taken.)
+ */
+static inline const unsigned char *scout_read_end(const struct vg_stream *s,
+						  const struct vg_image *img,
+						  const unsigned char *start)
+{
+	return img->scout_done ? s->data + s->size : start + (img->scout.off - s->off);
+}
+
+/*
  * The window of @s, a walk's reader of @img, has fewer than VGS_REC_MAX
  * bytes left (a record may be longer), while the scout has read at least
  * that many beyond its place, or the whole stream: refill it. The channel
@@ -1556,11 +1574,9 @@ static uint64_t skip_others(struct vg_thread *th, size_t check)
 		if (last)
 			vg_stream_seek(s, off, &(struct vgs_coder){ last->b.to, last->b.sp }, s->tid);
 
-		/* (the window's end bounds the decoding; the scout's place, the records) */
 		start = p = s->data + (s->off - s->base);
-		end = limit = s->data + s->size;
-		if (!img->scout_done)
-			limit = start + (img->scout.off - s->off);
+		end = s->data + s->size;
+		limit = scout_read_end(s, img, start);
 		c = s->coder;
 		while (s->off + (size_t)(p - start) < check) {
 			struct vgs_coder next = c;
@@ -1745,14 +1761,11 @@ uint64_t run_fast(struct vg_thread *th, struct model_cpu *model, uint64_t room,
 	/* the window from the reader's place; the deltas go on from its last branch */
 	const unsigned char *const start = s->data + (s->off - s->base);
 	const unsigned char *const end = s->data + s->size;
-	const unsigned char *p = start, *limit = end;
+	const unsigned char *p = start, *limit = scout ? end : scout_read_end(s, img, start);
 	uint64_t to = s->coder.to, sp = s->coder.sp;
 	uint64_t last = img->last_site, rest = room, n = 0;
 	bool truth_lost = false;
 
-	/* (the window's end bounds the decoding; the scout's place, the walk's records) */
-	if (!scout && !img->scout_done)
-		limit = start + (img->scout.off - s->off);
 	/*
 	 * While a walk is parked, next_own() looks at it again when this walk
 	 * takes a record of its own that ends at park_check or beyond: that
@@ -1767,7 +1780,6 @@ uint64_t run_fast(struct vg_thread *th, struct model_cpu *model, uint64_t room,
 	for (;;) {
 		struct vgs_coder next = { to, sp };
 		struct vg_branch b;
-		unsigned int slot;
 		uint64_t left;
 		size_t len;
 
@@ -1775,12 +1787,8 @@ uint64_t run_fast(struct vg_thread *th, struct model_cpu *model, uint64_t room,
 		if (!len || len > (size_t)(limit - p))
 			break;
 		/* a site the scout has not registered is scout_site()'s to do */
-		if (scout) {
-			slot = site_slot(b.from);
-			if (b.from && b.from != last &&
-			    (img->site_addr[slot] != b.from || img->site_kind[slot] != b.kind))
-				break;
-		}
+		if (scout && site_new(img, b.from, b.kind, last))
+			break;
 		/* take_next()'s: the count holds the branch */
 		left = b.insns - (b.insns != 0);
 		/* thread_run() retires it whole only when done + left < its budget */
