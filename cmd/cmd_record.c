@@ -302,14 +302,15 @@ struct valgrind_run {
  * from the program (so the program never sees it), and is inherited by
  * every process and execve the tool follows. 0, or -1 with errno.
  */
-static int start_valgrind(const char *tool_dir, char **prog_argv, struct valgrind_run *vr)
+static int start_valgrind(const char *tool_dir, const char *ring_dir, char **prog_argv,
+			  struct valgrind_run *vr)
 {
 	struct sigaction sa;
 	sigset_t block, saved_mask;
-	char fdopt[48], launcher[PATH_MAX];
+	char fdopt[48], launcher[PATH_MAX], ringopt[PATH_MAX + 32];
 	const char *user_lib = getenv("VALGRIND_LIB");
 	struct rlimit rl;
-	int nargs = 0, p[2], wfd;
+	int nargs = 0, a = 0, p[2], wfd;
 	char **argv, *env_opt;
 	size_t env_len;
 
@@ -326,7 +327,7 @@ static int start_valgrind(const char *tool_dir, char **prog_argv, struct valgrin
 	/* the tool gives the program its own VALGRIND_LIB back, or none (vgtool/client_env.h) */
 	env_len = sizeof("--pmusim-env=VALGRIND_LIB=") + (user_lib ? strlen(user_lib) : 0);
 	env_opt = malloc(env_len);
-	argv = calloc((size_t)nargs + 8, sizeof(*argv));
+	argv = calloc((size_t)nargs + 9, sizeof(*argv));
 	if (!argv || !env_opt) {
 		free(argv);
 		free(env_opt);
@@ -346,15 +347,20 @@ static int start_valgrind(const char *tool_dir, char **prog_argv, struct valgrin
 	snprintf(env_opt, env_len, "--pmusim-env=VALGRIND_LIB%s%s", user_lib ? "=" : "",
 		 user_lib ? user_lib : "");
 	snprintf(fdopt, sizeof(fdopt), "--pmusim-fd=%d", wfd);
-	argv[0] = "valgrind";
-	argv[1] = "--tool=pmusim";
-	argv[2] = fdopt;
-	argv[3] = "-q";
+	argv[a++] = "valgrind";
+	argv[a++] = "--tool=pmusim";
+	argv[a++] = fdopt;
+	argv[a++] = "-q";
 	/* children and the images execve runs are recorded too (one stream each) */
-	argv[4] = "--trace-children=yes";
-	argv[5] = env_opt;
+	argv[a++] = "--trace-children=yes";
+	argv[a++] = env_opt;
+	if (ring_dir) {
+		/* the bulk of the streams through shared memory (vgtool/vgstream.h) */
+		snprintf(ringopt, sizeof(ringopt), "--pmusim-ring=%s", ring_dir);
+		argv[a++] = ringopt;
+	}
 	for (int i = 0; i < nargs; i++)
-		argv[6 + i] = prog_argv[i];
+		argv[a++] = prog_argv[i];
 	fflush(NULL);
 	/* held until the handlers know the pid: a stop is never lost */
 	sigemptyset(&block);
@@ -760,6 +766,8 @@ static void print_json(FILE *f, const char *prog, const struct scenario *s,
 		vg_feed_stats(feed, &bytes, &held);
 		json_u64(&j, "stream_bytes", bytes);
 		json_u64(&j, "stream_held_max", held);
+		/* the process images whose streams came through shared memory */
+		json_u64(&j, "stream_rings", vg_feed_rings(feed));
 		/* past its memory bound: how often a stream went to TMPDIR, the most held there */
 		vg_feed_spill_stats(feed, &bytes, &held);
 		json_u64(&j, "stream_spills", bytes);
@@ -834,7 +842,7 @@ int cmd_record(int argc, char **argv)
 	struct stat json_st = { 0 };
 	FILE *json_fp = NULL;
 	const char **cmdline = NULL;
-	char err[600], dir[PATH_MAX], tool_dir[PATH_MAX], path[PATH_MAX];
+	char err[600], dir[PATH_MAX], ring_dir[PATH_MAX], tool_dir[PATH_MAX], path[PATH_MAX];
 	char scn_path[PATH_MAX + 32], comm[16], check[PATH_MAX + 256];
 	struct record_end end;
 	struct vg_trace *trace = NULL;
@@ -847,7 +855,7 @@ int cmd_record(int argc, char **argv)
 	struct valgrind_run vr;
 	FILE *f;
 
-	dir[0] = '\0';
+	dir[0] = ring_dir[0] = '\0';
 	/* --cpu is the CPU model here (a CPU list, digits, is still -C's) */
 	memcpy(opts, longopts, sizeof(opts));
 	for (size_t i = 0; opts[i].name; i++)
@@ -1007,6 +1015,16 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "pmusim: record: TMPDIR %s: %s\n", tmp, strerror(errno));
 		goto bad;
 	}
+	/*
+	 * The tool's rings (vgtool/vgstream.h): in memory (tmpfs) where there
+	 * is /dev/shm, else beside the rest. (PMUSIM_RECORD_RING=0, for
+	 * pmusim's developers: frames through the pipe only, the reference.)
+	 */
+	if (!getenv("PMUSIM_RECORD_RING") || strcmp(getenv("PMUSIM_RECORD_RING"), "0")) {
+		snprintf(ring_dir, sizeof(ring_dir), "/dev/shm/pmusim-record.XXXXXX");
+		if (!mkdtemp(ring_dir))
+			snprintf(ring_dir, sizeof(ring_dir), "%s", dir);
+	}
 	snprintf(scn_path, sizeof(scn_path), "%s/record.yaml", dir);
 	f = fopen(scn_path, "w");
 	if (!f)
@@ -1047,14 +1065,18 @@ int cmd_record(int argc, char **argv)
 			json_file = S_ISREG(json_st.st_mode);
 		}
 	}
-	if (start_valgrind(tool_dir, argv + optind, &vr)) {
+	if (start_valgrind(tool_dir, ring_dir[0] ? ring_dir : NULL, argv + optind, &vr)) {
 		fprintf(stderr, "pmusim: record: cannot run valgrind: %s\n", strerror(errno));
 		goto out;
 	}
 	/* the replay goes on while the program runs: the pipe holds it back when behind */
 	feed = vg_feed_open_pipe(vr.fd);
-	if (!feed)
+	if (!feed) {
 		close(vr.fd);
+	} else if (ring_dir[0] && vg_feed_set_ring_dir(feed, ring_dir)) {
+		vg_feed_free(feed);	/* (closes the pipe: the tool stops at EPIPE) */
+		feed = NULL;
+	}
 	else if (held_max)
 		vg_feed_set_held_max(feed, held_max);
 	if (!feed || vg_trace_open_feed(&trace, feed, NULL, err, sizeof(err))) {
@@ -1159,6 +1181,8 @@ out:
 		scenario_free(s);
 	if (dir[0] && strstr(dir, "pmusim-record."))
 		remove_dir(dir);
+	if (ring_dir[0] && strcmp(ring_dir, dir) && strstr(ring_dir, "pmusim-record."))
+		remove_dir(ring_dir);
 	free(cmdline);
 	overrides_free(&o);
 	return ret;

@@ -3,10 +3,16 @@
 #define _GNU_SOURCE	/* fallocate */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "sim/vg_feed.h"
@@ -23,6 +29,8 @@ struct vg_chan {
 	unsigned char *data;
 	size_t lo, len, cap;
 	int spill_fd;			/* -1, or the file that holds them, at their offsets */
+	struct vgs_ring *ring;		/* where its bytes come after a VGS_FRAME_RING, or NULL */
+	bool ring_end;			/* ended once its ring is empty */
 	const size_t **readers;
 	unsigned int nr_readers, readers_cap;
 };
@@ -38,10 +46,16 @@ struct vg_feed {
 	uint64_t bytes, held, held_max;
 	uint64_t spilled, spilled_max, spills;
 	uint64_t held_cap;		/* FEED_HELD_MAX, or vg_feed_set_held_max()'s */
+	char *ring_dir;			/* where the tool makes its rings, or NULL */
+	unsigned int nr_rings;		/* mapped */
+	uint64_t rings;			/* ever mapped */
+	bool discard;			/* vg_feed_close(): what comes is dropped */
 	char err[160];
 };
 
 #define FEED_READ	(256 * 1024)
+/* The most taken from a ring at a pull: what is held stays some 128 KiB, whatever the pace. */
+#define RING_TAKE	(128 * 1024)
 
 /*
  * The most of the streams held in memory: past it, the stream that holds
@@ -82,8 +96,30 @@ void vg_feed_set_held_max(struct vg_feed *f, uint64_t bytes)
 	f->held_cap = bytes;
 }
 
+int vg_feed_set_ring_dir(struct vg_feed *f, const char *dir)
+{
+	/* one thread waits on the pipe and the rings: poll() for the one, a look for the other */
+	if (!(f->ring_dir = strdup(dir)) ||
+	    fcntl(f->fd, F_SETFL, fcntl(f->fd, F_GETFL) | O_NONBLOCK)) {
+		free(f->ring_dir);
+		f->ring_dir = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static void ring_unmap(struct vg_chan *c)
+{
+	if (!c->ring)
+		return;
+	munmap(c->ring, sizeof(*c->ring));
+	c->ring = NULL;
+	c->f->nr_rings--;
+}
+
 static void chan_free(struct vg_chan *c)
 {
+	ring_unmap(c);
 	if (c->fd >= 0)
 		close(c->fd);
 	if (c->spill_fd >= 0)
@@ -105,6 +141,7 @@ void vg_feed_free(struct vg_feed *f)
 	free(f->chans);
 	free(f->in);
 	free(f->dir);
+	free(f->ring_dir);
 	free(f);
 }
 
@@ -250,6 +287,8 @@ static int spill_largest(struct vg_feed *f)
 
 static int chan_append(struct vg_chan *c, const unsigned char *p, size_t n)
 {
+	if (c->f->discard)
+		return 0;
 	if (c->spill_fd < 0 && c->f->held + n > c->f->held_cap) {
 		chan_trim(c);
 		if (c->f->held + n > c->f->held_cap && spill_largest(c->f))
@@ -289,6 +328,95 @@ static struct vg_chan *open_chan(struct vg_feed *f, uint32_t pid)
 	return NULL;
 }
 
+/*
+ * Up to RING_TAKE of the bytes @c's ring has into the stream, the writer
+ * woken if it waits for room. 0, or -1.
+ */
+static int ring_take(struct vg_chan *c, uint64_t *moved)
+{
+	uint32_t n, most = RING_TAKE;
+
+	/*
+	 * What the readers are past goes first: a take is up to 128 KiB, and
+	 * the buffer would otherwise grow to hold a few, however the replay
+	 * and the program happened to keep pace.
+	 */
+	if (vgs_ring_ready(c->ring))
+		chan_trim(c);
+	while (most && (n = vgs_ring_ready(c->ring))) {
+		const uint8_t *p;
+
+		if (n > most)
+			n = most;
+		p = vgs_ring_at(c->ring, &n);
+		most -= n;
+		if (chan_append(c, p, n))
+			return -1;
+		c->f->bytes += n;
+		*moved += n;
+		if (vgs_ring_take(c->ring, n))
+			syscall(SYS_futex, &c->ring->tail_seq, FUTEX_WAKE, 1, NULL, NULL, 0);
+	}
+	if (c->ring_end && !vgs_ring_ready(c->ring)) {
+		ring_unmap(c);
+		c->ended = true;
+	}
+	return 0;
+}
+
+/*
+ * No more bytes come to @c but what its ring holds (its END, its image's
+ * execve, the pipe's end): it ends once they are taken, as pulls take
+ * them (all at once, they would be up to a ring's worth held).
+ */
+static void chan_end(struct vg_chan *c)
+{
+	if (c->ring && vgs_ring_ready(c->ring)) {
+		c->ring_end = true;
+		return;
+	}
+	ring_unmap(c);
+	c->ended = true;
+}
+
+/* A VGS_FRAME_RING: the file @name (@len bytes) in the ring directory, mapped and unlinked. */
+static int ring_map(struct vg_chan *c, const unsigned char *name, size_t len)
+{
+	struct vg_feed *f = c->f;
+	char path[4200];
+	struct stat st;
+	void *m = MAP_FAILED;
+	int fd = -1;
+
+	if (!f->ring_dir || c->ring || !len || len > 64 || memchr(name, '/', len) ||
+	    memchr(name, '\0', len) || (name[0] == '.' && (len == 1 || (len == 2 && name[1] == '.')))) {
+		snprintf(f->err, sizeof(f->err), "the stream pipe: %s: a ring frame out of place",
+			 c->name);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/%.*s", f->ring_dir, (int)len, (const char *)name);
+	fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+	/* (a shorter file would fault where the ring is read) */
+	if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	    st.st_size == (off_t)sizeof(struct vgs_ring))
+		m = mmap(NULL, sizeof(struct vgs_ring), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	else if (fd >= 0)
+		errno = EINVAL;
+	if (m == MAP_FAILED) {
+		snprintf(f->err, sizeof(f->err), "the stream pipe: %s: its ring %.*s: %s", c->name,
+			 (int)len, (const char *)name, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	unlink(path);
+	close(fd);
+	c->ring = m;
+	f->nr_rings++;
+	f->rings++;
+	return 0;
+}
+
 static int frame(struct vg_feed *f, const struct vgs_frame *h, const unsigned char *p)
 {
 	struct vg_chan *c = open_chan(f, h->pid);
@@ -304,7 +432,7 @@ static int frame(struct vg_feed *f, const struct vgs_frame *h, const unsigned ch
 		if (c && !fh.ppid)
 			seq = c->seq + 1;
 		if (c)
-			c->ended = true;
+			chan_end(c);
 		snprintf(name, sizeof(name), "pipe:%u.%u", h->pid, seq);
 		c = chan_new(f, h->pid, seq, name);
 		if (!c)
@@ -315,32 +443,53 @@ static int frame(struct vg_feed *f, const struct vgs_frame *h, const unsigned ch
 			 h->pid);
 		return -1;
 	}
+	if (h->flags & VGS_FRAME_RING)
+		return ring_map(c, p, h->len);
 	if (chan_append(c, p, h->len))
 		return -1;
 	if (h->flags & VGS_FRAME_END)
-		c->ended = true;
+		chan_end(c);
 	return 0;
 }
 
-/* Read what the pipe has (waiting for some) and file its frames. 0, or -1 at its end or error. */
-static int pull(struct vg_feed *f)
+/* The new bytes of every ring into their streams, how many added to *@moved. 0, or -1. */
+static int take_rings(struct vg_feed *f, uint64_t *moved)
 {
+	for (unsigned int i = 0; i < f->nr_chans && f->nr_rings; i++)
+		if (f->chans[i]->ring && ring_take(f->chans[i], moved))
+			return -1;
+	return 0;
+}
+
+/*
+ * Read what the pipe has (with @wait, waiting for some) and file its
+ * frames. 1, 0 if there was nothing (without @wait), or -1 at its end or
+ * error.
+ */
+static int read_frames(struct vg_feed *f, bool wait)
+{
+	struct pollfd pfd = { .fd = f->fd, .events = POLLIN };
 	size_t done = 0;
 	ssize_t n;
 
-	if (f->eof)
-		return -1;
-	do
+	for (;;) {
 		n = read(f->fd, f->in + f->in_len, FEED_READ);
-	while (n < 0 && errno == EINTR);
+		if (n >= 0 || (errno != EINTR && errno != EAGAIN))
+			break;
+		if (errno == EAGAIN && !wait)
+			return 0;
+		if (errno == EAGAIN)
+			poll(&pfd, 1, -1);	/* (a signal: read again) */
+	}
 	if (n <= 0) {
 		if (n < 0)
 			snprintf(f->err, sizeof(f->err), "the stream pipe: %s", strerror(errno));
 		else if (f->in_len)
 			snprintf(f->err, sizeof(f->err), "the stream pipe: a frame cut short");
 		f->eof = true;
+		/* every writer is gone: what they put in their rings is all there is (pull() takes it) */
 		for (unsigned int i = 0; i < f->nr_chans; i++)
-			f->chans[i]->ended = true;
+			chan_end(f->chans[i]);
 		return -1;
 	}
 	f->bytes += (uint64_t)n;
@@ -367,7 +516,37 @@ static int pull(struct vg_feed *f)
 	}
 	memmove(f->in, f->in + done, f->in_len - done);
 	f->in_len -= done;
-	return 0;
+	return 1;
+}
+
+/*
+ * Bytes for the readers: what the rings and the pipe have, waiting for
+ * some if neither has any. 0, or -1 at the pipe's end or an error.
+ */
+static int pull(struct vg_feed *f)
+{
+	uint64_t moved = 0;
+	int r;
+
+	if (f->eof)
+		return f->nr_rings && !f->err[0] && !take_rings(f, &moved) && moved ? 0 : -1;
+	if (!f->nr_rings)
+		return read_frames(f, true) < 0 ? -1 : 0;
+	if (!take_rings(f, &moved)) {
+		r = read_frames(f, false);
+		if (r || moved)
+			return r < 0 && !moved ? -1 : 0;
+		/* nothing anywhere: say so in every ring, look again, then sleep on the pipe */
+		for (unsigned int i = 0; i < f->nr_chans; i++)
+			if (f->chans[i]->ring)
+				vgs_ring_reader_waits(f->chans[i]->ring);
+		if (!take_rings(f, &moved))
+			return moved ? 0 : read_frames(f, true) < 0 ? -1 : 0;
+	}
+	if (!f->err[0])
+		snprintf(f->err, sizeof(f->err), "pmusim: out of memory");
+	f->eof = true;
+	return -1;
 }
 
 static struct vg_chan *open_file(struct vg_feed *f, const char *path, uint32_t pid, uint32_t seq)
@@ -447,7 +626,8 @@ ssize_t vg_chan_read(struct vg_chan *c, uint64_t off, void *buf, size_t n)
 			return c->spill_fd >= 0 ? pread(c->spill_fd, buf, n, (off_t)off) :
 			       vg_chan_read(c, off, buf, n);
 		}
-		if (c->ended || pull(c->f))
+		/* (the pipe's end takes what the rings still have: look again) */
+		if (c->ended || (pull(c->f) && off >= c->lo + c->len))
 			return 0;
 	}
 }
@@ -495,6 +675,12 @@ void vg_feed_close(struct vg_feed *f)
 	if (!f || f->dir)
 		return;
 	/* to its end, unread: a writer that blocked on it goes on to its stop, not to EPIPE */
+	if (f->ring_dir) {
+		/* the rings too, and those of processes still to come */
+		f->discard = true;
+		while (!pull(f))
+			;
+	}
 	while (f->fd >= 0 && ((n = read(f->fd, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR)))
 		;
 	if (f->fd >= 0)
@@ -514,6 +700,11 @@ void vg_feed_stats(const struct vg_feed *f, uint64_t *bytes, uint64_t *held_max)
 {
 	*bytes = f->bytes;
 	*held_max = f->held_max;
+}
+
+uint64_t vg_feed_rings(const struct vg_feed *f)
+{
+	return f->rings;
 }
 
 void vg_feed_spill_stats(const struct vg_feed *f, uint64_t *spills, uint64_t *spilled_max)

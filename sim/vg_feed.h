@@ -20,6 +20,12 @@
  * a stream of that pid is open, the image its execve ran (SEQ + 1; the
  * open one ends there). VGS_FRAME_END ends a stream; the pipe's end (every
  * process gone) ends them all.
+ *
+ * Rings (vg_feed_set_ring_dir()): a stream whose image sent a
+ * VGS_FRAME_RING has its bytes in a file of the ring directory, mapped
+ * shared (vgtool/vgstream.h's struct vgs_ring) and unlinked at once. A
+ * pull then takes what every ring has, and what the pipe has without
+ * waiting, and sleeps on the pipe only when neither had anything.
  */
 #ifndef PMUSIM_SIM_VG_FEED_H
 #define PMUSIM_SIM_VG_FEED_H
@@ -36,6 +42,12 @@ struct vg_chan;
 struct vg_feed *vg_feed_open_dir(const char *dir);
 /* The streams as they come through the pipe @fd (its reading end, taken over). */
 struct vg_feed *vg_feed_open_pipe(int fd);
+/*
+ * The streams' images may send their bytes through rings in @dir (the
+ * tool's --pmusim-ring=DIR): the feed maps and unlinks them there. 0, or
+ * -1 with errno.
+ */
+int vg_feed_set_ring_dir(struct vg_feed *f, const char *dir);
 /* The most bytes of the streams held in memory (at least a frame's, 4096). */
 void vg_feed_set_held_max(struct vg_feed *f, uint64_t bytes);
 void vg_feed_free(struct vg_feed *f);
@@ -75,6 +87,8 @@ void vg_feed_close(struct vg_feed *f);
 bool vg_feed_began(const struct vg_feed *f);
 /* A pipe's figures: bytes read, and the most held in memory at once. */
 void vg_feed_stats(const struct vg_feed *f, uint64_t *bytes, uint64_t *held_max);
+/* How many of the streams came through rings. */
+uint64_t vg_feed_rings(const struct vg_feed *f);
 /* How many times a stream went to a file, and the most held in files at once. */
 void vg_feed_spill_stats(const struct vg_feed *f, uint64_t *spills, uint64_t *spilled_max);
 /* A pipe read failed, or a frame was malformed: what, or NULL. */

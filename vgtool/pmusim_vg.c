@@ -43,10 +43,32 @@
 #include "pub_tool_vkiscnums.h"
 
 #include "client_env.h"
+
+/*
+ * Valgrind's own memcpy moves a word at a time: the stream's every byte
+ * goes through the ring, so it is copied as the CPU copies fastest.
+ */
+static inline void ring_copy(void *to, const void *from, SizeT n)
+{
+	__asm__ volatile("rep movsb" : "+D"(to), "+S"(from), "+c"(n) : : "memory");
+}
+#define VGS_RING_COPY(to, from, n)	ring_copy(to, from, n)
 #include "vgstream.h"
 
 static const HChar *clo_out;		/* --pmusim-out=DIR */
 static Long clo_fd = -1;		/* --pmusim-fd=N: frames into a pipe */
+static const HChar *clo_ring;		/* --pmusim-ring=DIR: the bulk through a ring there */
+
+#define PV_RLIMIT_FSIZE	1	/* Linux's RLIMIT_FSIZE (vki-linux.h names the others only) */
+
+/*
+ * Valgrind's core has these; its tool headers do not declare them (the
+ * vgdb link and other tools map shared files the same way).
+ */
+extern SysRes VG_(am_shared_mmap_file_float_valgrind)(SizeT length, UInt prot, Int fd,
+						       Off64T offset);
+extern SysRes VG_(do_syscall)(UWord sysno, RegWord a1, RegWord a2, RegWord a3, RegWord a4,
+			      RegWord a5, RegWord a6, RegWord a7, RegWord a8);
 
 /* The most instructions of one VGS_CODE record the tool writes (an SB has far fewer). */
 #define VGS_CODE_PIECE	256
@@ -69,6 +91,7 @@ static ULong nr_branches;
 
 static UShort out_flags;		/* the next frame's VGS_FRAME_START */
 static Int out_pid;			/* this process's, as open_stream() found it (fork) */
+static struct vgs_ring *ring;		/* this image's ring (vgstream.h), or NULL: frames */
 
 static void write_all(const UChar *p, UInt len)
 {
@@ -94,7 +117,95 @@ static void write_all(const UChar *p, UInt len)
 	}
 }
 
-/* What is buffered, into the file, or as frames into the pipe (@flags on the last). */
+/* A frame of its own into the pipe: @len bytes (at most a frame's) with @flags. */
+static void put_frame(UShort flags, const void *p, UInt len)
+{
+	UChar frame[VGS_FRAME_MAX];
+	struct vgs_frame h = { .pid = (UInt)out_pid, .len = (UShort)len, .flags = flags };
+
+	VG_(memcpy)(frame, &h, sizeof(h));
+	VG_(memcpy)(frame + sizeof(h), p, len);
+	write_all(frame, sizeof(h) + len);
+}
+
+/*
+ * Out of room in the ring: wait until pmusim has taken some. It may be
+ * slow to (replaying another process), so the wait times out now and
+ * then to write an empty frame: if pmusim is gone, that is EPIPE.
+ */
+static void ring_wait(void)
+{
+	UInt seq = vgs_ring_writer_waits(ring);
+	struct vki_timespec ts = { .tv_sec = 0, .tv_nsec = 200 * 1000 * 1000 };
+
+	if (vgs_ring_room(ring))
+		return;
+	VG_(do_syscall)(__NR_futex, (UWord)&ring->tail_seq, VKI_FUTEX_WAIT, seq, (UWord)&ts,
+			0, 0, 0, 0);
+	if (!vgs_ring_room(ring))
+		put_frame(0, NULL, 0);
+}
+
+/* @len bytes of the stream into the ring, waiting for room as a full pipe would. */
+static void ring_write(const UChar *p, UInt len)
+{
+	while (len) {
+		UInt n = vgs_ring_room(ring);
+
+		if (!n) {
+			ring_wait();
+			continue;
+		}
+		if (n > len)
+			n = len;
+		if (vgs_ring_put(ring, p, n))
+			put_frame(0, NULL, 0);	/* pmusim waits on the pipe */
+		p += n;
+		len -= n;
+	}
+}
+
+/*
+ * The rest of this image's stream through a ring in --pmusim-ring's DIR,
+ * if one can be made there; else it stays in frames.
+ */
+static void ring_open(void)
+{
+	HChar path[4096], name[64];
+	struct vki_rlimit fsize;
+	SysRes r;
+	UInt i = 0;
+	Int fd;
+
+	if (!clo_ring || clo_fd < 0)
+		return;
+	/* a file-size limit below the ring's (ulimit -f) would be SIGXFSZ: frames then */
+	if (VG_(getrlimit)(PV_RLIMIT_FSIZE, &fsize) || fsize.rlim_cur < sizeof(struct vgs_ring))
+		return;
+	/* (a name pmusim has not taken yet: an image before this one's, after an execve) */
+	do {
+		VG_(snprintf)(name, sizeof(name), "vg.%d.%u", out_pid, i);
+		VG_(snprintf)(path, sizeof(path), "%s/%s", clo_ring, name);
+		r = VG_(open)(path, VKI_O_RDWR | VKI_O_CREAT | VKI_O_EXCL, 0600);
+	} while (sr_isError(r) && sr_Err(r) == VKI_EEXIST && ++i < 64);
+	if (sr_isError(r))
+		return;
+	fd = (Int)sr_Res(r);
+	/* its pages made now: a full tmpfs is no ring, not SIGBUS at a write into it */
+	r = VG_(do_syscall)(__NR_fallocate, fd, 0, 0, sizeof(struct vgs_ring), 0, 0, 0, 0);
+	if (!sr_isError(r))
+		r = VG_(am_shared_mmap_file_float_valgrind)(sizeof(struct vgs_ring),
+							     VKI_PROT_READ | VKI_PROT_WRITE, fd, 0);
+	VG_(close)(fd);
+	if (sr_isError(r)) {
+		VG_(unlink)(path);
+		return;
+	}
+	ring = (struct vgs_ring *)sr_Res(r);
+	put_frame(VGS_FRAME_RING, name, VG_(strlen)(name));
+}
+
+/* What is buffered, into the file, the ring, or as frames into the pipe (@flags on the last). */
 static void out_flush_flags(UShort flags)
 {
 	const UInt room = VGS_FRAME_MAX - sizeof(struct vgs_frame);
@@ -103,6 +214,13 @@ static void out_flush_flags(UShort flags)
 	if (clo_fd < 0) {
 		write_all(out_buf, out_len);
 		out_len = 0;
+		return;
+	}
+	if (ring) {
+		ring_write(out_buf, out_len);
+		out_len = 0;
+		if (flags)
+			put_frame(flags, NULL, 0);	/* after the last byte is in */
 		return;
 	}
 	do {
@@ -782,6 +900,11 @@ static void atfork_child(ThreadId tid)
 
 	if (clo_fd < 0)
 		VG_(close)(out_fd);
+	if (ring) {
+		/* the parent's: the child makes its own */
+		VG_(am_munmap_valgrind)((Addr)ring, sizeof(*ring));
+		ring = NULL;
+	}
 	open_stream(0, ppid);
 	/* the parent's other threads are not in the child: nothing of theirs is left to say */
 	for (ThreadId t = 0; t < VG_N_THREADS; t++) {
@@ -796,6 +919,7 @@ static void atfork_child(ThreadId tid)
 	/* the stream begins now: a reader waiting for the child's need not wait for more */
 	if (clo_fd >= 0)
 		out_flush();
+	ring_open();
 }
 
 /* ---- options and life cycle -------------------------------------------- */
@@ -804,6 +928,7 @@ static Bool process_cmd_line_option(const HChar *arg)
 {
 	if (VG_STR_CLO(arg, "--pmusim-out", clo_out)) {
 	} else if (VG_INT_CLO(arg, "--pmusim-fd", clo_fd)) {
+	} else if (VG_STR_CLO(arg, "--pmusim-ring", clo_ring)) {
 	} else if (client_env_option(arg)) {
 	} else {
 		return False;
@@ -814,7 +939,9 @@ static Bool process_cmd_line_option(const HChar *arg)
 static void print_usage(void)
 {
 	VG_(printf)("    --pmusim-out=DIR          write the stream files DIR/vg.PID.SEQ\n"
-		    "    --pmusim-fd=N             or write them as frames into the pipe N\n");
+		    "    --pmusim-fd=N             or write them as frames into the pipe N\n"
+		    "    --pmusim-ring=DIR         with --pmusim-fd: their bytes through shared\n"
+		    "                              rings, files in DIR (vgstream.h)\n");
 	VG_(printf)("    --pmusim-env=NAME[=VALUE] the program has no NAME, or NAME=VALUE [repeatable]\n");
 }
 
@@ -840,6 +967,7 @@ static void pv_post_clo_init(void)
 	open_stream(0, 0);
 	if (clo_fd >= 0)
 		out_flush();
+	ring_open();
 }
 
 static void pv_fini(Int exitcode)

@@ -133,6 +133,125 @@ struct vgs_frame {
 #define VGS_FRAME_MAX	4096
 #define VGS_FRAME_START	1
 #define VGS_FRAME_END	2
+#define VGS_FRAME_RING	4
+
+/*
+ * --pmusim-ring=DIR as well: the bulk of each stream goes through a
+ * shared-memory ring instead (a pipe costs two copies and a page's
+ * allocation in the kernel per 4 KiB: a fifth of a recording's CPU).
+ * After its START frame an image creates DIR/NAME (NAME free of '/',
+ * struct vgs_ring then VGS_RING_SIZE bytes), maps it shared and sends a
+ * frame with VGS_FRAME_RING whose len bytes are NAME: every byte of the
+ * stream after that goes through the ring, none in frames. pmusim maps
+ * it and unlinks it. The pipe still carries START, END (after the last
+ * byte is in the ring), and empty frames that wake pmusim (below). An
+ * image that cannot make its ring writes frames as without the option.
+ *
+ * One writer (the image's tool: Valgrind runs one thread at a time), one
+ * reader. head and tail count bytes since the ring began; byte i is at
+ * data[i % VGS_RING_SIZE]. The writer fills [head, tail + SIZE), then
+ * publishes head (release); the reader takes [tail, head), then publishes
+ * tail (release). Sleeping, each side announces it, then looks again
+ * (both orders fenced, so one of the two sees the other):
+ *   - the reader, out of bytes, sets reader_waiting and waits on the
+ *     pipe; the writer, after publishing head, clears a set
+ *     reader_waiting and writes an empty frame (len 0, no flags);
+ *   - the writer, out of room, reads tail_seq, sets writer_waiting and
+ *     waits on the futex tail_seq (not private: two processes); the
+ *     reader, after publishing tail, clears a set writer_waiting, bumps
+ *     tail_seq and wakes it. The writer's wait times out now and then to
+ *     write an empty frame: a reader that is gone is EPIPE, as with frames.
+ */
+#define VGS_RING_SIZE	(1u << 20)
+
+struct vgs_ring {
+	uint64_t head;			/* the writer's */
+	uint32_t reader_waiting;
+	uint32_t pad0;
+	uint8_t pad1[48];		/* (the two sides' words on lines of their own) */
+	uint64_t tail;			/* the reader's */
+	uint32_t tail_seq;		/* the writer's futex */
+	uint32_t writer_waiting;
+	uint8_t pad2[4096 - 80];
+	uint8_t data[VGS_RING_SIZE];
+};
+
+/* How the writer copies into the ring (the tool has no C library's memcpy). */
+#ifndef VGS_RING_COPY
+#define VGS_RING_COPY(to, from, n)	__builtin_memcpy(to, from, n)
+#endif
+
+/* The ring's free bytes, as the writer sees them. */
+static inline uint32_t vgs_ring_room(struct vgs_ring *r)
+{
+	return VGS_RING_SIZE - (uint32_t)(r->head - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE));
+}
+
+/* The ring's bytes not taken yet, as the reader sees them. */
+static inline uint32_t vgs_ring_ready(struct vgs_ring *r)
+{
+	return (uint32_t)(__atomic_load_n(&r->head, __ATOMIC_ACQUIRE) - r->tail);
+}
+
+/*
+ * The writer: @n bytes (at most vgs_ring_room()) in, then published;
+ * true if the reader waits for them (wake it: an empty frame).
+ */
+static inline int vgs_ring_put(struct vgs_ring *r, const uint8_t *p, uint32_t n)
+{
+	uint32_t at = (uint32_t)r->head % VGS_RING_SIZE, first = VGS_RING_SIZE - at;
+
+	if (first > n)
+		first = n;
+	VGS_RING_COPY(r->data + at, p, first);
+	VGS_RING_COPY(r->data, p + first, n - first);
+	__atomic_store_n(&r->head, r->head + n, __ATOMIC_RELEASE);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return __atomic_load_n(&r->reader_waiting, __ATOMIC_RELAXED) &&
+	       __atomic_exchange_n(&r->reader_waiting, 0, __ATOMIC_RELAXED);
+}
+
+/*
+ * The writer, out of room: the tail_seq to wait on, after saying so;
+ * then look at vgs_ring_room() again before waiting.
+ */
+static inline uint32_t vgs_ring_writer_waits(struct vgs_ring *r)
+{
+	uint32_t seq = __atomic_load_n(&r->tail_seq, __ATOMIC_ACQUIRE);
+
+	__atomic_store_n(&r->writer_waiting, 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return seq;
+}
+
+/* The reader: where its @n bytes from tail are (two pieces at the end). */
+static inline const uint8_t *vgs_ring_at(const struct vgs_ring *r, uint32_t *n)
+{
+	uint32_t at = (uint32_t)r->tail % VGS_RING_SIZE;
+
+	if (*n > VGS_RING_SIZE - at)
+		*n = VGS_RING_SIZE - at;
+	return r->data + at;
+}
+
+/* The reader: @n bytes taken; true if the writer waits for room (wake it: the futex). */
+static inline int vgs_ring_take(struct vgs_ring *r, uint32_t n)
+{
+	__atomic_store_n(&r->tail, r->tail + n, __ATOMIC_RELEASE);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&r->writer_waiting, __ATOMIC_RELAXED) ||
+	    !__atomic_exchange_n(&r->writer_waiting, 0, __ATOMIC_RELAXED))
+		return 0;
+	__atomic_add_fetch(&r->tail_seq, 1, __ATOMIC_RELEASE);
+	return 1;
+}
+
+/* The reader, out of bytes: say so, then look at vgs_ring_ready() again before waiting. */
+static inline void vgs_ring_reader_waits(struct vgs_ring *r)
+{
+	__atomic_store_n(&r->reader_waiting, 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
 
 #define VGS_NUM_MAX	10	/* bytes of a 64-bit number */
 #define VGS_NAME_MAX	16384	/* the longest name or path a record carries */

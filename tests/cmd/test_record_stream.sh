@@ -69,6 +69,29 @@ else
 	skip "perf.data on a full file system: as above"
 fi
 
+# The streams through shared-memory rings (vgtool/vgstream.h; the default), or
+# all in frames through the pipe (PMUSIM_RECORD_RING=0, the reference): the
+# same recording, byte for byte, for one process and for five. A stand-in
+# valgrind notes the rings' directory record gave it: gone after the run.
+record_guest forks
+mkdir "$dir/vgwrap"
+printf '%s\n' '#!/bin/sh' \
+	'for a; do case $a in --pmusim-ring=*) echo "${a#--pmusim-ring=}" >>"$VG_RINGS" ;; esac; done' \
+	'exec "$VG_REAL" "$@"' >"$dir/vgwrap/valgrind"
+chmod +x "$dir/vgwrap/valgrind"
+for prog in "loop 1000000:1" "forks 4 200000:5"; do
+	for ring in 1 0; do
+		PMUSIM_RECORD_RING=$ring VG_REAL=$(command -v valgrind) VG_RINGS=$dir/rings \
+			PATH=$dir/vgwrap:$PATH "$PMUSIM" record -o "$dir/ring$ring.data" \
+			--json="$dir/ring$ring.json" -- $dir/${prog%:*} >/dev/null 2>&1
+	done
+	check "${prog%:*}: through rings (${prog#*:} of them) as through the pipe alone, byte for byte; the rings' directory gone" \
+		'cmp -s "$dir/ring1.data" "$dir/ring0.data" && cmp -s "$dir/ring1.data.truth" "$dir/ring0.data.truth" &&
+		 [ "$(key "$dir/ring1.json" stream_rings)" = "${prog#*:}" ] && [ "$(key "$dir/ring0.json" stream_rings)" = 0 ] &&
+		 [ "$(wc -l <"$dir/rings")" = 1 ] && [ ! -e "$(cat "$dir/rings")" ] && tmp_empty'
+	rm -f "$dir/rings"
+done
+
 # the summary's reader goes away: the program dies of SIGPIPE, record does not
 "$PMUSIM" record -o "$dir/pipe.data" -- yes 2>&1 | head -1 >"$dir/pipe.head"
 rc=${PIPESTATUS[0]}

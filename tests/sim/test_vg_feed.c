@@ -10,13 +10,22 @@
  * vg_stream_clone() each keep theirs; a malformed frame is one line and
  * the end of every stream; vg_feed_close() drains a writer blocked on a
  * full pipe; past the bound on memory, a child far ahead of the stream
- * read is held in TMPDIR and read back whole.
+ * read is held in TMPDIR and read back whole. Rings (VGS_FRAME_RING):
+ * megabytes through a ring of one, with frames of another process
+ * between, the writer waiting for room and the reader for bytes; an
+ * execve's image with a ring of its own; a pipe's end with no END; a
+ * blocked ring writer drained by vg_feed_close(); a ring frame out of
+ * place, or a ring file missing or short, is one line.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "tests/test.h"
@@ -307,6 +316,267 @@ static void test_close_drains(void **state)
 	vg_feed_free(f);
 }
 
+/* ---- rings: written here as the tool writes them (vgtool/pmusim_vg.c) ---- */
+
+struct ring_writer {
+	int fd;				/* the pipe */
+	uint32_t pid, ppid;
+	const char *dir;		/* the ring directory */
+	const char *name;		/* the ring's file there, NULL: none */
+	size_t bytes;			/* of the pattern, after the header */
+	bool end;			/* END last (else the pipe's end) */
+	bool close_fd;			/* the pipe closed after */
+	struct vgs_ring *r;
+};
+
+static unsigned char pattern_byte(uint32_t pid, size_t i)
+{
+	return (unsigned char)(i * 7 + i / 4093 + pid);
+}
+
+/* The ring's file made and announced, as ring_open() does. */
+static struct vgs_ring *ring_make(int fd, uint32_t pid, const char *dir, const char *name)
+{
+	char path[512];
+	struct vgs_ring *r;
+	int rfd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	rfd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	assert_true(rfd >= 0);
+	assert_int_equal(ftruncate(rfd, sizeof(*r)), 0);
+	r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE, MAP_SHARED, rfd, 0);
+	assert_true(r != MAP_FAILED);
+	close(rfd);
+	put_frame(fd, pid, VGS_FRAME_RING, name, strlen(name));
+	return r;
+}
+
+/* @n bytes into the ring, waiting for room, as ring_write() does. */
+static void ring_put_all(struct vgs_ring *r, int fd, uint32_t pid, const unsigned char *p, size_t n)
+{
+	while (n) {
+		uint32_t room = vgs_ring_room(r);
+
+		if (!room) {
+			struct timespec ts = { .tv_nsec = 200 * 1000 * 1000 };
+			uint32_t seq = vgs_ring_writer_waits(r);
+
+			if (!vgs_ring_room(r))
+				syscall(SYS_futex, &r->tail_seq, FUTEX_WAIT, seq, &ts, NULL, 0);
+			continue;
+		}
+		if (room > n)
+			room = n;
+		if (vgs_ring_put(r, p, room))
+			put_frame(fd, pid, 0, "", 0);
+		p += room;
+		n -= room;
+	}
+}
+
+/* A process's stream: header, then the pattern through its ring (or in frames), then its end. */
+static void *write_ring_stream(void *arg)
+{
+	struct ring_writer *w = arg;
+	unsigned char b[3000];
+
+	put_header(w->fd, w->pid, w->ppid);
+	if (w->name)
+		w->r = ring_make(w->fd, w->pid, w->dir, w->name);
+	for (size_t done = 0; done < w->bytes;) {
+		size_t n = w->bytes - done < sizeof(b) ? w->bytes - done : sizeof(b);
+
+		for (size_t i = 0; i < n; i++)
+			b[i] = pattern_byte(w->pid, done + i);
+		if (w->r)
+			ring_put_all(w->r, w->fd, w->pid, b, n);
+		else
+			put_frame(w->fd, w->pid, 0, b, n);
+		done += n;
+	}
+	if (w->end)
+		put_frame(w->fd, w->pid, VGS_FRAME_END, "", 0);
+	if (w->r)
+		munmap(w->r, sizeof(*w->r));
+	if (w->close_fd)
+		close(w->fd);
+	return NULL;
+}
+
+/* All of @c's pattern, read in pieces of odd sizes, checked byte for byte; then its end. */
+static void check_pattern(struct vg_chan *c, uint32_t pid, size_t bytes)
+{
+	const size_t h = sizeof(struct vgs_file_header);
+	unsigned char buf[5003];
+	size_t done = 0, pos = h;
+	ssize_t got;
+
+	/* a reader: what it is past is freed */
+	assert_int_equal(vg_chan_add_reader(c, &pos), 0);
+	while ((got = vg_chan_read(c, h + done, buf, sizeof(buf))) > 0) {
+		for (ssize_t i = 0; i < got; i++)
+			if (buf[i] != pattern_byte(pid, done + (size_t)i))
+				fail_msg("pid %u byte %zu", pid, done + (size_t)i);
+		done += (size_t)got;
+		pos = h + done;
+	}
+	vg_chan_del_reader(c, &pos);
+	assert_int_equal(got, 0);
+	assert_int_equal(done, bytes);
+}
+
+static struct vg_feed *ring_feed(int *p, char *dir)
+{
+	struct vg_feed *f;
+
+	assert_int_equal(pipe(p), 0);
+	assert_non_null(mkdtemp(dir));
+	f = vg_feed_open_pipe(p[0]);
+	assert_non_null(f);
+	assert_int_equal(vg_feed_set_ring_dir(f, dir), 0);
+	return f;
+}
+
+/*
+ * 24 MB through a 1 MiB ring while a child writes frames into the same
+ * pipe: both come whole and in order; the ring's file is gone as soon as
+ * it is mapped; what is held stays bounded.
+ */
+static void test_ring_and_frames(void **state)
+{
+	char dir[] = "/tmp/pmusim-ring.XXXXXX";
+	struct ring_writer parent = { .pid = 10, .name = "vg.10.0", .bytes = 24u << 20, .end = true };
+	struct ring_writer child = { .pid = 11, .ppid = 10, .bytes = 3u << 20, .end = true };
+	struct vg_chan *a, *b;
+	uint64_t bytes, held;
+	struct vg_feed *f;
+	pthread_t t, u;
+	int p[2];
+
+	(void)state;
+	f = ring_feed(p, dir);
+	parent.fd = child.fd = p[1];
+	parent.dir = dir;
+	assert_int_equal(pthread_create(&t, NULL, write_ring_stream, &parent), 0);
+	a = vg_feed_first(f, NULL);
+	assert_non_null(a);
+	assert_int_equal(pthread_create(&u, NULL, write_ring_stream, &child), 0);
+	check_pattern(a, 10, parent.bytes);
+	pthread_join(t, NULL);
+	b = vg_feed_find(f, 11, 0);
+	assert_non_null(b);
+	check_pattern(b, 11, child.bytes);
+	pthread_join(u, NULL);
+	close(p[1]);
+	assert_null(vg_feed_error(f));
+	vg_feed_stats(f, &bytes, &held);
+	assert_true(bytes >= parent.bytes + child.bytes);
+	assert_true(held <= 8u << 20);
+	assert_int_equal(rmdir(dir), 0);	/* (empty: the ring was unlinked) */
+	vg_feed_free(f);
+}
+
+/* An execve's image (START, ppid 0) with a ring of its own; the last image ends with the pipe. */
+static void test_ring_exec_and_pipe_end(void **state)
+{
+	char dir[] = "/tmp/pmusim-ring.XXXXXX";
+	/* the first image's bytes all in its ring before the second begins; no END for either */
+	struct ring_writer first = { .pid = 10, .name = "vg.10.0", .bytes = VGS_RING_SIZE - 100 };
+	struct ring_writer second = { .pid = 10, .name = "vg.10.1", .bytes = 5u << 20,
+				      .close_fd = true };
+	struct vg_chan *a, *b;
+	struct vg_feed *f;
+	pthread_t t;
+	int p[2];
+
+	(void)state;
+	f = ring_feed(p, dir);
+	first.fd = second.fd = p[1];
+	first.dir = second.dir = dir;
+	write_ring_stream(&first);
+	a = vg_feed_first(f, NULL);
+	assert_non_null(a);
+	assert_int_equal(pthread_create(&t, NULL, write_ring_stream, &second), 0);
+	check_pattern(a, 10, first.bytes);
+	b = vg_feed_find(f, 10, 1);
+	assert_non_null(b);
+	check_pattern(b, 10, second.bytes);
+	pthread_join(t, NULL);
+	assert_null(vg_feed_error(f));
+	assert_int_equal(rmdir(dir), 0);
+	vg_feed_free(f);
+}
+
+/* vg_feed_close() takes what a writer blocked on a full ring still puts in. */
+static void test_ring_close_drains(void **state)
+{
+	char dir[] = "/tmp/pmusim-ring.XXXXXX";
+	struct ring_writer w = { .pid = 10, .name = "vg.10.0", .bytes = 6u << 20, .end = true,
+				 .close_fd = true };
+	struct vg_feed *f;
+	pthread_t t;
+	int p[2];
+
+	(void)state;
+	f = ring_feed(p, dir);
+	w.fd = p[1];
+	w.dir = dir;
+	assert_int_equal(pthread_create(&t, NULL, write_ring_stream, &w), 0);
+	assert_non_null(vg_feed_first(f, NULL));
+	vg_feed_close(f);	/* returns at the pipe's end: the writer put all 6 MB in */
+	pthread_join(t, NULL);
+	assert_null(vg_feed_error(f));
+	vg_feed_free(f);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+/* A ring frame's file: @how 0 missing, 1 short (100 bytes); the one line it gives. */
+static void ring_bad(const char *name, int how, bool with_dir, const char *want)
+{
+	char dir[] = "/tmp/pmusim-ring.XXXXXX", path[512], buf[4];
+	struct vg_chan *c;
+	struct vg_feed *f;
+	int p[2];
+
+	assert_int_equal(pipe(p), 0);
+	assert_non_null(mkdtemp(dir));
+	f = vg_feed_open_pipe(p[0]);
+	if (with_dir)
+		assert_int_equal(vg_feed_set_ring_dir(f, dir), 0);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (how == 1) {
+		int fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+
+		assert_true(fd >= 0);
+		assert_int_equal(ftruncate(fd, 100), 0);
+		close(fd);
+	}
+	put_header(p[1], 10, 0);
+	put_frame(p[1], 10, VGS_FRAME_RING, name, strlen(name));
+	put_frame(p[1], 10, 0, "x", 1);
+	close(p[1]);
+	c = vg_feed_first(f, NULL);
+	if (c)
+		assert_int_equal(vg_chan_read(c, sizeof(struct vgs_file_header), buf, 1), 0);
+	assert_non_null(vg_feed_error(f));
+	if (strcmp(vg_feed_error(f), want))
+		fail_msg("%s: \"%s\", not \"%s\"", name, vg_feed_error(f), want);
+	vg_feed_free(f);
+	unlink(path);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+static void test_ring_malformed(void **state)
+{
+	(void)state;
+	ring_bad("vg.10.9", 0, true,
+		 "the stream pipe: pipe:10.0: its ring vg.10.9: No such file or directory");
+	ring_bad("vg.10.0", 1, true, "the stream pipe: pipe:10.0: its ring vg.10.0: Invalid argument");
+	ring_bad("..", 0, true, "the stream pipe: pipe:10.0: a ring frame out of place");
+	ring_bad("vg.10.0", 1, false, "the stream pipe: pipe:10.0: a ring frame out of place");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -315,6 +585,10 @@ int main(void)
 		cmocka_unit_test(test_spilled_past_the_bound),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_close_drains),
+		cmocka_unit_test(test_ring_and_frames),
+		cmocka_unit_test(test_ring_exec_and_pipe_end),
+		cmocka_unit_test(test_ring_close_drains),
+		cmocka_unit_test(test_ring_malformed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
