@@ -708,7 +708,21 @@ static void test_random_corruption(void **state)
 	assert_true(errors > 10000);
 }
 
+/* LEB128 a byte at a time, as the format defines it: what vgs_put_num() must write. */
+static size_t leb128_bytes(uint8_t *p, uint64_t v)
+{
+	size_t n = 0;
+
+	do {
+		p[n++] = (uint8_t)((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+	return n;
+}
+
 /*
+ * vgs_put_num(), which writes numbers of up to eight bytes at once, gives
+ * the bytes of the format's definition, as short as they can be;
  * vg_stream_num_here(), which reads numbers of up to eight bytes at once:
  * every length from one byte to ten, each bit in each place, and
  * encodings longer than they need be (a 0x80 byte before the last), read
@@ -721,7 +735,7 @@ static void test_numbers_of_every_length(void **state)
 	(void)state;
 	for (unsigned int bits = 0; bits <= 64; bits++) {
 		for (unsigned int round = 0; round < 64; round++) {
-			uint8_t buf[VGS_NUM_MAX + 8];
+			uint8_t buf[VGS_NUM_MAX + 8], want[VGS_NUM_MAX];
 			uint64_t v, got;
 			const unsigned char *end;
 			size_t n;
@@ -734,6 +748,8 @@ static void test_numbers_of_every_length(void **state)
 				v = 1ULL << (bits - 1);	/* the top bit alone */
 			memset(buf, 0xa5, sizeof(buf));
 			n = (size_t)(vgs_put_num(buf, v) - buf);
+			assert_int_equal(n, leb128_bytes(want, v));
+			assert_memory_equal(buf, want, n);
 			end = vg_stream_num_here(buf, &got);
 			assert_non_null(end);
 			assert_int_equal(end - buf, n);
