@@ -18,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/resource.h>
+#include <sys/statfs.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -241,6 +243,35 @@ static void remove_dir(const char *dir)
 		closedir(d);
 	}
 	rmdir(dir);
+}
+
+/* Is @path on a file system in memory (tmpfs, ramfs)? */
+static bool in_memory(const char *path)
+{
+	struct statfs fs;
+
+	return !statfs(path, &fs) &&
+	       ((unsigned long)fs.f_type == TMPFS_MAGIC || (unsigned long)fs.f_type == RAMFS_MAGIC);
+}
+
+/*
+ * Where the tool makes its rings (vgtool/vgstream.h), into @buf: a
+ * directory of record's own in /dev/shm, or @dir (the stream directory in
+ * TMPDIR) if that is in memory; else none (empty), every stream in frames
+ * through the pipe: a ring's file on a disk could fault (SIGBUS) where a
+ * full file system has no block for a page written through the mapping.
+ * An absolute path: the program may chdir before it forks.
+ */
+static void make_ring_dir(char *buf, size_t size, const char *dir)
+{
+	char abs[PATH_MAX];
+
+	snprintf(buf, size, "/dev/shm/pmusim-record.XXXXXX");
+	if (in_memory("/dev/shm") && mkdtemp(buf))
+		return;
+	buf[0] = '\0';
+	if (in_memory(dir) && realpath(dir, abs) && strlen(abs) < size)
+		snprintf(buf, size, "%s", abs);
 }
 
 /*
@@ -1020,11 +1051,8 @@ int cmd_record(int argc, char **argv)
 	 * is /dev/shm, else beside the rest. (PMUSIM_RECORD_RING=0, for
 	 * pmusim's developers: frames through the pipe only, the reference.)
 	 */
-	if (!getenv("PMUSIM_RECORD_RING") || strcmp(getenv("PMUSIM_RECORD_RING"), "0")) {
-		snprintf(ring_dir, sizeof(ring_dir), "/dev/shm/pmusim-record.XXXXXX");
-		if (!mkdtemp(ring_dir))
-			snprintf(ring_dir, sizeof(ring_dir), "%s", dir);
-	}
+	if (!getenv("PMUSIM_RECORD_RING") || strcmp(getenv("PMUSIM_RECORD_RING"), "0"))
+		make_ring_dir(ring_dir, sizeof(ring_dir), dir);
 	snprintf(scn_path, sizeof(scn_path), "%s/record.yaml", dir);
 	f = fopen(scn_path, "w");
 	if (!f)
@@ -1071,13 +1099,11 @@ int cmd_record(int argc, char **argv)
 	}
 	/* the replay goes on while the program runs: the pipe holds it back when behind */
 	feed = vg_feed_open_pipe(vr.fd);
-	if (!feed) {
+	if (!feed)
 		close(vr.fd);
-	} else if (ring_dir[0] && vg_feed_set_ring_dir(feed, ring_dir)) {
-		vg_feed_free(feed);	/* (closes the pipe: the tool stops at EPIPE) */
-		feed = NULL;
-	}
-	else if (held_max)
+	if (feed && ring_dir[0])
+		vg_feed_set_ring_dir(feed, ring_dir);
+	if (feed && held_max)
 		vg_feed_set_held_max(feed, held_max);
 	if (!feed || vg_trace_open_feed(&trace, feed, NULL, err, sizeof(err))) {
 		bool began = feed && vg_feed_began(feed);

@@ -46,7 +46,7 @@ struct vg_feed {
 	uint64_t bytes, held, held_max;
 	uint64_t spilled, spilled_max, spills;
 	uint64_t held_cap;		/* FEED_HELD_MAX, or vg_feed_set_held_max()'s */
-	char *ring_dir;			/* where the tool makes its rings, or NULL */
+	const char *ring_dir;		/* where the tool makes its rings (the caller's), or NULL */
 	unsigned int nr_rings;		/* mapped */
 	uint64_t rings;			/* ever mapped */
 	bool discard;			/* vg_feed_close(): what comes is dropped */
@@ -96,16 +96,14 @@ void vg_feed_set_held_max(struct vg_feed *f, uint64_t bytes)
 	f->held_cap = bytes;
 }
 
-int vg_feed_set_ring_dir(struct vg_feed *f, const char *dir)
+void vg_feed_set_ring_dir(struct vg_feed *f, const char *dir)
 {
-	/* one thread waits on the pipe and the rings: poll() for the one, a look for the other */
-	if (!(f->ring_dir = strdup(dir)) ||
-	    fcntl(f->fd, F_SETFL, fcntl(f->fd, F_GETFL) | O_NONBLOCK)) {
-		free(f->ring_dir);
-		f->ring_dir = NULL;
-		return -1;
-	}
-	return 0;
+	f->ring_dir = dir;
+	/*
+	 * one thread waits on the pipe and the rings: poll() for the one, a
+	 * look for the other (a pipe's flags can always be set)
+	 */
+	(void)fcntl(f->fd, F_SETFL, fcntl(f->fd, F_GETFL) | O_NONBLOCK);
 }
 
 static void ring_unmap(struct vg_chan *c)
@@ -141,7 +139,6 @@ void vg_feed_free(struct vg_feed *f)
 	free(f->chans);
 	free(f->in);
 	free(f->dir);
-	free(f->ring_dir);
 	free(f);
 }
 
@@ -334,6 +331,7 @@ static struct vg_chan *open_chan(struct vg_feed *f, uint32_t pid)
  */
 static int ring_take(struct vg_chan *c, uint64_t *moved)
 {
+	struct vg_feed *f = c->f;
 	uint32_t n, most = RING_TAKE;
 
 	/*
@@ -343,6 +341,13 @@ static int ring_take(struct vg_chan *c, uint64_t *moved)
 	 */
 	if (vgs_ring_ready(c->ring))
 		chan_trim(c);
+	/* no further past the bound on memory than a frame would go (chan_append() spills) */
+	if (c->spill_fd < 0) {
+		uint64_t room = f->held < f->held_cap ? f->held_cap - f->held : 0;
+
+		if (room < most)
+			most = room > VGS_FRAME_MAX ? (uint32_t)room : VGS_FRAME_MAX;
+	}
 	while (most && (n = vgs_ring_ready(c->ring))) {
 		const uint8_t *p;
 
@@ -352,7 +357,8 @@ static int ring_take(struct vg_chan *c, uint64_t *moved)
 		most -= n;
 		if (chan_append(c, p, n))
 			return -1;
-		c->f->bytes += n;
+		if (!f->discard)
+			f->bytes += n;
 		*moved += n;
 		if (vgs_ring_take(c->ring, n))
 			syscall(SYS_futex, &c->ring->tail_seq, FUTEX_WAKE, 1, NULL, NULL, 0);
@@ -438,13 +444,19 @@ static int frame(struct vg_feed *f, const struct vgs_frame *h, const unsigned ch
 		if (!c)
 			return -1;
 	}
-	if (!c) {
+	if (!c || c->ring_end) {
 		snprintf(f->err, sizeof(f->err), "the stream pipe: a frame of pid %u outside a stream",
 			 h->pid);
 		return -1;
 	}
 	if (h->flags & VGS_FRAME_RING)
 		return ring_map(c, p, h->len);
+	/* (its bytes would come before what the ring still holds) */
+	if (c->ring && h->len) {
+		snprintf(f->err, sizeof(f->err), "the stream pipe: %s: bytes in a frame beside its ring",
+			 c->name);
+		return -1;
+	}
 	if (chan_append(c, p, h->len))
 		return -1;
 	if (h->flags & VGS_FRAME_END)
@@ -528,8 +540,16 @@ static int pull(struct vg_feed *f)
 	uint64_t moved = 0;
 	int r;
 
-	if (f->eof)
-		return f->nr_rings && !f->err[0] && !take_rings(f, &moved) && moved ? 0 : -1;
+	if (f->eof) {
+		if (!f->nr_rings || f->err[0])
+			return -1;
+		if (take_rings(f, &moved)) {
+			if (!f->err[0])
+				snprintf(f->err, sizeof(f->err), "pmusim: out of memory");
+			return -1;
+		}
+		return moved ? 0 : -1;
+	}
 	if (!f->nr_rings)
 		return read_frames(f, true) < 0 ? -1 : 0;
 	if (!take_rings(f, &moved)) {
@@ -680,6 +700,15 @@ void vg_feed_close(struct vg_feed *f)
 		f->discard = true;
 		while (!pull(f))
 			;
+		/*
+		 * After a bad frame (or no memory) the rings that frames named
+		 * are beyond reach, and a writer blocked on one would wait for
+		 * ever: the pipe closes now, each writer stops at EPIPE.
+		 */
+		if (f->err[0]) {
+			close(f->fd);
+			f->fd = -1;
+		}
 	}
 	while (f->fd >= 0 && ((n = read(f->fd, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR)))
 		;

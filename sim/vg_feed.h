@@ -44,10 +44,10 @@ struct vg_feed *vg_feed_open_dir(const char *dir);
 struct vg_feed *vg_feed_open_pipe(int fd);
 /*
  * The streams' images may send their bytes through rings in @dir (the
- * tool's --pmusim-ring=DIR): the feed maps and unlinks them there. 0, or
- * -1 with errno.
+ * tool's --pmusim-ring=DIR; the string outlives the feed): the feed maps
+ * and unlinks them there.
  */
-int vg_feed_set_ring_dir(struct vg_feed *f, const char *dir);
+void vg_feed_set_ring_dir(struct vg_feed *f, const char *dir);
 /* The most bytes of the streams held in memory (at least a frame's, 4096). */
 void vg_feed_set_held_max(struct vg_feed *f, uint64_t bytes);
 void vg_feed_free(struct vg_feed *f);

@@ -172,7 +172,9 @@ static void ring_write(const UChar *p, UInt len)
 static void ring_open(void)
 {
 	HChar path[4096], name[64];
+	struct vki_statfs fs;
 	struct vki_rlimit fsize;
+	Bool roomy;
 	SysRes r;
 	UInt i = 0;
 	Int fd;
@@ -191,13 +193,22 @@ static void ring_open(void)
 	if (sr_isError(r))
 		return;
 	fd = (Int)sr_Res(r);
+	/*
+	 * The file system is the program's too (/dev/shm: its POSIX shared
+	 * memory): a ring only while half of it stays free after.
+	 */
+	r = VG_(do_syscall)(__NR_fstatfs, fd, (UWord)&fs, 0, 0, 0, 0, 0, 0);
+	roomy = !sr_isError(r) && fs.f_bsize > 0 && fs.f_bavail >= 0 &&
+		(ULong)fs.f_bavail * (ULong)fs.f_bsize >=
+		(ULong)fs.f_blocks * (ULong)fs.f_bsize / 2 + sizeof(struct vgs_ring);
 	/* its pages made now: a full tmpfs is no ring, not SIGBUS at a write into it */
-	r = VG_(do_syscall)(__NR_fallocate, fd, 0, 0, sizeof(struct vgs_ring), 0, 0, 0, 0);
-	if (!sr_isError(r))
+	if (roomy)
+		r = VG_(do_syscall)(__NR_fallocate, fd, 0, 0, sizeof(struct vgs_ring), 0, 0, 0, 0);
+	if (roomy && !sr_isError(r))
 		r = VG_(am_shared_mmap_file_float_valgrind)(sizeof(struct vgs_ring),
 							     VKI_PROT_READ | VKI_PROT_WRITE, fd, 0);
 	VG_(close)(fd);
-	if (sr_isError(r)) {
+	if (!roomy || sr_isError(r)) {
 		VG_(unlink)(path);
 		return;
 	}

@@ -168,7 +168,7 @@ struct vgs_ring {
 	uint64_t head;			/* the writer's */
 	uint32_t reader_waiting;
 	uint32_t pad0;
-	uint8_t pad1[48];		/* (the two sides' words on lines of their own) */
+	uint8_t pad1[48];		/* (head and tail on cache lines of their own) */
 	uint64_t tail;			/* the reader's */
 	uint32_t tail_seq;		/* the writer's futex */
 	uint32_t writer_waiting;

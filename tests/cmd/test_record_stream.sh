@@ -79,7 +79,13 @@ printf '%s\n' '#!/bin/sh' \
 	'for a; do case $a in --pmusim-ring=*) echo "${a#--pmusim-ring=}" >>"$VG_RINGS" ;; esac; done' \
 	'exec "$VG_REAL" "$@"' >"$dir/vgwrap/valgrind"
 chmod +x "$dir/vgwrap/valgrind"
+in_memory() { case $(stat -f -c %T "$1" 2>/dev/null) in tmpfs|ramfs) return 0 ;; esac; return 1; }
+if ! in_memory /dev/shm && ! in_memory "$TMPDIR"; then
+	skip "streams through rings: this host has no /dev/shm in memory, nor TMPDIR"
+	skip "streams through rings of five processes: as above"
+fi
 for prog in "loop 1000000:1" "forks 4 200000:5"; do
+	{ in_memory /dev/shm || in_memory "$TMPDIR"; } || break
 	for ring in 1 0; do
 		PMUSIM_RECORD_RING=$ring VG_REAL=$(command -v valgrind) VG_RINGS=$dir/rings \
 			PATH=$dir/vgwrap:$PATH "$PMUSIM" record -o "$dir/ring$ring.data" \
@@ -91,6 +97,17 @@ for prog in "loop 1000000:1" "forks 4 200000:5"; do
 		 [ "$(wc -l <"$dir/rings")" = 1 ] && [ ! -e "$(cat "$dir/rings")" ] && tmp_empty'
 	rm -f "$dir/rings"
 done
+# a /dev/shm with no room to spare (the program's shared memory is there too): frames, the same recording
+if unshare -m true 2>/dev/null; then
+	unshare -m sh -c 'mount -t tmpfs -o size=1536k tmpfs /dev/shm && exec "$@"' sh \
+		env PMUSIM_RECORD_RING=1 "$PMUSIM" record -o "$dir/full.data" --json="$dir/full.json" \
+		-- "$dir/loop" 1000000 >/dev/null 2>&1
+	PMUSIM_RECORD_RING=0 "$PMUSIM" record -o "$dir/ring0.data" -- "$dir/loop" 1000000 >/dev/null 2>&1
+	check "a /dev/shm of 1.5 MiB (no ring leaves half of it free): no ring, the same recording" \
+		'[ "$(key "$dir/full.json" stream_rings)" = 0 ] && cmp -s "$dir/full.data" "$dir/ring0.data" && tmp_empty'
+else
+	skip "a /dev/shm with no room for a ring: this host cannot make a mount namespace (not root)"
+fi
 
 # the summary's reader goes away: the program dies of SIGPIPE, record does not
 "$PMUSIM" record -o "$dir/pipe.data" -- yes 2>&1 | head -1 >"$dir/pipe.head"

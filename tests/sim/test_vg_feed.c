@@ -434,7 +434,7 @@ static struct vg_feed *ring_feed(int *p, char *dir)
 	assert_non_null(mkdtemp(dir));
 	f = vg_feed_open_pipe(p[0]);
 	assert_non_null(f);
-	assert_int_equal(vg_feed_set_ring_dir(f, dir), 0);
+	vg_feed_set_ring_dir(f, dir);
 	return f;
 }
 
@@ -531,7 +531,10 @@ static void test_ring_close_drains(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
-/* A ring frame's file: @how 0 missing, 1 short (100 bytes); the one line it gives. */
+/*
+ * A ring frame's file: @how 0 missing, 1 short (100 bytes), 2 whole; then
+ * a frame of one byte; the one line it gives.
+ */
 static void ring_bad(const char *name, int how, bool with_dir, const char *want)
 {
 	char dir[] = "/tmp/pmusim-ring.XXXXXX", path[512], buf[4];
@@ -543,13 +546,13 @@ static void ring_bad(const char *name, int how, bool with_dir, const char *want)
 	assert_non_null(mkdtemp(dir));
 	f = vg_feed_open_pipe(p[0]);
 	if (with_dir)
-		assert_int_equal(vg_feed_set_ring_dir(f, dir), 0);
+		vg_feed_set_ring_dir(f, dir);
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (how == 1) {
+	if (how) {
 		int fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
 
 		assert_true(fd >= 0);
-		assert_int_equal(ftruncate(fd, 100), 0);
+		assert_int_equal(ftruncate(fd, how == 1 ? 100 : (off_t)sizeof(struct vgs_ring)), 0);
 		close(fd);
 	}
 	put_header(p[1], 10, 0);
@@ -575,6 +578,8 @@ static void test_ring_malformed(void **state)
 	ring_bad("vg.10.0", 1, true, "the stream pipe: pipe:10.0: its ring vg.10.0: Invalid argument");
 	ring_bad("..", 0, true, "the stream pipe: pipe:10.0: a ring frame out of place");
 	ring_bad("vg.10.0", 1, false, "the stream pipe: pipe:10.0: a ring frame out of place");
+	/* its bytes would come before the ring's */
+	ring_bad("vg.10.0", 2, true, "the stream pipe: pipe:10.0: bytes in a frame beside its ring");
 }
 
 int main(void)
