@@ -47,7 +47,8 @@ struct vg_feed {
 	uint64_t spilled, spilled_max, spills;
 	uint64_t held_cap;		/* FEED_HELD_MAX, or vg_feed_set_held_max()'s */
 	const char *ring_dir;		/* where the tool makes its rings (the caller's), or NULL */
-	unsigned int nr_rings;		/* mapped */
+	struct vg_chan **ring_chans;	/* the streams whose rings are mapped */
+	unsigned int nr_rings, rings_cap;
 	uint64_t rings;			/* ever mapped */
 	bool discard;			/* vg_feed_close(): what comes is dropped */
 	char err[160];
@@ -108,11 +109,17 @@ void vg_feed_set_ring_dir(struct vg_feed *f, const char *dir)
 
 static void ring_unmap(struct vg_chan *c)
 {
+	struct vg_feed *f = c->f;
+
 	if (!c->ring)
 		return;
 	munmap(c->ring, sizeof(*c->ring));
 	c->ring = NULL;
-	c->f->nr_rings--;
+	for (unsigned int i = 0; i < f->nr_rings; i++)
+		if (f->ring_chans[i] == c) {
+			f->ring_chans[i] = f->ring_chans[--f->nr_rings];
+			break;
+		}
 }
 
 static void chan_free(struct vg_chan *c)
@@ -137,6 +144,7 @@ void vg_feed_free(struct vg_feed *f)
 	if (f->fd >= 0)
 		close(f->fd);
 	free(f->chans);
+	free(f->ring_chans);
 	free(f->in);
 	free(f->dir);
 	free(f);
@@ -417,8 +425,19 @@ static int ring_map(struct vg_chan *c, const unsigned char *name, size_t len)
 	}
 	unlink(path);
 	close(fd);
+	if (f->nr_rings == f->rings_cap) {
+		unsigned int cap = f->rings_cap ? 2 * f->rings_cap : 8;
+		struct vg_chan **v = realloc(f->ring_chans, cap * sizeof(*v));
+
+		if (!v) {
+			munmap(m, sizeof(struct vgs_ring));
+			return -1;	/* (out of memory) */
+		}
+		f->ring_chans = v;
+		f->rings_cap = cap;
+	}
 	c->ring = m;
-	f->nr_rings++;
+	f->ring_chans[f->nr_rings++] = c;
 	f->rings++;
 	return 0;
 }
@@ -467,8 +486,9 @@ static int frame(struct vg_feed *f, const struct vgs_frame *h, const unsigned ch
 /* The new bytes of every ring into their streams, how many added to *@moved. 0, or -1. */
 static int take_rings(struct vg_feed *f, uint64_t *moved)
 {
-	for (unsigned int i = 0; i < f->nr_chans && f->nr_rings; i++)
-		if (f->chans[i]->ring && ring_take(f->chans[i], moved))
+	/* (downwards: a ring that ends is replaced in the list by the last, taken already) */
+	for (unsigned int i = f->nr_rings; i-- > 0;)
+		if (ring_take(f->ring_chans[i], moved))
 			return -1;
 	return 0;
 }
@@ -557,9 +577,8 @@ static int pull(struct vg_feed *f)
 		if (r || moved)
 			return r < 0 && !moved ? -1 : 0;
 		/* nothing anywhere: say so in every ring, look again, then sleep on the pipe */
-		for (unsigned int i = 0; i < f->nr_chans; i++)
-			if (f->chans[i]->ring)
-				vgs_ring_reader_waits(f->chans[i]->ring);
+		for (unsigned int i = 0; i < f->nr_rings; i++)
+			vgs_ring_reader_waits(f->ring_chans[i]->ring);
 		if (!take_rings(f, &moved))
 			return moved ? 0 : read_frames(f, true) < 0 ? -1 : 0;
 	}
