@@ -1047,9 +1047,9 @@ int cmd_record(int argc, char **argv)
 		goto bad;
 	}
 	/*
-	 * The tool's rings (vgtool/vgstream.h): in memory (tmpfs) where there
-	 * is /dev/shm, else beside the rest. (PMUSIM_RECORD_RING=0, for
-	 * pmusim's developers: frames through the pipe only, the reference.)
+	 * The tool's rings (vgtool/vgstream.h), where a file system in memory
+	 * allows (make_ring_dir()). (PMUSIM_RECORD_RING=0, for pmusim's
+	 * developers: frames through the pipe only, the reference.)
 	 */
 	if (!getenv("PMUSIM_RECORD_RING") || strcmp(getenv("PMUSIM_RECORD_RING"), "0"))
 		make_ring_dir(ring_dir, sizeof(ring_dir), dir);

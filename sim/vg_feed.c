@@ -3,7 +3,6 @@
 #define _GNU_SOURCE	/* fallocate */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <linux/futex.h>
 #include <poll.h>
 #include <stdbool.h>
@@ -560,28 +559,26 @@ static int pull(struct vg_feed *f)
 	uint64_t moved = 0;
 	int r;
 
-	if (f->eof) {
-		if (!f->nr_rings || f->err[0])
-			return -1;
-		if (take_rings(f, &moved)) {
-			if (!f->err[0])
-				snprintf(f->err, sizeof(f->err), "pmusim: out of memory");
-			return -1;
-		}
+	if (f->eof && (!f->nr_rings || f->err[0]))
+		return -1;
+	if (take_rings(f, &moved))
+		goto nomem;
+	if (f->eof)		/* every writer gone: what the rings still hold */
 		return moved ? 0 : -1;
-	}
-	if (!f->nr_rings)
-		return read_frames(f, true) < 0 ? -1 : 0;
-	if (!take_rings(f, &moved)) {
+	if (f->nr_rings || moved) {
 		r = read_frames(f, false);
 		if (r || moved)
 			return r < 0 && !moved ? -1 : 0;
 		/* nothing anywhere: say so in every ring, look again, then sleep on the pipe */
 		for (unsigned int i = 0; i < f->nr_rings; i++)
 			vgs_ring_reader_waits(f->ring_chans[i]->ring);
-		if (!take_rings(f, &moved))
-			return moved ? 0 : read_frames(f, true) < 0 ? -1 : 0;
+		if (take_rings(f, &moved))
+			goto nomem;
+		if (moved)
+			return 0;
 	}
+	return read_frames(f, true) < 0 ? -1 : 0;
+nomem:
 	if (!f->err[0])
 		snprintf(f->err, sizeof(f->err), "pmusim: out of memory");
 	f->eof = true;
