@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 
 OBJTREE = os.environ.get("PMUSIM_OBJTREE", "build/bench")
 PMUSIM = os.environ.get("PMUSIM", os.path.join(OBJTREE, "pmusim"))
@@ -18,18 +19,21 @@ SRCTREE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file
 
 
 class Run:
-    def __init__(self, cpu, user, maxrss_kb, out):
+    def __init__(self, cpu, user, maxrss_kb, out, wall=0.0):
         self.cpu = cpu              # user + system seconds
         self.user = user            # user seconds alone
         self.maxrss_kb = maxrss_kb  # peak resident set, KiB
         self.out = out              # stdout, text
+        self.wall = wall            # seconds from start to exit (a figure of its own only)
 
 
 def run(argv, stdin=None):
     """Run argv; its CPU time, peak RSS and stdout. Exits on failure."""
     with tempfile.TemporaryFile() as out:
+        start = time.monotonic()
         proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.PIPE, stdin=stdin)
         _, status, ru = os.wait4(proc.pid, 0)
+        wall = time.monotonic() - start
         err = proc.stderr.read().decode(errors="replace")
         proc.stderr.close()
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -37,7 +41,7 @@ def run(argv, stdin=None):
             sys.exit(f"bench: {' '.join(argv)} exited {proc.returncode}: {err.strip()[-300:]}")
         out.seek(0)
         return Run(ru.ru_utime + ru.ru_stime, ru.ru_utime, ru.ru_maxrss,
-                   out.read().decode(errors="replace"))
+                   out.read().decode(errors="replace"), wall)
 
 
 def median(values):

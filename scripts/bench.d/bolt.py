@@ -21,7 +21,9 @@
 # block order did with the profile, free of the host's noise.
 # The LBR recording is timed too: `pmusim record -j any,u` against
 # `valgrind --tool=none` on the same workload (goal 2x, as record.py's
-# figures), and its taken branches per CPU second.
+# figures), and its taken branches per CPU second; without goals, the
+# floor (the tool alone, its stream discarded, as record.py's) and
+# record's wall time against Valgrind's.
 # Takes some 2 minutes of CPU (two recordings of ~5.5G instructions, four
 # BOLT runs, 4 x ROUNDS runs of 0.7 s), plus ~25 s the first time to
 # compile sqlite3.c.
@@ -63,7 +65,9 @@ FIGURES = [f"BOLT with {VARIANTS[v]} vs original (sqlite)" for v in VARIANTS] + 
     "record -j any,u vs valgrind --tool=none (sqlite)",
     "record taken branches per CPU second (sqlite)"] + [
     f"BOLT with {VARIANTS[v]}: taken branches vs original (sqlite, {COUNT_ROWS} rows)"
-    for v in VARIANTS]
+    for v in VARIANTS] + [
+    "floor: the tool alone, stream discarded, vs valgrind --tool=none (sqlite)",
+    "record -j any,u wall time vs valgrind --tool=none (sqlite)"]
 
 
 def fetch(cache):
@@ -154,9 +158,15 @@ def main():
         want = b.run([orig]).out
 
         # the LBR profile, its recording timed against Valgrind alone
-        none = [b.run(["valgrind", "--tool=none", "-q", orig]).cpu]
+        nones = [b.run(["valgrind", "--tool=none", "-q", orig])]
         rec, lbr_data, summary = record(orig, work, "lbr", LBR_RECIPE)
-        none.append(b.run(["valgrind", "--tool=none", "-q", orig]).cpu)
+        nones.append(b.run(["valgrind", "--tool=none", "-q", orig]))
+        none = [n.cpu for n in nones]
+        # record's own valgrind command line (cmd/cmd_record.c), the stream to /dev/null
+        alone = [b.run(["sh", "-c", 'VALGRIND_LIB="$0" exec "$@" 3>/dev/null',
+                        os.path.dirname(tool), "valgrind", "--tool=pmusim", "--pmusim-fd=3",
+                        "-q", "--trace-children=yes", "--pmusim-env=VALGRIND_LIB",
+                        orig]).cpu for _ in range(2)]
         fdata = os.path.join(work, "lbr.fdata")
         b.run([perf2bolt, "-p", lbr_data, "-o", fdata, orig])
         bins = {"orig": orig}
@@ -209,6 +219,10 @@ def main():
              "valgrind --tool=none")
     for i, v in enumerate(VARIANTS):
         b.report(FIGURES[7 + i], "branches", taken[v], taken["orig"], "the original")
+    b.report(FIGURES[10], "s", b.median(alone), b.median(none), "valgrind --tool=none",
+             noise=b.spread([a / n for a, n in zip(alone, none)]))
+    b.report(FIGURES[11], "s", rec.wall, b.median([n.wall for n in nones]),
+             "valgrind --tool=none", noise=b.spread([rec.wall / n.wall for n in nones]))
 
 
 main()
