@@ -63,6 +63,7 @@ struct vg_thread {
 	bool comm_exec;			/* an image after execve: COMM (exec) when it starts */
 	/* where it is in the file: records walked, and its next record not retired */
 	uint64_t walked;
+	uint64_t cp_next;		/* img->cps[]: the first past walked, as far as it knows */
 	uint64_t pos;			/* record index; UINT64_MAX when it ended */
 	uint32_t wi;			/* img->wakes[]: the first at or after pos */
 	uint32_t waiting;		/* asleep at img->wakes[waiting - 1] until it holds; 0 */
@@ -89,6 +90,31 @@ struct vg_proc;
 #define VG_SITE_CACHE	16384
 /* The scout's last records that the walks take decoded (a power of 2) */
 #define VG_DECODED	256
+/*
+ * The scout's checkpoints: one at most every VG_CHECKPOINT_EVERY records,
+ * the last VG_CHECKPOINTS of them kept (a power of 2): some 6 KiB of
+ * stream apart, some 6 MiB in all, past VG_PARK_BYTES.
+ */
+#define VG_CHECKPOINT_EVERY	1024
+#define VG_CHECKPOINTS		1024
+
+/*
+ * A place the scout passed: a walk at another thread's records jumps to
+ * one instead of reading every record on the way (jump_others()), where
+ * @tids says none of the records since the one before can be its own.
+ */
+struct vg_checkpoint {
+	uint64_t idx;			/* the next record's index */
+	size_t off;			/* and its first byte */
+	struct vgs_coder coder;		/* the deltas there */
+	uint32_t tid;			/* the thread of the records there */
+	/*
+	 * Bit tid % 64 of each thread that may have a record (one that
+	 * next_own() would take) since the checkpoint before: the thread
+	 * there, and each one a VGS_THREAD switched to.
+	 */
+	uint64_t tids;
+};
 
 /*
  * A branch record (VGS_BRANCH, VGS_SIGNAL, VGS_SIGRETURN) as the scout
@@ -137,6 +163,9 @@ struct vg_image {
 	uint8_t site_kind[VG_SITE_CACHE];
 	/* the scout's last branch records, by index: VG_DECODED of them */
 	struct vg_decoded decoded[VG_DECODED];
+	/* its checkpoints, cps[n % VG_CHECKPOINTS] the nth; the threads since the last */
+	struct vg_checkpoint *cps;
+	uint64_t nr_cps, cp_idx, cp_tids;
 	struct vg_wake *wakes;		/* in file order */
 	uint32_t nr_wakes;
 	unsigned int nr_forks;		/* its FORK records */
@@ -179,6 +208,7 @@ struct vg_trace {
 	bool truth_lost;		/* a shadow stack could not grow */
 	bool slow;			/* !vg_trace_set_fast() */
 	uint64_t fast;			/* records retired or skipped in runs, or read ahead */
+	uint64_t jumped;		/* of them, skipped by a jump to a checkpoint */
 };
 
 /* ---- loading, as the stream comes ---------------------------------------------- */
@@ -398,6 +428,7 @@ static void free_image(struct vg_image *img)
 	free(img->threads);
 	vg_code_free(&img->code);
 	free(img->wakes);
+	free(img->cps);
 	free(img->exec_path);
 	free(img->path);
 	free(img);
@@ -455,6 +486,32 @@ static inline int scout_site(struct vg_image *img, uint64_t from, unsigned int k
 }
 
 /*
+ * A checkpoint where the scout is (struct vg_checkpoint). Only an image
+ * of more than one thread has walks that jump; out of memory, its walks
+ * read every record, as with none.
+ */
+static noinline void scout_checkpoint_add(struct vg_image *img)
+{
+	const struct vg_stream *s = &img->scout;
+
+	img->cp_idx = img->scout_idx;
+	if (!img->cps && !(img->cps = malloc(VG_CHECKPOINTS * sizeof(*img->cps))))
+		return;
+	img->cps[img->nr_cps++ % VG_CHECKPOINTS] = (struct vg_checkpoint){
+		.idx = img->scout_idx, .off = s->off, .coder = s->coder, .tid = s->tid,
+		.tids = img->cp_tids };
+	img->cp_tids = 1ull << (s->tid & 63);
+}
+
+/* After the scout read on: a checkpoint, if one is due. */
+static inline void scout_checkpoint(struct vg_image *img)
+{
+	if (img->scout_idx - img->cp_idx >= VG_CHECKPOINT_EVERY && img->nr_threads > 1 &&
+	    !img->scout_done)
+		scout_checkpoint_add(img);
+}
+
+/*
  * The scout's next record: its thread (a new one's walk starts at its
  * first record), wake-ups, forks, mappings, end; its branch site
  * registered with the driver's LBR filter. 1; 0 at the stream's end; -1
@@ -503,6 +560,8 @@ static noinline int scout_rest(struct vg_image *img, size_t at, struct vgs_coder
 		tr->records++;
 	}
 	th = NULL;
+	if (ev.type == VGS_THREAD)
+		img->cp_tids |= 1ull << (ev.tid & 63);
 	if (ev.type == VGS_CODE) {
 		/* the image's, no thread's: where its instructions start */
 		if (vg_code_add(&img->code, ev.addr, (const uint8_t *)ev.name, ev.name_len))
@@ -579,6 +638,16 @@ static noinline int scout_rest(struct vg_image *img, size_t at, struct vgs_coder
 	return 1;
 }
 
+static int scout_rest_checkpoint(struct vg_image *img, size_t at, struct vgs_coder before,
+				 bool branch_read)
+{
+	int ret = scout_rest(img, at, before, branch_read);
+
+	if (ret > 0)
+		scout_checkpoint(img);
+	return ret;
+}
+
 /* At most this many records scout_ahead() decodes at once (below VG_DECODED) */
 #define VG_SCOUT_AHEAD	128
 _Static_assert(VG_SCOUT_AHEAD < VG_DECODED, "the walk's record keeps its decoded[] slot");
@@ -647,6 +716,7 @@ static noinline void scout_ahead(struct vg_image *img)
 	img->tr->fast += idx - first;
 	img->scout_idx = idx;
 	img->last_site = last;
+	scout_checkpoint(img);
 }
 
 /*
@@ -667,17 +737,18 @@ static inline __attribute__((always_inline)) int scout_next(struct vg_image *img
 	if (img->scout_done)
 		return 0;
 	if (!vg_stream_next_branch(s, &d->b))
-		return scout_rest(img, at, before, false);
+		return scout_rest_checkpoint(img, at, before, false);
 	d->idx = idx;
 	d->off = s->off;
 	d->tid = s->tid;
 	if (__builtin_expect(!(d->b.kind < VGK_SIGNAL && th && th->vtid == s->tid &&
 			       (th->has_cur || th->lost)), 0))
-		return scout_rest(img, at, before, true);
+		return scout_rest_checkpoint(img, at, before, true);
 	img->scout_idx = idx + 1;
 	img->tr->records++;
 	if (scout_site(img, d->b.from, d->b.kind) < 0)
 		return -1;
+	scout_checkpoint(img);
 	if (scout_may_run_ahead(img))
 		scout_ahead(img);
 	return 1;
@@ -714,6 +785,7 @@ static struct vg_image *open_image(struct vg_trace *tr, struct vg_proc *proc, st
 	img->chan = c;
 	for (unsigned int i = 0; i < VG_DECODED; i++)
 		img->decoded[i].idx = UINT64_MAX;
+	img->cp_tids = 1;		/* thread 1's records come first (vgstream.h) */
 	snprintf(img->comm, sizeof(img->comm), "%s", comm);
 	if (vg_stream_open_chan(&img->scout, c, tr->err, sizeof(tr->err))) {
 		img->scout_done = true;
@@ -958,6 +1030,7 @@ void vg_trace_stats(const struct vg_trace *tr, struct vg_trace_stats *st)
 		.exited = last->exited, .status = last->status, .exec = last->exec,
 		.forks = tr->nr_procs - 1, .truth_lost = tr->truth_lost, .lost = tr->lost,
 		.stalled = tr->live != 0, .fast = tr->fast,
+		.jumped = tr->jumped,
 	};
 	for (unsigned int p = 0; p < tr->nr_procs; p++) {
 		for (const struct vg_image *img = tr->procs[p]->first; img; img = img->next) {
@@ -1540,6 +1613,45 @@ static bool refill_behind_scout(struct vg_stream *s, const struct vg_image *img)
 }
 
 /*
+ * @th's walk, at another thread's records, jumps to the furthest of the
+ * scout's checkpoints that no record of its own can come before (their
+ * tids say so) and that is short of @check: next_own()'s park check
+ * comes after the first record that reaches it, so up to there nothing
+ * looks at what the walk passes. So it goes on from the same record as it
+ * would reading each one on the way, with the same check ahead; how many
+ * records it passed (0: no such checkpoint).
+ */
+static uint64_t jump_others(struct vg_thread *th, size_t check)
+{
+	const struct vg_image *img = th->img;
+	const uint64_t bit = 1ull << (th->vtid & 63);
+	const struct vg_checkpoint *to = NULL;
+	uint64_t j = th->cp_next, n;
+
+	/* (the ones the ring no longer has are behind the walk) */
+	if (img->nr_cps > VG_CHECKPOINTS && j < img->nr_cps - VG_CHECKPOINTS)
+		j = img->nr_cps - VG_CHECKPOINTS;
+	while (j < img->nr_cps && img->cps[j % VG_CHECKPOINTS].idx <= th->walked)
+		j++;
+	th->cp_next = j;
+	/* the first one's records since the one before may have the walk's own behind it */
+	for (; j < img->nr_cps; j++) {
+		const struct vg_checkpoint *cp = &img->cps[j % VG_CHECKPOINTS];
+
+		if ((cp->tids & bit) || cp->off >= check)
+			break;
+		to = cp;
+	}
+	if (!to)
+		return 0;
+	n = to->idx - th->walked;
+	vg_stream_seek(&th->cur, to->off, &to->coder, to->tid);
+	th->cp_next = j;
+	img->tr->jumped += n;
+	return n;
+}
+
+/*
  * The records ahead of @th's walk while its reader is at another thread's
  * (its tid is another's): branch records, none of them @th's, so their
  * ends and deltas are all it needs of them: from decoded[] where the scout
@@ -1557,6 +1669,12 @@ static uint64_t skip_others(struct vg_thread *th, size_t check)
 	/* (a scout that stopped at a bad record: the records before it are the slow path's) */
 	if (img->scout_done && img->tr->err[0])
 		return 0;
+	if (img->nr_cps) {
+		n = jump_others(th, check);
+		/* (a checkpoint at its own thread's records: its tids have it, so none is) */
+		if (n && s->tid == th->vtid)
+			goto out;
+	}
 	do {
 		const struct vg_decoded *d, *last = NULL;
 		const unsigned char *start, *end, *p, *limit;
@@ -1592,6 +1710,7 @@ static uint64_t skip_others(struct vg_thread *th, size_t check)
 		s->off += (size_t)(p - start);
 		s->coder = c;
 	} while (s->off < check && (n != before || refill_behind_scout(s, img)));
+out:
 	th->walked += n;
 	img->tr->fast += n;
 	return n;
@@ -1822,6 +1941,7 @@ uint64_t run_fast(struct vg_thread *th, struct model_cpu *model, uint64_t room,
 		img->tr->records += n;
 		img->last_site = last;
 		vg_stream_seek(&th->cur, s->off, &s->coder, s->tid);
+		scout_checkpoint(img);
 	}
 	th->walked += n;
 	th->pos = th->walked - 1;

@@ -163,6 +163,7 @@ struct vg_trace_stats {
 	bool truth_lost;		/* out of memory for a shadow stack: truth unsure */
 	unsigned int lost;		/* threads past the spare tasks: not replayed */
 	uint64_t fast;			/* reads of records the fast ways (vg_trace_set_fast()) */
+	uint64_t jumped;		/* of them, records walks jumped over (not read) */
 };
 void vg_trace_stats(const struct vg_trace *tr, struct vg_trace_stats *st);
 

@@ -1450,6 +1450,11 @@ static void test_fast_ways_match_the_slow_way(void **state)
 	if (st_fast.fast < st_slow.records)
 		fail_msg("only %llu fast reads of %llu records", (unsigned long long)st_fast.fast,
 			 (unsigned long long)st_slow.records);
+	/* the walks jumped over most of the others' long runs, and arrived where reading would */
+	assert_int_equal(st_slow.jumped, 0);
+	if (st_fast.jumped < st_slow.records / 4)
+		fail_msg("walks jumped over %llu of %llu records", (unsigned long long)st_fast.jumped,
+			 (unsigned long long)st_slow.records);
 	assert_int_equal(scratch_dir_remove(r.dir), 0);
 }
 
