@@ -43,6 +43,7 @@ struct vg_feed {
 	unsigned char *in;		/* what was read of frames not yet whole */
 	size_t in_len;
 	uint64_t bytes, held, held_max;
+	uint64_t moved;			/* by chan_trim(), to free what was read */
 	uint64_t spilled, spilled_max, spills;
 	uint64_t held_cap;		/* FEED_HELD_MAX, or vg_feed_set_held_max()'s */
 	const char *ring_dir;		/* where the tool makes its rings (the caller's), or NULL */
@@ -192,16 +193,24 @@ static void spill_free(struct vg_chan *c, size_t from, size_t to)
 			  (off_t)(to - from));
 }
 
-/* The bytes no reader needs any more go (all of them once its readers are gone). */
-static void chan_trim(struct vg_chan *c)
+/* The first byte a reader of @c still needs (lo: its readers are still to come). */
+static size_t chan_keep(const struct vg_chan *c)
 {
 	size_t keep = c->lo + c->len;
 
 	if (!c->taken)
-		return;		/* its readers are still to come */
+		return c->lo;
 	for (unsigned int i = 0; i < c->nr_readers; i++)
 		if (*c->readers[i] < keep)
 			keep = *c->readers[i];
+	return keep > c->lo ? keep : c->lo;
+}
+
+/* The bytes no reader needs any more go (all of them once its readers are gone). */
+static void chan_trim(struct vg_chan *c)
+{
+	size_t keep = chan_keep(c);
+
 	if (keep <= c->lo)
 		return;
 	if (c->spill_fd >= 0) {
@@ -209,6 +218,7 @@ static void chan_trim(struct vg_chan *c)
 		c->f->spilled -= keep - c->lo;
 	} else {
 		memmove(c->data, c->data + (keep - c->lo), c->lo + c->len - keep);
+		c->f->moved += c->lo + c->len - keep;
 		c->f->held -= keep - c->lo;
 	}
 	c->len -= keep - c->lo;
@@ -301,7 +311,18 @@ static int chan_append(struct vg_chan *c, const unsigned char *p, size_t n)
 	if (c->spill_fd >= 0)
 		return spill_write(c, p, n);
 	if (c->len + n > c->cap) {
-		chan_trim(c);
+		/*
+		 * Full: what the readers are done with goes where moving what
+		 * they still need down costs no more than that frees, else the
+		 * buffer grows (to some twice what they need). A walk far behind
+		 * the others keeps megabytes, which each append that filled the
+		 * buffer moved again: for sort of 200,000 lines, 2.1 GB moved for
+		 * a stream of 683 MB.
+		 */
+		size_t keep = chan_keep(c);
+
+		if (c->lo + c->len - keep <= keep - c->lo)
+			chan_trim(c);
 		if (c->len + n > c->cap) {
 			size_t cap = c->cap ? 2 * c->cap : 64 * 1024;
 			unsigned char *v;
@@ -745,6 +766,11 @@ void vg_feed_stats(const struct vg_feed *f, uint64_t *bytes, uint64_t *held_max)
 {
 	*bytes = f->bytes;
 	*held_max = f->held_max;
+}
+
+uint64_t vg_feed_moved(const struct vg_feed *f)
+{
+	return f->moved;
 }
 
 uint64_t vg_feed_rings(const struct vg_feed *f)

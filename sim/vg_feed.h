@@ -87,6 +87,11 @@ void vg_feed_close(struct vg_feed *f);
 bool vg_feed_began(const struct vg_feed *f);
 /* A pipe's figures: bytes read, and the most held in memory at once. */
 void vg_feed_stats(const struct vg_feed *f, uint64_t *bytes, uint64_t *held_max);
+/*
+ * Bytes moved within memory to free those read before them: at most the
+ * bytes read (each moved once, on average, however far readers lag).
+ */
+uint64_t vg_feed_moved(const struct vg_feed *f);
 /* How many of the streams came through rings. */
 uint64_t vg_feed_rings(const struct vg_feed *f);
 /* How many times a stream went to a file, and the most held in files at once. */
