@@ -964,6 +964,7 @@ int perf_data_writer__open_result(struct perf_data_writer *w, struct perf_data_f
 {
 	struct stat st;
 	void *buf;
+	int ret;
 
 	memset(f, 0, sizeof(*f));
 	if (!w->finished || w->failed || w->pipe || fstat(fileno(w->fp), &st)) {
@@ -975,8 +976,10 @@ int perf_data_writer__open_result(struct perf_data_writer *w, struct perf_data_f
 		snprintf(f->err, sizeof(f->err), "%s: cannot map: %s", w->tmp, strerror(errno));
 		return -1;
 	}
+	/* (open_mem() starts @f afresh: mapped is said after, for close to unmap it) */
+	ret = perf_data_file__open_mem(f, w->path, buf, (size_t)st.st_size);
 	f->mapped = true;
-	return perf_data_file__open_mem(f, w->path, buf, (size_t)st.st_size);
+	return ret;
 }
 
 /* Write all of BUF to FD, through short writes and interruptions. */

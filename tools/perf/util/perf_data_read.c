@@ -453,11 +453,35 @@ void perf_data_file__iter_init(const struct perf_data_file *f, struct perf_data_
 	it->end = f->header.data.offset + f->header.data.size;
 }
 
+/*
+ * A mapped file's pages a walk has gone PERF_DATA_KEEP past are given
+ * back, that much at a time (MADV_DONTNEED: what looks at them again reads
+ * the file again, as the mapping is private and never written): reading
+ * a perf.data of any size then holds some megabytes of it, not the whole
+ * file (pmusim record's judge read its 130 MB of samples back, and its
+ * peak RSS grew with them).
+ */
+#define PERF_DATA_KEEP	(8u << 20)
+
+static void drop_behind(struct perf_data_file *f, u64 pos)
+{
+	size_t to;
+
+	if (pos - f->dropped < 2 * (u64)PERF_DATA_KEEP)
+		return;
+	to = (size_t)(pos - PERF_DATA_KEEP) & ~((size_t)sysconf(_SC_PAGESIZE) - 1);
+	if (to > f->dropped && !madvise((void *)(f->buf + f->dropped), to - f->dropped,
+					MADV_DONTNEED))
+		f->dropped = to;
+}
+
 int perf_data_file__next(struct perf_data_file *f, struct perf_data_iter *it,
 			 const u8 **event, u32 *size)
 {
 	struct perf_event_header hdr;
 
+	if (f->mapped && it->pos >= f->dropped)
+		drop_behind(f, it->pos);
 	if (it->pos >= it->end)
 		return 0;
 	if (it->end - it->pos < sizeof(hdr)) {

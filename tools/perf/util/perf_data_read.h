@@ -33,6 +33,7 @@ struct perf_data_file {
 	const u8 *buf;			/* the whole file */
 	size_t size;
 	bool mapped;			/* buf is an mmap of the file */
+	size_t dropped;			/* mapped: its pages before this given back */
 	struct perf_file_header header;
 	struct perf_data_attr *attrs;
 	u32 nr_attrs;

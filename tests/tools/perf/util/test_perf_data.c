@@ -455,6 +455,82 @@ static void writer_result_is_readable_before_close(void **state)
 	assert_int_equal(access(path, F_OK), 0);
 }
 
+/* The resident KiB of the mapping that holds @addr (/proc/self/smaps), or -1 if none does. */
+static long mapping_rss_kib(const void *addr)
+{
+	FILE *fp = fopen("/proc/self/smaps", "r");
+	unsigned long lo, hi, a = (unsigned long)addr;
+	bool in = false;
+	char line[512];
+	long kib = -1;
+
+	assert_non_null(fp);
+	while (fgets(line, sizeof(line), fp)) {
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
+			in = a >= lo && a < hi;
+		else if (in && sscanf(line, "Rss: %ld kB", &kib) == 1)
+			break;
+	}
+	fclose(fp);
+	return in ? kib : -1;
+}
+
+/*
+ * A file of 48 MB read through, as record's judge reads its result and
+ * stitch its input: what stays resident of the mapping is the last part
+ * read, not the file (the judge's peak RSS grew with its samples: 134 MB
+ * for 152k samples of 800 bytes), and close unmaps it.
+ */
+static void reading_a_large_file_holds_a_window_of_it(void **state)
+{
+	struct perf_event_attr a;
+	struct perf_data_writer *w;
+	struct perf_data_file f;
+	struct perf_data_iter it;
+	const u8 *ev, *buf;
+	u8 rec[SYNTH_RECORD_MAX];
+	char path[128];
+	u64 id = 12, n = 0;
+	u32 size;
+
+	(void)state;
+	file_path(path, sizeof(path), "large.data");
+	test_attr(&a, 0);
+	w = perf_data_writer__open(path, &test_env);
+	assert_non_null(w);
+	assert_int_equal(perf_data_writer__add_attr(w, &a, "cycles:u", &id, 1), 0);
+	for (u64 i = 0; i < 350000; i++) {
+		build_sample(rec, id, 1000 + i);
+		assert_int_equal(perf_data_writer__write(w, (struct perf_event_header *)rec), 0);
+	}
+	assert_int_equal(perf_data_writer__finish(w), 0);
+	for (int opened = 0; opened < 2; opened++) {
+		/* the writer's result (the judge), then the file in place, as stitch opens it */
+		if (opened)
+			assert_int_equal(perf_data_file__open(&f, path), 0);
+		else
+			assert_int_equal(perf_data_writer__open_result(w, &f), 0);
+		assert_true(f.size > 48u << 20);
+		buf = f.buf;
+		perf_data_file__iter_init(&f, &it);
+		while (perf_data_file__next(&f, &it, &ev, &size) > 0) {
+			n++;
+			/* every byte still reads as written, the ones given back too */
+			if (n % 50000 == 0)
+				assert_int_equal(perf_data__get_u64(f.buf + f.header.data.offset + 8),
+						 id);
+		}
+		if (mapping_rss_kib(buf) > 20 * 1024)
+			fail_msg("%ld KiB of the %zu-byte file resident after reading it",
+				 mapping_rss_kib(buf), f.size);
+		perf_data_file__close(&f);
+		assert_int_equal(mapping_rss_kib(buf), -1);	/* unmapped */
+		if (!opened)
+			assert_int_equal(perf_data_writer__close(w), 0);	/* in place */
+	}
+	assert_int_equal(n, 2 * 350000);
+}
+
 /* ---- corruption --------------------------------------------------------- */
 
 static u8 *load(const char *path, size_t *size)
@@ -2055,6 +2131,7 @@ int main(void)
 		cmocka_unit_test(writer_refuses_bad_records_and_late_attrs),
 		cmocka_unit_test(writer_open_failure_names_the_file),
 		cmocka_unit_test(writer_keeps_the_previous_file_as_old),
+		cmocka_unit_test(reading_a_large_file_holds_a_window_of_it),
 		cmocka_unit_test(writer_follows_a_symlink),
 		cmocka_unit_test(writer_reports_a_full_device),
 		cmocka_unit_test(writer_result_is_readable_before_close),
