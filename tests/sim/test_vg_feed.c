@@ -142,14 +142,14 @@ static void *write_stream(void *arg)
 }
 
 /*
- * 40 MB through a pipe while two readers of the stream walk it: what is
- * held never grows past what lies between them and one read; each gets
- * every byte.
+ * write_stream()'s 10,000 frames of 4000 bytes through a pipe, read by two
+ * readers of the stream as the replay's windows would, each in turn, the
+ * second @lag frames behind; each gets every byte. The feed's figures:
+ * the bytes read, the most held and the bytes moved.
  */
-static void test_bounded_while_read(void **state)
+static void read_behind(unsigned int lag, uint64_t *bytes, uint64_t *held, uint64_t *moved)
 {
 	struct writer w = { .frames = 10000 };
-	uint64_t bytes, held;
 	struct vg_stream a, b;
 	struct vg_feed *f;
 	struct vg_chan *c;
@@ -157,60 +157,6 @@ static void test_bounded_while_read(void **state)
 	char err[256];
 	int p[2];
 
-	(void)state;
-	assert_int_equal(pipe(p), 0);
-	w.fd = p[1];
-	assert_int_equal(pthread_create(&t, NULL, write_stream, &w), 0);
-	f = vg_feed_open_pipe(p[0]);
-	c = vg_feed_first(f, NULL);
-	assert_non_null(c);
-	assert_int_equal(vg_stream_open_chan(&a, c, err, sizeof(err)), 0);
-	assert_int_equal(vg_stream_clone(&b, &a), 0);
-	/* the frames' bytes, read as the replay's windows would, each reader in turn */
-	for (unsigned int i = 0; i < w.frames; i++) {
-		uint64_t off = sizeof(struct vgs_file_header) + 4000ull * i;
-
-		for (struct vg_stream *s = &a; s; s = s == &a ? &b : NULL) {
-			unsigned char x[4000];
-
-			read_n(c, off, x, sizeof(x));
-			assert_int_equal(x[0], 'a' + (int)(i % 26));
-			assert_int_equal(x[3999], 'a' + (int)(i % 26));
-			/* as a window that moved on: the reader needs nothing before */
-			s->chan_pos = off + sizeof(x);
-		}
-	}
-	vg_stream_close(&a);
-	vg_stream_close(&b);
-	pthread_join(t, NULL);
-	vg_feed_stats(f, &bytes, &held);
-	assert_true(bytes > 40000000);
-	/* one pull (256 KiB) and the buffer it grew into, not 40 MB */
-	assert_true(held <= 1024 * 1024);
-	vg_feed_free(f);
-}
-
-/*
- * 40 MB while one reader stays 10 MB behind the other: freeing what both
- * have read moves down what the lagging one still needs, which is not
- * done for a few megabytes freed at a time (the buffer grows instead), so
- * the bytes moved stay under half of those read: 10 MB here, where
- * moving at each fill of the buffer moved 40 MB (and for sort of 200,000
- * lines 2.1 GB, for a stream of 683 MB).
- */
-static void test_lagging_reader_moves_little(void **state)
-{
-	struct writer w = { .frames = 10000 };
-	const unsigned int lag = 2500;
-	uint64_t bytes, held;
-	struct vg_stream a, b;
-	struct vg_feed *f;
-	struct vg_chan *c;
-	pthread_t t;
-	char err[256];
-	int p[2];
-
-	(void)state;
 	assert_int_equal(pipe(p), 0);
 	w.fd = p[1];
 	assert_int_equal(pthread_create(&t, NULL, write_stream, &w), 0);
@@ -227,25 +173,54 @@ static void test_lagging_reader_moves_little(void **state)
 			uint64_t off = sizeof(struct vgs_file_header) + 4000ull * frame;
 			unsigned char x[4000];
 
-			if (frame >= w.frames)		/* (b behind, or a at the end) */
+			if (frame >= w.frames)		/* (b not begun, or a at the end) */
 				continue;
 			read_n(c, off, x, sizeof(x));
 			assert_int_equal(x[0], 'a' + (int)(frame % 26));
 			assert_int_equal(x[3999], 'a' + (int)(frame % 26));
+			/* as a window that moved on: the reader needs nothing before */
 			s->chan_pos = off + sizeof(x);
 		}
 	}
 	vg_stream_close(&a);
 	vg_stream_close(&b);
 	pthread_join(t, NULL);
-	vg_feed_stats(f, &bytes, &held);
-	assert_true(bytes > 40000000);
-	if (vg_feed_moved(f) > bytes / 2)
-		fail_msg("%llu bytes moved for %llu read", (unsigned long long)vg_feed_moved(f),
+	vg_feed_stats(f, bytes, held);
+	*moved = vg_feed_moved(f);
+	vg_feed_free(f);
+	assert_true(*bytes > 40000000);
+}
+
+/* 40 MB while two readers walk together: what is held never grows past one read. */
+static void test_bounded_while_read(void **state)
+{
+	uint64_t bytes, held, moved;
+
+	(void)state;
+	read_behind(0, &bytes, &held, &moved);
+	/* one pull (256 KiB) and the buffer it grew into, not 40 MB */
+	assert_true(held <= 1024 * 1024);
+}
+
+/*
+ * 40 MB while one reader stays 10 MB behind the other: freeing what both
+ * have read moves down what the lagging one still needs, which is not
+ * done for a few megabytes freed at a time (the buffer grows instead), so
+ * the bytes moved stay under half of those read: 10 MB here, where
+ * moving at each fill of the buffer moved 40 MB (and for sort of 200,000
+ * lines 2.1 GB, for a stream of 683 MB).
+ */
+static void test_lagging_reader_moves_little(void **state)
+{
+	uint64_t bytes, held, moved;
+
+	(void)state;
+	read_behind(2500, &bytes, &held, &moved);
+	if (moved > bytes / 2)
+		fail_msg("%llu bytes moved for %llu read", (unsigned long long)moved,
 			 (unsigned long long)bytes);
 	/* within the bound on memory: nothing went to a file */
 	assert_true(held <= 32u << 20);
-	vg_feed_free(f);
 }
 
 /* A child's 8 MB before its parent's first bytes: the child's go to a file, not memory. */
