@@ -30,7 +30,11 @@ static size_t truth_hash(uint32_t tid, uint64_t time, size_t cap)
 	return (size_t)(h ^ (h >> 29)) & (cap - 1);
 }
 
-/* Index truth I (live judging): the first of a (tid, time) is the one found. */
+/*
+ * Index truth I (live judging): the first of a (tid, time) is the one
+ * found; bounded, each is indexed, and the first not judged yet is found
+ * (each sample its own truth, two events' samples of one instant too).
+ */
 static int index_insert(struct judge *j, size_t i)
 {
 	const struct run_truth *tr = &j->truth[i];
@@ -60,33 +64,110 @@ static int index_insert(struct judge *j, size_t i)
 	     k = (k + 1) & (j->index_cap - 1)) {
 		const struct run_truth *x = &j->truth[j->index[k] - 1];
 
-		if (x->tid == tr->tid && x->time == tr->time)
+		if (x->tid == tr->tid && x->time == tr->time && !j->bounded)
 			return 0;
 	}
 	j->index[k] = i + 1;
 	return 0;
 }
 
+/* BUF's place in j->bufs, its WRITTEN and SIZE noted; -1: out of memory. */
+static int judge_buf(struct judge *j, const void *buf, uint64_t written, uint64_t size)
+{
+	struct judge_buf *b;
+	uint32_t i;
+
+	for (i = 0; i < j->nr_bufs && j->bufs[i].id != buf; i++)
+		;
+	if (i == j->nr_bufs) {
+		b = realloc(j->bufs, (j->nr_bufs + 1) * sizeof(*b));
+		if (!b)
+			return -1;
+		j->bufs = b;
+		j->bufs[j->nr_bufs++] = (struct judge_buf){ .id = buf };
+	}
+	b = &j->bufs[i];
+	if (written > b->written)
+		b->written = written;
+	b->size = size;
+	return (int)i;
+}
+
+/*
+ * Bounded: the truths that can still be wanted moved to the front, in
+ * the order taken, and indexed again: those not judged whose buffer has
+ * not had more than its size written after them.
+ */
+static int judge_compact(struct judge *j)
+{
+	size_t k = 0, nf = 0;
+
+	for (size_t i = 0; i < j->nr_truth; i++) {
+		struct run_truth tr = j->truth[i];
+		const struct judge_buf *b = &j->bufs[tr.buf];
+
+		if (tr.judged || b->written - tr.at > b->size)
+			continue;
+		memmove(j->truth_frames + nf, j->truth_frames + tr.frames,
+			tr.nr * sizeof(*j->truth_frames));
+		tr.frames = nf;
+		nf += tr.nr;
+		j->truth[k++] = tr;
+	}
+	j->nr_truth = k;
+	j->nr_truth_frames = nf;
+	if (j->index_cap)
+		memset(j->index, 0, j->index_cap * sizeof(*j->index));
+	for (size_t i = 0; i < k; i++)
+		if (index_insert(j, i))
+			return -1;
+	return 0;
+}
+
 void judge_note_sample(struct judge *j, struct perf_event *event, struct perf_sample_data *data,
-		       struct pt_regs *regs)
+		       struct pt_regs *regs, const void *buf, uint64_t written, uint64_t size)
 {
 	struct sim_task *t = current ? current->sim : NULL;
 	uint64_t ips[RUN_TRUTH_FRAMES];
 	struct run_truth *tr;
 	unsigned int n;
+	int b;
 
 	if (!t || !(event->attr.sample_type & PERF_SAMPLE_TIME))
 		return;
+	b = judge_buf(j, buf, written, size);
+	if (b < 0) {
+		j->error = ENOMEM;
+		return;
+	}
+	/*
+	 * Bounded and full: room made of what will not be wanted; if that
+	 * leaves it over half full, it grows all the same, so that it is
+	 * compacted again only after as many notes as it holds.
+	 */
+	if (j->bounded && j->nr_truth && j->nr_truth == j->truth_cap &&
+	    (judge_compact(j) ||
+	     (j->nr_truth * 2 > j->truth_cap &&
+	      array_grow((void **)&j->truth, &j->truth_cap, j->truth_cap + 1, sizeof(*j->truth),
+			 4096)))) {
+		j->error = ENOMEM;
+		return;
+	}
 	if (array_grow((void **)&j->truth, &j->truth_cap, j->nr_truth + 1, sizeof(*j->truth), 4096)) {
 		j->error = ENOMEM;
 		return;
 	}
 	tr = &j->truth[j->nr_truth++];
+	if (j->nr_truth > j->truth_held_max)
+		j->truth_held_max = j->nr_truth;
 	tr->tid = (uint32_t)t->task.tid;
 	tr->time = data->time;
 	tr->ip = regs->ip;		/* what the sample records (the executor's own op may lag) */
 	tr->tsc = perf_hw_time();
 	tr->nr = 0;
+	tr->judged = false;
+	tr->buf = (uint32_t)b;
+	tr->at = written;
 	tr->frames = j->nr_truth_frames;
 	if (j->live && index_insert(j, j->nr_truth - 1)) {
 		j->error = ENOMEM;
@@ -125,17 +206,20 @@ static int truth_cmp(const void *a, const void *b)
 	return 0;
 }
 
-/* The truth of the sample TID took at TIME, or NULL. Truth sorted by truth_cmp, or indexed (live). */
-static const struct run_truth *truth_find(const struct judge *j, uint32_t tid, uint64_t time)
+/*
+ * The truth of the sample TID took at TIME, or NULL. Truth sorted by
+ * truth_cmp, or indexed (live: index_insert() says which of a key's).
+ */
+static struct run_truth *truth_find(const struct judge *j, uint32_t tid, uint64_t time)
 {
 	struct run_truth key = { .tid = tid, .time = time };
 
 	if (j->live) {
 		for (size_t k = j->index_cap ? truth_hash(tid, time, j->index_cap) : 0;
 		     j->index_cap && j->index[k]; k = (k + 1) & (j->index_cap - 1)) {
-			const struct run_truth *x = &j->truth[j->index[k] - 1];
+			struct run_truth *x = &j->truth[j->index[k] - 1];
 
-			if (x->tid == tid && x->time == time)
+			if (x->tid == tid && x->time == time && !x->judged)
 				return x;
 		}
 		return NULL;
@@ -354,7 +438,7 @@ static int judge_sample(struct judge *j, u32 idx, const struct perf_event_attr *
 			const u8 *ev, u32 size)
 {
 	struct run_stats *st = j->st;
-	const struct run_truth *tr = NULL;
+	struct run_truth *tr = NULL;
 	struct run_task_depth *d = NULL;
 	const struct scn_event *e;
 	const struct workload *wl = NULL;
@@ -378,6 +462,9 @@ static int judge_sample(struct judge *j, u32 idx, const struct perf_event_attr *
 	t = machine_find_task(j->m, (int)s.tid);
 	if (attr->sample_type & PERF_SAMPLE_TIME)
 		tr = truth_find(j, s.tid, s.time);
+	/* (bounded: it goes at the next compaction, the sample being this one's) */
+	if (tr && j->bounded)
+		tr->judged = true;
 	if (t && !j->trace) {
 		const struct wl_func *fn;
 		bool is_short = e->alternative_period &&
@@ -629,6 +716,9 @@ void judge_exit(struct judge *j)
 	j->truth_tmp[0] = '\0';
 	free(j->truth);
 	free(j->truth_frames);
+	free(j->bufs);
+	j->bufs = NULL;
+	j->nr_bufs = 0;
 	j->truth = NULL;
 	j->truth_frames = NULL;
 	j->nr_truth = j->truth_cap = j->nr_truth_frames = j->truth_frames_cap = 0;

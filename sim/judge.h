@@ -62,15 +62,32 @@ struct judge {
 	bool live;
 	size_t *index;
 	size_t index_cap;
+	/*
+	 * Bounded (a recorded program's run, judged live): a truth goes once
+	 * its sample is judged, or once its buffer has had more than its
+	 * size written after it (the sample was read, or lost, or written
+	 * over: it never comes), so that what is held is bounded by the
+	 * buffers, not the run's length. The buffers, by identity, with the
+	 * most written into each that a note saw.
+	 */
+	bool bounded;
+	struct judge_buf {
+		const void *id;
+		uint64_t written, size;
+	} *bufs;
+	uint32_t nr_bufs;
+	size_t truth_held_max;		/* the most truths held at once */
 };
 
 /*
  * The truth of the sample EVENT just wrote for the running task (none
  * for a sample without a time, which cannot be matched to it): kept in
- * the order taken, with the true stack for LBR call-stack samples.
+ * the order taken, with the true stack for LBR call-stack samples. BUF
+ * is the buffer it went to, WRITTEN the bytes written into it so far (a
+ * backward one's too, counted up), SIZE its size.
  */
 void judge_note_sample(struct judge *j, struct perf_event *event, struct perf_sample_data *data,
-		       struct pt_regs *regs);
+		       struct pt_regs *regs, const void *buf, uint64_t written, uint64_t size);
 
 /*
  * The machine's own counts once it ran: instructions, branches, cycles,

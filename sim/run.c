@@ -219,12 +219,24 @@ static void build_attr(const struct run *r, const struct scn_event *e, bool trac
 static void run_overflow_handler(struct perf_event *event, struct perf_sample_data *data,
 				 struct pt_regs *regs)
 {
+	/* the buffer it goes to (an inherited event's is its parent's), as perf_output_begin() finds it */
+	const struct perf_event *owner = event->rb || !event->parent ? event : event->parent;
+	struct perf_buffer *rb = READ_ONCE(owner->rb);
+	uint64_t written = 0;
+
 	if (event->attr.write_backward)
 		perf_event_output_backward(event, data, regs);
 	else
 		perf_event_output_forward(event, data, regs);
-	if (the_run)
-		judge_note_sample(&the_run->judge, event, data, regs);
+	if (!the_run)
+		return;
+	/* a backward buffer's head counts down from 0 */
+	if (rb)
+		written = (uint64_t)local_read(&rb->head);
+	if (rb && event->attr.write_backward)
+		written = 0 - written;
+	judge_note_sample(&the_run->judge, event, data, regs, rb, written,
+			  rb ? perf_data_size(rb) : 0);
 }
 
 /* ---- the machine's kernel, as the session's system calls reach it ----------- */
@@ -848,6 +860,15 @@ static void keep_partial(struct run *r, char *err, size_t errlen)
 		 r->trace ? " (no truth file)" : "");
 }
 
+/* Has any of the scenario's events hw_time samples (the judge converts their TSCs)? */
+static bool wants_time_snapshots(const struct scenario *s)
+{
+	for (unsigned int i = 0; i < s->events_count; i++)
+		if (s->events[i].hw_time)
+			return true;
+	return false;
+}
+
 static int run_one(struct run *rp, const char *output, const char *map_dir,
 		   const struct run_end_hook *hook, char *err, size_t errlen)
 {
@@ -857,6 +878,7 @@ static int run_one(struct run *rp, const char *output, const char *map_dir,
 	const struct record_opts opts = {
 		.mmap_pages = s->buffer->pages, .overwrite = s->buffer->overwrite,
 		.interval = s->consumer->interval, .pause = s->consumer->pause,
+		.time_snapshots = wants_time_snapshots(s),
 		.buildid_dir = buildid_cache_dir, .buildid_beside = buildid_beside,
 		.source = s->file,
 	};
@@ -878,8 +900,14 @@ static int run_one(struct run *rp, const char *output, const char *map_dir,
 	r.judge = (struct judge){ .s = s, .m = r.m, .wls = r.wls, .trace = r.trace, .st = st };
 	if (open_events(&r, err, errlen) || start_file(&r, output, map_dir, err, errlen))
 		goto out;
-	/* a pipe's file is never built to be read back: its samples are judged as they go */
-	live = r.rec.w && !strcmp(perf_data_writer__target(r.rec.w), "-");
+	/*
+	 * A pipe's file is never built to be read back: its samples are
+	 * judged as they go. So are a recorded program's, whose truths go
+	 * as their samples are judged (struct judge's bounded): what record
+	 * holds does not grow with the length of the program's run.
+	 */
+	live = r.rec.w && (r.trace || !strcmp(perf_data_writer__target(r.rec.w), "-"));
+	r.judge.bounded = live && r.trace;
 	if (live && r.trace && truth_path(r.rec.w, truth, sizeof(truth)) &&
 	    judge_open_truth(&r.judge, truth, err, errlen))
 		goto out;

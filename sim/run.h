@@ -99,10 +99,13 @@ struct run_stats {
 struct run_truth {
 	uint32_t tid;
 	uint16_t nr;			/* frames of the true stack kept */
+	bool judged;			/* its sample was (struct judge's bounded) */
 	uint64_t time;
 	uint64_t ip;
 	uint64_t tsc;			/* perf_hw_time() at the sample */
 	uint64_t frames;		/* where they are in the run's pool */
+	uint32_t buf;			/* the judge's bufs[]: the buffer the sample went to */
+	uint64_t at;			/* the bytes written into it then */
 };
 
 /*

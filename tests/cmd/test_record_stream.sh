@@ -44,6 +44,22 @@ check "record's peak RSS of the long run within 10% of the short one's ($r1, $r1
 	'[ $((r10 * 10)) -le $((r1 * 11)) ]'
 check "nothing in TMPDIR after either" 'tmp_empty'
 
+# bounded in samples too: each sample's truth is dropped once it is judged (30,000 LBR
+# call-stack samples held it all: 12.1 MB peak RSS against 6.4 MB for 3,000)
+for iters in 1000000 10000000; do
+	"$PMUSIM" record -c 2003 --call-graph lbr --max-sample-rate 1000000 -o "$dir/c$iters.data" \
+		--json="$dir/c$iters.json" -- "$dir/loop" $iters 2>"$dir/c$iters.err"
+	echo "# loop $iters, a sample every 2003 cycles: exit $?, $(key "$dir/c$iters.json" samples)" \
+		"samples, record's peak RSS $(key "$dir/c$iters.json" max_rss_kib) KiB"
+done
+c1=$(key "$dir/c1000000.json" max_rss_kib)
+c10=$(key "$dir/c10000000.json" max_rss_kib)
+n10=$(key "$dir/c10000000.json" samples)
+check "10x the samples ($n10): record's peak RSS within 10% ($c1, $c10 KiB)" \
+	'[ "$n10" -ge 20000 ] && [ $((c10 * 10)) -le $((c1 * 11)) ]'
+check "every sample of the long run judged: a truth line each" \
+	'[ "$(grep -c . "$dir/c10000000.data.truth")" -ge "$n10" ]'
+
 # the same program, the same bytes
 "$PMUSIM" record -o "$dir/again.data" -- "$dir/loop" 1000000 2>/dev/null
 check "the same program twice: the same perf.data and truth, byte for byte" \

@@ -81,7 +81,7 @@ static void snapshot_conv(struct record *rec, struct record_mmap *map)
 {
 	struct tsc_conv c;
 
-	if (tsc_conv_read(map->base, &c) || !c.mono_raw)
+	if (!rec->opts.time_snapshots || tsc_conv_read(map->base, &c) || !c.mono_raw)
 		return;
 	if (rec->nr_convs && !memcmp(&rec->convs[rec->nr_convs - 1], &c, sizeof(c)))
 		return;

@@ -70,6 +70,12 @@ struct record_opts {
 	uint64_t interval;
 	bool pause;			/* pause a buffer's output while it is read */
 	/*
+	 * Keep the user page's time conversion as each read finds it, where
+	 * it changed (record__init()'s convs, for a judge of hw_time
+	 * samples): one a read, so only when asked.
+	 */
+	bool time_snapshots;
+	/*
 	 * Where the programs' ELF files go: the user's build-id cache
 	 * BUILDID_DIR ("": $HOME/.debug, as perf record; NULL: none, as -N),
 	 * and with BUILDID_BESIDE OUTPUT.debug/, a cache beside the perf.data.
