@@ -108,8 +108,10 @@ static int judge_compact(struct judge *j)
 
 		if (tr.judged || b->written - tr.at > b->size)
 			continue;
-		memmove(j->truth_frames + nf, j->truth_frames + tr.frames,
-			tr.nr * sizeof(*j->truth_frames));
+		/* (no frames: maybe no pool yet, which memmove() may not be given) */
+		if (tr.nr)
+			memmove(j->truth_frames + nf, j->truth_frames + tr.frames,
+				tr.nr * sizeof(*j->truth_frames));
 		tr.frames = nf;
 		nf += tr.nr;
 		j->truth[k++] = tr;
