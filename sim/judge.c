@@ -75,10 +75,11 @@ static int index_insert(struct judge *j, size_t i)
 static int judge_buf(struct judge *j, const void *buf, uint64_t written, uint64_t size)
 {
 	struct judge_buf *b;
-	uint32_t i;
+	uint32_t i = j->last_buf;
 
-	for (i = 0; i < j->nr_bufs && j->bufs[i].id != buf; i++)
-		;
+	if (i >= j->nr_bufs || j->bufs[i].id != buf)
+		for (i = 0; i < j->nr_bufs && j->bufs[i].id != buf; i++)
+			;
 	if (i == j->nr_bufs) {
 		b = realloc(j->bufs, (j->nr_bufs + 1) * sizeof(*b));
 		if (!b)
@@ -90,6 +91,7 @@ static int judge_buf(struct judge *j, const void *buf, uint64_t written, uint64_
 	if (written > b->written)
 		b->written = written;
 	b->size = size;
+	j->last_buf = i;
 	return (int)i;
 }
 
@@ -160,8 +162,6 @@ void judge_note_sample(struct judge *j, struct perf_event *event, struct perf_sa
 		return;
 	}
 	tr = &j->truth[j->nr_truth++];
-	if (j->nr_truth > j->truth_held_max)
-		j->truth_held_max = j->nr_truth;
 	tr->tid = (uint32_t)t->task.tid;
 	tr->time = data->time;
 	tr->ip = regs->ip;		/* what the sample records (the executor's own op may lag) */
@@ -720,7 +720,7 @@ void judge_exit(struct judge *j)
 	free(j->truth_frames);
 	free(j->bufs);
 	j->bufs = NULL;
-	j->nr_bufs = 0;
+	j->nr_bufs = j->last_buf = 0;
 	j->truth = NULL;
 	j->truth_frames = NULL;
 	j->nr_truth = j->truth_cap = j->nr_truth_frames = j->truth_frames_cap = 0;

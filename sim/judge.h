@@ -75,8 +75,7 @@ struct judge {
 		const void *id;
 		uint64_t written, size;
 	} *bufs;
-	uint32_t nr_bufs;
-	size_t truth_held_max;		/* the most truths held at once */
+	uint32_t nr_bufs, last_buf;	/* (the last one's place: most notes are of it) */
 };
 
 /*
