@@ -8,7 +8,11 @@
 # JSON's max_rss_kib: not Valgrind's) and the peak bytes in TMPDIR
 # (sampled every 5 ms while it runs: record keeps only its scenario file
 # there), each the 10 s run's against the 1 s run's. Goal: within 10%.
-# Printed too: the stream's bytes and the most held at once.
+# Recorded with --call-graph lbr, as record.py's programs: ten times the
+# samples too, each with its true stack, which the judge must not hold
+# past its judging (with every truth kept and the finished file mapped
+# whole, the 10 s run's peak RSS was 52 MB against the 1 s run's 14.7).
+# Printed too: the stream's bytes, the most held at once and the samples.
 import json
 import os
 import shutil
@@ -45,8 +49,8 @@ def record(work, iters):
     tmp = os.path.join(work, f"tmp{iters}")
     os.mkdir(tmp)
     js = os.path.join(work, f"l{iters}.json")
-    argv = [b.PMUSIM, "record", "-o", os.path.join(work, f"l{iters}.data"), f"--json={js}",
-            "--", os.path.join(work, "loop"), str(iters)]
+    argv = [b.PMUSIM, "record", "--call-graph", "lbr", "-o", os.path.join(work, f"l{iters}.data"),
+            f"--json={js}", "--", os.path.join(work, "loop"), str(iters)]
     peak = [0]
     done = threading.Event()
 
@@ -81,6 +85,6 @@ with tempfile.TemporaryDirectory() as work:
 for name, r, n in (("1 s", short, n1), ("10 s", long, 10 * n1)):
     print(f"bench: record_stream: {name} run ({n} iterations, {r[0]:.1f} s): peak RSS {r[1]} KiB, "
           f"peak TMPDIR {r[2]} bytes, stream {r[3]['stream_bytes']} bytes, at most "
-          f"{r[3]['stream_held_max']} held", file=sys.stderr)
+          f"{r[3]['stream_held_max']} held, {r[3]['samples']} samples", file=sys.stderr)
 b.report(FIGURES[0], "KiB", long[1], short[1], "the 1 s run", "<=", 1.10)
 b.report(FIGURES[1], "bytes", long[2], short[2], "the 1 s run", "<=", 1.10)
