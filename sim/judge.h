@@ -2,7 +2,8 @@
 /*
  * The judge of a run: what the machine was doing when each sample was
  * taken (its truth, noted by the run's overflow handler), and the run's
- * perf.data read back as perf would read it and held against that
+ * perf.data read back as perf would read it (a pipe's, and a recorded
+ * program's, as its samples are written) and held against that
  * truth: each LBR call stack, raw and stitched, frame by frame against
  * the true stack; each sample's function, and the cycles of its
  * sampling window, against the workloads' own counts; an hw_time

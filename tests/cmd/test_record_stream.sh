@@ -5,7 +5,8 @@
 # replay reads it while the program runs, so nothing of it goes to
 # TMPDIR and what is held stays bounded however long the program runs
 # (counted: a loop of 10x the iterations, 10x the stream's bytes, the
-# same most bytes held and the same peak RSS, within bounds); the same
+# same most bytes held and the same peak RSS, within bounds; 10x the
+# samples, each judged, in the same peak RSS); the same
 # program gives the same bytes; a reader of the output that goes away
 # (| head -1), SIGINT while the program runs forever, and a perf.data
 # that no longer fits its file system each end with a whole recording
