@@ -219,9 +219,7 @@ static void build_attr(const struct run *r, const struct scn_event *e, bool trac
 static void run_overflow_handler(struct perf_event *event, struct perf_sample_data *data,
 				 struct pt_regs *regs)
 {
-	/* the buffer it goes to (an inherited event's is its parent's), as perf_output_begin() finds it */
-	const struct perf_event *owner = event->rb || !event->parent ? event : event->parent;
-	struct perf_buffer *rb = READ_ONCE(owner->rb);
+	struct perf_buffer *rb;
 	uint64_t written = 0;
 
 	if (event->attr.write_backward)
@@ -230,11 +228,14 @@ static void run_overflow_handler(struct perf_event *event, struct perf_sample_da
 		perf_event_output_forward(event, data, regs);
 	if (!the_run)
 		return;
-	/* a backward buffer's head counts down from 0 */
+	/* the buffer it went to, as perf_output_begin() finds it (an inherited event's: its parent's) */
+	rb = READ_ONCE(event->rb);
+	if (!rb && event->parent)
+		rb = READ_ONCE(event->parent->rb);
+	/* (a backward buffer's head counts down from 0) */
 	if (rb)
-		written = (uint64_t)local_read(&rb->head);
-	if (rb && event->attr.write_backward)
-		written = 0 - written;
+		written = event->attr.write_backward ? 0 - (uint64_t)local_read(&rb->head) :
+						       (uint64_t)local_read(&rb->head);
 	judge_note_sample(&the_run->judge, event, data, regs, rb, written,
 			  rb ? perf_data_size(rb) : 0);
 }

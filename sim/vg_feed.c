@@ -206,11 +206,9 @@ static size_t chan_keep(const struct vg_chan *c)
 	return keep > c->lo ? keep : c->lo;
 }
 
-/* The bytes no reader needs any more go (all of them once its readers are gone). */
-static void chan_trim(struct vg_chan *c)
+/* The bytes before @keep (chan_keep()'s) go. */
+static void chan_trim_to(struct vg_chan *c, size_t keep)
 {
-	size_t keep = chan_keep(c);
-
 	if (keep <= c->lo)
 		return;
 	if (c->spill_fd >= 0) {
@@ -228,6 +226,12 @@ static void chan_trim(struct vg_chan *c)
 		close(c->spill_fd);
 		c->spill_fd = -1;
 	}
+}
+
+/* The bytes no reader needs any more go (all of them once its readers are gone). */
+static void chan_trim(struct vg_chan *c)
+{
+	chan_trim_to(c, chan_keep(c));
 }
 
 /* Write all of @p at @off of @fd. 0, or -1 with errno. */
@@ -322,7 +326,7 @@ static int chan_append(struct vg_chan *c, const unsigned char *p, size_t n)
 		size_t keep = chan_keep(c);
 
 		if (c->lo + c->len - keep <= keep - c->lo)
-			chan_trim(c);
+			chan_trim_to(c, keep);
 		if (c->len + n > c->cap) {
 			size_t cap = c->cap ? 2 * c->cap : 64 * 1024;
 			unsigned char *v;

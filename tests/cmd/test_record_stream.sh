@@ -22,13 +22,22 @@ record_test_needs "${LABEL:-}" valgrind gcc perf python3
 record_guest loop
 
 
+# record OPTS of the loop, 1e6 and then 1e7 iterations, into $dir/NAME1000000.* and $dir/NAME10000000.*
+record_loops() { # NAME OPTS...
+	local name=$1 iters
+	shift
+	for iters in 1000000 10000000; do
+		"$PMUSIM" record "$@" -o "$dir/$name$iters.data" --json="$dir/$name$iters.json" \
+			-- "$dir/loop" $iters 2>"$dir/$name$iters.err"
+		echo "# loop $iters${*:+ ($*)}: exit $?, stream $(key "$dir/$name$iters.json" stream_bytes)" \
+			"bytes, at most $(key "$dir/$name$iters.json" stream_held_max) held," \
+			"$(key "$dir/$name$iters.json" samples) samples, record's peak RSS" \
+			"$(key "$dir/$name$iters.json" max_rss_kib) KiB"
+	done
+}
+
 # bounded: 10x the iterations, 10x the stream; the same held, the same peak
-for iters in 1000000 10000000; do
-	"$PMUSIM" record -o "$dir/l$iters.data" --json="$dir/l$iters.json" -- "$dir/loop" $iters 2>"$dir/l$iters.err"
-	echo "# loop $iters: exit $?, stream $(key "$dir/l$iters.json" stream_bytes) bytes," \
-		"at most $(key "$dir/l$iters.json" stream_held_max) held, record's peak RSS" \
-		"$(key "$dir/l$iters.json" max_rss_kib) KiB"
-done
+record_loops l
 s1=$(key "$dir/l1000000.json" stream_bytes)
 s10=$(key "$dir/l10000000.json" stream_bytes)
 h1=$(key "$dir/l1000000.json" stream_held_max)
@@ -47,12 +56,7 @@ check "nothing in TMPDIR after either" 'tmp_empty'
 
 # bounded in samples too: each sample's truth is dropped once it is judged (30,000 LBR
 # call-stack samples held it all: 12.1 MB peak RSS against 6.4 MB for 3,000)
-for iters in 1000000 10000000; do
-	"$PMUSIM" record -c 2003 --call-graph lbr --max-sample-rate 1000000 -o "$dir/c$iters.data" \
-		--json="$dir/c$iters.json" -- "$dir/loop" $iters 2>"$dir/c$iters.err"
-	echo "# loop $iters, a sample every 2003 cycles: exit $?, $(key "$dir/c$iters.json" samples)" \
-		"samples, record's peak RSS $(key "$dir/c$iters.json" max_rss_kib) KiB"
-done
+record_loops c -c 2003 --call-graph lbr --max-sample-rate 1000000
 c1=$(key "$dir/c1000000.json" max_rss_kib)
 c10=$(key "$dir/c10000000.json" max_rss_kib)
 n10=$(key "$dir/c10000000.json" samples)
