@@ -328,13 +328,26 @@ struct valgrind_run {
 };
 
 /*
+ * Are runs of conditional branches and jumps worth the tool's marking
+ * (vgtool/vgstream.h)? Not when an event samples a branch stack of its
+ * own (-b, -j): the replay then reads each of their records for the LBR.
+ */
+static bool runs_wanted(const struct scenario *s)
+{
+	for (uint32_t i = 0; i < s->events_count; i++)
+		if (s->events[i].branch_sampling)
+			return false;
+	return true;
+}
+
+/*
  * Start PROG ARGS under the tool, its streams into a pipe: the writing
  * end goes to the top of the descriptors, in the range Valgrind keeps
  * from the program (so the program never sees it), and is inherited by
  * every process and execve the tool follows. 0, or -1 with errno.
  */
-static int start_valgrind(const char *tool_dir, const char *ring_dir, char **prog_argv,
-			  struct valgrind_run *vr)
+static int start_valgrind(const char *tool_dir, const char *ring_dir, bool runs,
+			  char **prog_argv, struct valgrind_run *vr)
 {
 	struct sigaction sa;
 	sigset_t block, saved_mask;
@@ -390,6 +403,8 @@ static int start_valgrind(const char *tool_dir, const char *ring_dir, char **pro
 		snprintf(ringopt, sizeof(ringopt), "--pmusim-ring=%s", ring_dir);
 		argv[a++] = ringopt;
 	}
+	if (!runs)
+		argv[a++] = "--pmusim-runs=no";
 	for (int i = 0; i < nargs; i++)
 		argv[a++] = prog_argv[i];
 	fflush(NULL);
@@ -1093,7 +1108,8 @@ int cmd_record(int argc, char **argv)
 			json_file = S_ISREG(json_st.st_mode);
 		}
 	}
-	if (start_valgrind(tool_dir, ring_dir[0] ? ring_dir : NULL, argv + optind, &vr)) {
+	if (start_valgrind(tool_dir, ring_dir[0] ? ring_dir : NULL, runs_wanted(s), argv + optind,
+			   &vr)) {
 		fprintf(stderr, "pmusim: record: cannot run valgrind: %s\n", strerror(errno));
 		goto out;
 	}

@@ -246,6 +246,30 @@ model_retire_inline bool model_retire_user_jccs(struct model_cpu *cpu, uint64_t 
 }
 
 /*
+ * @branches user blocks at CPI 1, each with the taken branch that ends it,
+ * of @types (a mask of enum model_branch_type), their @left instructions
+ * before the branches summed: model_retire_user_block_branch() for each,
+ * at once. It passes exactly when each of theirs would (the budget only
+ * shrinks, so the sum is under it when each is), and the LBR records none
+ * of @types. False, and nothing retired, otherwise: the caller then
+ * retires them one by one.
+ */
+model_retire_inline bool model_retire_user_blocks(struct model_cpu *cpu, uint64_t left,
+						  uint64_t branches, unsigned int types)
+{
+	struct model_retire_state *rs = model_cpu_retire_state(cpu);
+
+	if (model_retire_unlikely((left | branches) >> 40 ||
+				  2 * (left + branches) >= rs->budget ||
+				  (rs->lbr_capture[1] & types)))
+		return false;
+	rs->budget -= 2 * (left + branches);
+	rs->clock += left + branches;
+	rs->pend_branches[1] += branches;
+	return true;
+}
+
+/*
  * A user block of @n instructions at CPI 1 and the taken branch that ends
  * it (one cycle, predicted): the fast halves of model_retire_insns(cpu, n,
  * n, true), when n is not 0, and then model_retire_branch(cpu, from, to,

@@ -27,6 +27,7 @@ static const char *const type_names[VGS__NR] = {
 	[VGS_EXIT] = "exit",
 	[VGS_WAKE] = "wake",
 	[VGS_CODE] = "code",
+	[VGS_RUN] = "run",
 };
 
 const char *vg_rec_type_name(unsigned int type)
@@ -243,6 +244,68 @@ static int get_nums(const unsigned char **pp, const unsigned char *end, uint64_t
 	return why;
 }
 
+/*
+ * A VGS_RUN record's count and fields from *@pp (after its lead) up to
+ * @end into @r, @before the deltas before the run; *@pp past them. NULL,
+ * or what is wrong (*@why says if a number was cut short or too long).
+ */
+static const char *run_fields(const unsigned char **pp, const unsigned char *end,
+			      const struct vgs_coder *before, struct vg_run *r, int *why)
+{
+	uint64_t v[5];
+
+	if ((*why = get_nums(pp, end, v, 2)))
+		return "run record";
+	if (v[0])
+		return "instructions counted on a run record";
+	if (v[1] == VGS_RUN_START) {
+		r->what = VGS_RUN_START;
+		if ((*why = get_num(pp, end, &r->bytes)))
+			return "run record";
+		return NULL;
+	}
+	if (v[1] != VGS_RUN_END)
+		return "run record neither a start nor an end";
+	if ((*why = get_nums(pp, end, v, 5)))
+		return "run record";
+	if (v[0] == 0 || v[0] > VGS_RUN_MAX)
+		return "run of no or too many records";
+	r->what = VGS_RUN_END;
+	r->n = (uint32_t)v[0];
+	r->left = v[1];
+	r->max_sp = before->sp + vgs_unzigzag(v[2]);
+	r->after.to = before->to + vgs_unzigzag(v[3]);
+	r->after.sp = before->sp + vgs_unzigzag(v[4]);
+	return NULL;
+}
+
+size_t vg_run_marker(const unsigned char *p, size_t avail)
+{
+	const unsigned char *q = p + 1;
+	struct vg_run r;
+	int why;
+
+	if (!avail || *p != VGS_RUN << 4 || run_fields(&q, p + avail, &(struct vgs_coder){ 0 }, &r, &why))
+		return 0;
+	return (size_t)(q - p);
+}
+
+size_t vg_run_skip(const unsigned char *p, size_t avail, const struct vgs_coder *before,
+		   struct vg_run *r)
+{
+	const unsigned char *q = p + 1, *end = p + avail;
+	int why;
+
+	if (!avail || *p != VGS_RUN << 4 || run_fields(&q, end, before, r, &why) ||
+	    r->what != VGS_RUN_START || r->bytes >= (size_t)(end - q))
+		return 0;
+	q += r->bytes;
+	r->end = (size_t)(q - p);
+	if (*q++ != VGS_RUN << 4 || run_fields(&q, end, before, r, &why) || r->what != VGS_RUN_END)
+		return 0;
+	return (size_t)(q - p);
+}
+
 static int num_error(const struct vg_stream *s, size_t at, char *err, size_t errlen, int why,
 		     const char *what)
 {
@@ -289,12 +352,8 @@ static int get_name(struct vg_stream *s, const unsigned char **rec, const unsign
 	return 0;
 }
 
-/*
- * Any record, every byte checked against the end of what is in hand,
- * which holds the largest record but for its name, or reaches the file's
- * end; the fast path's fallback (vg_stream.h).
- */
-int vg_stream_next_checked(struct vg_stream *s, struct vg_event *ev, char *err, size_t errlen)
+/* vg_stream_next_checked()'s one record: 2 for a run's start or end passed. */
+static int next_record(struct vg_stream *s, struct vg_event *ev, char *err, size_t errlen)
 {
 	size_t at = s->off;
 	const unsigned char *rec, *p, *end;
@@ -342,6 +401,22 @@ int vg_stream_next_checked(struct vg_stream *s, struct vg_event *ev, char *err, 
 		return num_error(s, at, err, errlen, why, "record header");
 	if (v[0] > UINT32_MAX)
 		return bad(s, at, err, errlen, "instruction count over 32 bits");
+	if (type == VGS_RUN) {
+		const char *what;
+
+		p = rec + 1;
+		/* (an end's numbers are from the deltas at the start: kept for a reader that asks) */
+		if ((what = run_fields(&p, end, &s->run_before, &ev->run, &why)))
+			return why ? num_error(s, at, err, errlen, why, what) :
+				     bad(s, at, err, errlen, what);
+		s->off = at + (size_t)(p - rec);
+		if (ev->run.what == VGS_RUN_START)
+			s->run_before = s->coder;
+		if (!s->runs)
+			return 2;	/* passed */
+		ev->type = VGS_RUN;
+		return 1;
+	}
 	ev->type = type;
 	ev->insns = (uint32_t)v[0];
 
@@ -432,6 +507,22 @@ int vg_stream_next_checked(struct vg_stream *s, struct vg_event *ev, char *err, 
 	}
 	s->off = at + (size_t)(p - rec);
 	return 1;
+}
+
+/*
+ * Any record, every byte checked against the end of what is in hand,
+ * which holds the largest record but for its name, or reaches the file's
+ * end; the fast path's fallback (vg_stream.h). A run's start and end are
+ * passed (but to a reader that asks for them): they say nothing the
+ * records between them do not.
+ */
+int vg_stream_next_checked(struct vg_stream *s, struct vg_event *ev, char *err, size_t errlen)
+{
+	int ret;
+
+	while ((ret = next_record(s, ev, err, errlen)) == 2)
+		;
+	return ret;
 }
 
 /* See vg_stream.h: the fast path's number of three bytes or more. */

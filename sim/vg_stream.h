@@ -34,6 +34,19 @@ struct vg_stream {
 	struct vgs_file_header header;
 	uint32_t tid;			/* thread of the records being read */
 	struct vgs_coder coder;		/* the last branch record's to and sp */
+	bool runs;			/* VGS_RUN records are events too (else passed) */
+	struct vgs_coder run_before;	/* runs: the deltas at the last run's start */
+};
+
+/* A VGS_RUN record's fields (vgstream.h), its numbers made absolute. */
+struct vg_run {
+	enum vgs_run_what what;
+	uint32_t n;			/* the end's: records */
+	uint64_t bytes;			/* the start's: its records' bytes */
+	uint64_t left;			/* the end's: counts less one (where not 0), summed */
+	uint64_t max_sp;		/* the end's: the highest sp */
+	struct vgs_coder after;		/* the end's: the deltas after the run */
+	size_t end;			/* vg_run_skip(): where the end is, from the start */
 };
 
 /* One record, decoded. */
@@ -55,6 +68,7 @@ struct vg_event {
 					 * valid until the next vg_stream_next()); VGS_CODE:
 					 * name_len instruction lengths */
 	uint32_t name_len;
+	struct vg_run run;		/* VGS_RUN, to a reader that asks (runs) */
 };
 
 /*
@@ -117,6 +131,18 @@ static inline void vg_stream_seek(struct vg_stream *s, size_t off, const struct 
  * the pipe for bytes it does not hold yet.)
  */
 int vg_stream_refill(struct vg_stream *s);
+
+/*
+ * At @p, with @avail bytes in hand and @before the deltas there: a run's
+ * start, its records and its end, all in hand. The bytes up to after the
+ * end, with the end's fields in @r; 0 for anything else. (A reader that
+ * retires a run by its sums goes on from there with r->after; its place
+ * after the run's last record is r->end on.)
+ */
+size_t vg_run_skip(const unsigned char *p, size_t avail, const struct vgs_coder *before,
+		   struct vg_run *r);
+/* At @p: a run's start or end, whole in @avail bytes: its length; else 0. */
+size_t vg_run_marker(const unsigned char *p, size_t avail);
 
 /* The record type's name ("branch", "mmap", ...), or NULL if there is none. */
 const char *vg_rec_type_name(unsigned int type);

@@ -164,6 +164,7 @@ struct vg_trace_stats {
 	unsigned int lost;		/* threads past the spare tasks: not replayed */
 	uint64_t fast;			/* reads of records the fast ways (vg_trace_set_fast()) */
 	uint64_t jumped;		/* of them, records walks jumped over (not read) */
+	uint64_t summed;		/* of them, records retired by their run's sums */
 };
 void vg_trace_stats(const struct vg_trace *tr, struct vg_trace_stats *st);
 

@@ -58,6 +58,12 @@ static inline void ring_copy(void *to, const void *from, SizeT n)
 static const HChar *clo_out;		/* --pmusim-out=DIR */
 static Long clo_fd = -1;		/* --pmusim-fd=N: frames into a pipe */
 static const HChar *clo_ring;		/* --pmusim-ring=DIR: the bulk through a ring there */
+/*
+ * --pmusim-runs=no: no runs marked (vgstream.h), for a reader whose LBR
+ * keeps conditional branches and jumps: it would read every record of
+ * every run anyway. The highest kind a run takes: VGK_IND_JMP, or 0.
+ */
+static UInt run_kinds = VGK_IND_JMP;
 
 #define PV_RLIMIT_FSIZE	1	/* Linux's RLIMIT_FSIZE (vki-linux.h names the others only) */
 
@@ -88,6 +94,16 @@ static UInt out_len;
 static UInt out_tid = 1;		/* thread the last records belong to */
 static struct vgs_coder coder;		/* the branch records' deltas */
 static ULong nr_branches;
+
+/*
+ * The run of branch records being written (vgstream.h), if run_open: its
+ * start at out_buf + run_at, the deltas before it, its records, the sum
+ * of their counts less one, the highest sp among them.
+ */
+static Bool run_open;
+static UInt run_at, run_n;
+static struct vgs_coder run_before;
+static ULong run_left, run_max_sp;
 
 static UShort out_flags;		/* the next frame's VGS_FRAME_START */
 static Int out_pid;			/* this process's, as open_stream() found it (fork) */
@@ -216,11 +232,30 @@ static void ring_open(void)
 	put_frame(VGS_FRAME_RING, name, VG_(strlen)(name));
 }
 
+/*
+ * The run being written ends here. Whatever writes a record but a run's
+ * own calls this first (out_reserve() does), and so does a flush: a run
+ * is whole in the buffer when it goes out. Its end always has room:
+ * on_branch() leaves VGS_RUN_END_MAX bytes after each record of a run.
+ */
+static void run_close(void)
+{
+	UChar *start = out_buf + run_at;
+
+	vgs_set_run_bytes(start, out_len - run_at - VGS_RUN_START_SIZE);
+	out_len = (UInt)(vgs_put_run_end(out_buf + out_len, &run_before, &coder, run_n, run_left,
+					 run_max_sp) - out_buf);
+	run_open = False;
+}
+
 /* What is buffered, into the file, the ring, or as frames into the pipe (@flags on the last). */
 static void out_flush_flags(UShort flags)
 {
 	const UInt room = VGS_FRAME_MAX - sizeof(struct vgs_frame);
 	UInt done = 0;
+
+	if (run_open)
+		run_close();
 
 	if (clo_fd < 0) {
 		write_all(out_buf, out_len);
@@ -259,6 +294,8 @@ static void out_flush(void)
 /* Room for one record of at most @size bytes; out_commit() says where it ended. */
 static UChar *out_reserve(UInt size)
 {
+	if (run_open)
+		run_close();
 	if (out_len + size > OUT_BUF_SIZE)
 		out_flush();
 	return out_buf + out_len;
@@ -294,6 +331,7 @@ static void open_stream(UInt seq, UInt ppid)
 		out_flags = VGS_FRAME_START;
 	}
 	out_len = 0;
+	run_open = False;
 	VG_(memset)(&coder, 0, sizeof(coder));
 	h = (struct vgs_file_header *)out_reserve(sizeof(*h));
 	out_commit((UChar *)(h + 1));
@@ -418,13 +456,41 @@ static __attribute__((noinline, cold)) void on_branch_flush(ULong from, ULong to
  */
 static VG_REGPARM(3) void on_branch(ULong from, ULong to, ULong sp, ULong info)
 {
-	if (out_len + VGS_REC_MAX > OUT_BUF_SIZE) {
+	UInt kind = info & 0xff;
+
+	/* (room for a run's start, the record and the run's end) */
+	if (out_len + VGS_RUN_START_SIZE + VGS_REC_MAX + VGS_RUN_END_MAX > OUT_BUF_SIZE) {
 		on_branch_flush(from, to, sp, info);
 		return;
 	}
 	insn_count += info >> 16;
-	rec_branch_at(out_buf + out_len, info & 0xff, (info >> 8) & 0xff, from, to, sp);
 	nr_branches++;
+	if (kind > run_kinds) {
+		/* a call, a return or a syscall (or, without runs, any): outside any run */
+		if (run_open)
+			run_close();
+		rec_branch_at(out_buf + out_len, kind, (info >> 8) & 0xff, from, to, sp);
+		return;
+	}
+	_Static_assert(VGK_COND == 1 && VGK_JMP == 2 && VGK_IND_JMP == 3, "the run's kinds first");
+	if (!run_open) {
+		run_open = True;
+		run_at = out_len;
+		run_before = coder;
+		run_n = 0;
+		run_left = 0;
+		run_max_sp = sp;
+		out_len += VGS_RUN_START_SIZE;
+		vgs_put_run_start(out_buf + run_at);
+	}
+	run_n++;
+	/* the count as rec_branch_at() writes it */
+	run_left += (UInt)insn_count - ((UInt)insn_count != 0);
+	if (sp > run_max_sp)
+		run_max_sp = sp;
+	rec_branch_at(out_buf + out_len, kind, (info >> 8) & 0xff, from, to, sp);
+	if (run_n == VGS_RUN_MAX)
+		run_close();
 }
 
 /*
@@ -968,6 +1034,8 @@ static Bool process_cmd_line_option(const HChar *arg)
 	if (VG_STR_CLO(arg, "--pmusim-out", clo_out)) {
 	} else if (VG_INT_CLO(arg, "--pmusim-fd", clo_fd)) {
 	} else if (VG_STR_CLO(arg, "--pmusim-ring", clo_ring)) {
+	} else if (VG_XACT_CLO(arg, "--pmusim-runs=yes", run_kinds, VGK_IND_JMP)) {
+	} else if (VG_XACT_CLO(arg, "--pmusim-runs=no", run_kinds, 0)) {
 	} else if (client_env_option(arg)) {
 	} else {
 		return False;
@@ -980,7 +1048,9 @@ static void print_usage(void)
 	VG_(printf)("    --pmusim-out=DIR          write the stream files DIR/vg.PID.SEQ\n"
 		    "    --pmusim-fd=N             or write them as frames into the pipe N\n"
 		    "    --pmusim-ring=DIR         with --pmusim-fd: their bytes through shared\n"
-		    "                              rings, files in DIR (vgstream.h)\n");
+		    "                              rings, files in DIR (vgstream.h)\n"
+		    "    --pmusim-runs=yes|no      mark runs of conditional branches and jumps\n"
+		    "                              for a reader that needs only their sums [yes]\n");
 	VG_(printf)("    --pmusim-env=NAME[=VALUE] the program has no NAME, or NAME=VALUE [repeatable]\n");
 }
 

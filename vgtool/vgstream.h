@@ -43,6 +43,23 @@
  *   VGS_CODE        addr, n, then n bytes: the lengths (1..15) of n
  *                   instructions laid end to end from addr, as the tool
  *                   translated them (count 0: it belongs to no thread)
+ *   VGS_RUN         (count 0) what: VGS_RUN_START, then the bytes of the
+ *                   run's records as a number of exactly three bytes
+ *                   (written once they are); or VGS_RUN_END, then the
+ *                   run's records n (1..VGS_RUN_MAX), the sum over them of
+ *                   the count less one where it is not 0, the highest sp
+ *                   among them, the last one's to and sp (those three
+ *                   signed, from the deltas' to and sp before the run)
+ *
+ * Runs: the tool marks a thread's stretch of at most VGS_RUN_MAX branch
+ * records of kinds VGK_COND, VGK_JMP and VGK_IND_JMP (nothing else between
+ * them) with a VGS_RUN start before them and a VGS_RUN end after them.
+ * Those kinds push or pop no frame, and most LBR filters keep none of
+ * them, so a reader that needs only their sums (the instructions and
+ * branches they retire, the highest sp, where the last one went) may go
+ * from the start to after the end at once. Any other reader passes the
+ * two as records of no instructions: the stream says the same without
+ * them.
  *
  * A taken branch in a loop is some 5 bytes: lead, count, the straight
  * code since the last branch's target, a short displacement, a stack
@@ -67,7 +84,7 @@
 #include <stdint.h>
 
 #define VGS_MAGIC	"PMUSIMVG"
-#define VGS_VERSION	4
+#define VGS_VERSION	5
 
 struct vgs_file_header {
 	char magic[8];		/* VGS_MAGIC, not NUL-terminated */
@@ -97,6 +114,7 @@ enum vgs_rec_type {
 				 * what the thread does after it. status: the syscall's
 				 * number; pid: the child wait4/waitid reaped, else 0 */
 	VGS_CODE,		/* where the instructions of translated code start */
+	VGS_RUN,		/* a run of branch records starts or ends (above) */
 	VGS__NR
 };
 
@@ -259,6 +277,18 @@ static inline void vgs_ring_reader_waits(struct vgs_ring *r)
 /* The most bytes a record takes, but for a name or path (VGS_MMAP's nine numbers). */
 #define VGS_REC_MAX	(1 + 9 * VGS_NUM_MAX)
 
+/* A VGS_RUN record's first field. */
+enum vgs_run_what {
+	VGS_RUN_START,
+	VGS_RUN_END,
+};
+
+#define VGS_RUN_MAX	128	/* the most records a run holds */
+/* A run's start: lead, count, what, then its records' bytes in three */
+#define VGS_RUN_START_SIZE	6
+/* The most bytes a run's end takes: lead, count, what, n (two), five numbers */
+#define VGS_RUN_END_MAX	(5 + 4 * VGS_NUM_MAX)
+
 /* What the branch records' deltas are taken from; zero at the file's start. */
 struct vgs_coder {
 	uint64_t to, sp;
@@ -282,6 +312,46 @@ static inline uint64_t vgs_zigzag(uint64_t v)
 static inline uint64_t vgs_unzigzag(uint64_t v)
 {
 	return (v >> 1) ^ (0 - (v & 1));
+}
+
+/*
+ * A run's start at @p, its length to be filled in by vgs_set_run_bytes()
+ * when its records are written. Where they go.
+ */
+static inline uint8_t *vgs_put_run_start(uint8_t *p)
+{
+	p[0] = VGS_RUN << 4;
+	p[1] = 0;
+	p[2] = VGS_RUN_START;
+	return p + VGS_RUN_START_SIZE;
+}
+
+/* The run that starts at @start has @bytes of records (under 2^21). */
+static inline void vgs_set_run_bytes(uint8_t *start, uint32_t bytes)
+{
+	/* a number of three bytes whatever its value: the first two say more follow */
+	start[3] = (uint8_t)(bytes | 0x80);
+	start[4] = (uint8_t)(bytes >> 7 | 0x80);
+	start[5] = (uint8_t)(bytes >> 14 & 0x7f);
+}
+
+/*
+ * A run's end: @n records whose counts less one (where not 0) sum to
+ * @left, with @max_sp the highest sp among them; @before the deltas'
+ * to and sp before the run, @c after its last record.
+ */
+static inline uint8_t *vgs_put_run_end(uint8_t *p, const struct vgs_coder *before,
+				       const struct vgs_coder *c, uint32_t n, uint64_t left,
+				       uint64_t max_sp)
+{
+	*p++ = VGS_RUN << 4;
+	*p++ = 0;
+	*p++ = VGS_RUN_END;
+	p = vgs_put_num(p, n);
+	p = vgs_put_num(p, left);
+	p = vgs_put_num(p, vgs_zigzag(max_sp - before->sp));
+	p = vgs_put_num(p, vgs_zigzag(c->to - before->to));
+	return vgs_put_num(p, vgs_zigzag(c->sp - before->sp));
 }
 
 /* A record of @type (not a branch kind's) and its instruction count. */

@@ -70,12 +70,21 @@ replay_both() {
 
 replay_both sort 2 --call-graph lbr -- sort "$dir/lines"
 # the same stream with other events: the two ways give the same bytes
-replay sort-j fast sort "$PMUSIM" record -o "$dir/sort-j.fast.data" -e cycles:u -j any,u -c 20011 \
-	-- sort "$dir/lines"
+replay sort-j fast sort VG_ARGS="$dir/sort-j.args" "$PMUSIM" record -o "$dir/sort-j.fast.data" \
+	-e cycles:u -j any,u -c 20011 -- sort "$dir/lines"
 replay sort-j slow sort PMUSIM_RECORD_FAST=0 "$PMUSIM" record -o "$dir/sort-j.slow.data" -e cycles:u \
 	-j any,u -c 20011 -- sort "$dir/lines"
 if same sort-j fast slow; then ok "sort -j any,u: the fast replay is the one at a time"; else
 	nok "sort -j any,u: the fast replay is the one at a time"; fi
+# runs (vgtool/vgstream.h) are marked for --call-graph lbr, not where a branch stack is sampled
+replay sort-lbr fast sort VG_ARGS="$dir/sort-lbr.args" "$PMUSIM" record -o "$dir/sort-lbr.data" \
+	--call-graph lbr -- sort "$dir/lines"
+if grep -qx -- --pmusim-runs=no "$dir/sort-j.args" &&
+	! grep -q -- --pmusim-runs "$dir/sort-lbr.args"; then
+	ok "the tool marks runs for --call-graph lbr, not for -j any,u"
+else
+	nok "the tool marks runs for --call-graph lbr, not for -j any,u"
+fi
 rm -f "$dir/sort.vgs"
 replay_both threads 3 --call-graph lbr -c 20011 -- "$dir/guest" threads
 replay_both serial 3 --call-graph lbr -c 20011 -- "$dir/guest" serial

@@ -9,12 +9,37 @@
 #include "tests/test.h"
 #include "tests/lib/vg_writer.h"
 
+static void put(struct vg_writer *w, const void *bytes, size_t len)
+{
+	assert_int_equal(fwrite(bytes, 1, len, w->f), len);
+}
+
+/* The run held, if any, written out: its start, its records, its end. */
+static void run_out(struct vg_writer *w)
+{
+	uint8_t start[VGS_RUN_START_SIZE], end[VGS_RUN_END_MAX];
+
+	if (!w->run_n)
+		return;
+	vgs_put_run_start(start);
+	vgs_set_run_bytes(start, (uint32_t)w->run_len);
+	put(w, start, sizeof(start));
+	put(w, w->run, w->run_len);
+	put(w, end, (size_t)(vgs_put_run_end(end, &w->run_before, &w->coder, w->run_n,
+					     w->run_left, w->run_max_sp) - end));
+	w->run_n = 0;
+	w->run_len = 0;
+}
+
 static void header(struct vg_writer *w, uint32_t pid, uint32_t seq, uint32_t ppid)
 {
 	struct vgs_file_header h = { .version = VGS_VERSION, .pid = pid, .seq = seq,
 				     .ppid = ppid };
 
 	memset(&w->coder, 0, sizeof(w->coder));
+	w->runs = false;	/* (a test asks for runs once the stream is open) */
+	w->run_n = 0;
+	w->run_len = 0;
 	memcpy(h.magic, VGS_MAGIC, sizeof(h.magic));
 	vgw_raw(w, &h, sizeof(h));
 }
@@ -53,13 +78,15 @@ void vgw_open_temp(struct vg_writer *w, const char *name, uint32_t pid)
 
 void vgw_close(struct vg_writer *w)
 {
+	run_out(w);
 	assert_int_equal(fclose(w->f), 0);
 	w->f = NULL;
 }
 
 void vgw_raw(struct vg_writer *w, const void *bytes, size_t len)
 {
-	assert_int_equal(fwrite(bytes, 1, len, w->f), len);
+	run_out(w);
+	put(w, bytes, len);
 }
 
 void vgw_branch(struct vg_writer *w, unsigned int kind, uint64_t from, uint64_t to, uint64_t sp,
@@ -67,8 +94,24 @@ void vgw_branch(struct vg_writer *w, unsigned int kind, uint64_t from, uint64_t 
 {
 	uint8_t buf[VGS_REC_MAX], *end;
 
-	end = vgs_put_branch(buf, &w->coder, kind, 5, insns, from, to, sp);
-	vgw_raw(w, buf, (size_t)(end - buf));
+	if (!w->runs || kind < VGK_COND || kind > VGK_IND_JMP) {
+		run_out(w);	/* (its end has the deltas before this record) */
+		end = vgs_put_branch(buf, &w->coder, kind, 5, insns, from, to, sp);
+		vgw_raw(w, buf, (size_t)(end - buf));
+		return;
+	}
+	if (!w->run_n) {
+		w->run_before = w->coder;
+		w->run_left = 0;
+		w->run_max_sp = sp;
+	}
+	end = vgs_put_branch(w->run + w->run_len, &w->coder, kind, 5, insns, from, to, sp);
+	w->run_len = (size_t)(end - w->run);
+	w->run_left += insns - (insns != 0);
+	if (sp > w->run_max_sp)
+		w->run_max_sp = sp;
+	if (++w->run_n == VGS_RUN_MAX)
+		run_out(w);
 }
 
 void vgw_thread(struct vg_writer *w, unsigned int type, uint32_t tid)

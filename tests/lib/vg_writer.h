@@ -8,6 +8,7 @@
 #ifndef PMUSIM_TESTS_LIB_VG_WRITER_H
 #define PMUSIM_TESTS_LIB_VG_WRITER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +21,17 @@ struct vg_writer {
 	FILE *f;
 	char path[VGW_PATH_MAX];
 	struct vgs_coder coder;		/* the branch records' deltas, as the tool keeps them */
+	/*
+	 * Set by a test: runs of VGK_COND, VGK_JMP and VGK_IND_JMP records
+	 * marked as the tool marks them (vgstream.h). The run being written
+	 * is held here until something else is written, or it is full.
+	 */
+	bool runs;
+	uint8_t run[VGS_RUN_MAX * VGS_REC_MAX];
+	size_t run_len;
+	uint32_t run_n;
+	uint64_t run_left, run_max_sp;
+	struct vgs_coder run_before;
 };
 
 /* A new stream at @path (made or emptied), its header saying @pid, @seq and @ppid */

@@ -342,7 +342,7 @@ static void test_refusals(void **state)
 					 0xff, 0x02, 0, 0, 0 };
 	static const uint8_t max64[] = { 0x01, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 					 0xff, 0xff, 0x01, 0, 0 };
-	static const uint8_t leads[] = { 0x00, 0x10, 0x70, 0x80, 0xf0 };
+	static const uint8_t leads[] = { 0x00, 0x10, 0x70, 0x80 };
 	static const uint8_t lens_ok[] = { 1, 15 }, len_zero[] = { 3, 0 }, len_16[] = { 16 };
 	struct vg_event ev[2];
 	unsigned int nr;
@@ -781,9 +781,162 @@ static void test_numbers_of_every_length(void **state)
 	}
 }
 
+/* A run (vgstream.h) of @n branch records of @kinds[i % 3], as the tool marks one. */
+struct run_sums {
+	uint64_t left, max_sp;
+	struct vgs_coder before;
+	size_t start, end;		/* where its start and its end are */
+};
+
+static void put_run(struct enc *e, unsigned int n, struct run_sums *r)
+{
+	static const unsigned int kinds[] = { VGK_COND, VGK_JMP, VGK_IND_JMP };
+	uint8_t *start;
+
+	r->before = e->coder;
+	r->left = 0;
+	r->max_sp = 0;
+	r->start = e->len;
+	start = enc_rec(e, VGS_RUN_START_SIZE);
+	enc_end(e, vgs_put_run_start(start));
+	for (unsigned int i = 0; i < n; i++) {
+		/* counts of 1 and more (a branch counts itself), sp up and down */
+		uint32_t insns = 1 + i % 5;
+		uint64_t from = e->coder.to + 3 * i + 2, sp = 0x7ffc0000 + 8 * (i % 7);
+
+		put_branch(e, kinds[i % 3], 2, insns, from, from - 40 + 7 * i, sp);
+		r->left += insns - 1;
+		r->max_sp = sp > r->max_sp ? sp : r->max_sp;
+	}
+	vgs_set_run_bytes(e->buf + r->start, (uint32_t)(e->len - r->start - VGS_RUN_START_SIZE));
+	r->end = e->len;
+	enc_end(e, vgs_put_run_end(enc_rec(e, VGS_RUN_END_MAX), &r->before, &e->coder, n, r->left,
+				   r->max_sp));
+}
+
+/*
+ * Runs: a reader passes their starts and ends as nothing (the records
+ * read back as without them), gives them as events when asked, and
+ * vg_run_skip() finds a whole run's sums where it is whole in hand.
+ */
+static void test_runs(void **state)
+{
+	static struct enc e, plain;
+	struct vg_event ev[16], bare[16];
+	unsigned int nr, nr_bare;
+	struct run_sums r[2];
+	struct vg_stream s;
+	struct vg_run got;
+	char err[256];
+	size_t len;
+
+	(void)state;
+	enc_init(&e);
+	put_branch(&e, VGK_CALL, 5, 3, 0x401000, 0x402000, 0x7ffc0010);
+	put_run(&e, 7, &r[0]);
+	put_run(&e, VGS_RUN_MAX, &r[1]);	/* the most a run holds, right after another */
+	put_branch(&e, VGK_RET, 1, 2, 0x402100, 0x401005, 0x7ffc0018);
+
+	/* the same records without the marks */
+	enc_init(&plain);
+	put_branch(&plain, VGK_CALL, 5, 3, 0x401000, 0x402000, 0x7ffc0010);
+	for (unsigned int k = 0; k < 2; k++) {
+		unsigned int n = k ? VGS_RUN_MAX : 7;
+
+		for (unsigned int i = 0; i < n; i++) {
+			static const unsigned int kinds[] = { VGK_COND, VGK_JMP, VGK_IND_JMP };
+			uint64_t from = plain.coder.to + 3 * i + 2;
+
+			put_branch(&plain, kinds[i % 3], 2, 1 + i % 5, from, from - 40 + 7 * i,
+				   0x7ffc0000 + 8 * (i % 7));
+		}
+	}
+	put_branch(&plain, VGK_RET, 1, 2, 0x402100, 0x401005, 0x7ffc0018);
+
+	assert_int_equal(read_all(e.buf, e.len, ev, 16, &nr, err, sizeof(err)), 0);
+	assert_int_equal(read_all(plain.buf, plain.len, bare, 16, &nr_bare, err, sizeof(err)), 0);
+	assert_int_equal(nr, 2 + 7 + VGS_RUN_MAX);
+	assert_int_equal(nr, nr_bare);
+	for (unsigned int i = 0; i < 16; i++) {
+		assert_int_equal(ev[i].type, bare[i].type);
+		assert_int_equal(ev[i].from, bare[i].from);
+		assert_int_equal(ev[i].to, bare[i].to);
+		assert_int_equal(ev[i].sp, bare[i].sp);
+		assert_int_equal(ev[i].insns, bare[i].insns);
+	}
+
+	/* asked for: the marks are events, their numbers absolute */
+	assert_int_equal(vg_stream_open_mem(&s, "STREAM", e.buf, e.len, err, sizeof(err)), 0);
+	s.runs = true;
+	nr = 0;
+	for (int ret; (ret = vg_stream_next(&s, &ev[0], err, sizeof(err))) == 1; nr++) {
+		if (ev[0].type != VGS_RUN)
+			continue;
+		if (ev[0].run.what == VGS_RUN_START) {
+			assert_int_equal(ev[0].run.bytes, (nr < 9 ? r[0].end - r[0].start :
+							   r[1].end - r[1].start) - VGS_RUN_START_SIZE);
+		} else {
+			const struct run_sums *w = nr < 10 ? &r[0] : &r[1];
+
+			assert_int_equal(ev[0].run.n, nr < 10 ? 7 : VGS_RUN_MAX);
+			assert_int_equal(ev[0].run.left, w->left);
+			assert_int_equal(ev[0].run.max_sp, w->max_sp);
+			assert_int_equal(ev[0].run.after.to, s.coder.to);
+			assert_int_equal(ev[0].run.after.sp, s.coder.sp);
+		}
+	}
+	assert_int_equal(nr, 2 + 7 + VGS_RUN_MAX + 4);
+	vg_stream_close(&s);
+
+	/* whole in hand: to after its end; else (a byte short, or not a start) nothing */
+	len = vg_run_skip(e.buf + r[0].start, e.len - r[0].start, &r[0].before, &got);
+	assert_int_equal(len, r[1].start - r[0].start);
+	assert_int_equal(got.end, r[0].end - r[0].start);
+	assert_int_equal(got.n, 7);
+	assert_int_equal(got.left, r[0].left);
+	assert_int_equal(got.max_sp, r[0].max_sp);
+	assert_int_equal(got.after.to, r[1].before.to);
+	assert_int_equal(got.after.sp, r[1].before.sp);
+	assert_int_equal(vg_run_skip(e.buf + r[0].start, len - 1, &r[0].before, &got), 0);
+	assert_int_equal(vg_run_skip(e.buf + r[0].end, e.len - r[0].end, &r[0].before, &got), 0);
+	assert_int_equal(vg_run_skip(e.buf + r[0].start + VGS_RUN_START_SIZE, 64, &r[0].before,
+				     &got), 0);
+	/* a start or an end alone: its length, if whole */
+	assert_int_equal(vg_run_marker(e.buf + r[0].start, VGS_RUN_START_SIZE), VGS_RUN_START_SIZE);
+	assert_int_equal(vg_run_marker(e.buf + r[0].start, VGS_RUN_START_SIZE - 1), 0);
+	assert_int_equal(vg_run_marker(e.buf + r[0].end, r[1].start - r[0].end),
+			 r[1].start - r[0].end);
+	assert_int_equal(vg_run_marker(e.buf + r[0].end + 1, 8), 0);
+}
+
+/* Broken runs' starts and ends are refused, each with its reason. */
+static void test_run_refusals(void **state)
+{
+	static const struct { uint8_t bytes[9]; size_t n; const char *why; } bad[] = {
+		{ { VGS_RUN << 4, 1, VGS_RUN_START, 0x80, 0x80, 0 }, 6,
+		  "instructions counted on a run record" },
+		{ { VGS_RUN << 4, 0, 2, 0 }, 4, "run record neither a start nor an end" },
+		{ { VGS_RUN << 4, 0, VGS_RUN_END, 0, 0, 0, 0, 0 }, 8, "run of no or too many records" },
+		{ { VGS_RUN << 4, 0, VGS_RUN_END, 0x81, 0x01, 0, 0, 0, 0 }, 9,
+		  "run of no or too many records" },	/* 129 */
+		{ { VGS_RUN << 4, 0, VGS_RUN_START, 0x80, 0x80 }, 5, "run record cut short" },
+		{ { VGS_RUN << 4, 0, VGS_RUN_END, 1, 0, 0, 0 }, 7, "run record cut short" },
+	};
+	static struct enc e;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		enc_init(&e);
+		put_bytes(&e, bad[i].bytes, bad[i].n);
+		expect_refused(&e, bad[i].why);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_runs),
+		cmocka_unit_test(test_run_refusals),
 		cmocka_unit_test(test_every_record_reads_back),
 		cmocka_unit_test(test_loop_branch_takes_5_bytes),
 		cmocka_unit_test(test_every_prefix),

@@ -798,7 +798,7 @@ static void test_corrupt_streams(void **state)
 	vgw_open(&w, path, 10, 0, 0);
 	vgw_branch(&w, VGK_JMP, 0x100, 0x110, 0x7000, N);
 	at = ftell(w.f);
-	vgw_raw(&w, "\xf0\x00", 2);		/* type 15 */
+	vgw_raw(&w, "\x00\x00", 2);		/* type 0 */
 	vgw_close(&w);
 	snprintf(want, sizeof(want), "%s: byte %ld: unknown record type", path, at);
 	assert_load_fails(path, want);
@@ -1302,12 +1302,13 @@ static void random_run(struct vg_writer *w, uint64_t *x, uint64_t base, uint64_t
 
 /*
  * A replay of the stream @path through a pipe on two CPUs, each with an
- * LBR (all branches on CPU 0, call stacks on CPU 1) and an instructions
+ * LBR (all branches on CPU 0, call stacks on CPU 1; with @call_stacks,
+ * call stacks on both) and an instructions
  * counter giving a PMI every FAST_PERIOD; the state after each step into
  * @hashes (@nr of them at most): how many steps it took.
  */
-static unsigned int replay_hashes(const char *path, bool fast, uint64_t *hashes,
-				  unsigned int nr, struct vg_trace_stats *st)
+static unsigned int replay_hashes(const char *path, bool fast, bool call_stacks,
+				  uint64_t *hashes, unsigned int nr, struct vg_trace_stats *st)
 {
 	struct fast_run f = { .hash = 0xcbf29ce484222325ULL };
 	struct vg_trace *tr;
@@ -1333,8 +1334,8 @@ static unsigned int replay_hashes(const char *path, bool fast, uint64_t *hashes,
 
 		model_cpu_set_pmi(cpu, fast_pmi, &f);
 		assert_int_equal(model_wrmsr(cpu, MSR_LBR_SELECT,
-					     c ? LBR_CALL_STACK | LBR_KERNEL | LBR_JCC | LBR_IND_JMP |
-						 LBR_REL_JMP | LBR_FAR : 0), 0);
+					     c || call_stacks ? LBR_CALL_STACK | LBR_KERNEL | LBR_JCC |
+						 LBR_IND_JMP | LBR_REL_JMP | LBR_FAR : 0), 0);
 		assert_int_equal(model_wrmsr(cpu, MSR_IA32_DEBUGCTLMSR, DEBUGCTLMSR_LBR), 0);
 		assert_int_equal(model_wrmsr(cpu, MSR_ARCH_PERFMON_EVENTSEL0, 0xc0 |
 					     ARCH_PERFMON_EVENTSEL_USR | ARCH_PERFMON_EVENTSEL_INT |
@@ -1391,6 +1392,7 @@ static void test_fast_ways_match_the_slow_way(void **state)
 	(void)state;
 	scratch(&r);
 	vgw_open_at(&w, r.dir, 10, 0, 0);
+	w.runs = true;		/* as the tool writes them: runs marked */
 	vgw_branch(&w, VGK_JMP, 0x100, 0x110, sp[1], 5);
 	vgw_thread(&w, VGS_THREAD_NEW, 2);
 	vgw_branch(&w, VGK_JMP, 0x110, 0x120, sp[1], 5);
@@ -1436,8 +1438,8 @@ static void test_fast_ways_match_the_slow_way(void **state)
 	vgw_proc(&w, VGS_EXIT, 10, 0, NULL);
 	vgw_close(&w);
 
-	n_slow = replay_hashes(w.path, false, slow, MAX_STEPS, &st_slow);
-	n_fast = replay_hashes(w.path, true, fast, MAX_STEPS, &st_fast);
+	n_slow = replay_hashes(w.path, false, false, slow, MAX_STEPS, &st_slow);
+	n_fast = replay_hashes(w.path, true, false, fast, MAX_STEPS, &st_fast);
 	for (unsigned int i = 0; i < n_slow && i < n_fast; i++)
 		if (slow[i] != fast[i])
 			fail_msg("step %u of %u: the fast ways differ from the slow way", i, n_slow);
@@ -1455,6 +1457,86 @@ static void test_fast_ways_match_the_slow_way(void **state)
 	if (st_fast.jumped < st_slow.records / 4)
 		fail_msg("walks jumped over %llu of %llu records", (unsigned long long)st_fast.jumped,
 			 (unsigned long long)st_slow.records);
+	/* (runs are retired by their sums in images of one thread only: below) */
+	assert_int_equal(st_fast.summed, 0);
+	assert_int_equal(scratch_dir_remove(r.dir), 0);
+}
+
+/*
+ * A thread's runs of conditional branches and jumps (vgstream.h) retired
+ * by their sums where its CPU's LBR keeps call stacks only, against the
+ * slow way, record by record: after every step the same counts, true
+ * stacks, LBRs and PMIs. Its stack pointer moves between branches, up and
+ * down; now and then a jump inside a run leaves frames behind (longjmp's),
+ * which the run's highest sp pops.
+ */
+static void test_runs_retired_by_their_sums(void **state)
+{
+	enum { MAX_STEPS = 200000 };
+	static uint64_t slow[MAX_STEPS], fast[MAX_STEPS];
+	struct replay r = { 0 };
+	struct vg_trace_stats st_slow, st_fast;
+	struct vg_writer w;
+	uint64_t x = 0x9e3779b97f4a7c15ULL, frame = 0x7f0000, sp = frame, base = 0x400000;
+	uint64_t frames[256], summed = 0;
+	unsigned int depth = 0, n_slow, n_fast;
+
+	(void)state;
+	scratch(&r);
+	vgw_open_at(&w, r.dir, 10, 0, 0);
+	w.runs = true;
+	for (unsigned int i = 0; i < 400000; i++) {
+		uint64_t rnd = next_rand(&x), site = base + ((rnd >> 8) % 2000) * 16;
+		uint32_t insns = 1 + (uint32_t)((rnd >> 26) % 40);
+		unsigned int pick = (unsigned int)(rnd % 1000);
+
+		if (pick < 900) {
+			/* inside the frame: pushes and pops move sp below its base */
+			sp = frame - 8 * ((rnd >> 40) % 8);
+			vgw_branch(&w, pick < 700 ? VGK_COND : pick < 850 ? VGK_JMP : VGK_IND_JMP,
+				   site | 1, site - 0x40, sp, insns);
+		} else if (pick < 950 && depth < 256) {
+			frames[depth++] = frame;
+			frame = sp - 8 - 16 * ((rnd >> 44) % 4);
+			sp = frame;
+			vgw_branch(&w, VGK_CALL, site | 4, base + 0x100000 + ((rnd >> 48) % 300) * 64,
+				   sp, insns);
+		} else if (pick < 995 && depth) {
+			frame = frames[--depth];
+			sp = frame;
+			vgw_branch(&w, VGK_RET, site | 5, site + 0x25, sp, insns);
+		} else if (depth > 3) {
+			/* a longjmp: an indirect jump three frames up */
+			depth -= 3;
+			frame = frames[depth];
+			sp = frame;
+			vgw_branch(&w, VGK_IND_JMP, site | 3, base + 0x8000, sp, insns);
+		}
+	}
+	vgw_proc(&w, VGS_EXIT, 10, 0, NULL);
+	vgw_close(&w);
+
+	/* both ways with call stacks only on both CPUs, then with all branches on CPU 0 */
+	for (unsigned int all = 0; all < 2; all++) {
+		n_slow = replay_hashes(w.path, false, !all, slow, MAX_STEPS, &st_slow);
+		n_fast = replay_hashes(w.path, true, !all, fast, MAX_STEPS, &st_fast);
+		for (unsigned int i = 0; i < n_slow && i < n_fast; i++)
+			if (slow[i] != fast[i])
+				fail_msg("step %u of %u: the fast ways differ from the slow way", i,
+					 n_slow);
+		assert_int_equal(n_fast, n_slow);
+		assert_int_equal(st_fast.insns, st_slow.insns);
+		assert_int_equal(st_fast.branches, st_slow.branches);
+		if (!all)
+			summed = st_fast.summed;
+	}
+	st_fast.summed = summed;
+	assert_int_equal(st_slow.summed, 0);
+	if (st_fast.summed < st_slow.records / 10)
+		fail_msg("%llu of %llu records retired by their run's sums",
+			 (unsigned long long)st_fast.summed, (unsigned long long)st_slow.records);
+	print_message("# %llu records, %llu of them retired by their run's sums\n",
+		      (unsigned long long)st_slow.records, (unsigned long long)st_fast.summed);
 	assert_int_equal(scratch_dir_remove(r.dir), 0);
 }
 
@@ -2166,6 +2248,7 @@ int main(void)
 		cmocka_unit_test(test_thread_exits_while_another_waits),
 		cmocka_unit_test(test_waiter_parks_ahead),
 		cmocka_unit_test(test_fast_ways_match_the_slow_way),
+		cmocka_unit_test(test_runs_retired_by_their_sums),
 		cmocka_unit_test(test_wake_after_the_others_passed_it),
 		cmocka_unit_test(test_wakes_that_wait_for_nobody),
 		cmocka_unit_test(test_wait_for_a_child_and_a_thread),

@@ -144,13 +144,54 @@ struct tally {
 	unsigned int nr_order;
 	uint32_t exit_pid;
 	int32_t exit_status;
+	uint64_t runs, run_records;	/* runs marked (vgstream.h), the records in them */
 };
+
+/* The run being read: what its end must say of the records since its start. */
+struct run_check {
+	bool open;
+	uint32_t n;
+	uint64_t left, max_sp;
+};
+
+/* A run's start or end, or a record in between, against the run's sums. */
+static void check_run(struct run_check *rc, struct tally *t, const struct vg_event *ev,
+		      const char *path)
+{
+	if (ev->type == VGS_RUN && ev->run.what == VGS_RUN_START) {
+		if (rc->open)
+			fail_msg("%s: a run starts inside another", path);
+		*rc = (struct run_check){ .open = true };
+		return;
+	}
+	if (ev->type == VGS_RUN) {
+		if (!rc->open || ev->run.n != rc->n || ev->run.left != rc->left ||
+		    ev->run.max_sp != rc->max_sp)
+			fail_msg("%s: a run's end says %u records, %llu, sp %#llx; they were %u, "
+				 "%llu, sp %#llx", path, ev->run.n, (unsigned long long)ev->run.left,
+				 (unsigned long long)ev->run.max_sp, rc->n,
+				 (unsigned long long)rc->left, (unsigned long long)rc->max_sp);
+		t->runs++;
+		t->run_records += rc->n;
+		rc->open = false;
+		return;
+	}
+	if (!rc->open)
+		return;
+	if (ev->type != VGS_BRANCH || ev->kind > VGK_IND_JMP)
+		fail_msg("%s: a %s record inside a run", path, vg_rec_type_name(ev->type));
+	rc->n++;
+	rc->left += ev->insns - (ev->insns != 0);
+	if (ev->sp > rc->max_sp || rc->n == 1)
+		rc->max_sp = ev->sp;
+}
 
 typedef void (*visit_fn)(const struct vg_event *ev, void *ctx);
 
 static void read_stream(const char *path, struct tally *t, visit_fn fn, void *ctx,
 			struct vgs_file_header *hdr)
 {
+	struct run_check rc = { 0 };
 	struct vg_stream s;
 	struct vg_event ev;
 	char err[512];
@@ -161,7 +202,14 @@ static void read_stream(const char *path, struct tally *t, visit_fn fn, void *ct
 		fail_msg("%s", err);
 	if (hdr)
 		*hdr = s.header;
+	/* each run's end checked against its records (the bytes below are the records') */
+	s.runs = true;
 	for (size_t at = s.off; (r = vg_stream_next(&s, &ev, err, sizeof(err))) == 1; at = s.off) {
+		check_run(&rc, t, &ev, path);
+		if (ev.type == VGS_RUN) {
+			t->types[VGS_RUN]++;
+			continue;
+		}
 		t->insns += ev.insns;
 		if (ev.tid < 8)
 			t->insns_by_tid[ev.tid] += ev.insns;
@@ -183,6 +231,8 @@ static void read_stream(const char *path, struct tally *t, visit_fn fn, void *ct
 	vg_stream_close(&s);
 	if (r < 0)
 		fail_msg("%s", err);
+	if (rc.open)
+		fail_msg("%s: a run with no end", path);
 }
 
 /* One process, one file: read it. */
@@ -220,6 +270,14 @@ static void test_counts_are_exact(void **state)
 	assert_int_equal(t.branches, 1002);
 	assert_int_equal(t.types[VGS_EXIT], 1);
 	assert_int_equal(t.exit_status, 0);
+	/*
+	 * The loop's jnz in runs (their sums checked as read), of the most a
+	 * run holds but where the code record of the loop's translation, after
+	 * the first jnz, ends one
+	 */
+	assert_int_equal(t.run_records, 999);
+	assert_in_range(t.runs, (999 + VGS_RUN_MAX - 1) / VGS_RUN_MAX,
+			(999 + VGS_RUN_MAX - 1) / VGS_RUN_MAX + 2);
 }
 
 static void test_each_kind_in_order(void **state)
