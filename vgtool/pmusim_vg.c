@@ -61,9 +61,11 @@ static const HChar *clo_ring;		/* --pmusim-ring=DIR: the bulk through a ring the
 /*
  * --pmusim-runs=no: no runs marked (vgstream.h), for a reader whose LBR
  * keeps conditional branches and jumps: it would read every record of
- * every run anyway. The highest kind a run takes: VGK_IND_JMP, or 0.
+ * every run anyway. The highest kind a run takes: VGK_IND_JMP, or 0 (no
+ * runs, or no more: thread_create()).
  */
-static UInt run_kinds = VGK_IND_JMP;
+static Bool clo_runs = True;
+static UInt run_kinds;
 
 #define PV_RLIMIT_FSIZE	1	/* Linux's RLIMIT_FSIZE (vki-linux.h names the others only) */
 
@@ -233,19 +235,46 @@ static void ring_open(void)
 }
 
 /*
+ * The run being written has its first VGS_RUN_MIN records: its start goes
+ * in front of them now. A loop's runs are long; code that calls a lot
+ * makes them short (sort's averaged three records, and marking every run
+ * made its stream 74% longer), and a shorter run is never marked. The
+ * records move up by the start's size, eight bytes at a time from the
+ * end, in line (VG_(memmove)() goes a byte at a time, and a call each
+ * for VG_(memcpy)() of eight cost more than the move); on_branch() left
+ * the room.
+ */
+static void run_mark_start(void)
+{
+	UChar *start = out_buf + run_at;
+	UInt n = out_len - run_at;
+
+	for (UInt i = n; i >= 8; i -= 8) {
+		ULong w;
+
+		__builtin_memcpy(&w, start + i - 8, 8);
+		__builtin_memcpy(start + VGS_RUN_START_SIZE + i - 8, &w, 8);
+	}
+	for (UInt i = n % 8; i > 0; i--)
+		start[VGS_RUN_START_SIZE + i - 1] = start[i - 1];
+	vgs_put_run_start(start);
+	out_len += VGS_RUN_START_SIZE;
+}
+
+/*
  * The run being written ends here. Whatever writes a record but a run's
  * own calls this first (out_reserve() does), and so does a flush: a run
- * is whole in the buffer when it goes out. Its end always has room:
- * on_branch() leaves VGS_RUN_END_MAX bytes after each record of a run.
+ * is whole in the buffer when it goes out. On_branch() leaves the room
+ * for its end after each record of a run.
  */
 static void run_close(void)
 {
-	UChar *start = out_buf + run_at;
-
-	vgs_set_run_bytes(start, out_len - run_at - VGS_RUN_START_SIZE);
+	run_open = False;
+	if (run_n < VGS_RUN_MIN)
+		return;
+	vgs_set_run_bytes(out_buf + run_at, out_len - run_at - VGS_RUN_START_SIZE);
 	out_len = (UInt)(vgs_put_run_end(out_buf + out_len, &run_before, &coder, run_n, run_left,
 					 run_max_sp) - out_buf);
-	run_open = False;
 }
 
 /* What is buffered, into the file, the ring, or as frames into the pipe (@flags on the last). */
@@ -474,14 +503,13 @@ static VG_REGPARM(3) void on_branch(ULong from, ULong to, ULong sp, ULong info)
 	}
 	_Static_assert(VGK_COND == 1 && VGK_JMP == 2 && VGK_IND_JMP == 3, "the run's kinds first");
 	if (!run_open) {
+		/* (its start is written when it ends, if it is long enough) */
 		run_open = True;
 		run_at = out_len;
 		run_before = coder;
 		run_n = 0;
 		run_left = 0;
 		run_max_sp = sp;
-		out_len += VGS_RUN_START_SIZE;
-		vgs_put_run_start(out_buf + run_at);
 	}
 	run_n++;
 	/* the count as rec_branch_at() writes it */
@@ -489,7 +517,9 @@ static VG_REGPARM(3) void on_branch(ULong from, ULong to, ULong sp, ULong info)
 	if (sp > run_max_sp)
 		run_max_sp = sp;
 	rec_branch_at(out_buf + out_len, kind, (info >> 8) & 0xff, from, to, sp);
-	if (run_n == VGS_RUN_MAX)
+	if (run_n == VGS_RUN_MIN)
+		run_mark_start();
+	else if (run_n == VGS_RUN_MAX)
 		run_close();
 }
 
@@ -796,6 +826,13 @@ static void thread_create(ThreadId parent, ThreadId child)
 	thread_no[child] = ++last_thread_no;
 	out_commit(vgs_put_num(rec(VGS_THREAD_NEW, 0), thread_no[child]));
 	carry[child] = 0;
+	/*
+	 * pmusim retires runs by their sums in images of one thread only
+	 * (sim/vg_task.c): from here on this image's marks would cost the
+	 * tool and gain the replay nothing (sort's recording took 4% more
+	 * CPU with them).
+	 */
+	run_kinds = 0;
 }
 
 static void thread_exit(ThreadId tid)
@@ -1011,6 +1048,7 @@ static void atfork_child(ThreadId tid)
 		ring = NULL;
 	}
 	open_stream(0, ppid);
+	run_kinds = clo_runs ? VGK_IND_JMP : 0;	/* a thread of its own */
 	/* the parent's other threads are not in the child: nothing of theirs is left to say */
 	for (ThreadId t = 0; t < VG_N_THREADS; t++) {
 		carry[t] = 0;
@@ -1034,8 +1072,7 @@ static Bool process_cmd_line_option(const HChar *arg)
 	if (VG_STR_CLO(arg, "--pmusim-out", clo_out)) {
 	} else if (VG_INT_CLO(arg, "--pmusim-fd", clo_fd)) {
 	} else if (VG_STR_CLO(arg, "--pmusim-ring", clo_ring)) {
-	} else if (VG_XACT_CLO(arg, "--pmusim-runs=yes", run_kinds, VGK_IND_JMP)) {
-	} else if (VG_XACT_CLO(arg, "--pmusim-runs=no", run_kinds, 0)) {
+	} else if (VG_BOOL_CLO(arg, "--pmusim-runs", clo_runs)) {
 	} else if (client_env_option(arg)) {
 	} else {
 		return False;
@@ -1065,6 +1102,7 @@ static void pv_post_clo_init(void)
 		VG_(umsg)("pmusim: --pmusim-out=DIR or --pmusim-fd=N is required\n");
 		VG_(exit)(2);
 	}
+	run_kinds = clo_runs ? VGK_IND_JMP : 0;
 	/* every jump ends a superblock, so every one is seen */
 	VG_(clo_vex_control).guest_chase = False;
 	VG_(clo_vex_control).iropt_unroll_thresh = 0;

@@ -51,9 +51,10 @@
  *                   among them, the last one's to and sp (those three
  *                   signed, from the deltas' to and sp before the run)
  *
- * Runs: the tool marks a thread's stretch of at most VGS_RUN_MAX branch
- * records of kinds VGK_COND, VGK_JMP and VGK_IND_JMP (nothing else between
- * them) with a VGS_RUN start before them and a VGS_RUN end after them.
+ * Runs: the tool marks a thread's stretch of VGS_RUN_MIN to VGS_RUN_MAX
+ * branch records of kinds VGK_COND, VGK_JMP and VGK_IND_JMP (nothing else
+ * between them) with a VGS_RUN start before them and a VGS_RUN end after
+ * them.
  * Those kinds push or pop no frame, and most LBR filters keep none of
  * them, so a reader that needs only their sums (the instructions and
  * branches they retire, the highest sp, where the last one went) may go
@@ -284,6 +285,7 @@ enum vgs_run_what {
 };
 
 #define VGS_RUN_MAX	128	/* the most records a run holds */
+#define VGS_RUN_MIN	16	/* the fewest the tool marks (a reader takes fewer too) */
 /* A run's start: lead, count, what, then its records' bytes in three */
 #define VGS_RUN_START_SIZE	6
 /* The most bytes a run's end takes: lead, count, what, n (two), five numbers */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * A second thread calling a function 1000 times; prints its address.  It
+ * A second thread calling a function 1000 times, then looping with no call;
+ * prints the function's address.  It
  * sleeps before it ends, so that main is in the join's futex by then
  * (else whether main waits there is up to the host's scheduling).
  */
@@ -20,6 +21,9 @@ static void *thread_main(void *arg)
 
 	for (int i = 0; i < 1000; i++)
 		sum += work(i);
+	/* a loop of no calls: a run the tool would mark in a thread of its own */
+	for (volatile int k = 0; k < 200; k++)
+		;
 	nanosleep(&(struct timespec){ .tv_nsec = 200 * 1000 * 1000 }, NULL);
 	return (void *)sum;
 }
