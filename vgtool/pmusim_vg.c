@@ -244,7 +244,7 @@ static void ring_open(void)
  * for VG_(memcpy)() of eight cost more than the move); on_branch() left
  * the room.
  */
-static void run_mark_start(void)
+static __attribute__((noinline)) void run_mark_start(void)
 {
 	UChar *start = out_buf + run_at;
 	UInt n = out_len - run_at;
@@ -267,7 +267,7 @@ static void run_mark_start(void)
  * is whole in the buffer when it goes out. On_branch() leaves the room
  * for its end after each record of a run.
  */
-static void run_close(void)
+static __attribute__((noinline)) void run_close(void)
 {
 	run_open = False;
 	if (run_n < VGS_RUN_MIN)
@@ -472,6 +472,14 @@ static __attribute__((noinline, cold)) void on_branch_flush(ULong from, ULong to
 	on_branch(from, to, sp, info);
 }
 
+/* on_branch() for a branch that ends the run before it: the run's end, then the record. */
+static __attribute__((noinline)) void on_branch_after_run(ULong from, ULong to, ULong sp,
+							  ULong info)
+{
+	run_close();
+	rec_branch_at(out_buf + out_len, info & 0xff, (info >> 8) & 0xff, from, to, sp);
+}
+
 /*
  * A taken branch.  @info packs the kind (bits 0-7), the instruction's
  * length (8-15) and the instructions of this SB up to and including the
@@ -497,8 +505,9 @@ static VG_REGPARM(3) void on_branch(ULong from, ULong to, ULong sp, ULong info)
 	if (kind > run_kinds) {
 		/* a call, a return or a syscall (or, without runs, any): outside any run */
 		if (run_open)
-			run_close();
-		rec_branch_at(out_buf + out_len, kind, (info >> 8) & 0xff, from, to, sp);
+			on_branch_after_run(from, to, sp, info);	/* (a tail call, as the flush) */
+		else
+			rec_branch_at(out_buf + out_len, kind, (info >> 8) & 0xff, from, to, sp);
 		return;
 	}
 	_Static_assert(VGK_COND == 1 && VGK_JMP == 2 && VGK_IND_JMP == 3, "the run's kinds first");
