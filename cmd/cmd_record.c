@@ -818,6 +818,9 @@ static void print_json(FILE *f, const char *prog, const struct scenario *s,
 		vg_feed_spill_stats(feed, &bytes, &held);
 		json_u64(&j, "stream_spills", bytes);
 		json_u64(&j, "stream_spilled_max", held);
+		/* its records, and those retired by their run's sums, not one by one */
+		json_u64(&j, "stream_records", vs->records);
+		json_u64(&j, "stream_records_summed", vs->summed);
 	}
 	{
 		struct rusage ru;
