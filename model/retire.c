@@ -30,8 +30,9 @@ extern inline void model_retire_branch(struct model_cpu *cpu, uint64_t from, uin
 				       unsigned int cycles);
 extern inline void model_retire_insns(struct model_cpu *cpu, uint64_t n, uint64_t cycles,
 				      bool user);
-extern inline bool model_retire_user_jccs(struct model_cpu *cpu, uint64_t reach, uint64_t cycles,
-					  uint64_t branches, uint64_t misses);
+extern inline bool model_retire_user_branches(struct model_cpu *cpu, uint64_t reach,
+					      uint64_t cycles, uint64_t branches, uint64_t misses,
+					      unsigned int types);
 extern inline bool model_retire_user_block_branch(struct model_cpu *cpu, uint64_t n,
 						 uint64_t from, uint64_t to,
 						 enum model_branch_type type);

@@ -217,55 +217,32 @@ model_retire_inline void model_retire_insns(struct model_cpu *cpu, uint64_t n, u
 }
 
 /*
- * A run of user blocks and taken conditional branches, as the fast halves
- * of model_retire_insns(cpu, n, n, true) and model_retire_branch(cpu, ...,
- * MODEL_BR_JCC, true, mispred, cycles) retire them one after the other:
- * @reach is their reaches added up (a block's n + n, a branch's 1 +
- * cycles; each block below 2^32 instructions), @cycles their cycles,
- * @branches the branches and @misses the mispredicted ones. The calls'
- * budget checks in turn pass exactly when their sum does. For a caller
- * that works out which blocks and branches ran by arithmetic rather than
- * by branching on each. False, and nothing retired, when one of them
- * would have gone to its slow half or the LBR records conditional
- * branches: the caller then retires them one by one.
+ * A run of user blocks and taken branches of @types (a mask of enum
+ * model_branch_type), as the fast halves of model_retire_insns(cpu, n, n,
+ * true) and model_retire_branch(cpu, ..., type, true, mispred, cycles)
+ * retire them one after the other: @reach is their reaches added up (a
+ * block's n + n, a branch's 1 + cycles; each block below 2^32
+ * instructions), @cycles their cycles, @branches the branches and @misses
+ * the mispredicted ones. The calls' budget checks in turn pass exactly
+ * when their sum does (the budget only shrinks). For a caller that works
+ * out which blocks and branches ran by arithmetic rather than by branching
+ * on each (a workload's loop), or that has their sums already (a replay's
+ * run, sim/vg_task.c). False, and nothing retired, when one of them would
+ * have gone to its slow half or the LBR records a branch of @types: the
+ * caller then retires them one by one.
  */
-model_retire_inline bool model_retire_user_jccs(struct model_cpu *cpu, uint64_t reach,
-						uint64_t cycles, uint64_t branches,
-						uint64_t misses)
+model_retire_inline bool model_retire_user_branches(struct model_cpu *cpu, uint64_t reach,
+						    uint64_t cycles, uint64_t branches,
+						    uint64_t misses, unsigned int types)
 {
 	struct model_retire_state *rs = model_cpu_retire_state(cpu);
 
-	if (model_retire_unlikely(reach >= rs->budget ||
-				  (rs->lbr_capture[1] >> MODEL_BR_JCC & 1)))
+	if (model_retire_unlikely(reach >= rs->budget || (rs->lbr_capture[1] & types)))
 		return false;
 	rs->budget -= reach;
 	rs->clock += cycles;
 	rs->pend_branches[1] += branches;
 	rs->pend_misses[1] += misses;
-	return true;
-}
-
-/*
- * @branches user blocks at CPI 1, each with the taken branch that ends it,
- * of @types (a mask of enum model_branch_type), their @left instructions
- * before the branches summed: model_retire_user_block_branch() for each,
- * at once. It passes exactly when each of theirs would (the budget only
- * shrinks, so the sum is under it when each is), and the LBR records none
- * of @types. False, and nothing retired, otherwise: the caller then
- * retires them one by one.
- */
-model_retire_inline bool model_retire_user_blocks(struct model_cpu *cpu, uint64_t left,
-						  uint64_t branches, unsigned int types)
-{
-	struct model_retire_state *rs = model_cpu_retire_state(cpu);
-
-	if (model_retire_unlikely((left | branches) >> 40 ||
-				  2 * (left + branches) >= rs->budget ||
-				  (rs->lbr_capture[1] & types)))
-		return false;
-	rs->budget -= 2 * (left + branches);
-	rs->clock += left + branches;
-	rs->pend_branches[1] += branches;
 	return true;
 }
 

@@ -1933,8 +1933,10 @@ uint64_t run_fast(struct vg_thread *th, struct model_cpu *model, uint64_t room,
 			 */
 			skip = img->nr_threads == 1 ?
 			       vg_run_skip(p, (size_t)(limit - p), &(struct vgs_coder){ to, sp }, &r) : 0;
+			/* (rest, under a tick's cycles, keeps the sums far from overflow) */
 			if (skip && r.left < rest && r.left + r.n <= rest &&
-			    model_retire_user_blocks(model, r.left, r.n, RUN_TYPES)) {
+			    model_retire_user_branches(model, 2 * (r.left + r.n), r.left + r.n, r.n, 0,
+						       RUN_TYPES)) {
 				pop_below(th, r.max_sp, false);
 				rest -= r.left + r.n;
 				n += r.n;

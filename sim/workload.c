@@ -644,7 +644,8 @@ exec_run(struct wl_exec *x, uint64_t budget, const struct wl_sink *sink, const b
 								 1 + back_cyc;
 
 						if (!__builtin_expect(cycles + step < end, 1) ||
-						    !model_retire_user_jccs(model, reach, step, t + 1, m + mb))
+						    !model_retire_user_branches(model, reach, step, t + 1,
+										m + mb, 1u << MODEL_BR_JCC))
 							break;
 						used = back_draw + mis_draws;
 						cycles += step;
