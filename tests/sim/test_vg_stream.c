@@ -781,7 +781,10 @@ static void test_numbers_of_every_length(void **state)
 	}
 }
 
-/* A run (vgstream.h) of @n branch records of @kinds[i % 3], as the tool marks one. */
+/*
+ * A run (vgstream.h) of @n branch records of @kinds[i % 3], marked as the
+ * tool marks one if @r (its sums there), else the same records alone.
+ */
 struct run_sums {
 	uint64_t left, max_sp;
 	struct vgs_coder before;
@@ -791,14 +794,17 @@ struct run_sums {
 static void put_run(struct enc *e, unsigned int n, struct run_sums *r)
 {
 	static const unsigned int kinds[] = { VGK_COND, VGK_JMP, VGK_IND_JMP };
-	uint8_t *start;
+	struct run_sums none;
 
-	r->before = e->coder;
+	if (r) {
+		r->before = e->coder;
+		r->start = e->len;
+		enc_end(e, vgs_put_run_start(enc_rec(e, VGS_RUN_START_SIZE)));
+	} else {
+		r = &none;
+	}
 	r->left = 0;
 	r->max_sp = 0;
-	r->start = e->len;
-	start = enc_rec(e, VGS_RUN_START_SIZE);
-	enc_end(e, vgs_put_run_start(start));
 	for (unsigned int i = 0; i < n; i++) {
 		/* counts of 1 and more (a branch counts itself), sp up and down */
 		uint32_t insns = 1 + i % 5;
@@ -808,6 +814,8 @@ static void put_run(struct enc *e, unsigned int n, struct run_sums *r)
 		r->left += insns - 1;
 		r->max_sp = sp > r->max_sp ? sp : r->max_sp;
 	}
+	if (r == &none)
+		return;
 	vgs_set_run_bytes(e->buf + r->start, (uint32_t)(e->len - r->start - VGS_RUN_START_SIZE));
 	r->end = e->len;
 	enc_end(e, vgs_put_run_end(enc_rec(e, VGS_RUN_END_MAX), &r->before, &e->coder, n, r->left,
@@ -840,17 +848,8 @@ static void test_runs(void **state)
 	/* the same records without the marks */
 	enc_init(&plain);
 	put_branch(&plain, VGK_CALL, 5, 3, 0x401000, 0x402000, 0x7ffc0010);
-	for (unsigned int k = 0; k < 2; k++) {
-		unsigned int n = k ? VGS_RUN_MAX : 7;
-
-		for (unsigned int i = 0; i < n; i++) {
-			static const unsigned int kinds[] = { VGK_COND, VGK_JMP, VGK_IND_JMP };
-			uint64_t from = plain.coder.to + 3 * i + 2;
-
-			put_branch(&plain, kinds[i % 3], 2, 1 + i % 5, from, from - 40 + 7 * i,
-				   0x7ffc0000 + 8 * (i % 7));
-		}
-	}
+	put_run(&plain, 7, NULL);
+	put_run(&plain, VGS_RUN_MAX, NULL);
 	put_branch(&plain, VGK_RET, 1, 2, 0x402100, 0x401005, 0x7ffc0018);
 
 	assert_int_equal(read_all(e.buf, e.len, ev, 16, &nr, err, sizeof(err)), 0);
